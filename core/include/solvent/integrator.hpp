@@ -1,0 +1,43 @@
+#pragma once
+// Integrator: advances (or solves) a model, reporting every step to the observer.
+#include <solvent/linear_solver.hpp>
+#include <solvent/model.hpp>
+#include <solvent/observer.hpp>
+#include <solvent/phase_timer.hpp>
+#include <solvent/plugin_object.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+
+namespace spdlog {
+class logger;
+}
+
+namespace solvent {
+
+struct RunContext {
+  std::filesystem::path output_dir;          // files an integrator writes itself go here
+  std::uint64_t seed = 0;                    // [run] seed
+  std::optional<std::filesystem::path> resume_from;  // `solvent run --resume DIR`
+  Observer* observer = nullptr;
+  PhaseTimer* timer = nullptr;
+  spdlog::logger* log = nullptr;
+};
+
+struct RunResult {
+  std::int64_t steps = 0;
+  double t = 0.0;
+  SolveStats last_solve;  // steady integrators: the solve; time steppers: the last step's
+};
+
+class Integrator : public PluginObject {
+ public:
+  // Whether this integrator can advance the model; if not, `why` says what is missing.
+  virtual bool accepts(Model& model, std::string& why) const = 0;
+  virtual bool needs_linear_solver() const { return true; }
+  // Throws SolverError, DivergenceError on a failure it detects (naming the step).
+  virtual RunResult run(Model& model, LinearSolver* solver, RunContext& ctx) = 0;
+};
+
+}  // namespace solvent

@@ -1,0 +1,31 @@
+#pragma once
+// Matrix Market (https://math.nist.gov/MatrixMarket/formats.html) reading and writing.
+// Coordinate files become CsrMatrix (symmetric, skew-symmetric and hermitian storage is
+// expanded to the full matrix; repeated entries are summed); array files become
+// DenseMatrix. Integer and pattern fields read as real (a pattern entry is 1). A
+// malformed file throws InputError whose message is "<file>:<line>: <what>".
+#include <solvent/operator.hpp>
+
+#include <filesystem>
+
+namespace solvent {
+
+// How a matrix is stored in a file: general stores every entry, the others only the
+// lower triangle (skew-symmetric: strictly lower) and imply the rest.
+enum class MatrixSymmetry { General, Symmetric, SkewSymmetric, Hermitian };
+
+Operator read_matrix_market(const std::filesystem::path& path);
+// An n x 1 or 1 x n matrix, array or coordinate (missing entries are zero).
+Vector read_matrix_market_vector(const std::filesystem::path& path);
+
+// Coordinate format, values written in the shortest form that reads back exactly.
+// A symmetry other than General writes the lower triangle only, after checking that the
+// matrix has that symmetry (InputError naming the first entry that breaks it).
+void write_matrix_market(const std::filesystem::path& path, const CsrMatrix<double>& a,
+                         MatrixSymmetry symmetry = MatrixSymmetry::General);
+void write_matrix_market(const std::filesystem::path& path, const CsrMatrix<complex>& a,
+                         MatrixSymmetry symmetry = MatrixSymmetry::General);
+// Array format, one column.
+void write_matrix_market(const std::filesystem::path& path, const Vector& v);
+
+}  // namespace solvent

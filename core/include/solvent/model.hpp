@@ -1,0 +1,69 @@
+#pragma once
+// Model: a problem and its discretisation. A model offers one or more problem families;
+// an integrator asks for the family it can advance.
+#include <solvent/csr_matrix.hpp>
+#include <solvent/operator.hpp>
+#include <solvent/plugin_object.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace solvent {
+
+// How a state vector is laid out: component-major, components.size() blocks of
+// coordinates.size() values each (the 1D model: C, P, I, F on M grid points).
+struct FieldLayout {
+  std::vector<std::string> components;
+  std::vector<double> coordinates;
+  std::size_t points() const { return coordinates.size(); }
+  std::size_t size() const { return components.size() * coordinates.size(); }
+};
+
+struct Observable {
+  std::string name;
+  double value;
+};
+
+// u_t = Lin u + N(u, t): Lin constant and linear, advanced implicitly; N explicitly.
+class ImexProblem {
+ public:
+  virtual ~ImexProblem() = default;
+  virtual FieldLayout layout() const = 0;
+  virtual void initial_state(std::span<double> u, std::uint64_t seed) const = 0;
+  virtual CsrMatrix<double> linear_operator() const = 0;
+  // A permutation p (new index -> old index) under which Lin is banded, or empty.
+  virtual std::vector<std::int32_t> band_ordering() const { return {}; }
+  virtual void explicit_term(double t, std::span<const double> u, std::span<double> out) const = 0;
+  // Applied after each step (the 1D model's non-negativity projection).
+  virtual void project(std::span<double> /*u*/) const {}
+  virtual std::vector<Observable> observables(std::span<const double> u) const = 0;
+  // The exact solution at time t where the model knows one (manufactured solutions).
+  virtual bool exact_state(double /*t*/, std::span<double> /*u*/) const { return false; }
+};
+
+// A x = b, solved once.
+class LinearProblem {
+ public:
+  virtual ~LinearProblem() = default;
+  virtual std::shared_ptr<const Operator> matrix() const = 0;
+  virtual Vector rhs() const = 0;
+  virtual std::optional<Vector> exact_solution() const { return std::nullopt; }
+  // Observables of a solution (discretisation error, norms); may be empty.
+  virtual std::vector<Observable> observables(const Vector& /*x*/) const { return {}; }
+};
+
+class Model : public PluginObject {
+ public:
+  virtual ImexProblem* imex() { return nullptr; }
+  virtual LinearProblem* linear() { return nullptr; }
+  // Families defined outside the core, shared by a model plugin and an integrator plugin
+  // through a header of their own; the name carries a version ("angiogenesis-3d/1").
+  virtual void* extension(std::string_view /*name*/) { return nullptr; }
+};
+
+}  // namespace solvent

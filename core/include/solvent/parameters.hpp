@@ -1,0 +1,88 @@
+#pragma once
+// A plugin's parameter schema and the resolved values the core hands it.
+//
+// The schema drives everything the user sees about a plugin: validation of the TOML
+// section (unknown key, wrong type, out of range, nearest valid name), defaults filled
+// into the resolved configuration, and `solvent describe`. Names are dotted paths
+// relative to the plugin's section: "M" is [model] M, "parameters.dC" is
+// [model.parameters] dC.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace solvent {
+
+enum class ParamType { Boolean, Integer, Real, String, RealList, IntegerList, StringList };
+
+std::string_view to_string(ParamType t);
+
+using ParamValue = std::variant<bool, std::int64_t, double, std::string, std::vector<double>,
+                                std::vector<std::int64_t>, std::vector<std::string>>;
+
+struct ParamSpec {
+  std::string name;
+  ParamType type = ParamType::Real;
+  ParamValue default_value = 0.0;
+  std::string doc;
+  std::string unit;
+  std::optional<double> min;  // bounds apply to numbers and to every element of a list
+  std::optional<double> max;
+  bool min_exclusive = false;
+  bool max_exclusive = false;
+  std::vector<std::string> choices;  // for strings: the only accepted values
+
+  // Fluent constructors keep schemas one readable line per parameter.
+  static ParamSpec boolean(std::string name, bool def, std::string doc);
+  static ParamSpec integer(std::string name, std::int64_t def, std::string doc);
+  static ParamSpec real(std::string name, double def, std::string doc);
+  static ParamSpec string(std::string name, std::string def, std::string doc);
+  static ParamSpec choice(std::string name, std::string def, std::vector<std::string> choices,
+                          std::string doc);
+  static ParamSpec reals(std::string name, std::vector<double> def, std::string doc);
+  static ParamSpec strings(std::string name, std::vector<std::string> def, std::string doc);
+
+  ParamSpec&& at_least(double v) &&;
+  ParamSpec&& above(double v) &&;
+  ParamSpec&& at_most(double v) &&;
+  ParamSpec&& below(double v) &&;
+  ParamSpec&& in_unit(std::string u) &&;
+};
+
+using Schema = std::vector<ParamSpec>;
+
+// Where a resolved value came from, kept for the run record.
+enum class Origin { Default, File, CommandLine };
+
+class Parameters {
+ public:
+  struct Entry {
+    ParamValue value;
+    Origin origin = Origin::Default;
+    std::string where;  // "file.toml:12:5", "--set", or empty for defaults
+  };
+
+  void set(const std::string& name, ParamValue value, Origin origin = Origin::Default,
+           std::string where = {});
+
+  bool has(const std::string& name) const { return entries_.count(name) != 0; }
+  // True when the user wrote the value (file or --set), false for a filled-in default.
+  bool given(const std::string& name) const;
+
+  bool boolean(const std::string& name) const;
+  std::int64_t integer(const std::string& name) const;
+  double real(const std::string& name) const;
+  const std::string& string(const std::string& name) const;
+  const std::vector<double>& reals(const std::string& name) const;
+  const std::vector<std::string>& strings(const std::string& name) const;
+
+  const std::map<std::string, Entry>& entries() const { return entries_; }
+
+ private:
+  const Entry& entry(const std::string& name) const;
+  std::map<std::string, Entry> entries_;
+};
+
+}  // namespace solvent

@@ -1,0 +1,91 @@
+#pragma once
+// The plugin descriptor: the one symbol a plugin library exports (C linkage, through
+// BOOST_DLL_ALIAS), read by the core before any other plugin code runs — the pattern of
+// LLVM's pass-plugin info. abi_version is the first field and never moves, so the core
+// can refuse a mismatched library before touching anything whose layout may differ.
+//
+// A plugin source file ends with, for example:
+//
+//   SOLVENT_PLUGIN(solvent::describe_linear_solver<MySolver>(
+//       "my-solver", "1.0.0", "one-line summary", &my_schema))
+#include <solvent/abi.hpp>
+#include <solvent/integrator.hpp>
+#include <solvent/linear_solver.hpp>
+#include <solvent/model.hpp>
+#include <solvent/parameters.hpp>
+
+#include <boost/dll/alias.hpp>
+
+#include <memory>
+#include <string_view>
+
+namespace spdlog {
+class logger;
+}
+
+namespace solvent {
+
+enum class PluginKind : std::uint32_t { Model = 1, Integrator = 2, LinearSolver = 3 };
+
+std::string_view to_string(PluginKind k);
+
+// What a plugin object is created with: its resolved parameters and the core's logger
+// (spdlog's registry is per shared library, so plugins must not create their own).
+struct PluginContext {
+  Parameters params;
+  std::shared_ptr<spdlog::logger> log;
+};
+
+struct PluginDescriptor {
+  std::uint32_t abi_version;    // == SOLVENT_PLUGIN_ABI_VERSION at build time
+  const char* solvent_version;  // the Solvent release the plugin was built against
+  const char* name;
+  PluginKind kind;
+  const char* version;
+  const char* summary;
+  const char* device;  // "cpu" or "cuda"
+  Schema (*schema)();
+  std::unique_ptr<Model> (*make_model)(const PluginContext&);
+  std::unique_ptr<Integrator> (*make_integrator)(const PluginContext&);
+  std::unique_ptr<LinearSolver> (*make_linear_solver)(const PluginContext&);
+};
+
+#ifndef SOLVENT_VERSION
+#define SOLVENT_VERSION "unknown"
+#endif
+
+template <class T>
+PluginDescriptor describe_model(const char* name, const char* version, const char* summary,
+                                Schema (*schema)(), const char* device = "cpu") {
+  return {plugin_abi_version, SOLVENT_VERSION, name, PluginKind::Model, version, summary, device,
+          schema, [](const PluginContext& c) -> std::unique_ptr<Model> { return std::make_unique<T>(c); },
+          nullptr, nullptr};
+}
+
+template <class T>
+PluginDescriptor describe_integrator(const char* name, const char* version, const char* summary,
+                                     Schema (*schema)(), const char* device = "cpu") {
+  return {plugin_abi_version, SOLVENT_VERSION, name, PluginKind::Integrator, version, summary,
+          device, schema, nullptr,
+          [](const PluginContext& c) -> std::unique_ptr<Integrator> { return std::make_unique<T>(c); },
+          nullptr};
+}
+
+template <class T>
+PluginDescriptor describe_linear_solver(const char* name, const char* version, const char* summary,
+                                        Schema (*schema)(), const char* device = "cpu") {
+  return {plugin_abi_version, SOLVENT_VERSION, name, PluginKind::LinearSolver, version, summary,
+          device, schema, nullptr, nullptr,
+          [](const PluginContext& c) -> std::unique_ptr<LinearSolver> { return std::make_unique<T>(c); }};
+}
+
+}  // namespace solvent
+
+#define SOLVENT_PLUGIN(...)                                                   \
+  namespace solvent_plugin_entry {                                            \
+  const ::solvent::PluginDescriptor* descriptor() {                          \
+    static const ::solvent::PluginDescriptor d = __VA_ARGS__;                \
+    return &d;                                                                \
+  }                                                                           \
+  }                                                                           \
+  BOOST_DLL_ALIAS(solvent_plugin_entry::descriptor, solvent_plugin_descriptor)

@@ -1,0 +1,12 @@
+#pragma once
+// Everything a plugin author needs, in one include.
+#include <solvent/abi.hpp>
+#include <solvent/errors.hpp>
+#include <solvent/integrator.hpp>
+#include <solvent/linear_solver.hpp>
+#include <solvent/model.hpp>
+#include <solvent/observer.hpp>
+#include <solvent/operator.hpp>
+#include <solvent/output.hpp>
+#include <solvent/parameters.hpp>
+#include <solvent/plugin.hpp>

@@ -1,0 +1,387 @@
+#include "config_validation.hpp"
+
+#include <solvent/errors.hpp>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace solvent {
+
+namespace fs = std::filesystem;
+
+const Schema& run_schema() {
+  static const Schema s{
+      ParamSpec::string("name", "experiment", "Name of the experiment, used in the output path"),
+      std::move(ParamSpec::integer("seed", 0, "Seed of every random draw in the run").at_least(0)),
+  };
+  return s;
+}
+
+const Schema& plugins_schema() {
+  static const Schema s{ParamSpec::strings(
+      "path", {}, "Directories searched for plugins first (relative to the config file)")};
+  return s;
+}
+
+const Schema& output_schema() {
+  static const Schema s{
+      ParamSpec::string("directory", "", "Output directory; empty means out/<run.name>"),
+      std::move(ParamSpec::integer("every", 10, "Write the state profiles every this many steps")
+                    .at_least(1)),
+      ParamSpec::reals("times", {}, "Write the state profiles at these times instead"),
+      ParamSpec::boolean("solution", true, "Write the solution vector of a steady solve"),
+  };
+  return s;
+}
+
+namespace {
+
+void flatten(const toml::table& t, const std::string& prefix,
+             std::vector<std::pair<std::string, const toml::node*>>& out) {
+  for (const auto& [k, v] : t) {
+    std::string key = prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
+    if (const auto* sub = v.as_table())
+      flatten(*sub, key, out);
+    else
+      out.emplace_back(key, &v);
+  }
+}
+
+std::string type_name(const toml::node& n) {
+  switch (n.type()) {
+    case toml::node_type::string: return "a string";
+    case toml::node_type::integer: return "an integer";
+    case toml::node_type::floating_point: return "a real";
+    case toml::node_type::boolean: return "a boolean";
+    case toml::node_type::array: return "an array";
+    case toml::node_type::table: return "a table";
+    default: return "a date or time";
+  }
+}
+
+std::string expected_name(ParamType t) {
+  switch (t) {
+    case ParamType::Boolean: return "a boolean";
+    case ParamType::Integer: return "an integer";
+    case ParamType::Real: return "a real";
+    case ParamType::String: return "a string";
+    default: return std::string(to_string(t));
+  }
+}
+
+std::string number_text(double v) { return fmt::format("{}", v); }
+
+// Empty when v satisfies the bounds, else why not.
+std::string range_problem(const ParamSpec& s, double v) {
+  if (!std::isfinite(v)) return fmt::format("value {} is not finite", v);
+  if (s.min && (s.min_exclusive ? !(v > *s.min) : !(v >= *s.min)))
+    return fmt::format("value {} must be {} {}", number_text(v), s.min_exclusive ? ">" : ">=",
+                       number_text(*s.min));
+  if (s.max && (s.max_exclusive ? !(v < *s.max) : !(v <= *s.max)))
+    return fmt::format("value {} must be {} {}", number_text(v), s.max_exclusive ? "<" : "<=",
+                       number_text(*s.max));
+  return {};
+}
+
+std::optional<double> as_number(const toml::node& n) {
+  if (auto i = n.value_exact<std::int64_t>()) return static_cast<double>(*i);
+  if (auto d = n.value_exact<double>()) return *d;
+  return std::nullopt;
+}
+
+// Converts a node to the spec's type; on failure returns nullopt and sets `why`.
+std::optional<ParamValue> convert(const toml::node& n, const ParamSpec& s, std::string& why) {
+  auto wrong_type = [&] {
+    why = fmt::format("must be {}, got {}", expected_name(s.type), type_name(n));
+    return std::nullopt;
+  };
+  switch (s.type) {
+    case ParamType::Boolean:
+      if (auto b = n.value_exact<bool>()) return ParamValue{*b};
+      return wrong_type();
+    case ParamType::Integer: {
+      auto i = n.value_exact<std::int64_t>();
+      if (!i) return wrong_type();
+      if (why = range_problem(s, static_cast<double>(*i)); !why.empty()) return std::nullopt;
+      return ParamValue{*i};
+    }
+    case ParamType::Real: {
+      auto d = as_number(n);
+      if (!d) return wrong_type();
+      if (why = range_problem(s, *d); !why.empty()) return std::nullopt;
+      return ParamValue{*d};
+    }
+    case ParamType::String: {
+      auto str = n.value_exact<std::string>();
+      if (!str) return wrong_type();
+      if (!s.choices.empty() &&
+          std::find(s.choices.begin(), s.choices.end(), *str) == s.choices.end()) {
+        std::string list;
+        for (const auto& c : s.choices) list += (list.empty() ? "" : ", ") + c;
+        auto near = nearest(*str, s.choices);
+        why = fmt::format("value '{}' is not one of: {}{}", *str, list,
+                          near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near));
+        return std::nullopt;
+      }
+      return ParamValue{*str};
+    }
+    case ParamType::RealList:
+    case ParamType::IntegerList:
+    case ParamType::StringList: {
+      const auto* arr = n.as_array();
+      if (!arr) return wrong_type();
+      std::vector<double> reals;
+      std::vector<std::int64_t> ints;
+      std::vector<std::string> strs;
+      for (std::size_t i = 0; i < arr->size(); ++i) {
+        const auto& e = *arr->get(i);
+        if (s.type == ParamType::StringList) {
+          auto v = e.value_exact<std::string>();
+          if (!v) return why = fmt::format("element {} must be a string", i), std::nullopt;
+          strs.push_back(*v);
+          continue;
+        }
+        std::optional<double> d =
+            s.type == ParamType::RealList ? as_number(e)
+            : e.value_exact<std::int64_t>() ? as_number(e)
+                                            : std::nullopt;
+        if (!d)
+          return why = fmt::format("element {} must be {}", i,
+                                   s.type == ParamType::RealList ? "a number" : "an integer"),
+                 std::nullopt;
+        if (auto r = range_problem(s, *d); !r.empty())
+          return why = fmt::format("element {}: {}", i, r), std::nullopt;
+        reals.push_back(*d);
+        ints.push_back(static_cast<std::int64_t>(*d));
+      }
+      if (s.type == ParamType::RealList) return ParamValue{reals};
+      if (s.type == ParamType::IntegerList) return ParamValue{ints};
+      return ParamValue{strs};
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Parameters check_section(const toml::table& table, const Schema& schema, const std::string& label,
+                         std::vector<std::string>& problems,
+                         const std::vector<std::string>& ignored_keys) {
+  Parameters params;
+  std::vector<std::pair<std::string, const toml::node*>> flat;
+  flatten(table, "", flat);
+  std::vector<std::string> valid;
+  for (const auto& s : schema) valid.push_back(s.name);
+  for (const auto& [key, node] : flat) {
+    if (std::find(ignored_keys.begin(), ignored_keys.end(), key) != ignored_keys.end()) continue;
+    auto spec = std::find_if(schema.begin(), schema.end(), [&](const auto& s) { return s.name == key; });
+    if (spec == schema.end()) {
+      auto near = nearest(key, valid);
+      std::string list;
+      for (const auto& v : valid) list += (list.empty() ? "" : ", ") + v;
+      problems.push_back(fmt::format(
+          "{}: {}: unknown key '{}'{}", where(*node), label, key,
+          near.empty() ? fmt::format(" (valid keys: {})", list.empty() ? "none" : list)
+                       : fmt::format("; did you mean '{}'?", near)));
+      continue;
+    }
+    std::string why;
+    if (auto v = convert(*node, *spec, why)) {
+      const auto w = where(*node);
+      params.set(key, *v, w == "--set" ? Origin::CommandLine : Origin::File, w);
+    } else {
+      problems.push_back(fmt::format("{}: {}: key '{}' {}", where(*node), label, key, why));
+    }
+  }
+  for (const auto& s : schema)
+    if (!params.has(s.name)) params.set(s.name, s.default_value);
+  return params;
+}
+
+namespace {
+
+struct RoleInfo {
+  const char* section;
+  PluginKind kind;
+  bool required;
+};
+
+const Schema& linear_solver_core_schema() {
+  static const Schema s{ParamSpec::string(
+      "fallback", "", "CPU linear solver used when this one finds no device (empty: fail)")};
+  return s;
+}
+
+std::optional<ResolvedRole> resolve_role(const ConfigDocument& doc, PluginRegistry& registry,
+                                         const RoleInfo& role, std::vector<std::string>& problems,
+                                         const std::vector<std::string>& core_keys) {
+  const auto* node = doc.table.get(role.section);
+  if (node == nullptr) {
+    if (role.required)
+      problems.push_back(fmt::format("{}: missing section [{}] (available {} plugins: {})",
+                                     doc.file.string(), role.section, to_string(role.kind),
+                                     fmt::join(registry.names(role.kind), ", ")));
+    return std::nullopt;
+  }
+  const auto* table = node->as_table();
+  if (table == nullptr) {
+    problems.push_back(fmt::format("{}: [{}] must be a table", where(*node), role.section));
+    return std::nullopt;
+  }
+  const auto* type = table->get("type");
+  if (type == nullptr || !type->is_string()) {
+    problems.push_back(fmt::format("{}: [{}]: missing string key 'type' (available: {})",
+                                   where(*node), role.section,
+                                   fmt::join(registry.names(role.kind), ", ")));
+    return std::nullopt;
+  }
+  ResolvedRole r;
+  r.type = type->value<std::string>().value();
+  try {
+    r.plugin = &registry.find(r.type, role.kind);
+  } catch (const PluginError& e) {
+    problems.push_back(fmt::format("{}: [{}]: {}", where(*type), role.section, e.what()));
+    return std::nullopt;
+  }
+  auto ignored = core_keys;
+  ignored.push_back("type");
+  const std::string label =
+      fmt::format("[{}] ({} '{}')", role.section, to_string(role.kind), r.plugin->descriptor->name);
+  r.params = check_section(*table, r.plugin->descriptor->schema(), label, problems, ignored);
+  return r;
+}
+
+toml::array to_toml_array(const ParamValue& v) {
+  toml::array a;
+  std::visit(
+      [&](const auto& x) {
+        using X = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<X, std::vector<double>> ||
+                      std::is_same_v<X, std::vector<std::int64_t>> ||
+                      std::is_same_v<X, std::vector<std::string>>)
+          for (const auto& e : x) a.push_back(e);
+      },
+      v);
+  return a;
+}
+
+void insert_value(toml::table& t, const std::string& dotted, const ParamValue& v) {
+  auto dot = dotted.find('.');
+  if (dot != std::string::npos) {
+    auto head = dotted.substr(0, dot);
+    auto* sub = t.get(head);
+    if (sub == nullptr) sub = &t.insert(head, toml::table{}).first->second;
+    insert_value(*sub->as_table(), dotted.substr(dot + 1), v);
+    return;
+  }
+  std::visit(
+      [&](const auto& x) {
+        using X = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<X, bool> || std::is_same_v<X, std::int64_t> ||
+                      std::is_same_v<X, double> || std::is_same_v<X, std::string>)
+          t.insert_or_assign(dotted, x);
+        else
+          t.insert_or_assign(dotted, to_toml_array(v));
+      },
+      v);
+}
+
+toml::table params_table(const Parameters& p) {
+  toml::table t;
+  for (const auto& [k, e] : p.entries()) insert_value(t, k, e.value);
+  return t;
+}
+
+}  // namespace
+
+ResolvedConfig resolve_config(const ConfigDocument& doc) {
+  std::vector<std::string> problems;
+  ResolvedConfig cfg;
+  cfg.file = doc.file;
+  static const std::vector<std::string> sections{"run", "plugins", "model", "integrator",
+                                                 "linear_solver", "output"};
+  for (const auto& [k, v] : doc.table) {
+    const std::string key(k.str());
+    if (std::find(sections.begin(), sections.end(), key) != sections.end()) continue;
+    auto near = nearest(key, sections);
+    problems.push_back(fmt::format("{}: unknown section [{}]{}", where(v), key,
+                                   near.empty() ? fmt::format(" (valid sections: {})",
+                                                              fmt::join(sections, ", "))
+                                                : fmt::format("; did you mean [{}]?", near)));
+  }
+  auto core_section = [&](const char* name, const Schema& schema) {
+    const auto* n = doc.table.get(name);
+    static const toml::table empty;
+    const toml::table* t = n ? n->as_table() : &empty;
+    if (t == nullptr) {
+      problems.push_back(fmt::format("{}: [{}] must be a table", where(*n), name));
+      t = &empty;
+    }
+    return check_section(*t, schema, fmt::format("[{}]", name), problems);
+  };
+  cfg.run = core_section("run", run_schema());
+  cfg.plugins = core_section("plugins", plugins_schema());
+  cfg.output = core_section("output", output_schema());
+
+  std::vector<fs::path> search;
+  const auto base = doc.file.parent_path();
+  for (const auto& p : cfg.plugins.strings("path")) {
+    fs::path d(p);
+    search.push_back(d.is_absolute() ? d : base / d);
+  }
+  for (auto& d : PluginRegistry::default_search_path()) search.push_back(std::move(d));
+  cfg.registry = std::make_unique<PluginRegistry>(search);
+
+  cfg.model = resolve_role(doc, *cfg.registry, {"model", PluginKind::Model, true}, problems, {});
+  cfg.integrator =
+      resolve_role(doc, *cfg.registry, {"integrator", PluginKind::Integrator, true}, problems, {});
+  cfg.linear_solver = resolve_role(doc, *cfg.registry,
+                                   {"linear_solver", PluginKind::LinearSolver, false}, problems,
+                                   {"fallback"});
+  if (cfg.linear_solver) {
+    const auto* t = doc.table.get("linear_solver")->as_table();
+    toml::table only_core;
+    if (const auto* f = t->get("fallback")) only_core.insert("fallback", *f);
+    auto core = check_section(only_core, linear_solver_core_schema(), "[linear_solver]", problems);
+    cfg.fallback = core.string("fallback");
+    if (!cfg.fallback.empty()) {
+      try {
+        ResolvedRole fb;
+        fb.type = cfg.fallback;
+        fb.plugin = &cfg.registry->find(cfg.fallback, PluginKind::LinearSolver);
+        // The fallback runs with its defaults: the primary's keys belong to the primary.
+        std::vector<std::string> none;
+        fb.params = check_section(toml::table{}, fb.plugin->descriptor->schema(), "", none);
+        cfg.fallback_solver = std::move(fb);
+      } catch (const PluginError& e) {
+        problems.push_back(fmt::format("{}: [linear_solver] fallback: {}",
+                                       where(*t->get("fallback")), e.what()));
+      }
+    }
+  }
+  if (!problems.empty()) throw ConfigError(problems);
+  return cfg;
+}
+
+toml::table ResolvedConfig::to_toml() const {
+  toml::table t;
+  t.insert("run", params_table(run));
+  t.insert("plugins", params_table(plugins));
+  auto role = [&](const char* name, const std::optional<ResolvedRole>& r) {
+    if (!r) return;
+    auto sec = params_table(r->params);
+    sec.insert("type", r->type);
+    if (std::string(name) == "linear_solver") sec.insert("fallback", fallback);
+    t.insert(name, std::move(sec));
+  };
+  role("model", model);
+  role("integrator", integrator);
+  role("linear_solver", linear_solver);
+  t.insert("output", params_table(output));
+  return t;
+}
+
+}  // namespace solvent

@@ -1,0 +1,45 @@
+#pragma once
+// Checks a configuration against the core's schema and each selected plugin's schema,
+// reporting every problem at once, and produces the fully resolved configuration.
+#include "config_document.hpp"
+#include "plugin_registry.hpp"
+
+#include <solvent/parameters.hpp>
+
+#include <memory>
+#include <optional>
+
+namespace solvent {
+
+struct ResolvedRole {
+  std::string type;  // as written: a plugin name or a path
+  const PluginLibrary* plugin = nullptr;
+  Parameters params;  // the plugin's own keys
+};
+
+struct ResolvedConfig {
+  std::filesystem::path file;
+  Parameters run, plugins, output;
+  std::optional<ResolvedRole> model, integrator, linear_solver;
+  std::string fallback;  // [linear_solver] fallback: a CPU solver used when no device
+  std::optional<ResolvedRole> fallback_solver;
+  std::unique_ptr<PluginRegistry> registry;
+
+  // Every section and key, defaults included, ready to write as TOML.
+  toml::table to_toml() const;
+};
+
+// The core's own sections and the keys it owns inside plugin sections.
+const Schema& run_schema();
+const Schema& plugins_schema();
+const Schema& output_schema();
+
+// Throws ConfigError listing every problem found.
+ResolvedConfig resolve_config(const ConfigDocument& doc);
+
+// Validates `table` (a plugin's section, "type" excluded) against `schema`.
+Parameters check_section(const toml::table& table, const Schema& schema,
+                         const std::string& label, std::vector<std::string>& problems,
+                         const std::vector<std::string>& ignored_keys = {});
+
+}  // namespace solvent

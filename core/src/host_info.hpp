@@ -1,0 +1,11 @@
+#pragma once
+#include <string>
+
+namespace solvent {
+// The machine a run happened on, for the run record.
+struct HostInfo {
+  std::string hostname, os, cpu, gpus;
+  unsigned cores = 0;
+};
+HostInfo probe_host();
+}  // namespace solvent

@@ -1,0 +1,141 @@
+#include "plugin_registry.hpp"
+
+#include <solvent/errors.hpp>
+
+#include <boost/dll/runtime_symbol_info.hpp>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <set>
+
+namespace solvent {
+
+namespace fs = std::filesystem;
+
+std::vector<fs::path> PluginRegistry::default_search_path() {
+  std::vector<fs::path> dirs;
+  if (const char* env = std::getenv("SOLVENT_PLUGIN_PATH")) {
+    std::string s = env;
+    std::size_t start = 0;
+    while (start <= s.size()) {
+      auto end = s.find(':', start);
+      if (end == std::string::npos) end = s.size();
+      if (end > start) dirs.emplace_back(s.substr(start, end - start));
+      start = end + 1;
+    }
+  }
+  dirs.push_back(boost::dll::this_line_location().parent_path() / "solvent");
+  return dirs;
+}
+
+PluginRegistry::PluginRegistry(const std::vector<fs::path>& search_path)
+    : search_path_(search_path) {
+  std::set<fs::path> seen;
+  for (const auto& dir : search_path_) {
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) continue;
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
+      const auto name = e.path().filename().string();
+      if (name.rfind("libsolvent-", 0) == 0 && e.path().extension() == ".so") files.push_back(e.path());
+    }
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files) {
+      auto canonical = fs::weakly_canonical(f, ec);
+      if (!seen.insert(canonical).second) continue;
+      try {
+        plugins_.push_back(load_plugin_library(canonical));
+      } catch (const PluginError& e) {
+        skipped_.push_back({canonical, e.what()});
+      }
+    }
+  }
+}
+
+const PluginLibrary& PluginRegistry::find(const std::string& name_or_path, PluginKind kind) {
+  const bool is_path = name_or_path.find('/') != std::string::npos;
+  if (is_path) {
+    std::error_code ec;
+    auto canonical = fs::weakly_canonical(name_or_path, ec);
+    for (const auto& p : plugins_)
+      if (p.path == canonical && p.descriptor->kind == kind) return p;
+    plugins_.push_back(load_plugin_library(canonical));
+    if (plugins_.back().descriptor->kind != kind) {
+      auto actual = plugins_.back().descriptor->kind;
+      plugins_.pop_back();
+      throw PluginError(fmt::format("{} is a {} plugin, not a {} plugin", name_or_path,
+                                    to_string(actual), to_string(kind)));
+    }
+    return plugins_.back();
+  }
+  std::vector<const PluginLibrary*> matches;
+  for (const auto& p : plugins_)
+    if (p.descriptor->kind == kind && name_or_path == p.descriptor->name) matches.push_back(&p);
+  if (matches.size() == 1) return *matches.front();
+  if (matches.size() > 1) {
+    std::string paths;
+    for (const auto* m : matches) paths += "\n  " + m->path.string();
+    throw PluginError(fmt::format(
+        "{} plugin '{}' is provided by {} libraries:{}\nchoose one by giving its path as type",
+        to_string(kind), name_or_path, matches.size(), paths));
+  }
+  auto valid = names(kind);
+  std::string hint;
+  if (auto n = nearest(name_or_path, valid); !n.empty()) hint = fmt::format("; did you mean '{}'?", n);
+  std::string list;
+  for (const auto& v : valid) list += (list.empty() ? "" : ", ") + v;
+  throw PluginError(fmt::format("unknown {} plugin '{}'{} (available: {})", to_string(kind),
+                                name_or_path, hint, list.empty() ? "none" : list));
+}
+
+std::vector<std::string> PluginRegistry::names(PluginKind kind) const {
+  std::vector<std::string> out;
+  for (const auto& p : plugins_)
+    if (p.descriptor->kind == kind) out.emplace_back(p.descriptor->name);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+namespace {
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const bool same = std::tolower(a[i - 1]) == std::tolower(b[j - 1]);
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (same ? 0 : 1)});
+    }
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+}  // namespace
+
+std::string nearest(const std::string& word, const std::vector<std::string>& candidates) {
+  std::string best;
+  std::size_t best_d = std::string::npos;
+  for (const auto& c : candidates) {
+    auto d = edit_distance(word, c);
+    if (d < best_d) {
+      best_d = d;
+      best = c;
+    }
+  }
+  // Close means: at most a third of the longer word changed (and at least one edit allowed).
+  const std::size_t limit = std::max<std::size_t>(1, std::max(word.size(), best.size()) / 3);
+  return best_d <= limit ? best : std::string{};
+}
+
+std::string_view to_string(PluginKind k) {
+  switch (k) {
+    case PluginKind::Model: return "model";
+    case PluginKind::Integrator: return "integrator";
+    case PluginKind::LinearSolver: return "linear_solver";
+  }
+  return "?";
+}
+
+}  // namespace solvent

@@ -1,0 +1,34 @@
+#pragma once
+// One run of an experiment: resolve and validate the config, create the plugin objects,
+// prepare the output directory, run the integrator, write the run record.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace solvent {
+
+enum class ProgressMode { Auto, Always, Never };
+
+struct RunOptions {
+  std::filesystem::path config;                      // empty with `resume`: DIR/config.toml
+  std::vector<std::string> overrides;                // --set section.key=value
+  std::optional<std::filesystem::path> output_dir;   // --output DIR
+  std::optional<std::filesystem::path> resume;       // --resume DIR
+  bool overwrite = false;                            // --overwrite: replace an earlier run
+  ProgressMode progress = ProgressMode::Auto;
+  std::vector<std::string> argv;                     // for the record
+};
+
+struct RunSummary {
+  std::filesystem::path output_dir;
+  std::string model, integrator, linear_solver;
+  std::int64_t steps = 0;
+  double t = 0.0;
+  double wall_seconds = 0.0;
+};
+
+// Throws solvent::Error (ConfigError, PluginError, SolverError, DivergenceError, ...).
+RunSummary run_experiment(const RunOptions& options);
+
+}  // namespace solvent

@@ -1,0 +1,119 @@
+#include "run_record.hpp"
+
+#include "build_info.hpp"
+#include "host_info.hpp"
+#include "sha256.hpp"
+
+#include <solvent/abi.hpp>
+#include <solvent/output.hpp>
+
+#include <chrono>
+#include <ctime>
+#include <sstream>
+
+namespace solvent {
+
+namespace {
+std::string utc_now() {
+  const auto t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+toml::table plugin_entry(const ResolvedRole& r) {
+  const auto* d = r.plugin->descriptor;
+  return toml::table{{"name", d->name},
+                     {"version", d->version},
+                     {"device", d->device ? d->device : "cpu"},
+                     {"built_against_solvent", d->solvent_version ? d->solvent_version : "?"},
+                     {"path", r.plugin->path.string()},
+                     {"sha256", sha256_of_file(r.plugin->path)}};
+}
+}  // namespace
+
+RunRecord::RunRecord(std::filesystem::path dir, const ResolvedConfig& cfg,
+                     std::vector<std::string> argv)
+    : dir_(std::move(dir)) {
+  toml::array args;
+  for (const auto& a : argv) args.push_back(a);
+  table_.insert("run", toml::table{{"name", cfg.run.string("name")},
+                                   {"seed", cfg.run.integer("seed")},
+                                   {"config", std::filesystem::absolute(cfg.file).string()},
+                                   {"command", std::move(args)},
+                                   {"started", utc_now()},
+                                   {"status", "running"}});
+  table_.insert("solvent", toml::table{{"version", version_string()},
+                                       {"git_commit", build_info::git_commit},
+                                       {"plugin_abi", static_cast<std::int64_t>(plugin_abi_version)}});
+  table_.insert("build", toml::table{{"compiler", build_info::compiler},
+                                     {"build_type", build_info::build_type},
+                                     {"cuda_compiler", build_info::cuda_compiler},
+                                     {"boost", build_info::boost_version},
+                                     {"spdlog", build_info::spdlog_version},
+                                     {"fmt", build_info::fmt_version},
+                                     {"tomlplusplus", build_info::tomlplusplus_version}});
+  const auto host = probe_host();
+  table_.insert("host", toml::table{{"hostname", host.hostname},
+                                    {"os", host.os},
+                                    {"cpu", host.cpu},
+                                    {"cores", static_cast<std::int64_t>(host.cores)},
+                                    {"gpus", host.gpus}});
+  toml::table plugins;
+  if (cfg.model) plugins.insert("model", plugin_entry(*cfg.model));
+  if (cfg.integrator) plugins.insert("integrator", plugin_entry(*cfg.integrator));
+  if (cfg.linear_solver) plugins.insert("linear_solver", plugin_entry(*cfg.linear_solver));
+  if (cfg.fallback_solver) plugins.insert("fallback_linear_solver", plugin_entry(*cfg.fallback_solver));
+  table_.insert("plugins", std::move(plugins));
+}
+
+void RunRecord::add_facts(const std::string& role, const Facts& facts) {
+  if (facts.empty()) return;
+  if (!table_.contains("facts")) table_.insert("facts", toml::table{});
+  auto& f = *table_["facts"].as_table();
+  toml::table t;
+  for (const auto& [k, v] : facts) t.insert_or_assign(k, v);
+  f.insert_or_assign(role, std::move(t));
+}
+
+void RunRecord::set_solver_in_use(const std::string& note) {
+  table_["plugins"].as_table()->insert_or_assign("linear_solver_in_use", note);
+}
+
+void RunRecord::set_outcome(const std::string& status, const std::string& message) {
+  auto& run = *table_["run"].as_table();
+  run.insert_or_assign("status", status);
+  run.insert_or_assign("finished", utc_now());
+  if (!message.empty()) run.insert_or_assign("message", message);
+}
+
+void RunRecord::set_result(std::int64_t steps, double t, const std::optional<SolveStats>& stats,
+                           const std::vector<Observable>& observables) {
+  toml::table r{{"steps", steps}, {"t", t}};
+  if (stats) {
+    r.insert("iterations", stats->iterations);
+    r.insert("relative_residual", stats->residual);
+    r.insert("converged", stats->converged);
+    r.insert("solver_status", stats->status);
+  }
+  toml::table obs;
+  for (const auto& o : observables) obs.insert_or_assign(o.name, o.value);
+  if (!obs.empty()) r.insert("final_observables", std::move(obs));
+  table_.insert_or_assign("result", std::move(r));
+}
+
+void RunRecord::set_timings(const std::map<std::string, double>& seconds, double wall) {
+  toml::table t{{"wall", wall}};
+  for (const auto& [k, v] : seconds) t.insert_or_assign(k, v);
+  table_.insert_or_assign("seconds", std::move(t));
+}
+
+void RunRecord::write() const {
+  std::ostringstream os;
+  os << "# Solvent run record: what ran, where, with what, and how it ended.\n" << table_ << '\n';
+  write_file_atomic(dir_ / "record.toml", os.str());
+}
+
+}  // namespace solvent

@@ -1,0 +1,33 @@
+#pragma once
+// record.toml: everything needed to trust and repeat a run — Solvent's version and commit,
+// the build's compiler and library versions, the host, each plugin's name, version, path
+// and SHA-256, the seed, wall time per phase, the outcome. Rewritten atomically at the
+// start (status "running") and at the end.
+#include "config_validation.hpp"
+
+#include <solvent/linear_solver.hpp>
+#include <solvent/model.hpp>
+#include <solvent/plugin_object.hpp>
+
+#include <map>
+
+namespace solvent {
+
+class RunRecord {
+ public:
+  RunRecord(std::filesystem::path dir, const ResolvedConfig& cfg, std::vector<std::string> argv);
+
+  void add_facts(const std::string& role, const Facts& facts);
+  void set_solver_in_use(const std::string& note);  // e.g. a fallback taking over
+  void set_outcome(const std::string& status, const std::string& message);
+  void set_result(std::int64_t steps, double t, const std::optional<SolveStats>& stats,
+                  const std::vector<Observable>& observables);
+  void set_timings(const std::map<std::string, double>& seconds, double wall);
+  void write() const;
+
+ private:
+  std::filesystem::path dir_;
+  toml::table table_;
+};
+
+}  // namespace solvent

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Source this at the start of a device command: unpacks the carried TOML++ packages
+# (the GPU machine has no TOML++ and no network) and configures a Release build in
+# $BUILD (default /tmp/build) for sm_90. Usage on the device, with carry [".devdeps"]:
+#   source scripts/gpu/configure.sh && ninja -C $BUILD <targets>
+set -e
+BUILD=${BUILD:-/tmp/build}
+if ! pkg-config --exists tomlplusplus 2>/dev/null; then
+  mkdir -p /tmp/p && for f in .devdeps/*.deb; do dpkg -x "$f" /tmp/p; done
+  sed -i 's#^prefix=.*#prefix=/tmp/p/usr#' /tmp/p/usr/lib/x86_64-linux-gnu/pkgconfig/tomlplusplus.pc
+  export PKG_CONFIG_PATH=/tmp/p/usr/lib/x86_64-linux-gnu/pkgconfig
+  export LD_LIBRARY_PATH=/tmp/p/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+fi
+cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > "$BUILD.configure.log" 2>&1 \
+  || { cat "$BUILD.configure.log"; exit 1; }
+export BUILD
+set +e
