@@ -1,0 +1,46 @@
+#pragma once
+// `grid-equations-3d`: seven-point grid equations c0 u - sum c_i u_i = F on an
+// n1 x n2 x n3 grid of the unit cube (seed 001, MODELS.md section 2), for
+//   poisson:               -lap u = f                     (self-adjoint)
+//   convection-diffusion:  -mu lap u + v . grad u = f     (non-self-adjoint)
+// with a manufactured solution, on the whole box or on a basin-shaped water body whose
+// outside nodes are inactive (c0 = 0), as in the paper's loops.
+#include "manufactured.hpp"
+
+#include <solvent/solvent.hpp>
+
+#include <memory>
+#include <vector>
+
+namespace solvent::grid_equations {
+
+class GridEquationsModel final : public Model, public LinearProblem {
+ public:
+  explicit GridEquationsModel(const PluginContext& ctx);
+
+  LinearProblem* linear() override { return this; }
+  std::shared_ptr<const Operator> matrix() const override { return op_; }
+  Vector rhs() const override { return rhs_; }
+  std::optional<Vector> exact_solution() const override { return exact_; }
+  std::vector<Observable> observables(const Vector& x) const override;
+  Facts facts() const override;
+
+  double cell_peclet() const { return cell_peclet_; }
+
+ private:
+  bool active(std::size_t i, std::size_t j, std::size_t k) const;
+  void assemble();
+
+  std::size_t n_[3];
+  Point h_;
+  bool basin_;
+  Velocity velocity_;
+  double speed_, mu_, cell_peclet_ = 0.0;
+  std::size_t active_nodes_ = 0;
+  std::shared_ptr<Operator> op_;
+  std::vector<double> rhs_, exact_;
+};
+
+Schema grid_equations_schema();
+
+}  // namespace solvent::grid_equations
