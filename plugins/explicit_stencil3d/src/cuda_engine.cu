@@ -1,0 +1,277 @@
+// The CUDA engine: the whole state lives on the device; a step is three launches on one
+// stream (field update, tip phase in one block, vessel uptake) and no host transfer.
+// Built with --fmad=false so that every node's arithmetic rounds as the CPU engine's does.
+#include "step_plan.hpp"
+#include "stencil_engine.hpp"
+
+#include <solvent/errors.hpp>
+
+#include <cuda_runtime.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace stencil3d {
+namespace {
+
+constexpr int max_tip_block = 1024;
+
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess)
+    throw solvent::SolverError(std::string("explicit-stencil3d (cuda): ") + what + ": " +
+                               cudaGetErrorString(e));
+}
+
+void check_launch(const char* kernel) {
+  check(cudaGetLastError(), kernel);
+}
+
+template <class T>
+class DeviceArray {
+ public:
+  DeviceArray() = default;
+  explicit DeviceArray(std::size_t n) : n_(n) {
+    if (n) check(cudaMalloc(&p_, n * sizeof(T)), "cudaMalloc");
+  }
+  DeviceArray(DeviceArray&& o) noexcept : p_(std::exchange(o.p_, nullptr)), n_(o.n_) {}
+  DeviceArray& operator=(DeviceArray&& o) noexcept {
+    std::swap(p_, o.p_);
+    std::swap(n_, o.n_);
+    return *this;
+  }
+  ~DeviceArray() {
+    if (p_) cudaFree(p_);
+  }
+  T* get() const { return p_; }
+  void upload(const std::vector<T>& v) {
+    check(cudaMemcpy(p_, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice), "upload");
+  }
+  void download(std::vector<T>& v) const {
+    check(cudaMemcpy(v.data(), p_, v.size() * sizeof(T), cudaMemcpyDeviceToHost), "download");
+  }
+
+ private:
+  T* p_ = nullptr;
+  std::size_t n_ = 0;
+};
+
+__global__ void field_kernel(angiogenesis3d::SchemeConstants sc, Grid g,
+                             const double* __restrict__ n, const double* __restrict__ f,
+                             const double* __restrict__ c, double* __restrict__ out) {
+  const std::int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  const std::int32_t j = blockIdx.y * blockDim.y + threadIdx.y;
+  const std::int32_t k = blockIdx.z * blockDim.z + threadIdx.z;
+  if (i >= g.nx || j >= g.ny || k >= g.nz) return;
+  out[g.index(i, j, k)] = density_at(sc, g, n, f, c, i, j, k);
+}
+
+// Exclusive scan of one value per thread over the block (Hillis-Steele: integer sums, so
+// the offsets equal the CPU engine's running sums).
+template <class T>
+__device__ T block_exclusive_scan(T* buf, T value, T& total) {
+  const int t = threadIdx.x;
+  buf[t] = value;
+  __syncthreads();
+  for (int off = 1; off < blockDim.x; off <<= 1) {
+    const T add = t >= off ? buf[t - off] : T(0);
+    __syncthreads();
+    buf[t] += add;
+    __syncthreads();
+  }
+  total = buf[blockDim.x - 1];
+  const T exclusive = buf[t] - value;
+  __syncthreads();
+  return exclusive;
+}
+
+__global__ void tip_kernel(TipView v, std::int64_t step) {
+  __shared__ std::int32_t target[max_tip_block], site[max_tip_block];
+  __shared__ std::int64_t scan[max_tip_block];
+  __shared__ NetworkCounters before;
+  __shared__ std::int32_t furthest;
+  const std::int32_t t = threadIdx.x;
+  if (t == 0) {
+    before = *v.counters;
+    furthest = 0;
+  }
+  __syncthreads();
+  const std::int32_t tips = before.tips;
+  if (t < tips) decide(v, step, t, target, site);
+  __syncthreads();
+
+  std::int32_t branch = 0;
+  const std::int64_t outcome = t < tips ? resolve(v, t, target, site, branch) : 0;
+  std::int64_t branches = 0;
+  const std::int64_t rank = block_exclusive_scan<std::int64_t>(scan, branch, branches);
+  // Branches beyond the tip capacity are dropped, later tips first (as on the CPU).
+  const std::int32_t keep = branch && tips + rank < v.p.max_tips ? 1 : 0;
+  const std::int64_t value = outcome + keep * (Outcome::segment + Outcome::vessel);
+  std::int64_t totals = 0;
+  const std::int64_t offset = block_exclusive_scan<std::int64_t>(scan, value, totals);
+  if (t < tips) {
+    const std::int32_t x = commit(v, step, t, tips, target, site, outcome, keep,
+                                  before.segments + Outcome::segments(offset),
+                                  before.vessel_nodes + Outcome::vessels(offset),
+                                  static_cast<std::int32_t>(rank));
+    atomicMax(&furthest, x);
+  }
+  __syncthreads();
+  if (t == 0) {
+    NetworkCounters after = before;
+    const auto room = v.p.max_tips - tips;
+    add_totals(after, totals, static_cast<std::int32_t>(branches < room ? branches : room),
+               furthest, v.segment_capacity, v.vessel_capacity);
+    *v.counters = after;
+  }
+}
+
+__global__ void vessel_kernel(VesselUptake u, const std::int32_t* __restrict__ vessel,
+                              const NetworkCounters* counters, std::int32_t capacity,
+                              double* f, double* c) {
+  const std::int32_t nodes =
+      counters->vessel_nodes < capacity ? counters->vessel_nodes : capacity;
+  for (std::int32_t q = blockIdx.x * blockDim.x + threadIdx.x; q < nodes;
+       q += gridDim.x * blockDim.x) {
+    const std::int32_t m = vessel[q];
+    take_up(u, f[m], c[m]);
+  }
+}
+
+class CudaEngine final : public StencilEngine {
+ public:
+  explicit CudaEngine(BlockShape block) : block_(block) {
+    int device = 0;
+    check(cudaGetDevice(&device), "cudaGetDevice");
+    cudaDeviceProp prop{};
+    check(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
+    name_ = prop.name;
+    sms_ = prop.multiProcessorCount;
+  }
+
+  void load(const SimulationState& s) override {
+    host_ = s;  // parameters, step and the layout of every array
+    const auto size = s.n.size();
+    n_ = DeviceArray<double>(size);
+    n_next_ = DeviceArray<double>(size);
+    f_ = DeviceArray<double>(size);
+    c_ = DeviceArray<double>(size);
+    owner_ = DeviceArray<std::int32_t>(size);
+    node_ = DeviceArray<std::int32_t>(s.node.size());
+    active_ = DeviceArray<std::int32_t>(s.active.size());
+    birth_ = DeviceArray<std::int64_t>(s.birth.size());
+    segments_ = DeviceArray<std::int32_t>(s.segments.size());
+    vessel_ = DeviceArray<std::int32_t>(s.vessel.size());
+    counters_ = DeviceArray<NetworkCounters>(1);
+    n_.upload(s.n);
+    f_.upload(s.f);
+    c_.upload(s.c);
+    owner_.upload(s.owner);
+    node_.upload(s.node);
+    active_.upload(s.active);
+    birth_.upload(s.birth);
+    segments_.upload(s.segments);
+    vessel_.upload(s.vessel);
+    counters_.upload(std::vector<NetworkCounters>{s.counters});
+    tip_threads_ = (static_cast<int>(s.p.max_tips) + 31) / 32 * 32;
+  }
+
+  void step() override {
+    launch_field();
+    launch_tips();
+    ++host_.step;
+  }
+
+  NetworkCounters counters() override {
+    std::vector<NetworkCounters> out(1);
+    counters_.download(out);
+    return out[0];
+  }
+
+  void store(SimulationState& s) override {
+    s = host_;
+    n_.download(s.n);
+    f_.download(s.f);
+    c_.download(s.c);
+    owner_.download(s.owner);
+    node_.download(s.node);
+    active_.download(s.active);
+    birth_.download(s.birth);
+    segments_.download(s.segments);
+    vessel_.download(s.vessel);
+    s.counters = counters();
+  }
+
+  PhaseSeconds timed_steps(std::int64_t count) override {
+    std::vector<cudaEvent_t> events(2 * count + 1);
+    for (auto& e : events) check(cudaEventCreate(&e), "cudaEventCreate");
+    check(cudaEventRecord(events[0]), "cudaEventRecord");
+    for (std::int64_t q = 0; q < count; ++q) {
+      launch_field();
+      check(cudaEventRecord(events[2 * q + 1]), "cudaEventRecord");
+      launch_tips();
+      check(cudaEventRecord(events[2 * q + 2]), "cudaEventRecord");
+      ++host_.step;
+    }
+    check(cudaEventSynchronize(events.back()), "cudaEventSynchronize");
+    PhaseSeconds t;
+    for (std::int64_t q = 0; q < count; ++q) {
+      float field_ms = 0, tips_ms = 0;
+      check(cudaEventElapsedTime(&field_ms, events[2 * q], events[2 * q + 1]), "elapsed");
+      check(cudaEventElapsedTime(&tips_ms, events[2 * q + 1], events[2 * q + 2]), "elapsed");
+      t.field += 1e-3 * field_ms;
+      t.tips += 1e-3 * tips_ms;
+    }
+    for (auto& e : events) cudaEventDestroy(e);
+    return t;
+  }
+
+  std::string device_name() const override { return name_; }
+
+ private:
+  void launch_field() {
+    const auto g = angiogenesis3d::grid_of(host_.p);
+    const dim3 block(block_[0], block_[1], block_[2]);
+    const dim3 grid((g.nx + block.x - 1) / block.x, (g.ny + block.y - 1) / block.y,
+                    (g.nz + block.z - 1) / block.z);
+    field_kernel<<<grid, block>>>(angiogenesis3d::scheme_constants(host_.p, host_.dt), g,
+                                  n_.get(), f_.get(), c_.get(), n_next_.get());
+    check_launch("field_kernel");
+    std::swap(n_, n_next_);
+  }
+
+  void launch_tips() {
+    const TipView v = tip_view(host_, f_.get(), c_.get(), owner_.get(), node_.get(),
+                               birth_.get(), active_.get(), segments_.get(), vessel_.get(),
+                               counters_.get());
+    tip_kernel<<<1, tip_threads_>>>(v, host_.step);
+    check_launch("tip_kernel");
+    vessel_kernel<<<2 * sms_, 256>>>(vessel_uptake(host_.p, host_.dt), vessel_.get(),
+                                     counters_.get(), v.vessel_capacity, f_.get(), c_.get());
+    check_launch("vessel_kernel");
+  }
+
+  BlockShape block_;
+  std::string name_;
+  int sms_ = 1;
+  int tip_threads_ = 32;
+  SimulationState host_;  // parameters and step; its arrays are not kept current
+  DeviceArray<double> n_, n_next_, f_, c_;
+  DeviceArray<std::int32_t> owner_, node_, active_, segments_, vessel_;
+  DeviceArray<std::int64_t> birth_;
+  DeviceArray<NetworkCounters> counters_;
+};
+
+}  // namespace
+
+std::unique_ptr<StencilEngine> make_cuda_engine(BlockShape block) {
+  int count = 0;
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess || count == 0)
+    throw solvent::DeviceUnavailable(
+        std::string("explicit-stencil3d: device = \"cuda\" but no CUDA device is usable (") +
+        (e != cudaSuccess ? cudaGetErrorString(e) : "no device found") + ")");
+  return std::make_unique<CudaEngine>(block);
+}
+
+}  // namespace stencil3d

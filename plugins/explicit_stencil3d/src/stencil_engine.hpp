@@ -1,0 +1,42 @@
+#pragma once
+// An engine advances a SimulationState in its own memory (host or device): load once,
+// step many times, read the counters each step (a few bytes), store when output or a
+// checkpoint is due.
+#include "network_counters.hpp"
+#include "simulation_state.hpp"
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace stencil3d {
+
+// Seconds spent in the two phases of a step, summed over the steps timed.
+struct PhaseSeconds {
+  double field = 0.0;  // n on every node
+  double tips = 0.0;   // tip phase and f, c on vessel nodes
+};
+
+class StencilEngine {
+ public:
+  virtual ~StencilEngine() = default;
+  virtual void load(const SimulationState& s) = 0;
+  // Advances from step s.step to s.step + 1 (the step number keys the random numbers).
+  virtual void step() = 0;
+  virtual NetworkCounters counters() = 0;
+  // Copies fields, tips and network back; the parameters and step come from load/step.
+  virtual void store(SimulationState& s) = 0;
+  // Runs `count` steps timing each phase (device events on CUDA); used by the benchmark.
+  virtual PhaseSeconds timed_steps(std::int64_t count) = 0;
+  virtual std::string device_name() const = 0;
+};
+
+std::unique_ptr<StencilEngine> make_cpu_engine(int threads);
+
+// CUDA thread-block shape of the field kernel; the tip kernel is one block.
+using BlockShape = std::array<int, 3>;
+// Throws solvent::DeviceUnavailable when no CUDA device can be used.
+std::unique_ptr<StencilEngine> make_cuda_engine(BlockShape block);
+
+}  // namespace stencil3d
