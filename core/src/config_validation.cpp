@@ -198,6 +198,15 @@ Parameters check_section(const toml::table& table, const Schema& schema, const s
   }
   for (const auto& s : schema)
     if (!params.has(s.name)) params.set(s.name, s.default_value);
+  for (const auto& s : schema) {
+    if (s.presets.empty() || s.type != ParamType::String) continue;
+    const auto& chosen = params.string(s.name);
+    for (const auto& [choice, defaults] : s.presets) {
+      if (choice != chosen) continue;
+      for (const auto& [key, value] : defaults)
+        if (!params.given(key)) params.set(key, value, Origin::Default, "preset " + chosen);
+    }
+  }
   return params;
 }
 

@@ -77,6 +77,12 @@ ParamSpec&& ParamSpec::in_unit(std::string u) && {
   return std::move(*this);
 }
 
+ParamSpec&& ParamSpec::with_preset(std::string choice,
+                                   std::vector<std::pair<std::string, ParamValue>> d) && {
+  presets.emplace_back(std::move(choice), std::move(d));
+  return std::move(*this);
+}
+
 void Parameters::set(const std::string& name, ParamValue value, Origin origin, std::string where) {
   entries_[name] = Entry{std::move(value), origin, std::move(where)};
 }

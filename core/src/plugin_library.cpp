@@ -4,14 +4,19 @@
 
 #include <fmt/format.h>
 
+#include <dlfcn.h>
+
 namespace solvent {
 
 PluginLibrary load_plugin_library(const std::filesystem::path& path) {
   PluginLibrary lib;
   lib.path = path;
   try {
+    // RTLD_NODELETE: a plugin's code stays mapped until the process ends, even after its
+    // last object is gone — libraries such as OpenBLAS leave threads running that would
+    // crash after an unmap.
     lib.library = std::make_shared<boost::dll::shared_library>(
-        path, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local);
+        path, static_cast<boost::dll::load_mode::type>(RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE));
   } catch (const std::exception& e) {
     throw PluginError(fmt::format("{}: cannot be loaded: {}", path.string(), e.what()));
   }

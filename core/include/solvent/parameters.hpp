@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -33,6 +34,10 @@ struct ParamSpec {
   bool min_exclusive = false;
   bool max_exclusive = false;
   std::vector<std::string> choices;  // for strings: the only accepted values
+  // Named parameter sets: for a choice parameter, the defaults each choice gives to other
+  // keys of the same section (keys the user writes still win). Resolved before anything
+  // is written, so the resolved configuration shows the values actually used.
+  std::vector<std::pair<std::string, std::vector<std::pair<std::string, ParamValue>>>> presets;
 
   // Fluent constructors keep schemas one readable line per parameter.
   static ParamSpec boolean(std::string name, bool def, std::string doc);
@@ -49,6 +54,7 @@ struct ParamSpec {
   ParamSpec&& at_most(double v) &&;
   ParamSpec&& below(double v) &&;
   ParamSpec&& in_unit(std::string u) &&;
+  ParamSpec&& with_preset(std::string choice, std::vector<std::pair<std::string, ParamValue>> d) &&;
 };
 
 using Schema = std::vector<ParamSpec>;
