@@ -68,11 +68,12 @@ RunResult ImexIntegrator::run(Model& model, LinearSolver* solver, RunContext& ct
       for (std::size_t i = 0; i < n; ++i)
         rhs[i] += dt_ * (ab2 ? 1.5 * explicit_now[i] - 0.5 * explicit_before[i] : explicit_now[i]);
     }
+    require_finite(rhs, layout, step, t, name_, "the explicit right-hand side");
     {
       auto scope = ctx.timer->measure("solve");
       result.last_solve = system->solve(rhs, u_new);
     }
-    require_finite(u_new, layout, step, t + dt_, name_);
+    require_finite(u_new, layout, step, t + dt_, name_, "the state");
     u.swap(u_new);
     if (projection_) problem.project(u);
     result.steps = step;
