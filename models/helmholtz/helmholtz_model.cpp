@@ -2,6 +2,7 @@
 // configuration, and the assembled complex symmetric system as a LinearProblem.
 #include "builtin_mesher.hpp"
 #include "gmsh_reader.hpp"
+#include "mesh_ordering.hpp"
 #include "p1_assembly.hpp"
 
 #include <solvent/solvent.hpp>
@@ -127,7 +128,11 @@ class HelmholtzModel final : public Model, public LinearProblem {
 
  private:
   TetMesh load_mesh(const Parameters& p) const {
-    if (!mesh_name_.starts_with(builtin_prefix)) return read_gmsh(mesh_name_);
+    if (!mesh_name_.starts_with(builtin_prefix)) {
+      TetMesh mesh = read_gmsh(mesh_name_);
+      renumber_reverse_cuthill_mckee(mesh);
+      return mesh;
+    }
     BuiltinShape shape;
     shape.name = mesh_name_.substr(builtin_prefix.size());
     shape.resolution = p.integer("resolution");
