@@ -102,11 +102,13 @@ SolveStats GeppCpuSolver::solve_impl(std::span<const T> b, std::span<T> x) {
       if constexpr (std::is_same_v<T, double>) return lu_real_;
       else return lu_complex_;
     }();
+    // eliminate() swaps whole rows, multipliers included, so all row exchanges apply to b
+    // first; then each b entry receives the same updates, in the same order, as in the
+    // augmented-matrix path — the two paths agree bit for bit.
     std::vector<T> y(b.begin(), b.end());
-    for (std::size_t k = 0; k < n; ++k) {
-      std::swap(y[k], y[pivot_[k]]);
+    for (std::size_t k = 0; k < n; ++k) std::swap(y[k], y[pivot_[k]]);
+    for (std::size_t k = 0; k < n; ++k)
       for (std::size_t i = k + 1; i < n; ++i) y[i] -= lu[i * n + k] * y[k];
-    }
     back_substitute(lu.data(), n, n, y.data());
     std::copy(y.begin(), y.end(), x.begin());
   } else {

@@ -25,7 +25,7 @@ void LapackSolver::factor(const DenseMatrix<T>& a, std::vector<T>& lu) {
   ++factorizations_;
   if (info > 0)
     throw SolverError(fmt::format(
-        "lapack: singular matrix: getrf found U({0},{0}) = 0 at elimination step {0} of {1}", info, n));
+        "lapack: singular matrix: getrf found a zero pivot at elimination step {} of {}", info, n));
   if (info < 0) throw SolverError(fmt::format("lapack: getrf rejected argument {}", -info));
 }
 
