@@ -27,7 +27,6 @@ class CpuEngine final : public StencilEngine {
     target_.assign(slots, -1);
     site_.assign(slots, -1);
     outcome_.assign(slots, 0);
-    branch_.assign(slots, 0);
   }
 
   void step() override {
@@ -87,28 +86,28 @@ class CpuEngine final : public StencilEngine {
     const TipView v = tip_view(s_, s_.f.data(), s_.c.data(), s_.owner.data(), s_.node.data(),
                                s_.birth.data(), s_.active.data(), s_.segments.data(),
                                s_.vessel.data(), &s_.counters);
-    const std::int32_t tips = s_.counters.tips;
+    const NetworkCounters start = s_.counters;
+    const std::int32_t tips = start.tips;
     for (std::int32_t t = 0; t < tips; ++t) decide(v, s_.step, t, target_.data(), site_.data());
-    std::int32_t branches = 0;
+    std::int32_t proposals = 0;
+    for (std::int32_t t = 0; t < tips; ++t)
+      if (site_[t] >= 0) {
+        if (branch_fits(v, tips, proposals))
+          ++proposals;
+        else
+          site_[t] = -1;
+      }
+    for (std::int32_t t = 0; t < tips; ++t)
+      outcome_[t] = resolve(v, t, target_.data(), site_.data());
+    std::int64_t before = 0;
+    std::int32_t furthest = 0;
     for (std::int32_t t = 0; t < tips; ++t) {
-      std::int32_t b = 0;
-      outcome_[t] = resolve(v, t, target_.data(), site_.data(), b);
-      // Branches beyond the tip capacity are dropped, later tips first.
-      branch_[t] = b && tips + branches < s_.p.max_tips ? 1 : 0;
-      branches += branch_[t];
-    }
-    std::int64_t offset = 0;
-    std::int32_t rank = 0, furthest = 0;
-    const std::int32_t segments0 = s_.counters.segments, vessels0 = s_.counters.vessel_nodes;
-    for (std::int32_t t = 0; t < tips; ++t) {
-      const std::int32_t x = commit(v, s_.step, t, tips, target_.data(), site_.data(),
-                                    outcome_[t], branch_[t], segments0 + Outcome::segments(offset),
-                                    vessels0 + Outcome::vessels(offset), rank);
+      const std::int32_t x =
+          commit(v, start, s_.step, t, target_.data(), site_.data(), outcome_[t], before);
       furthest = x > furthest ? x : furthest;
-      offset += outcome_[t] + branch_[t] * (Outcome::segment + Outcome::vessel);
-      rank += branch_[t];
+      before += outcome_[t];
     }
-    add_totals(s_.counters, offset, rank, furthest, v.segment_capacity, v.vessel_capacity);
+    add_totals(s_.counters, before, furthest, v.segment_capacity, v.vessel_capacity);
 
     // Every vessel node, including those reached this step, takes up TAF and lays down
     // fibronectin.
@@ -123,7 +122,7 @@ class CpuEngine final : public StencilEngine {
   int threads_;
   SimulationState s_;
   std::vector<double> n_next_;
-  std::vector<std::int32_t> target_, site_, branch_;
+  std::vector<std::int32_t> target_, site_;
   std::vector<std::int64_t> outcome_;
 };
 

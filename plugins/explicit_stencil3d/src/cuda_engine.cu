@@ -88,40 +88,33 @@ __device__ T block_exclusive_scan(T* buf, T value, T& total) {
 __global__ void tip_kernel(TipView v, std::int64_t step) {
   __shared__ std::int32_t target[max_tip_block], site[max_tip_block];
   __shared__ std::int64_t scan[max_tip_block];
-  __shared__ NetworkCounters before;
+  __shared__ NetworkCounters start;
   __shared__ std::int32_t furthest;
   const std::int32_t t = threadIdx.x;
   if (t == 0) {
-    before = *v.counters;
+    start = *v.counters;
     furthest = 0;
   }
   __syncthreads();
-  const std::int32_t tips = before.tips;
+  const std::int32_t tips = start.tips;
   if (t < tips) decide(v, step, t, target, site);
   __syncthreads();
 
-  std::int32_t branch = 0;
-  const std::int64_t outcome = t < tips ? resolve(v, t, target, site, branch) : 0;
-  std::int64_t branches = 0;
-  const std::int64_t rank = block_exclusive_scan<std::int64_t>(scan, branch, branches);
-  // Branches beyond the tip capacity are dropped, later tips first (as on the CPU).
-  const std::int32_t keep = branch && tips + rank < v.p.max_tips ? 1 : 0;
-  const std::int64_t value = outcome + keep * (Outcome::segment + Outcome::vessel);
+  // Branch proposals beyond the free tip slots are withdrawn, later tips first.
+  const std::int64_t proposal = (t < tips && site[t] >= 0) ? 1 : 0;
+  std::int64_t proposals = 0;
+  const std::int64_t rank = block_exclusive_scan<std::int64_t>(scan, proposal, proposals);
+  if (proposal && !branch_fits(v, tips, static_cast<std::int32_t>(rank))) site[t] = -1;
+  __syncthreads();
+
+  const std::int64_t outcome = t < tips ? resolve(v, t, target, site) : 0;
   std::int64_t totals = 0;
-  const std::int64_t offset = block_exclusive_scan<std::int64_t>(scan, value, totals);
-  if (t < tips) {
-    const std::int32_t x = commit(v, step, t, tips, target, site, outcome, keep,
-                                  before.segments + Outcome::segments(offset),
-                                  before.vessel_nodes + Outcome::vessels(offset),
-                                  static_cast<std::int32_t>(rank));
-    atomicMax(&furthest, x);
-  }
+  const std::int64_t before = block_exclusive_scan<std::int64_t>(scan, outcome, totals);
+  if (t < tips) atomicMax(&furthest, commit(v, start, step, t, target, site, outcome, before));
   __syncthreads();
   if (t == 0) {
-    NetworkCounters after = before;
-    const auto room = v.p.max_tips - tips;
-    add_totals(after, totals, static_cast<std::int32_t>(branches < room ? branches : room),
-               furthest, v.segment_capacity, v.vessel_capacity);
+    NetworkCounters after = start;
+    add_totals(after, totals, furthest, v.segment_capacity, v.vessel_capacity);
     *v.counters = after;
   }
 }

@@ -70,6 +70,8 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
   const std::int64_t fields_every = q_.integer("fields_every");
   const std::int64_t checkpoint_every = q_.integer("checkpoint_every");
   auto* log = ctx.log;
+  solvent::PhaseTimer own_timer;
+  solvent::PhaseTimer& timer = ctx.timer ? *ctx.timer : own_timer;
 
   SimulationState state =
       ctx.resume_from
@@ -107,7 +109,7 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
               p.nx, p.ny, p.nz, engine->device_name(), dt, limit.dt, state.step);
 
   {
-    auto scope = ctx.timer->measure("upload");
+    auto scope = timer.measure("upload");
     engine->load(state);
   }
   if (ctx.observer) {
@@ -119,7 +121,7 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
   while (step < steps && !reached) {
     NetworkCounters counters;
     {
-      auto scope = ctx.timer->measure("step");
+      auto scope = timer.measure("step");
       engine->step();
       counters = engine->counters();
     }
@@ -138,7 +140,7 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
     const bool snapshot = last || (fields_every > 0 && step % fields_every == 0);
     const bool checkpoint = last || (checkpoint_every > 0 && step % checkpoint_every == 0);
     if (snapshot || checkpoint) {
-      auto scope = ctx.timer->measure("output");
+      auto scope = timer.measure("output");
       engine->store(state);
       if (snapshot) write_snapshot(state, ctx.output_dir);
       if (checkpoint) write_file_atomic(ctx.output_dir / checkpoint_name, checkpoint_bytes(state));

@@ -4,11 +4,14 @@
 // processed: the CPU runs each phase as a loop, CUDA as one thread per tip in one block
 // with a barrier between phases, and both produce the identical network.
 //
-//   decide  : each tip picks its move (by P0..P6 at its node) and maybe a branch site
+//   decide  : each tip picks its move (by P0..P6 at its node) and maybe a branch site;
+//             proposals beyond the free tip slots are withdrawn, later tips first
 //   resolve : claims on nodes are ordered by (tip, move before branch); a move onto a node
 //             of another sprout, or onto a node an earlier claim takes this step, fuses
-//             the tip (anastomosis); a branch onto a node claimed earlier is cancelled
-//   commit  : after exclusive scans of the per-tip counts, each tip writes its segments,
+//             the tip (anastomosis); a branch onto a node claimed earlier is cancelled.
+//             The earliest claim on a free node always succeeds, so no tip fuses with a
+//             claim that did not happen.
+//   commit  : after an exclusive scan of the per-tip counts, each tip writes its segments,
 //             new vessel nodes and new tip at its own offsets
 #include "network_counters.hpp"
 
@@ -45,10 +48,12 @@ struct TipView {
 
 // The per-tip outcome of resolve(), packed for one exclusive scan: 16 bits each.
 struct Outcome {
-  static constexpr std::int64_t segment = 1, vessel = 1ll << 16, fuse = 1ll << 32;
+  static constexpr std::int64_t segment = 1, vessel = 1ll << 16, fuse = 1ll << 32,
+                                branch = (1ll << 48) + segment + vessel;
   static ANGIO3D_HD std::int32_t segments(std::int64_t v) { return v & 0xFFFF; }
   static ANGIO3D_HD std::int32_t vessels(std::int64_t v) { return (v >> 16) & 0xFFFF; }
   static ANGIO3D_HD std::int32_t fusions(std::int64_t v) { return (v >> 32) & 0xFFFF; }
+  static ANGIO3D_HD std::int32_t branches(std::int64_t v) { return (v >> 48) & 0xFFFF; }
 };
 
 // The node one step from m in direction d (1..6), or -1 outside the box.
@@ -125,11 +130,15 @@ ANGIO3D_HD inline bool claimed_before(std::int32_t t, std::int32_t q, const std:
   return false;
 }
 
-// resolve: the move's outcome (packed Outcome counts without the branch) and whether the
-// tentative branch survives its claim.
+// Whether a branch proposal of rank `rank` among this step's proposals fits in the tip
+// slots left.
+ANGIO3D_HD inline bool branch_fits(const TipView& v, std::int32_t tips, std::int32_t rank) {
+  return tips + rank < v.p.max_tips;
+}
+
+// resolve: the tip's packed Outcome counts, its branch included.
 ANGIO3D_HD inline std::int64_t resolve(const TipView& v, std::int32_t t,
-                                       const std::int32_t* target, const std::int32_t* site,
-                                       std::int32_t& branch) {
+                                       const std::int32_t* target, const std::int32_t* site) {
   std::int64_t out = 0;
   const std::int32_t q = target[t];
   if (q >= 0) {
@@ -141,19 +150,21 @@ ANGIO3D_HD inline std::int64_t resolve(const TipView& v, std::int32_t t,
       out += Outcome::fuse;
   }
   const std::int32_t s = site[t];
-  branch = (s >= 0 && s != q && !claimed_before(t, s, target, site)) ? 1 : 0;
+  if (s >= 0 && s != q && !claimed_before(t, s, target, site)) out += Outcome::branch;
   return out;
 }
 
-// commit: offsets are exclusive scans over tips of the segments and vessel nodes written
-// (branch included) and of the branches kept; returns the largest x index the tip and
-// its new branch reach.
-ANGIO3D_HD inline std::int32_t commit(const TipView& v, std::int64_t step, std::int32_t t,
-                                      std::int32_t tips, const std::int32_t* target,
-                                      const std::int32_t* site, std::int64_t outcome,
-                                      std::int32_t branch, std::int32_t segment_at,
-                                      std::int32_t vessel_at, std::int32_t branch_rank) {
+// commit: `before` is the exclusive scan of the outcomes over the tips before t; returns
+// the largest x index the tip and its new branch reach.
+ANGIO3D_HD inline std::int32_t commit(const TipView& v, const NetworkCounters& start,
+                                      std::int64_t step, std::int32_t t,
+                                      const std::int32_t* target, const std::int32_t* site,
+                                      std::int64_t outcome, std::int64_t before) {
   const std::int32_t m = v.node[t];
+  std::int32_t segment_at = start.segments + Outcome::segments(before);
+  std::int32_t vessel_at = start.vessel_nodes + Outcome::vessels(before);
+  const bool branch = Outcome::branches(outcome) != 0;
+  const std::int64_t move = outcome - (branch ? Outcome::branch : 0);
   auto add_segment = [&](std::int32_t a, std::int32_t b) {
     if (segment_at < v.segment_capacity) {
       v.segments[2 * segment_at] = a;
@@ -169,12 +180,12 @@ ANGIO3D_HD inline std::int32_t commit(const TipView& v, std::int64_t step, std::
   const std::int32_t q = target[t];
   if (q >= 0) {
     add_segment(m, q);
-    if (Outcome::vessels(outcome)) add_vessel(q, t);
-    if (Outcome::fusions(outcome)) v.active[t] = 0;
+    if (Outcome::vessels(move)) add_vessel(q, t);
+    if (Outcome::fusions(move)) v.active[t] = 0;
     v.node[t] = q;
   }
   if (branch) {
-    const std::int32_t slot = tips + branch_rank;
+    const std::int32_t slot = start.tips + Outcome::branches(before);
     add_segment(m, site[t]);
     add_vessel(site[t], slot);
     v.node[slot] = site[t];
@@ -186,10 +197,11 @@ ANGIO3D_HD inline std::int32_t commit(const TipView& v, std::int64_t step, std::
   return x > xb ? x : xb;
 }
 
-// The counters after a step, from the scans' totals.
-ANGIO3D_HD inline void add_totals(NetworkCounters& n, std::int64_t totals, std::int32_t branches,
+// The counters after a step, from the scan's total.
+ANGIO3D_HD inline void add_totals(NetworkCounters& n, std::int64_t totals,
                                   std::int32_t furthest_i, std::int32_t segment_capacity,
                                   std::int32_t vessel_capacity) {
+  const std::int32_t branches = Outcome::branches(totals);
   n.tips += branches;
   n.active += branches - Outcome::fusions(totals);
   n.branches += branches;
