@@ -1,0 +1,26 @@
+SHELL := /bin/bash
+# The two commands of the README. Each installs what is missing, builds, and then
+#   make run   runs the main experiment (seed 000's validation run) and plots it;
+#   make test  runs the whole test suite.
+BUILD ?= build
+JOBS  ?= $(shell nproc)
+CONFIG ?= config/angiogenesis-1d.toml
+OUT   ?= out/angiogenesis-1d
+
+.PHONY: run test build deps
+
+deps:
+	@scripts/install-deps
+
+build: deps
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release > $(BUILD).configure.log 2>&1 || { cat $(BUILD).configure.log; exit 1; }
+	@grep -E "Solvent:" $(BUILD).configure.log || true
+	@cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	$(BUILD)/bin/solvent run $(CONFIG) --overwrite --output $(OUT)
+	@if [ -x scripts/plot-profiles ]; then scripts/plot-profiles $(OUT) && echo "plot: $(OUT)/profiles.png"; fi
+	@echo "final observables (t = 1):" && tail -n 1 $(OUT)/observables.csv | tr ',' '\n' | paste -d= <(head -n 1 $(OUT)/observables.csv | tr ',' '\n') - | tr '\n' ' ' && echo
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
