@@ -26,13 +26,13 @@ TetGeometry geometry(const TetMesh& mesh, const std::array<std::int32_t, 4>& t) 
               e3 = minus(mesh.nodes[t[3]], p0);
   // Rows of the inverse Jacobian are the cross products of its columns over det.
   const Point c23 = cross(e2, e3), c31 = cross(e3, e1), c12 = cross(e1, e2);
-  const double det = dot(e1, c23);
+  const double det = dot(e1, c23), inv = 1.0 / det;
   TetGeometry g;
   g.volume = std::abs(det) / 6.0;
   for (int d = 0; d < 3; ++d) {
-    g.grad[1][d] = c23[d] / det;
-    g.grad[2][d] = c31[d] / det;
-    g.grad[3][d] = c12[d] / det;
+    g.grad[1][d] = c23[d] * inv;
+    g.grad[2][d] = c31[d] * inv;
+    g.grad[3][d] = c12[d] * inv;
     g.grad[0][d] = -(g.grad[1][d] + g.grad[2][d] + g.grad[3][d]);
   }
   return g;
@@ -137,10 +137,15 @@ void fill_volume_terms(const TetMesh& mesh, const Incidence& inc, const std::vec
   auto& a = s.matrix;
   const auto n = static_cast<std::int64_t>(mesh.nodes.size());
   const double k2 = k * k;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel
+  {
+    // Where each column of the current row sits in the value array.
+    std::vector<std::int64_t> slot(n);
+#pragma omp for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) {
     const auto row = static_cast<std::int32_t>(i);
-    complex diagonal{};
+    for (auto p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p) slot[a.col_idx[p]] = p;
+    double diagonal = 0.0;
     for (auto p = inc.start[i]; p < inc.start[i + 1]; ++p) {
       const auto& t = mesh.tets[inc.tets[p]];
       const TetGeometry geo = geometry(mesh, t);
@@ -148,13 +153,13 @@ void fill_volume_terms(const TetMesh& mesh, const Incidence& inc, const std::vec
       for (int c = 0; c < 4; ++c) {
         const double stiffness = geo.volume * dot(geo.grad[r], geo.grad[c]);
         const double mass = geo.volume / 20.0 * (r == c ? 2.0 : 1.0);
-        const complex v = stiffness - k2 * mass;
+        const double v = stiffness - k2 * mass;
         if (fixed[i]) {
           if (c == r) diagonal += v;
         } else if (fixed[t[c]]) {
           s.rhs[i] -= v * g;
         } else {
-          a.values[position(a, row, t[c])] += v;
+          a.values[slot[t[c]]] += v;
         }
       }
     }
@@ -165,6 +170,7 @@ void fill_volume_terms(const TetMesh& mesh, const Incidence& inc, const std::vec
       a.values[a.row_ptr[i]] = scale;
       s.rhs[i] = scale * g;
     }
+  }
   }
 }
 
