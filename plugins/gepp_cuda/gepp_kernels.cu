@@ -1,0 +1,341 @@
+#include "atomic_max.cuh"
+#include "gepp_kernels.cuh"
+
+#include <gepp_cuda/cuda_check.cuh>
+#include <gepp_cuda/gepp_arithmetic.hpp>
+
+#include <climits>
+#include <cstddef>
+
+namespace gepp_cuda {
+namespace {
+
+constexpr const char* kPlugin = "gepp-cuda";
+constexpr int kAtomicPivotThreads = 256;
+constexpr int kSwapThreads = 256;
+constexpr int kFusedPivotThreads = 1024;
+constexpr int kPaperTile = 16;     // seed 000's square 2D thread blocks
+constexpr int kActiveTileX = 32;   // a warp along a row: coalesced pivot-row reads and writes
+constexpr int kActiveTileY = 8;
+constexpr int kSubstituteThreads = 1024;
+constexpr int kWarp = 32;
+
+__device__ inline std::size_t at(int i, int ld, int j) {
+  return static_cast<std::size_t>(i) * static_cast<std::size_t>(ld) + static_cast<std::size_t>(j);
+}
+
+__device__ inline void record_failure(PivotFailure* failure, int k, double pivot) {
+  if (atomicCAS(&failure->step, -1, k) == -1) failure->value = pivot;
+}
+
+__global__ void reset_failure_kernel(PivotFailure* failure) {
+  failure->step = -1;
+  failure->value = 0.0;
+}
+
+__global__ void copy_rhs_kernel(double* a, int ld, int n, const double* b) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) a[at(i, ld, n)] = b[i];
+}
+
+// One block. Each thread keeps the first maximum of its rows, then the block agrees on
+// the maximum with the CAS atomic max in shared memory; among the threads holding it
+// the lowest row wins (atomicMin), so ties resolve as in the sequential search.
+__global__ void pivot_search_atomic_kernel(const double* a, int ld, int k, int row_end,
+                                           int* pivots, PivotFailure* failure) {
+  __shared__ double block_max;
+  __shared__ int block_row;
+  if (threadIdx.x == 0) {
+    block_max = 0.0;
+    block_row = INT_MAX;
+  }
+  __syncthreads();
+  double best = -1.0;
+  int best_row = INT_MAX;
+  for (int i = k + static_cast<int>(threadIdx.x); i <= row_end; i += blockDim.x) {
+    const double m = pivot_magnitude(a[at(i, ld, k)]);
+    if (m > best) {
+      best = m;
+      best_row = i;
+    }
+  }
+  atomic_max(&block_max, best);
+  __syncthreads();
+  if (best_row != INT_MAX && best == block_max) atomicMin(&block_row, best_row);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    pivots[k] = block_row;
+    const double pivot = a[at(block_row, ld, k)];
+    if (!usable_pivot(pivot)) record_failure(failure, k, pivot);
+  }
+}
+
+// Swaps rows k and pivots[k]: matrix columns [0, col_end] (the stored multipliers too,
+// so that P A = L U) and, with rhs, column n.
+__device__ inline void swap_rows(double* a, int ld, int n, int k, int p, int col_end, bool rhs,
+                                 int first, int stride) {
+  const int count = col_end + 1 + (rhs ? 1 : 0);
+  for (int t = first; t < count; t += stride) {
+    const int j = t <= col_end ? t : n;
+    const double v = a[at(k, ld, j)];
+    a[at(k, ld, j)] = a[at(p, ld, j)];
+    a[at(p, ld, j)] = v;
+  }
+}
+
+__global__ void row_swap_kernel(double* a, int ld, int n, int k, int col_end, bool rhs,
+                                const int* pivots) {
+  const int p = pivots[k];
+  if (p == k) return;
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  const int count = col_end + 1 + (rhs ? 1 : 0);
+  if (t < count) swap_rows(a, ld, n, k, p, col_end, rhs, t, count);
+}
+
+// (value, row) pairs: the larger value wins, the lower row on a tie.
+__device__ inline void keep_better(double& best, int& row, double other, int other_row) {
+  if (other > best || (other == best && other_row < row)) {
+    best = other;
+    row = other_row;
+  }
+}
+
+__global__ void pivot_and_swap_kernel(double* a, int ld, int n, int k, int row_end, int col_end,
+                                      bool rhs, int* pivots, PivotFailure* failure) {
+  __shared__ double warp_best[kFusedPivotThreads / kWarp];
+  __shared__ int warp_row[kFusedPivotThreads / kWarp];
+  __shared__ int pivot_row;
+  double best = -1.0;
+  int row = INT_MAX;
+  for (int i = k + static_cast<int>(threadIdx.x); i <= row_end; i += blockDim.x) {
+    keep_better(best, row, pivot_magnitude(a[at(i, ld, k)]), i);
+  }
+  for (int offset = kWarp / 2; offset > 0; offset /= 2) {
+    const double other = __shfl_down_sync(0xffffffffu, best, offset);
+    const int other_row = __shfl_down_sync(0xffffffffu, row, offset);
+    keep_better(best, row, other, other_row);
+  }
+  const int warp = threadIdx.x / kWarp;
+  const int lane = threadIdx.x % kWarp;
+  if (lane == 0) {
+    warp_best[warp] = best;
+    warp_row[warp] = row;
+  }
+  __syncthreads();
+  if (warp == 0) {
+    const int warps = blockDim.x / kWarp;
+    best = lane < warps ? warp_best[lane] : -1.0;
+    row = lane < warps ? warp_row[lane] : INT_MAX;
+    for (int offset = kWarp / 2; offset > 0; offset /= 2) {
+      const double other = __shfl_down_sync(0xffffffffu, best, offset);
+      const int other_row = __shfl_down_sync(0xffffffffu, row, offset);
+      keep_better(best, row, other, other_row);
+    }
+    if (lane == 0) {
+      pivot_row = row;
+      pivots[k] = row;
+      const double pivot = a[at(row, ld, k)];
+      if (!usable_pivot(pivot)) record_failure(failure, k, pivot);
+    }
+  }
+  __syncthreads();
+  if (pivot_row != k) {
+    swap_rows(a, ld, n, k, pivot_row, col_end, rhs, threadIdx.x, blockDim.x);
+  }
+}
+
+// a_ij -= (a_ik / a_kk) a_kj for rows row0 + y and columns col0 + x (x < main_cols) or n.
+// Column k is left as it is: below the diagonal it keeps the unscaled multipliers.
+__global__ void eliminate_kernel(double* a, int ld, int n, int k, int row0, int rows, int col0,
+                                 int main_cols, bool rhs) {
+  const int c = blockIdx.x * blockDim.x + threadIdx.x;
+  const int r = blockIdx.y * blockDim.y + threadIdx.y;
+  if (r >= rows || c >= main_cols + (rhs ? 1 : 0)) return;
+  const int i = row0 + r;
+  const int j = c < main_cols ? col0 + c : n;
+  if (i <= k || j <= k) return;
+  const double l = multiplier(a[at(i, ld, k)], a[at(k, ld, k)]);
+  a[at(i, ld, j)] = eliminate(a[at(i, ld, j)], l, a[at(k, ld, j)]);
+}
+
+// Substitution in one block. Rows go in tiles of 32: all warps first take the finished
+// part of each tile row's dot product (one warp per row, coalesced along the row), then
+// warp 0 solves the 32 x 32 triangle on the diagonal with shuffles.
+constexpr int kTile = 32;
+
+struct SubstitutionShared {
+  double* y;     // the vector being solved for
+  double* w;     // forward: y_k / u_kk of finished rows; backward: x
+  double* tile;  // the diagonal block, kTile x (kTile + 1)
+};
+
+__device__ inline double warp_sum(double v) {
+  for (int offset = kWarp / 2; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
+  return v;
+}
+
+__device__ inline void load_tile(const Substitution& s, int r0, int count, double* tile) {
+  for (int t = threadIdx.x; t < kTile * kTile; t += blockDim.x) {
+    const int r = t / kTile;
+    const int c = t % kTile;
+    tile[r * (kTile + 1) + c] = (r < count && c < count) ? s.lu[at(r0 + r, s.ld, r0 + c)] : 0.0;
+  }
+}
+
+__device__ void forward_sweep(const Substitution& s, SubstitutionShared sh) {
+  const int warp = threadIdx.x / kWarp;
+  const int lane = threadIdx.x % kWarp;
+  const int warps = blockDim.x / kWarp;
+  for (int r0 = 0; r0 < s.n; r0 += kTile) {
+    const int count = min(kTile, s.n - r0);
+    load_tile(s, r0, count, sh.tile);
+    for (int r = warp; r < count; r += warps) {
+      const int i = r0 + r;
+      double acc = 0.0;
+      for (int k = s.lower_begin[i] + lane; k < r0; k += kWarp) acc += s.lu[at(i, s.ld, k)] * sh.w[k];
+      acc = warp_sum(acc);
+      if (lane == 0) sh.y[i] -= acc;
+    }
+    __syncthreads();
+    if (warp == 0) {
+      const bool mine = lane < count;
+      double yl = mine ? sh.y[r0 + lane] : 0.0;
+      const double inverse = mine ? 1.0 / sh.tile[lane * (kTile + 1) + lane] : 0.0;
+#pragma unroll
+      for (int c = 0; c < kTile; ++c) {
+        const double wc = __shfl_sync(0xffffffffu, yl * inverse, c);
+        if (lane > c) yl = eliminate(yl, sh.tile[lane * (kTile + 1) + c], wc);
+      }
+      if (mine) {
+        sh.y[r0 + lane] = yl;
+        sh.w[r0 + lane] = yl * inverse;
+      }
+    }
+    __syncthreads();
+  }
+}
+
+__device__ void backward_sweep(const Substitution& s, SubstitutionShared sh) {
+  const int warp = threadIdx.x / kWarp;
+  const int lane = threadIdx.x % kWarp;
+  const int warps = blockDim.x / kWarp;
+  const int tiles = (s.n + kTile - 1) / kTile;
+  for (int t = tiles - 1; t >= 0; --t) {
+    const int r0 = t * kTile;
+    const int count = min(kTile, s.n - r0);
+    const int r1 = r0 + count;
+    load_tile(s, r0, count, sh.tile);
+    for (int r = warp; r < count; r += warps) {
+      const int i = r0 + r;
+      double acc = 0.0;
+      for (int j = r1 + lane; j <= s.upper_end[i]; j += kWarp) acc += s.lu[at(i, s.ld, j)] * sh.w[j];
+      acc = warp_sum(acc);
+      if (lane == 0) sh.y[i] -= acc;
+    }
+    __syncthreads();
+    if (warp == 0) {
+      const bool mine = lane < count;
+      double yl = mine ? sh.y[r0 + lane] : 0.0;
+      const double inverse = mine ? 1.0 / sh.tile[lane * (kTile + 1) + lane] : 0.0;
+#pragma unroll
+      for (int c = kTile - 1; c >= 0; --c) {
+        const double xc = __shfl_sync(0xffffffffu, yl * inverse, c);
+        if (lane < c) yl = eliminate(yl, sh.tile[lane * (kTile + 1) + c], xc);
+      }
+      if (mine) sh.w[r0 + lane] = yl * inverse;
+    }
+    __syncthreads();
+  }
+}
+
+__global__ void substitute_kernel(Substitution s, const double* b, double* x) {
+  extern __shared__ double shared[];
+  SubstitutionShared sh{shared, shared + s.n, shared + 2 * s.n};
+  for (int i = threadIdx.x; i < s.n; i += blockDim.x) {
+    sh.y[i] = s.factored ? b[s.permutation[i]] : s.lu[at(i, s.ld, s.n)];
+  }
+  __syncthreads();
+  if (s.factored) forward_sweep(s, sh);
+  backward_sweep(s, sh);
+  for (int i = threadIdx.x; i < s.n; i += blockDim.x) x[i] = sh.w[i];
+}
+
+std::size_t substitution_shared_bytes(int n) {
+  return sizeof(double) * (2 * static_cast<std::size_t>(n) + kTile * (kTile + 1));
+}
+
+int blocks_for(int count, int per_block) { return (count + per_block - 1) / per_block; }
+
+}  // namespace
+
+void launch_reset_failure(PivotFailure* failure, cudaStream_t stream) {
+  reset_failure_kernel<<<1, 1, 0, stream>>>(failure);
+  check_launch(kPlugin, "reset_failure_kernel");
+}
+
+void launch_copy_rhs_into_matrix(double* a, int ld, int n, const double* b, cudaStream_t stream) {
+  copy_rhs_kernel<<<blocks_for(n, 256), 256, 0, stream>>>(a, ld, n, b);
+  check_launch(kPlugin, "copy_rhs_kernel");
+}
+
+void launch_pivot_search_atomic(const double* a, int ld, const EliminationStep& s, int* pivots,
+                                PivotFailure* failure, cudaStream_t stream) {
+  pivot_search_atomic_kernel<<<1, kAtomicPivotThreads, 0, stream>>>(a, ld, s.k, s.row_end, pivots,
+                                                                   failure);
+  check_launch(kPlugin, "pivot_search_atomic_kernel");
+}
+
+void launch_row_swap(double* a, int ld, int n, const EliminationStep& s, const int* pivots,
+                     cudaStream_t stream) {
+  const int count = s.col_end + 1 + (s.rhs ? 1 : 0);
+  row_swap_kernel<<<blocks_for(count, kSwapThreads), kSwapThreads, 0, stream>>>(
+      a, ld, n, s.k, s.col_end, s.rhs, pivots);
+  check_launch(kPlugin, "row_swap_kernel");
+}
+
+void launch_pivot_and_swap(double* a, int ld, int n, const EliminationStep& s, int* pivots,
+                           PivotFailure* failure, cudaStream_t stream) {
+  pivot_and_swap_kernel<<<1, kFusedPivotThreads, 0, stream>>>(a, ld, n, s.k, s.row_end, s.col_end,
+                                                             s.rhs, pivots, failure);
+  check_launch(kPlugin, "pivot_and_swap_kernel");
+}
+
+void launch_eliminate(double* a, int ld, int n, const EliminationStep& s, bool whole_grid,
+                      cudaStream_t stream) {
+  const int rhs_cols = s.rhs ? 1 : 0;
+  if (whole_grid) {
+    const dim3 block(kPaperTile, kPaperTile);
+    const dim3 grid(blocks_for(n + rhs_cols, kPaperTile), blocks_for(n, kPaperTile));
+    eliminate_kernel<<<grid, block, 0, stream>>>(a, ld, n, s.k, 0, n, 0, n, s.rhs);
+  } else {
+    const int rows = s.row_end - s.k;
+    const int main_cols = s.col_end - s.k;
+    if (rows <= 0 || main_cols + rhs_cols <= 0) return;
+    const dim3 block(kActiveTileX, kActiveTileY);
+    const dim3 grid(blocks_for(main_cols + rhs_cols, kActiveTileX), blocks_for(rows, kActiveTileY));
+    eliminate_kernel<<<grid, block, 0, stream>>>(a, ld, n, s.k, s.k + 1, rows, s.k + 1, main_cols,
+                                                 s.rhs);
+  }
+  check_launch(kPlugin, "eliminate_kernel");
+}
+
+bool prepare_substitution(int n) {
+  int device = 0;
+  check_cuda(cudaGetDevice(&device), kPlugin, "cudaGetDevice");
+  int limit = 0;
+  check_cuda(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
+             kPlugin, "cudaDeviceGetAttribute");
+  const std::size_t bytes = substitution_shared_bytes(n);
+  if (bytes > static_cast<std::size_t>(limit)) return false;
+  check_cuda(cudaFuncSetAttribute(substitute_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  static_cast<int>(bytes)),
+             kPlugin, "cudaFuncSetAttribute(substitute_kernel)");
+  return true;
+}
+
+void launch_substitute(const Substitution& s, const double* b, double* x, cudaStream_t stream) {
+  substitute_kernel<<<1, kSubstituteThreads, substitution_shared_bytes(s.n), stream>>>(s, b, x);
+  check_launch(kPlugin, "substitute_kernel");
+}
+
+}  // namespace gepp_cuda

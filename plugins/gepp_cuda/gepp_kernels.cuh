@@ -1,0 +1,58 @@
+#pragma once
+// Launchers of the elimination and substitution kernels (seed 000, section 4). Every
+// launcher checks its launch; execution errors surface at the next synchronisation.
+#include <cuda_runtime.h>
+
+namespace gepp_cuda {
+
+// The first unusable pivot met by a factorisation (step < 0: none).
+struct PivotFailure {
+  int step;
+  double value;
+};
+
+// One elimination step on the row-major n x ld array a (ld = n + 1: [A | b]).
+// rhs: whether column n (the right-hand side) is eliminated along.
+struct EliminationStep {
+  int k;
+  int row_end;  // last row read or updated (inclusive)
+  int col_end;  // last matrix column updated (inclusive)
+  bool rhs;
+};
+
+void launch_reset_failure(PivotFailure* failure, cudaStream_t stream);
+void launch_copy_rhs_into_matrix(double* a, int ld, int n, const double* b, cudaStream_t stream);
+
+// Seed 000's three kernels: atomic-max pivot search in one block, row swap with one
+// thread per column of the whole row, and the 2D-grid elimination. whole_grid: the
+// grid covers the whole augmented matrix as in the paper (threads outside the active
+// submatrix do nothing); otherwise only the active submatrix.
+void launch_pivot_search_atomic(const double* a, int ld, const EliminationStep& s, int* pivots,
+                                PivotFailure* failure, cudaStream_t stream);
+void launch_row_swap(double* a, int ld, int n, const EliminationStep& s, const int* pivots,
+                     cudaStream_t stream);
+void launch_eliminate(double* a, int ld, int n, const EliminationStep& s, bool whole_grid,
+                      cudaStream_t stream);
+
+// Beyond the paper: pivot search by warp-shuffle reduction and the row swap in one
+// single-block kernel (one launch fewer per step, no atomics).
+void launch_pivot_and_swap(double* a, int ld, int n, const EliminationStep& s, int* pivots,
+                           PivotFailure* failure, cudaStream_t stream);
+
+// Forward (factored: y = L^-1 P b) and back substitution on the device, in one block.
+// factored = false: the right-hand side was eliminated along; y is column n.
+// lower_begin / upper_end bound each factor row's nonzeros (see FactorProfile).
+struct Substitution {
+  const double* lu;
+  int ld;
+  int n;
+  const int* permutation;  // b index of each y entry; factored only
+  const int* lower_begin;
+  const int* upper_end;
+  bool factored;
+};
+// False when n is too large for the kernel's shared-memory vectors on this device.
+bool prepare_substitution(int n);
+void launch_substitute(const Substitution& s, const double* b, double* x, cudaStream_t stream);
+
+}  // namespace gepp_cuda
