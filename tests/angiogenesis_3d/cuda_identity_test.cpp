@@ -1,0 +1,71 @@
+// explicit-stencil3d with device = "cuda" against device = "cpu": the same seed must give
+// the identical state — fields, tips and vessel network, byte for byte — for any block
+// shape. Reports itself skipped (exit 77) where no CUDA device can be used.
+#define DOCTEST_CONFIG_IMPLEMENT
+#include "run_helpers.hpp"
+
+#include <stencil_engine.hpp>
+
+#include <solvent/errors.hpp>
+
+#include <iostream>
+
+using namespace angio3d_test;
+
+namespace {
+
+void check_identical(const Settings& model, std::int64_t steps, std::int64_t bx, std::int64_t by,
+                     std::int64_t bz, const std::string& name) {
+  const auto cpu = fresh_dir(name + "-cpu"), gpu = fresh_dir(name + "-cuda");
+  const auto a = run(model, integrator(steps), cpu, 21);
+  const auto b = run(model,
+                     integrator(steps, {{"device", std::string("cuda")},
+                                        {"block_x", bx},
+                                        {"block_y", by},
+                                        {"block_z", bz}}),
+                     gpu, 21);
+  CHECK(a.result.steps == b.result.steps);
+  REQUIRE(a.observer.rows.size() == b.observer.rows.size());
+  for (std::size_t r = 0; r < a.observer.rows.size(); ++r)
+    for (std::size_t o = 0; o < a.observer.rows[r].size(); ++o)
+      REQUIRE(a.observer.rows[r][o].value == b.observer.rows[r][o].value);
+  CHECK(read_file(cpu / "checkpoint.bin") == read_file(gpu / "checkpoint.bin"));
+  MESSAGE(name << ": " << a.observer.last("sprouts") << " sprouts, "
+               << a.observer.last("anastomoses") << " anastomoses, vessel length "
+               << a.observer.last("vessel_length") << " — identical on CPU and CUDA");
+}
+
+}  // namespace
+
+TEST_CASE("CUDA grows the CPU's network bit for bit (21^3, block 16x4x4)") {
+  check_identical(fast_model(), 300, 16, 4, 4, "cuda-21");
+}
+
+TEST_CASE("and for every block shape of the benchmark") {
+  for (auto [bx, by, bz] : {std::array<std::int64_t, 3>{4, 4, 4}, {16, 16, 4}, {64, 4, 4}})
+    check_identical(fast_model(), 120, bx, by, bz,
+                    "cuda-block-" + std::to_string(bx) + "x" + std::to_string(by));
+}
+
+TEST_CASE("with hundreds of tips (several warps in the tip block)") {
+  auto model = fast_model(41);
+  model["branching.max_tips"] = std::int64_t(1024);
+  model["branching.probabilities"] = std::vector<double>{1, 1, 1, 1, 1};
+  check_identical(model, 250, 16, 4, 4, "cuda-many-tips");
+}
+
+int main(int argc, char** argv) {
+#ifdef STENCIL3D_HAVE_CUDA
+  try {
+    stencil3d::make_cuda_engine({16, 4, 4});
+  } catch (const solvent::DeviceUnavailable& e) {
+    std::cout << "skipped: " << e.what() << '\n';
+    return 77;
+  }
+#else
+  std::cout << "skipped: explicit-stencil3d was built without CUDA\n";
+  return 77;
+#endif
+  doctest::Context context(argc, argv);
+  return context.run();
+}
