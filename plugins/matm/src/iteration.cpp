@@ -67,10 +67,13 @@ Outcome iterate(MatmBackend& backend, const IterationSettings& s) {
         break;
       }
     }
-    const StepParameters p = iteration_parameters(backend.correction(omega), omega);
+    const Dots d = backend.correction(omega);
+    const StepParameters p = iteration_parameters(d, omega);
     if (!p.valid) {
-      st.status = "breakdown: an inner product of eq. (5) is not positive and finite (w = " +
-                  number(omega) + ")";
+      st.status = d.a0_w_w <= 0.0
+                      ? "breakdown: (A0 w, w) <= 0, the symmetric part of the operator is not positive definite"
+                      : "breakdown: an inner product of eq. (5) is not positive and finite (w = " +
+                            number(omega) + ")";
       break;
     }
     o.last = p;

@@ -25,7 +25,7 @@ bool MatmSolver::accepts(OperatorKind kind, ScalarKind scalar) const {
 
 void MatmSolver::setup(std::shared_ptr<const Operator> op) {
   const auto* a = std::get_if<Stencil7<double>>(op.get());
-  if (!a) throw SolverError("matm: needs a real Stencil7 operator");
+  if (!a) throw UnsupportedOperator("matm: takes a real Stencil7 operator only");
   split_.emplace(*a, "matm");
   if (log_)
     log_->info("matm: {} x {} x {} grid, {} active nodes, {}, {} thread(s)", split_->n1(), split_->n2(),

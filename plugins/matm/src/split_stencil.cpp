@@ -76,21 +76,22 @@ SplitStencil::SplitStencil(const Stencil7<double>& a, const std::string& who)
   if (skew_free)
     for (auto& v : skew_) std::vector<double>().swap(v);
 
-  // Weak diagonal dominance of A0 with a positive diagonal makes it positive
+  // Weak diagonal dominance of D^-1/2 A0 D^-1/2 (unit diagonal) makes A0 positive
   // semi-definite (definite once each connected part has a strictly dominant row, such as
-  // a node next to a Dirichlet boundary).
+  // a node next to a Dirichlet boundary), whatever the scaling of the rows.
   for (std::size_t m = 0; m < n; ++m) {
     if (c0_[m] == 0.0) continue;
     double off = 0.0;
     for (int d = 0; d < 3; ++d) {
-      off += std::abs(lower_[d][m]);
-      if (coordinate(m, d) + 1 < extent[d]) off += std::abs(lower_[d][m + stride[d]]);
+      if (lower_[d][m] != 0.0) off += std::abs(lower_[d][m]) / std::sqrt(c0_[m] * c0_[m - stride[d]]);
+      if (coordinate(m, d) + 1 < extent[d] && lower_[d][m + stride[d]] != 0.0)
+        off += std::abs(lower_[d][m + stride[d]]) / std::sqrt(c0_[m] * c0_[m + stride[d]]);
     }
-    if (off > c0_[m] * (1.0 + 1e-12)) {
+    if (off > 1.0 + 1e-12) {
       std::ostringstream s;
       s << who << ": the symmetric part of the operator is not diagonally dominant at node "
-        << node_name(m, n1_, n2_) << " (c0 = " << c0_[m] << ", sum of |couplings| = " << off
-        << "); MATM builds its preconditioner from that part and needs it positive definite";
+        << node_name(m, n1_, n2_) << ": sum of |a0(m, n)| / sqrt(c0(m) c0(n)) = " << off
+        << " > 1; MATM builds its preconditioner from that part and needs it positive definite";
       throw SolverError(s.str());
     }
   }

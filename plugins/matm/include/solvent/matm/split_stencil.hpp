@@ -13,8 +13,9 @@ namespace solvent::matm {
 class SplitStencil {
  public:
   // Throws SolverError (messages start with `who`): a dimension below 3, a negative or
-  // non-finite diagonal, a non-finite coupling, or a symmetric part that is not
-  // diagonally dominant (then A0 need not be positive definite and B is no preconditioner).
+  // non-finite diagonal, a non-finite coupling, or a symmetric part A0 that is not
+  // diagonally dominant after the scaling D^-1/2 A0 D^-1/2 (then A0 need not be positive
+  // definite, which MATM needs: B is built from it and tau divides by (A0 w, w)).
   SplitStencil(const Stencil7<double>& a, const std::string& who);
 
   SplitView view() const;
