@@ -36,11 +36,13 @@ Angiogenesis1d::Angiogenesis1d(const PluginContext& ctx)
   taf_flux_.resize(m_ - 1);
   for (std::size_t i = 0; i + 1 < m_; ++i)
     taf_flux_[i] = (taf_[i + 1] - taf_[i]) / h_ / (1.0 + k_.a4 * 0.5 * (taf_[i] + taf_[i + 1]));
+  if (ctx.params.string("mode") == "manufactured") manufactured_.emplace(k_, x_);
 }
 
 FieldLayout Angiogenesis1d::layout() const { return {{"C", "P", "I", "F"}, x_}; }
 
 void Angiogenesis1d::initial_state(std::span<double> u, std::uint64_t seed) const {
+  if (manufactured_) return manufactured_->state(0.0, u);
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> uniform(0.0, 1.0);
   const bool random = initial_ == "random";
@@ -92,7 +94,7 @@ std::vector<std::int32_t> Angiogenesis1d::band_ordering() const {
   return p;
 }
 
-void Angiogenesis1d::explicit_term(double, std::span<const double> u, std::span<double> out) const {
+void Angiogenesis1d::explicit_term(double t, std::span<const double> u, std::span<double> out) const {
   const double* c = u.data() + C * m_;
   const double* p = u.data() + P * m_;
   const double* in = u.data() + I * m_;
@@ -118,6 +120,13 @@ void Angiogenesis1d::explicit_term(double, std::span<const double> u, std::span<
     out[I * m_ + i] = -binding;
     out[F * m_ + i] = -k_.k2 * p[i] * f[i];
   }
+  if (manufactured_) manufactured_->add_source(t, out);
+}
+
+bool Angiogenesis1d::exact_state(double t, std::span<double> u) const {
+  if (!manufactured_) return false;
+  manufactured_->state(t, u);
+  return true;
 }
 
 void Angiogenesis1d::project(std::span<double> u) const {

@@ -2,15 +2,16 @@
 // The 1D four-species tumour-angiogenesis model of seed 000 (MODELS.md section 1):
 // C endothelial cells, P protease, I inhibitor, F extracellular matrix on x in [0, 1],
 // homogeneous Neumann boundaries by ghost points, state U = [C; P; I; F] species-major.
+#include "coefficients.hpp"
+#include "manufactured_solution.hpp"
+
 #include <solvent/solvent.hpp>
+
+#include <optional>
 
 namespace solvent::angiogenesis_1d {
 
 Schema schema();
-
-struct Coefficients {
-  double dC, dP, dI, k1, k2, k3, k4, k5, k6, a1, a2, a3, a4, eps0;
-};
 
 class Angiogenesis1d : public Model, public ImexProblem {
  public:
@@ -26,6 +27,7 @@ class Angiogenesis1d : public Model, public ImexProblem {
   void explicit_term(double t, std::span<const double> u, std::span<double> out) const override;
   void project(std::span<double> u) const override;
   std::vector<Observable> observables(std::span<const double> u) const override;
+  bool exact_state(double t, std::span<double> u) const override;
 
  private:
   std::size_t m_;
@@ -34,6 +36,7 @@ class Angiogenesis1d : public Model, public ImexProblem {
   std::string initial_;
   double front_, p0_, i0_, f0_, random_amplitude_;
   std::vector<double> x_, taf_, taf_flux_;  // taf_flux_[i]: T_x / (1 + a4 T) at i + 1/2
+  std::optional<ManufacturedSolution> manufactured_;  // mode = "manufactured"
 };
 
 }  // namespace solvent::angiogenesis_1d

@@ -39,6 +39,11 @@ Schema schema() {
       std::move(P::real("parameters.a3", 1.0, "Chemotaxis toward the TAF").at_least(0)),
       std::move(P::real("parameters.a4", 1.0, "Saturation of the chemotaxis").at_least(0)),
       std::move(P::real("parameters.eps0", 0.1, "Width of the TAF profile exp(-(1-x)^2/eps0)").above(0)),
+      P::choice("mode", "model", {"model", "manufactured"},
+                "model: the equations of MODELS.md section 1; manufactured: add the source terms "
+                "that make the smooth solution of docs/models/angiogenesis-1d.md exact (initial "
+                "state = that solution at t = 0, initial.* ignored), to measure the discretisation "
+                "error"),
       P::choice("initial.kind", "paper", {"paper", "random"},
                 "paper: C = 1 for x < front, P, I, F constant; random: P, I, F = amplitude * U(0,1) "
                 "drawn with [run] seed (the group's code)"),
