@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# One device call for explicit-stencil3d (issue 7): build, the CPU and CUDA tests (CUDA must
+# grow the CPU's network bit for bit), seed 003's table 3 (stencil3d-bench), and a long
+# run of the default 201^3 model on the GPU for the network picture.
+# Run on the device machine from the repository root, with carry [".devdeps"]:
+#   bash scripts/gpu/stencil3d.sh
+set -o pipefail
+source scripts/gpu/configure.sh || exit 1
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+ninja -C "$BUILD" solvent angiogenesis-3d explicit-stencil3d angiogenesis3d-tests \
+  angiogenesis3d-cuda-tests stencil3d-bench > "$OUT/build.log" 2>&1 || { tail -50 "$OUT/build.log"; exit 1; }
+nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,clocks.max.mem,driver_version --format=csv \
+  | tee "$OUT/gpu.txt"
+export SOLVENT_PLUGIN_PATH="$BUILD/lib/solvent"
+(cd "$BUILD" && ctest -R angiogenesis3d --output-on-failure -V) > "$OUT/ctest.log" 2>&1
+grep -E "tests passed|Passed|Failed|Skipped|identical|skipped" "$OUT/ctest.log" | tail -12
+"$BUILD/bin/stencil3d-bench" --steps 1000 --cpu-steps 3 --out "$OUT/stencil3d_bench.csv" \
+  | tee "$OUT/stencil3d_bench.md"
+rm -rf /tmp/ang3d-cuda
+{ time "$BUILD/bin/solvent" run config/angiogenesis-3d-cuda.toml --output /tmp/ang3d-cuda \
+  --set integrator.fields_every=0 --set integrator.checkpoint_every=0; } 2> "$OUT/picture_run.log"
+tail -5 "$OUT/picture_run.log"
+cp /tmp/ang3d-cuda/network.png /tmp/ang3d-cuda/observables.csv "$OUT/" 2>/dev/null
+tail -2 /tmp/ang3d-cuda/observables.csv
