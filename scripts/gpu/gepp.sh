@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# gepp-cuda and cusolver on the GPU machine, in one call: build, the GPU tests (conformance,
+# every switch combination, the M = 400 trajectory against gepp-cpu), the benchmark,
+# compute-sanitizer memcheck and racecheck on the kernels, and the validation run through
+# `solvent` (plus the fallback with the GPU hidden). Every stage has a time limit so the
+# whole ends before BUDGET_S seconds; logs are packed into $OUT/gepp-results.tar.gz after
+# each stage, the tables copied to $OUT.
+#
+# On the device, with carry [".devdeps"]:   BUDGET_S=300 bash scripts/gpu/gepp.sh
+set -uo pipefail
+start=$SECONDS
+budget=${BUDGET_S:-300}
+OUT=${OUT:-/tmp/gepp-out}
+logs=/tmp/gepp-logs
+mkdir -p "$OUT" "$logs"
+left() { echo $((budget - (SECONDS - start))); }
+save() { tar czf "$OUT/gepp-results.tar.gz" -C "$logs" . 2>/dev/null; }
+source scripts/gpu/configure.sh || exit 1
+set +e
+targets="solvent gepp-cuda cusolver gepp-cpu lapack imex-trapezoid angiogenesis-1d
+  gepp-cuda-gpu-tests gepp-cuda-envelope-tests dense-solver-bench"
+if ! ninja -C "$BUILD" $targets > "$logs/build.log" 2>&1; then
+  grep -E "error|FAILED" "$logs/build.log" | head -40
+  save
+  exit 1
+fi
+echo "built after $((SECONDS - start)) s"
+export SOLVENT_PLUGIN_PATH="$BUILD/lib/solvent"
+bin="$BUILD/bin"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv | tee "$logs/device.txt"
+
+# gepp-cpu's large levels take tens of seconds on one core: they run beside the tests.
+timeout 120 "$bin/dense-solver-bench" --out "$logs/cpu" --configs gepp-cpu --levels 500,600,800 \
+  --cpu-budget-s 60 > "$logs/bench_cpu.log" 2>&1 &
+cpu_bench=$!
+
+{
+  "$bin/gepp-cuda-envelope-tests"
+  echo "envelope tests rc=$?"
+  timeout 100 "$bin/gepp-cuda-gpu-tests"
+  echo "GPU tests rc=$?"
+} > "$logs/tests.log" 2>&1
+grep -E "rc=|validation|test cases|assertions|ERROR|FAILED|CHECK" "$logs/tests.log" | head -30
+save
+
+wait "$cpu_bench"
+echo "cpu levels rc=$? after $((SECONDS - start)) s"
+timeout $(( $(left) - 70 )) "$bin/dense-solver-bench" --out "$logs" --cpu-max-M 400 > "$logs/bench.log" 2>&1
+echo "benchmark rc=$? after $((SECONDS - start)) s"
+cp "$logs/dense_solvers.md" "$logs/dense_solvers.csv" "$OUT/" 2>/dev/null
+cp "$logs/cpu/dense_solvers.csv" "$OUT/dense_solvers_cpu_levels.csv" 2>/dev/null
+save
+
+small='conformance: gepp-cuda in paper mode,conformance: gepp-cuda in best mode,conformance: gepp-cuda refactoring*,conformance: gepp-cuda with host*,singular*'
+for tool in memcheck racecheck; do
+  timeout 25 compute-sanitizer --tool "$tool" --error-exitcode 9 "$bin/gepp-cuda-gpu-tests" -tc="$small" \
+    > "$logs/sanitizer_$tool.log" 2>&1
+  echo "compute-sanitizer $tool rc=$? ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|test cases' "$logs/sanitizer_$tool.log" | tr '\n' ' '))"
+done
+save
+
+# The validation run through the solvent command, CPU then GPU, and their observables.
+run() { timeout 12 "$bin/solvent" run config/angiogenesis-1d.toml --no-progress --overwrite "$@"; }
+run --set linear_solver.type=gepp-cpu --set linear_solver.reuse_factorization=true \
+  --set output.directory=/tmp/run-cpu > "$logs/solvent_cpu.log" 2>&1
+echo "solvent gepp-cpu rc=$?"
+run --set linear_solver.type=gepp-cuda --set output.directory=/tmp/run-gpu > "$logs/solvent_gpu.log" 2>&1
+echo "solvent gepp-cuda rc=$?"
+python3 - /tmp/run-cpu/observables.csv /tmp/run-gpu/observables.csv <<'PY' 2>&1 | tee "$logs/solvent_compare.txt"
+import csv, sys
+a, b = (list(csv.DictReader(open(p))) for p in sys.argv[1:3])
+worst = {}
+for ra, rb in zip(a, b):
+    for k in ra:
+        if k.startswith("mass"):
+            x, y = float(ra[k]), float(rb[k])
+            worst[k] = max(worst.get(k, 0.0), abs(x - y) / max(abs(x), 1e-300))
+print(f"solvent run, {len(a)} rows each: max relative difference:",
+      ", ".join(f"{k} {v:.2e}" for k, v in worst.items()))
+PY
+mkdir -p "$logs/run-gpu" && cp /tmp/run-gpu/*.toml /tmp/run-gpu/*.json /tmp/run-gpu/observables.csv "$logs/run-gpu/" 2>/dev/null
+CUDA_VISIBLE_DEVICES= timeout 8 "$bin/solvent" run config/angiogenesis-1d.toml --no-progress --overwrite \
+  --set model.M=50 --set linear_solver.type=gepp-cuda --set linear_solver.fallback=gepp-cpu \
+  --set output.directory=/tmp/run-fallback > "$logs/solvent_fallback.log" 2>&1
+echo "fallback with the GPU hidden rc=$?: $(grep -i fallback "$logs/solvent_fallback.log" | head -2)"
+mkdir -p "$logs/run-fallback" && cp /tmp/run-fallback/*.toml /tmp/run-fallback/*.json "$logs/run-fallback/" 2>/dev/null
+save
+echo "done after $((SECONDS - start)) s"
+tail -45 "$logs/bench.log"
+grep -E "^M=" "$logs/bench_cpu.log"
