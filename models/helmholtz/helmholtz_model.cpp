@@ -33,7 +33,7 @@ Schema schema() {
           .in_unit("m"),
       ParamSpec::real("cylinder.radius", 0.5, "builtin:cylinder radius").above(0.0).in_unit("m"),
       ParamSpec::real("cylinder.length", 2.0, "builtin:cylinder length along z").above(0.0).in_unit("m"),
-      ParamSpec::real("frequency", 200.0, "Frequency F; k = 2 pi F / c").above(0.0).in_unit("Hz"),
+      ParamSpec::real("frequency", 100.0, "Frequency F; k = 2 pi F / c").above(0.0).in_unit("Hz"),
       ParamSpec::real("sound_speed", 343.0, "Speed of sound c").above(0.0).in_unit("m/s"),
       ParamSpec::strings("boundary.dirichlet", {"inlet"},
                          "Boundary groups where u = dirichlet.value (missing default groups are skipped)"),
