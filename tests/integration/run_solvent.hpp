@@ -21,7 +21,9 @@ struct Outcome {
 inline Outcome solvent(const std::string& args) {
   const fs::path log = fs::path(WORK_DIR) / "last-command.log";
   fs::create_directories(WORK_DIR);
-  const std::string cmd = std::string(SOLVENT_EXE) + " " + args + " --no-progress > " + log.string() + " 2>&1";
+  const bool run = args.rfind("run ", 0) == 0;
+  const std::string cmd = std::string(SOLVENT_EXE) + " " + args + (run ? " --no-progress" : "") + " > " +
+                          log.string() + " 2>&1";
   const int status = std::system(cmd.c_str());
   std::ifstream f(log);
   std::stringstream ss;
