@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The helmholtz model on the GPU machine's CPUs (16 cores), in one call: the CPU tests of
+# the Helmholtz and Matrix Market areas, then mesh-generation and assembly times of the
+# built-in cavities at 0.25 to 3.7 million unknowns (taken from the run record's facts),
+# with 50 BiCGSTAB iterations each for the per-iteration cost of the CPU solver.
+#
+# On the device, with carry [".devdeps"]:   bash scripts/gpu/helmholtz.sh
+set -uo pipefail
+OUT=${OUT:-/tmp/helmholtz-out}
+mkdir -p "$OUT"
+source scripts/gpu/configure.sh || exit 1
+set +e
+targets="solvent steady bicgstab lapack helmholtz matrix-file test-helmholtz test-matrix-market test-helmholtz-runs"
+# -k 0: a failing target of another area must not hide what did build.
+ninja -k 0 -C "$BUILD" $targets > "$OUT/build.log" 2>&1 || grep -E "FAILED|error" "$OUT/build.log" | head -20
+(cd "$BUILD" && ctest -R "helmholtz|matrix_market" --output-on-failure) > "$OUT/tests.log" 2>&1
+tail -8 "$OUT/tests.log"
+
+export SOLVENT_PLUGIN_PATH=$BUILD/lib/solvent
+fact() { grep -m1 "^'\?$2'\? = " "$1/record.toml" | sed "s/.* = //; s/'//g"; }
+table=$OUT/helmholtz-assembly.md
+{
+  echo "| mesh | resolution | unknowns | non-zeros | mesh s | assembly s | 50 BiCGSTAB iterations s |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+} > "$table"
+for case in "cabin 40" "cabin 60" "cabin 80" "cabin 100" "cylinder 80" "cylinder 100"; do
+  set -- $case
+  dir=/tmp/helmholtz-$1-$2
+  "$BUILD/bin/solvent" run "config/helmholtz-$1.toml" --set model.resolution=$2 \
+    --set linear_solver.max_iterations=50 --output "$dir" --overwrite --no-progress > "$dir.log" 2>&1
+  solve=$(grep -m1 "^solve = " "$dir/record.toml" | sed 's/.* = //')
+  echo "| $1 | $2 | $(fact "$dir" nodes) | $(fact "$dir" nonzeros) | $(fact "$dir" mesh_seconds) |" \
+       "$(fact "$dir" assembly_seconds) | $solve |" >> "$table"
+done
+cat "$table"
+nproc; lscpu | grep -m1 "Model name"
