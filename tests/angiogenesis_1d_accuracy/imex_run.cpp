@@ -30,8 +30,20 @@ double Trajectory::observable(std::size_t step, const std::string& name) const {
   return 0.0;
 }
 
+std::string fact(const solvent::Facts& facts, const std::string& key) {
+  for (const auto& [k, v] : facts)
+    if (k == key) return v;
+  FAIL("no fact " << key);
+  return {};
+}
+
 Trajectory run(const RunSpec& spec) {
   Trajectory traj;
+  run_into(spec, traj);
+  return traj;
+}
+
+void run_into(const RunSpec& spec, Trajectory& traj) {
   traj.model = solvent::testkit::make_model("angiogenesis-1d", spec.model);
   auto integrator = solvent::testkit::make_integrator(spec.integrator, spec.integrator_settings);
   auto solver = solvent::testkit::make_linear_solver(spec.solver, spec.solver_settings);
@@ -42,7 +54,8 @@ Trajectory run(const RunSpec& spec) {
   ctx.timer = &timer;
   ctx.seed = 42;
   integrator->run(*traj.model, solver.get(), ctx);
-  return traj;
+  traj.integrator_facts = integrator->facts();
+  traj.solver_facts = solver->facts();
 }
 
 double relative_difference(const std::vector<double>& a, const std::vector<double>& b) {

@@ -16,6 +16,7 @@ struct Trajectory {
   std::vector<std::vector<double>> states;  // states[k]: the state after step k (0: initial)
   std::vector<std::vector<solvent::Observable>> observables;
   std::shared_ptr<solvent::Model> model;
+  solvent::Facts integrator_facts, solver_facts;
 
   const std::vector<double>& last() const { return states.back(); }
   double observable(std::size_t step, const std::string& name) const;
@@ -30,6 +31,11 @@ struct RunSpec {
 };
 
 Trajectory run(const RunSpec& spec);
+// The same, filling `traj` as the run goes, so what was reported survives a throw.
+void run_into(const RunSpec& spec, Trajectory& traj);
+
+// The value of one fact a plugin object recorded (FAILs if absent).
+std::string fact(const solvent::Facts& facts, const std::string& key);
 
 // max_i |a_i - b_i| / max_i |b_i|
 double relative_difference(const std::vector<double>& a, const std::vector<double>& b);

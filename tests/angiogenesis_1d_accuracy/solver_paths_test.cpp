@@ -1,0 +1,67 @@
+// The fast paths change the cost, not the answer: reusing the factorization equals
+// refactoring every step, and the banded solve of the node-interleaved system equals the
+// dense solve, over whole trajectories.
+#include "imex_run.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace angio1d_test;
+
+namespace {
+RunSpec paper_run(const std::string& solver, bool reuse) {
+  RunSpec s;
+  s.model = {{"M", 80}};
+  s.integrator_settings = {{"dt", 0.01}, {"steps", 40}};
+  s.solver = solver;
+  s.solver_settings = {{"reuse_factorization", reuse}};
+  return s;
+}
+}  // namespace
+
+TEST_CASE("reuse_factorization equals refactoring every step to 1e-12") {
+  for (const std::string solver : {"gepp-cpu", "lapack", "banded"}) {
+    CAPTURE(solver);
+    const auto refactored = run(paper_run(solver, false));
+    const auto reused = run(paper_run(solver, true));
+    const double d = relative_difference(reused, refactored);
+    MESSAGE(solver << ": reuse vs refactor, max relative difference " << d);
+    CHECK(d < 1e-12);
+    CHECK(fact(refactored.solver_facts, "factorizations") == "40");
+    CHECK(fact(reused.solver_facts, "factorizations") == "1");
+  }
+}
+
+TEST_CASE("banded equals dense to 1e-12, and is what auto picks") {
+  const auto dense = run(paper_run("lapack", false));
+  const auto banded = run(paper_run("banded", true));
+  CHECK(fact(dense.integrator_facts, "operator_form") == "dense");
+  CHECK(fact(banded.integrator_facts, "operator_form") == "banded");
+  const double d = relative_difference(banded, dense);
+  MESSAGE("banded vs lapack (dense), max relative difference " << d);
+  CHECK(d < 1e-12);
+}
+
+TEST_CASE("banded passes the linear-solver conformance checks") {
+  solvent::testkit::LinearSolverChecks checks;
+  checks.kind = solvent::OperatorKind::Banded;
+  checks.complex = true;
+  for (bool reuse : {true, false}) {
+    CAPTURE(reuse);
+    solvent::testkit::check_linear_solver("banded", {{"reuse_factorization", reuse}}, checks);
+  }
+}
+
+TEST_CASE("banded refuses what it cannot take, with a clear message") {
+  auto solver = solvent::testkit::make_linear_solver("banded");
+  const auto singular = std::make_shared<const solvent::Operator>(solvent::BandedMatrix<double>(3, 1, 1));
+  CHECK_THROWS_WITH_AS(solver->setup(singular),
+                       "banded: singular matrix: gbtrf found U(1,1) = 0 at elimination step 1 of 3",
+                       solvent::SolverError);
+  solvent::BandedMatrix<double> identity(3, 1, 1);
+  for (std::size_t i = 0; i < 3; ++i) identity.at(i, i) = 1.0;
+  solver->setup(std::make_shared<const solvent::Operator>(identity));
+  std::vector<double> x(3);
+  std::vector<double> short_b(2, 1.0);
+  CHECK_THROWS_WITH_AS(solver->solve(std::span<const double>(short_b), std::span<double>(x)),
+                       "banded: vector length 2 for a 3 x 3 matrix", solvent::SolverError);
+}
