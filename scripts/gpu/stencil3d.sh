@@ -3,7 +3,7 @@
 # grow the CPU's network bit for bit), seed 003's table 3 (stencil3d-bench), and a long
 # run of the default 201^3 model on the GPU for the network picture.
 # Run on the device machine from the repository root, with carry [".devdeps"]:
-#   bash scripts/gpu/stencil3d.sh
+#   bash scripts/gpu/stencil3d.sh          (QUICK=1: only the CUDA tests, not the CPU ones)
 set -o pipefail
 source scripts/gpu/configure.sh || exit 1
 OUT=${OUT:-/tmp/out}
@@ -13,9 +13,9 @@ ninja -C "$BUILD" solvent angiogenesis-3d explicit-stencil3d angiogenesis3d-test
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,clocks.max.mem,driver_version --format=csv \
   | tee "$OUT/gpu.txt"
 export SOLVENT_PLUGIN_PATH="$BUILD/lib/solvent"
-(cd "$BUILD" && ctest -R angiogenesis3d --output-on-failure -V) > "$OUT/ctest.log" 2>&1
+(cd "$BUILD" && ctest -R "angiogenesis3d${QUICK:+-cuda}" --output-on-failure -V) > "$OUT/ctest.log" 2>&1
 grep -E "tests passed|Passed|Failed|Skipped|identical|skipped" "$OUT/ctest.log" | tail -12
-"$BUILD/bin/stencil3d-bench" --steps 1000 --cpu-steps 3 --out "$OUT/stencil3d_bench.csv" \
+"$BUILD/bin/stencil3d-bench" --steps 1000 --cpu-steps ${CPU_STEPS:-3} --out "$OUT/stencil3d_bench.csv" \
   | tee "$OUT/stencil3d_bench.md"
 rm -rf /tmp/ang3d-cuda
 { time "$BUILD/bin/solvent" run config/angiogenesis-3d-cuda.toml --output /tmp/ang3d-cuda \

@@ -102,6 +102,7 @@ TEST_CASE("a branch onto a node claimed earlier is cancelled; a later move there
   s.commit_tip(0, o0, 0);
   CHECK(s.node[2] == p);
   CHECK(s.birth[2] == 6);
+  CHECK(s.birth[0] == 6);  // the parent's age restarts
   CHECK(s.active[2] == 1);
   CHECK(s.owner[p] == 2);
   CHECK(s.owner[r] == 0);

@@ -66,28 +66,37 @@ __global__ void field_kernel(angiogenesis3d::SchemeConstants sc, Grid g,
   out[g.index(i, j, k)] = density_at(sc, g, n, f, c, i, j, k);
 }
 
-// Exclusive scan of one value per thread over the block (Hillis-Steele: integer sums, so
-// the offsets equal the CPU engine's running sums).
+// Exclusive scan of one value per thread over the block (blockDim a multiple of 32):
+// warp shuffles, then one warp scans the warp totals. Integer sums, so the offsets equal
+// the CPU engine's running sums.
 template <class T>
-__device__ T block_exclusive_scan(T* buf, T value, T& total) {
-  const int t = threadIdx.x;
-  buf[t] = value;
-  __syncthreads();
-  for (int off = 1; off < blockDim.x; off <<= 1) {
-    const T add = t >= off ? buf[t - off] : T(0);
-    __syncthreads();
-    buf[t] += add;
-    __syncthreads();
+__device__ T block_exclusive_scan(T* warp_sums, T value, T& total) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+  T x = value;
+  for (int off = 1; off < 32; off <<= 1) {
+    const T y = __shfl_up_sync(0xffffffffu, x, off);
+    if (lane >= off) x += y;
   }
-  total = buf[blockDim.x - 1];
-  const T exclusive = buf[t] - value;
+  if (lane == 31) warp_sums[warp] = x;
   __syncthreads();
+  if (warp == 0) {
+    T w = lane < warps ? warp_sums[lane] : T(0);
+    for (int off = 1; off < 32; off <<= 1) {
+      const T y = __shfl_up_sync(0xffffffffu, w, off);
+      if (lane >= off) w += y;
+    }
+    if (lane < warps) warp_sums[lane] = w;
+  }
+  __syncthreads();
+  total = warp_sums[warps - 1];
+  const T exclusive = (warp > 0 ? warp_sums[warp - 1] : T(0)) + x - value;
+  __syncthreads();  // warp_sums is reused by the next scan
   return exclusive;
 }
 
 __global__ void tip_kernel(TipView v, std::int64_t step) {
   __shared__ std::int32_t target[max_tip_block], site[max_tip_block];
-  __shared__ std::int64_t scan[max_tip_block];
+  __shared__ std::int64_t warp_sums[max_tip_block / 32];
   __shared__ NetworkCounters start;
   __shared__ std::int32_t furthest;
   const std::int32_t t = threadIdx.x;
@@ -103,13 +112,13 @@ __global__ void tip_kernel(TipView v, std::int64_t step) {
   // Branch proposals beyond the free tip slots are withdrawn, later tips first.
   const std::int64_t proposal = (t < tips && site[t] >= 0) ? 1 : 0;
   std::int64_t proposals = 0;
-  const std::int64_t rank = block_exclusive_scan<std::int64_t>(scan, proposal, proposals);
+  const std::int64_t rank = block_exclusive_scan<std::int64_t>(warp_sums, proposal, proposals);
   if (proposal && !branch_fits(v, tips, static_cast<std::int32_t>(rank))) site[t] = -1;
   __syncthreads();
 
   const std::int64_t outcome = t < tips ? resolve(v, t, target, site) : 0;
   std::int64_t totals = 0;
-  const std::int64_t before = block_exclusive_scan<std::int64_t>(scan, outcome, totals);
+  const std::int64_t before = block_exclusive_scan<std::int64_t>(warp_sums, outcome, totals);
   if (t < tips) atomicMax(&furthest, commit(v, start, step, t, target, site, outcome, before));
   __syncthreads();
   if (t == 0) {

@@ -185,6 +185,8 @@ ANGIO3D_HD inline std::int32_t commit(const TipView& v, const NetworkCounters& s
     v.node[t] = q;
   }
   if (branch) {
+    // A sprout's age counts from its last branching (Anderson & Chaplain's psi).
+    v.birth[t] = step + 1;
     const std::int32_t slot = start.tips + Outcome::branches(before);
     add_segment(m, site[t]);
     add_vessel(site[t], slot);

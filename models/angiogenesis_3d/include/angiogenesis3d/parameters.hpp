@@ -41,7 +41,8 @@ struct Parameters {
   double tip_y[max_initial_tips];
   double tip_z[max_initial_tips];
 
-  // Branching: a tip older than branch_age whose node has a free neighbour and whose
+  // Branching: a tip whose age (time since it appeared or last branched) exceeds
+  // branch_age, whose node has a free neighbour and whose
   // neighbourhood (cube of half-width density_radius nodes) holds more than
   // density_factor / c vessel nodes branches with the probability of the band of c:
   // branch_probability[b] for c below c_threshold[b], the last entry above them all.
