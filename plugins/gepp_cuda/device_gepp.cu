@@ -97,6 +97,8 @@ struct DeviceGepp::State {
   DeviceArray<int> lower_begin;
   DeviceArray<int> upper_end;
   DeviceArray<PivotFailure> failure;
+  DeviceArray<unsigned int> finished;  // blocks done with the current eliminate_and_pivot
+  DeviceArray<double> staging;         // the matrix as sent (n x n), widened on the device
   std::vector<double> host_work;  // the augmented matrix as sent to / brought back from the device
   std::vector<double> host_y;
   PhaseTimes times;
@@ -119,27 +121,45 @@ struct DeviceGepp::State {
   // Everything one factorisation puts on the stream; `augmented` eliminates column n
   // (the right-hand side) along, `from_pristine` first restores the matrix on the device.
   void enqueue_factorization(bool augmented, bool from_pristine) {
-    launch_reset_failure(failure.get(), stream);
+    launch_reset_failure(failure.get(), finished.get(), stream);
     if (from_pristine) {
       check(cudaMemcpyAsync(work.get(), pristine.get(), n * ld * sizeof(double),
                             cudaMemcpyDeviceToDevice, stream),
             "cudaMemcpyAsync restoring the matrix");
       launch_copy_rhs_into_matrix(work.get(), ldi(), ni(), rhs.get(), stream);
     }
-    const bool whole_grid = options.kernels == Kernels::Paper && !options.skip_zero_blocks;
-    for (int k = 0; k < ni(); ++k) {
-      const EliminationStep step{k, envelope.row_end[k], envelope.col_end[k], augmented};
-      if (options.kernels == Kernels::Paper) {
-        launch_pivot_search_atomic(work.get(), ldi(), step, pivots.get(), failure.get(), stream);
-        after_kernel();
-        launch_row_swap(work.get(), ldi(), ni(), step, pivots.get(), stream);
-        after_kernel();
-      } else {
-        launch_pivot_and_swap(work.get(), ldi(), ni(), step, pivots.get(), failure.get(), stream);
+    auto step = [&](int k) {
+      return EliminationStep{k, envelope.row_end[k], envelope.col_end[k], augmented};
+    };
+    if (options.kernels == Kernels::Fused) {
+      // A step is trivial when the envelope leaves no row below the diagonal: its pivot is
+      // the diagonal and it eliminates nothing (the angiogenesis matrix's identity block).
+      auto trivial = [&](int k) { return envelope.row_end[k] == k; };
+      launch_pivot_and_swap(work.get(), ldi(), ni(), step(0), pivots.get(), failure.get(), stream);
+      after_kernel();
+      for (int k = 0; k + 1 < ni(); ++k) {
+        if (trivial(k) && trivial(k + 1)) {
+          int end = k + 1;
+          while (end + 1 < ni() && trivial(end + 1)) ++end;
+          launch_diagonal_pivots(work.get(), ldi(), k + 1, end, pivots.get(), failure.get(), stream);
+          after_kernel();
+          k = end - 1;  // step `end` still runs: its elimination is empty, it pivots end + 1
+          continue;
+        }
+        launch_eliminate_and_pivot(work.get(), ldi(), ni(), step(k), step(k + 1), pivots.get(),
+                                   failure.get(), finished.get(), stream);
         after_kernel();
       }
+      return;
+    }
+    const bool whole_grid = !options.skip_zero_blocks;
+    for (int k = 0; k < ni(); ++k) {
+      launch_pivot_search_atomic(work.get(), ldi(), step(k), pivots.get(), failure.get(), stream);
+      after_kernel();
+      launch_row_swap(work.get(), ldi(), ni(), step(k), pivots.get(), stream);
+      after_kernel();
       if (k + 1 < ni()) {
-        launch_eliminate(work.get(), ldi(), ni(), step, whole_grid, stream);
+        launch_eliminate(work.get(), ldi(), ni(), step(k), whole_grid, stream);
         after_kernel();
       }
     }
@@ -191,10 +211,14 @@ struct DeviceGepp::State {
             factored};
   }
 
+  // One contiguous transfer (a pitched copy from pageable memory goes row by row), then
+  // the rows are spread to the leading dimension n + 1 on the device.
   void upload_matrix(double* target) {
-    check(cudaMemcpy2DAsync(target, ld * sizeof(double), matrix, n * sizeof(double),
-                            n * sizeof(double), n, cudaMemcpyHostToDevice, stream),
-          "cudaMemcpy2DAsync of the matrix");
+    staging.resize(n * n);
+    staging.upload(matrix, n * n, stream);
+    check(cudaMemcpy2DAsync(target, ld * sizeof(double), staging.get(), n * sizeof(double),
+                            n * sizeof(double), n, cudaMemcpyDeviceToDevice, stream),
+          "cudaMemcpy2DAsync widening the matrix");
   }
 
   void upload_profile() {
@@ -239,9 +263,9 @@ struct DeviceGepp::State {
       pristine.resize(n * ld);
       check(cudaMemsetAsync(pristine.get(), 0, n * ld * sizeof(double), stream), "cudaMemsetAsync");
       upload_matrix(pristine.get());
-    } else {
-      host_work.resize(n * ld);
     }
+    // The host copy: the augmented matrix sent (paper) or the factors brought back.
+    if (!options.resident_matrix || !options.device_substitution) host_work.resize(n * ld);
     check(cudaStreamSynchronize(stream), "keeping the matrix");
     if (options.launch == Launch::Graph) capture_refactorization();
   }
@@ -344,6 +368,7 @@ void DeviceGepp::setup(const double* a, std::size_t n) {
   s.solution.resize(n);
   s.pivots.resize(n);
   s.failure.resize(1);
+  s.finished.resize(1);
   s.lower_begin.resize(n);
   s.upper_end.resize(n);
   if (s.options.reuse_factorization) {

@@ -4,6 +4,7 @@
 #include <gepp_cuda/cuda_check.cuh>
 #include <gepp_cuda/gepp_arithmetic.hpp>
 
+#include <algorithm>
 #include <climits>
 #include <cstddef>
 
@@ -28,9 +29,10 @@ __device__ inline void record_failure(PivotFailure* failure, int k, double pivot
   if (atomicCAS(&failure->step, -1, k) == -1) failure->value = pivot;
 }
 
-__global__ void reset_failure_kernel(PivotFailure* failure) {
+__global__ void reset_failure_kernel(PivotFailure* failure, unsigned int* finished) {
   failure->step = -1;
   failure->value = 0.0;
+  *finished = 0u;
 }
 
 __global__ void copy_rhs_kernel(double* a, int ld, int n, const double* b) {
@@ -70,15 +72,16 @@ __global__ void pivot_search_atomic_kernel(const double* a, int ld, int k, int r
   }
 }
 
-// Swaps rows k and pivots[k]: matrix columns [0, col_end] (the stored multipliers too,
-// so that P A = L U) and, with rhs, column n.
+// Swaps rows k and p: matrix columns [0, col_end] (the stored multipliers too, so that
+// P A = L U) and, with rhs, column n. Reads go through L2 (__ldcg), so rows written by
+// other blocks of the same launch are seen.
 __device__ inline void swap_rows(double* a, int ld, int n, int k, int p, int col_end, bool rhs,
                                  int first, int stride) {
   const int count = col_end + 1 + (rhs ? 1 : 0);
   for (int t = first; t < count; t += stride) {
     const int j = t <= col_end ? t : n;
-    const double v = a[at(k, ld, j)];
-    a[at(k, ld, j)] = a[at(p, ld, j)];
+    const double v = __ldcg(a + at(k, ld, j));
+    a[at(k, ld, j)] = __ldcg(a + at(p, ld, j));
     a[at(p, ld, j)] = v;
   }
 }
@@ -100,30 +103,34 @@ __device__ inline void keep_better(double& best, int& row, double other, int oth
   }
 }
 
-__global__ void pivot_and_swap_kernel(double* a, int ld, int n, int k, int row_end, int col_end,
-                                      bool rhs, int* pivots, PivotFailure* failure) {
+// Pivot search (warp-shuffle reduction) and row swap for step s, by one whole block of
+// `threads` threads (a multiple of 32) with linear index tid. Column k and the two rows are
+// read through L2 (__ldcg): in the fused kernel other blocks of the same launch wrote them.
+__device__ void pivot_and_swap_block(double* a, int ld, int n, const EliminationStep& s,
+                                     int* pivots, PivotFailure* failure, int tid, int threads) {
   __shared__ double warp_best[kFusedPivotThreads / kWarp];
   __shared__ int warp_row[kFusedPivotThreads / kWarp];
   __shared__ int pivot_row;
+  const int k = s.k;
   double best = -1.0;
   int row = INT_MAX;
-  for (int i = k + static_cast<int>(threadIdx.x); i <= row_end; i += blockDim.x) {
-    keep_better(best, row, pivot_magnitude(a[at(i, ld, k)]), i);
+  for (int i = k + tid; i <= s.row_end; i += threads) {
+    keep_better(best, row, pivot_magnitude(__ldcg(a + at(i, ld, k))), i);
   }
   for (int offset = kWarp / 2; offset > 0; offset /= 2) {
     const double other = __shfl_down_sync(0xffffffffu, best, offset);
     const int other_row = __shfl_down_sync(0xffffffffu, row, offset);
     keep_better(best, row, other, other_row);
   }
-  const int warp = threadIdx.x / kWarp;
-  const int lane = threadIdx.x % kWarp;
+  const int warp = tid / kWarp;
+  const int lane = tid % kWarp;
   if (lane == 0) {
     warp_best[warp] = best;
     warp_row[warp] = row;
   }
   __syncthreads();
   if (warp == 0) {
-    const int warps = blockDim.x / kWarp;
+    const int warps = threads / kWarp;
     best = lane < warps ? warp_best[lane] : -1.0;
     row = lane < warps ? warp_row[lane] : INT_MAX;
     for (int offset = kWarp / 2; offset > 0; offset /= 2) {
@@ -134,13 +141,63 @@ __global__ void pivot_and_swap_kernel(double* a, int ld, int n, int k, int row_e
     if (lane == 0) {
       pivot_row = row;
       pivots[k] = row;
-      const double pivot = a[at(row, ld, k)];
+      const double pivot = __ldcg(a + at(row, ld, k));
       if (!usable_pivot(pivot)) record_failure(failure, k, pivot);
     }
   }
   __syncthreads();
-  if (pivot_row != k) {
-    swap_rows(a, ld, n, k, pivot_row, col_end, rhs, threadIdx.x, blockDim.x);
+  if (pivot_row != k) swap_rows(a, ld, n, k, pivot_row, s.col_end, s.rhs, tid, threads);
+}
+
+__global__ void pivot_and_swap_kernel(double* a, int ld, int n, EliminationStep s, int* pivots,
+                                      PivotFailure* failure) {
+  pivot_and_swap_block(a, ld, n, s, pivots, failure, threadIdx.x, blockDim.x);
+}
+
+// Step s's elimination over the active submatrix; then the block that finishes last (an
+// atomic ticket after a fence, the pattern of the CUDA programming guide's fence example)
+// does the pivot search and row swap of step `next`: one launch per elimination step.
+__global__ void eliminate_and_pivot_kernel(double* a, int ld, int n, EliminationStep s,
+                                           EliminationStep next, int* pivots,
+                                           PivotFailure* failure, unsigned int* finished) {
+  const int rows = s.row_end - s.k;
+  const int main_cols = s.col_end - s.k;
+  const int c = blockIdx.x * blockDim.x + threadIdx.x;
+  const int r = blockIdx.y * blockDim.y + threadIdx.y;
+  if (r < rows && c < main_cols + (s.rhs ? 1 : 0)) {
+    const int i = s.k + 1 + r;
+    const int j = c < main_cols ? s.k + 1 + c : n;
+    const double l = multiplier(a[at(i, ld, s.k)], a[at(s.k, ld, s.k)]);
+    a[at(i, ld, j)] = eliminate(a[at(i, ld, j)], l, a[at(s.k, ld, j)]);
+  }
+  __shared__ bool last;
+  __threadfence();
+  __syncthreads();
+  const int tid = threadIdx.y * blockDim.x + threadIdx.x;
+  if (tid == 0) {
+    const unsigned int blocks = gridDim.x * gridDim.y;
+    last = atomicAdd(finished, 1u) == blocks - 1;
+  }
+  __syncthreads();
+  if (!last) return;
+  if (tid == 0) *finished = 0u;
+  pivot_and_swap_block(a, ld, n, next, pivots, failure, tid, blockDim.x * blockDim.y);
+}
+
+// Steps first..last whose column is zero below the diagonal (pivot = diagonal, nothing to
+// eliminate) in one block: record the pivots, report the first unusable diagonal.
+__global__ void diagonal_pivots_kernel(const double* a, int ld, int first, int last, int* pivots,
+                                       PivotFailure* failure) {
+  __shared__ int first_bad;
+  if (threadIdx.x == 0) first_bad = INT_MAX;
+  __syncthreads();
+  for (int m = first + static_cast<int>(threadIdx.x); m <= last; m += blockDim.x) {
+    pivots[m] = m;
+    if (!usable_pivot(a[at(m, ld, m)])) atomicMin(&first_bad, m);
+  }
+  __syncthreads();
+  if (threadIdx.x == 0 && first_bad != INT_MAX) {
+    record_failure(failure, first_bad, a[at(first_bad, ld, first_bad)]);
   }
 }
 
@@ -182,70 +239,42 @@ __device__ inline void load_tile(const Substitution& s, int r0, int count, doubl
   }
 }
 
-__device__ void forward_sweep(const Substitution& s, SubstitutionShared sh) {
+// One tile of rows [r0, r0 + count) of the forward (Lower: unit L with L_ik = lu_ik / lu_kk,
+// reading w = y / diag of finished rows) or backward (U, reading x = w of finished rows)
+// substitution. On return w holds the tile's y / diag (Lower) or x.
+template <bool Lower>
+__device__ void solve_tile(const Substitution& s, SubstitutionShared sh, int r0, int count) {
   const int warp = threadIdx.x / kWarp;
   const int lane = threadIdx.x % kWarp;
   const int warps = blockDim.x / kWarp;
-  for (int r0 = 0; r0 < s.n; r0 += kTile) {
-    const int count = min(kTile, s.n - r0);
-    load_tile(s, r0, count, sh.tile);
-    for (int r = warp; r < count; r += warps) {
-      const int i = r0 + r;
-      double acc = 0.0;
-      for (int k = s.lower_begin[i] + lane; k < r0; k += kWarp) acc += s.lu[at(i, s.ld, k)] * sh.w[k];
-      acc = warp_sum(acc);
-      if (lane == 0) sh.y[i] -= acc;
-    }
-    __syncthreads();
-    if (warp == 0) {
-      const bool mine = lane < count;
-      double yl = mine ? sh.y[r0 + lane] : 0.0;
-      const double inverse = mine ? 1.0 / sh.tile[lane * (kTile + 1) + lane] : 0.0;
-#pragma unroll
-      for (int c = 0; c < kTile; ++c) {
-        const double wc = __shfl_sync(0xffffffffu, yl * inverse, c);
-        if (lane > c) yl = eliminate(yl, sh.tile[lane * (kTile + 1) + c], wc);
-      }
-      if (mine) {
-        sh.y[r0 + lane] = yl;
-        sh.w[r0 + lane] = yl * inverse;
-      }
-    }
-    __syncthreads();
+  const int r1 = r0 + count;
+  load_tile(s, r0, count, sh.tile);
+  for (int r = warp; r < count; r += warps) {
+    const int i = r0 + r;
+    const int begin = Lower ? s.lower_begin[i] : r1;
+    const int end = Lower ? r0 : s.upper_end[i] + 1;
+    double acc = 0.0;
+    for (int j = begin + lane; j < end; j += kWarp) acc += s.lu[at(i, s.ld, j)] * sh.w[j];
+    acc = warp_sum(acc);
+    if (lane == 0) sh.y[i] -= acc;
   }
-}
-
-__device__ void backward_sweep(const Substitution& s, SubstitutionShared sh) {
-  const int warp = threadIdx.x / kWarp;
-  const int lane = threadIdx.x % kWarp;
-  const int warps = blockDim.x / kWarp;
-  const int tiles = (s.n + kTile - 1) / kTile;
-  for (int t = tiles - 1; t >= 0; --t) {
-    const int r0 = t * kTile;
-    const int count = min(kTile, s.n - r0);
-    const int r1 = r0 + count;
-    load_tile(s, r0, count, sh.tile);
-    for (int r = warp; r < count; r += warps) {
-      const int i = r0 + r;
-      double acc = 0.0;
-      for (int j = r1 + lane; j <= s.upper_end[i]; j += kWarp) acc += s.lu[at(i, s.ld, j)] * sh.w[j];
-      acc = warp_sum(acc);
-      if (lane == 0) sh.y[i] -= acc;
-    }
-    __syncthreads();
-    if (warp == 0) {
-      const bool mine = lane < count;
-      double yl = mine ? sh.y[r0 + lane] : 0.0;
-      const double inverse = mine ? 1.0 / sh.tile[lane * (kTile + 1) + lane] : 0.0;
+  __syncthreads();
+  if (warp == 0) {
+    const bool mine = lane < count;
+    double yl = mine ? sh.y[r0 + lane] : 0.0;
+    const double inverse = mine ? 1.0 / sh.tile[lane * (kTile + 1) + lane] : 0.0;
 #pragma unroll
-      for (int c = kTile - 1; c >= 0; --c) {
-        const double xc = __shfl_sync(0xffffffffu, yl * inverse, c);
-        if (lane < c) yl = eliminate(yl, sh.tile[lane * (kTile + 1) + c], xc);
-      }
-      if (mine) sh.w[r0 + lane] = yl * inverse;
+    for (int step = 0; step < kTile; ++step) {
+      const int c = Lower ? step : kTile - 1 - step;
+      const double known = __shfl_sync(0xffffffffu, yl * inverse, c);
+      if (Lower ? lane > c : lane < c) yl = eliminate(yl, sh.tile[lane * (kTile + 1) + c], known);
     }
-    __syncthreads();
+    if (mine) {
+      if (Lower) sh.y[r0 + lane] = yl;
+      sh.w[r0 + lane] = yl * inverse;
+    }
   }
+  __syncthreads();
 }
 
 __global__ void substitute_kernel(Substitution s, const double* b, double* x) {
@@ -255,8 +284,12 @@ __global__ void substitute_kernel(Substitution s, const double* b, double* x) {
     sh.y[i] = s.factored ? b[s.permutation[i]] : s.lu[at(i, s.ld, s.n)];
   }
   __syncthreads();
-  if (s.factored) forward_sweep(s, sh);
-  backward_sweep(s, sh);
+  if (s.factored) {
+    for (int r0 = 0; r0 < s.n; r0 += kTile) solve_tile<true>(s, sh, r0, min(kTile, s.n - r0));
+  }
+  for (int r0 = (s.n - 1) / kTile * kTile; r0 >= 0; r0 -= kTile) {
+    solve_tile<false>(s, sh, r0, min(kTile, s.n - r0));
+  }
   for (int i = threadIdx.x; i < s.n; i += blockDim.x) x[i] = sh.w[i];
 }
 
@@ -268,8 +301,8 @@ int blocks_for(int count, int per_block) { return (count + per_block - 1) / per_
 
 }  // namespace
 
-void launch_reset_failure(PivotFailure* failure, cudaStream_t stream) {
-  reset_failure_kernel<<<1, 1, 0, stream>>>(failure);
+void launch_reset_failure(PivotFailure* failure, unsigned int* finished, cudaStream_t stream) {
+  reset_failure_kernel<<<1, 1, 0, stream>>>(failure, finished);
   check_launch(kPlugin, "reset_failure_kernel");
 }
 
@@ -295,9 +328,26 @@ void launch_row_swap(double* a, int ld, int n, const EliminationStep& s, const i
 
 void launch_pivot_and_swap(double* a, int ld, int n, const EliminationStep& s, int* pivots,
                            PivotFailure* failure, cudaStream_t stream) {
-  pivot_and_swap_kernel<<<1, kFusedPivotThreads, 0, stream>>>(a, ld, n, s.k, s.row_end, s.col_end,
-                                                             s.rhs, pivots, failure);
+  pivot_and_swap_kernel<<<1, kFusedPivotThreads, 0, stream>>>(a, ld, n, s, pivots, failure);
   check_launch(kPlugin, "pivot_and_swap_kernel");
+}
+
+void launch_eliminate_and_pivot(double* a, int ld, int n, const EliminationStep& s,
+                                const EliminationStep& next, int* pivots, PivotFailure* failure,
+                                unsigned int* finished, cudaStream_t stream) {
+  const int rows = s.row_end - s.k;
+  const int cols = s.col_end - s.k + (s.rhs ? 1 : 0);
+  const dim3 block(kActiveTileX, kActiveTileY);
+  const dim3 grid(std::max(1, blocks_for(cols, kActiveTileX)), std::max(1, blocks_for(rows, kActiveTileY)));
+  eliminate_and_pivot_kernel<<<grid, block, 0, stream>>>(a, ld, n, s, next, pivots, failure,
+                                                         finished);
+  check_launch(kPlugin, "eliminate_and_pivot_kernel");
+}
+
+void launch_diagonal_pivots(const double* a, int ld, int first, int last, int* pivots,
+                            PivotFailure* failure, cudaStream_t stream) {
+  diagonal_pivots_kernel<<<1, kFusedPivotThreads, 0, stream>>>(a, ld, first, last, pivots, failure);
+  check_launch(kPlugin, "diagonal_pivots_kernel");
 }
 
 void launch_eliminate(double* a, int ld, int n, const EliminationStep& s, bool whole_grid,

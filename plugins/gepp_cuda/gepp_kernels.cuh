@@ -20,7 +20,8 @@ struct EliminationStep {
   bool rhs;
 };
 
-void launch_reset_failure(PivotFailure* failure, cudaStream_t stream);
+// Clears the failure record and the ticket counter of eliminate_and_pivot.
+void launch_reset_failure(PivotFailure* failure, unsigned int* finished, cudaStream_t stream);
 void launch_copy_rhs_into_matrix(double* a, int ld, int n, const double* b, cudaStream_t stream);
 
 // Seed 000's three kernels: atomic-max pivot search in one block, row swap with one
@@ -35,9 +36,20 @@ void launch_eliminate(double* a, int ld, int n, const EliminationStep& s, bool w
                       cudaStream_t stream);
 
 // Beyond the paper: pivot search by warp-shuffle reduction and the row swap in one
-// single-block kernel (one launch fewer per step, no atomics).
+// single-block kernel, used for the first step; every later one is folded into the
+// previous step's elimination launch.
 void launch_pivot_and_swap(double* a, int ld, int n, const EliminationStep& s, int* pivots,
                            PivotFailure* failure, cudaStream_t stream);
+// Step s's elimination, then (by the last block to finish) the pivot search and row swap
+// of step `next`: one launch per step. `finished` is a zeroed counter.
+void launch_eliminate_and_pivot(double* a, int ld, int n, const EliminationStep& s,
+                                const EliminationStep& next, int* pivots, PivotFailure* failure,
+                                unsigned int* finished, cudaStream_t stream);
+
+// Steps first..last (inclusive) of a zero-pattern run where every column is zero below
+// the diagonal: pivots are the diagonal, checked in one launch.
+void launch_diagonal_pivots(const double* a, int ld, int first, int last, int* pivots,
+                            PivotFailure* failure, cudaStream_t stream);
 
 // Forward (factored: y = L^-1 P b) and back substitution on the device, in one block.
 // factored = false: the right-hand side was eliminated along; y is column n.

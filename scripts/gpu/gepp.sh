@@ -7,7 +7,8 @@
 # each stage, the tables copied to $OUT.
 #
 # On the device, with carry [".devdeps"]:   BUDGET_S=300 bash scripts/gpu/gepp.sh
-# (BENCH_LEVELS=25,400,800 narrows the benchmark's levels.)
+# (BENCH_LEVELS=25,400,800 narrows the benchmark's levels; CPU_LEVELS= skips gepp-cpu's
+# slow levels; RESERVE_S is the time kept after the benchmark for the sanitizer and runs.)
 set -uo pipefail
 start=$SECONDS
 budget=${BUDGET_S:-300}
@@ -30,10 +31,15 @@ export SOLVENT_PLUGIN_PATH="$BUILD/lib/solvent"
 bin="$BUILD/bin"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv | tee "$logs/device.txt"
 
-# gepp-cpu's large levels take tens of seconds on one core: they run beside the tests.
-timeout 120 "$bin/dense-solver-bench" --out "$logs/cpu" --configs gepp-cpu --levels 500,600,800 \
-  --cpu-budget-s 60 > "$logs/bench_cpu.log" 2>&1 &
-cpu_bench=$!
+# gepp-cpu's large levels take tens of seconds on one core: they run beside the tests
+# (CPU_LEVELS= empty skips them).
+cpu_levels=${CPU_LEVELS-500,600,800}
+cpu_bench=
+if [ -n "$cpu_levels" ]; then
+  timeout 120 "$bin/dense-solver-bench" --out "$logs/cpu" --configs gepp-cpu --levels "$cpu_levels" \
+    --cpu-budget-s 60 > "$logs/bench_cpu.log" 2>&1 &
+  cpu_bench=$!
+fi
 
 {
   "$bin/gepp-cuda-envelope-tests"
@@ -44,11 +50,13 @@ cpu_bench=$!
 grep -E "rc=|validation|test cases|assertions|ERROR|FAILED|CHECK" "$logs/tests.log" | head -30
 save
 
-wait "$cpu_bench"
-echo "cpu levels rc=$? after $((SECONDS - start)) s"
+if [ -n "$cpu_bench" ]; then
+  wait "$cpu_bench"
+  echo "cpu levels rc=$? after $((SECONDS - start)) s"
+fi
 # BENCH_LEVELS narrows the levels for a quick look; the remaining budget less what the
 # sanitizer and solvent stages need bounds the benchmark.
-bench_s=$(( $(left) - 70 ))
+bench_s=$(( $(left) - ${RESERVE_S:-70} ))
 if [ "$bench_s" -gt 20 ]; then
   timeout "$bench_s" "$bin/dense-solver-bench" --out "$logs" --cpu-max-M 400 \
     ${BENCH_LEVELS:+--levels "$BENCH_LEVELS"} > "$logs/bench.log" 2>&1
@@ -60,14 +68,16 @@ cp "$logs/dense_solvers.md" "$logs/dense_solvers.csv" "$OUT/" 2>/dev/null
 cp "$logs/cpu/dense_solvers.csv" "$OUT/dense_solvers_cpu_levels.csv" 2>/dev/null
 save
 
+[ "$(left)" -lt 12 ] && { echo "out of time after the benchmark"; tail -45 "$logs/bench.log"; exit 0; }
 small='conformance: gepp-cuda in paper mode,conformance: gepp-cuda in best mode,conformance: gepp-cuda refactoring*,conformance: gepp-cuda with host*,singular*'
 for tool in memcheck racecheck; do
-  timeout 25 compute-sanitizer --tool "$tool" --error-exitcode 9 "$bin/gepp-cuda-gpu-tests" -tc="$small" \
+  timeout $(( $(left) / 2 < 25 ? $(left) / 2 : 25 )) compute-sanitizer --tool "$tool" --error-exitcode 9 "$bin/gepp-cuda-gpu-tests" -tc="$small" \
     > "$logs/sanitizer_$tool.log" 2>&1
   echo "compute-sanitizer $tool rc=$? ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|test cases' "$logs/sanitizer_$tool.log" | tr '\n' ' '))"
 done
 save
 
+[ "$(left)" -lt 30 ] && { echo "no time left for the solvent runs"; tail -45 "$logs/bench.log"; exit 0; }
 # The validation run through the solvent command, CPU then GPU, and their observables.
 run() { timeout 12 "$bin/solvent" run config/angiogenesis-1d.toml --no-progress --overwrite "$@"; }
 run --set linear_solver.type=gepp-cpu --set linear_solver.reuse_factorization=true \

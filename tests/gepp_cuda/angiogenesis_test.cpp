@@ -87,9 +87,9 @@ TEST_CASE("switches: every combination solves the angiogenesis system as gepp-cp
                                {"reuse_factorization", reuse},
                                {"skip_zero_blocks", skip},
                                {"back_substitution", std::string(substitution)}};
-              INFO("kernels=" << kernels << " launch=" << launch << " resident=" << resident
-                              << " reuse=" << reuse << " skip=" << skip
-                              << " substitution=" << substitution);
+              INFO("kernels=" << std::string(kernels) << " launch=" << std::string(launch)
+                              << " resident=" << resident << " reuse=" << reuse << " skip=" << skip
+                              << " substitution=" << std::string(substitution));
               auto gpu = solvent::testkit::make_linear_solver("gepp-cuda", s);
               gpu->setup(op);
               for (int repeat = 0; repeat < 2; ++repeat) {
@@ -112,7 +112,7 @@ TEST_CASE("validation: the M = 400 trajectory on the GPU agrees with gepp-cpu at
     for (std::size_t step = 0; step < cpu.states.size(); ++step) {
       const double e = relative_difference(gpu.states[step], cpu.states[step]);
       const double m = std::fabs(gpu.mass_c[step] - cpu.mass_c[step]) / std::fabs(cpu.mass_c[step]);
-      INFO("mode " << mode << ", step " << step);
+      INFO("mode " << std::string(mode) << ", step " << step);
       CHECK(e <= 1e-12);
       CHECK(m <= 1e-13);
       worst_state = std::max(worst_state, e);

@@ -59,7 +59,7 @@ TEST_CASE("singular: a zero pivot is reported with its elimination step, as gepp
   const std::string where = "singular matrix: pivot 0 at elimination step 2 of 3 (column 1)";
   check_singular("gepp-cpu", {}, a, "gepp-cpu: " + where);
   for (const char* mode : {"paper", "best"}) {
-    INFO("mode " << mode);
+    INFO("mode " << std::string(mode));
     check_singular("gepp-cuda", {{"mode", std::string(mode)}}, a, "gepp-cuda: " + where);
   }
   check_singular("gepp-cuda", {{"reuse_factorization", false}}, a, "gepp-cuda: " + where);
@@ -79,7 +79,7 @@ TEST_CASE("singular: a NaN in the matrix is chosen as pivot and reported") {
   a(1, 0) = std::numeric_limits<double>::quiet_NaN();
   a(1, 1) = 1.0;
   for (const char* mode : {"paper", "best"}) {
-    INFO("mode " << mode);
+    INFO("mode " << std::string(mode));
     check_singular("gepp-cuda", {{"mode", std::string(mode)}}, a,
                    "gepp-cuda: singular matrix: pivot nan at elimination step 1 of 2 (column 0)");
   }

@@ -12,6 +12,7 @@ namespace gepp_cuda {
 // Throws SolverError "<plugin>: <what>: <CUDA message>" when a call failed.
 inline void check_cuda(cudaError_t status, const char* plugin, const char* what) {
   if (status != cudaSuccess) {
+    cudaGetLastError();  // a failed call also sets the last error; later launch checks must not see it
     throw solvent::SolverError(std::string(plugin) + ": " + what + ": " + cudaGetErrorString(status));
   }
 }
