@@ -88,6 +88,16 @@ class NumberedText {
   std::size_t line_ = 0;
 };
 
+const char* symmetry_name(MatrixSymmetry s) {
+  switch (s) {
+    case MatrixSymmetry::General: return "general";
+    case MatrixSymmetry::Symmetric: return "symmetric";
+    case MatrixSymmetry::SkewSymmetric: return "skew-symmetric";
+    case MatrixSymmetry::Hermitian: return "hermitian";
+  }
+  return "general";
+}
+
 struct Header {
   Format format = Format::Coordinate;
   Field field = Field::Real;
@@ -97,7 +107,8 @@ struct Header {
   std::size_t size_line = 0;
 };
 
-Header read_header(NumberedText& text) {
+// The first line: %%MatrixMarket matrix <format> <field> <symmetry>, case-insensitive.
+Header read_banner(NumberedText& text) {
   const std::string banner = "expected the banner '%%MatrixMarket matrix <format> <field> <symmetry>'";
   std::string_view line;
   if (!text.next(line)) text.fail("empty file; " + banner);
@@ -131,13 +142,18 @@ Header read_header(NumberedText& text) {
     text.fail("the pattern field is not allowed with the array format");
   if (h.field == Field::Pattern && h.symmetry == MatrixSymmetry::SkewSymmetric)
     text.fail("skew-symmetric symmetry is not allowed with the pattern field");
+  return h;
+}
 
+// The size line after the comments: rows, columns and (coordinate format) entries.
+void read_size_line(NumberedText& text, Header& h) {
   const bool coordinate = h.format == Format::Coordinate;
+  std::string_view line;
   const std::string expected = coordinate ? "expected the size line 'rows columns entries'"
                                           : "expected the size line 'rows columns'";
   if (!text.next_content(line)) text.fail("missing the size line; " + expected);
   h.size_line = text.line();
-  words = split_words(line);
+  const auto words = split_words(line);
   if (words.size() != (coordinate ? 3u : 2u)) text.fail(expected + ", found '" + std::string(line) + "'");
   std::array<std::size_t, 3> n{};
   for (std::size_t k = 0; k < words.size(); ++k) {
@@ -152,17 +168,22 @@ Header read_header(NumberedText& text) {
     text.fail("matrix of " + std::to_string(h.rows) + " x " + std::to_string(h.cols) +
               " is too large for 32-bit indices");
   if (h.symmetry != MatrixSymmetry::General && h.rows != h.cols)
-    text.fail("a " + symmetry + " matrix must be square, not " +
+    text.fail("a " + std::string(symmetry_name(h.symmetry)) + " matrix must be square, not " +
               std::to_string(h.rows) + " x " + std::to_string(h.cols));
   if (coordinate) {
     h.entries = n[2];
   } else if (h.symmetry == MatrixSymmetry::General) {
     h.entries = h.rows * h.cols;
   } else if (h.symmetry == MatrixSymmetry::SkewSymmetric) {
-    h.entries = h.rows * (h.rows - (h.rows > 0 ? 1 : 0)) / 2;
+    h.entries = h.rows > 0 ? h.rows * (h.rows - 1) / 2 : 0;
   } else {
     h.entries = h.rows * (h.rows + 1) / 2;
   }
+}
+
+Header read_header(NumberedText& text) {
+  Header h = read_banner(text);
+  read_size_line(text, h);
   return h;
 }
 
@@ -377,15 +398,6 @@ constexpr const char* field_name() {
   return std::is_same_v<T, complex> ? "complex" : "real";
 }
 
-const char* symmetry_name(MatrixSymmetry s) {
-  switch (s) {
-    case MatrixSymmetry::General: return "general";
-    case MatrixSymmetry::Symmetric: return "symmetric";
-    case MatrixSymmetry::SkewSymmetric: return "skew-symmetric";
-    case MatrixSymmetry::Hermitian: return "hermitian";
-  }
-  return "general";
-}
 
 template <class T>
 T mirrored(MatrixSymmetry s, T v) {
