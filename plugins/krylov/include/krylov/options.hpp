@@ -1,0 +1,24 @@
+#pragma once
+// The parameters every Krylov plugin takes (and bicgstab-l's degree), read once from the
+// resolved TOML section.
+#include <solvent/parameters.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace solvent::krylov {
+
+struct KrylovOptions {
+  double tolerance = 1e-9;             // on ||b - A x|| / ||b||
+  std::int64_t max_iterations = 1000;  // BiCGSTAB(l): outer cycles
+  bool jacobi = true;
+  bool use_initial_guess = false;      // false: start from x = 0
+  std::int64_t stagnation_window = 100;
+  int degree = 8;                      // BiCGSTAB(l) only
+};
+
+Schema krylov_schema();
+Schema krylov_schema_with_degree();  // adds l
+KrylovOptions read_krylov_options(const Parameters& p);
+
+}  // namespace solvent::krylov
