@@ -73,13 +73,17 @@ void GridEquationsModel::assemble() {
   const std::size_t n = a.size();
   rhs_.assign(n, 0.0);
   exact_.assign(n, 0.0);
-  for (std::size_t k = 0; k < n_[2]; ++k)
+  std::size_t active_nodes = 0;
+  const auto layers = static_cast<std::ptrdiff_t>(n_[2]);
+#pragma omp parallel for schedule(dynamic) reduction(+ : active_nodes)
+  for (std::ptrdiff_t kk = 0; kk < layers; ++kk)
     for (std::size_t j = 0; j < n_[1]; ++j)
       for (std::size_t i = 0; i < n_[0]; ++i) {
+        const auto k = static_cast<std::size_t>(kk);
         if (!active(i, j, k)) continue;
         const std::size_t m = a.index(i, j, k);
         const Point p{i * h_[0], j * h_[1], k * h_[2]};
-        ++active_nodes_;
+        ++active_nodes;
         exact_[m] = exact_u(p);
         double f = source(velocity_, speed_, mu_, p);
         double c0 = 0.0;
@@ -109,6 +113,7 @@ void GridEquationsModel::assemble() {
         a.c[0][m] = c0;
         rhs_[m] = f;
       }
+  active_nodes_ = active_nodes;
   op_ = op;
 }
 

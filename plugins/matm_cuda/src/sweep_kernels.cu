@@ -73,7 +73,6 @@ __global__ void __launch_bounds__(1024) pipelined_sweep(SplitView s, const doubl
   const int steps = int(s.n2) + groups - 1 + bz - 1;
   const index_t dir = Upper ? -1 : 1;  // physical offset of the logical x-1 neighbour is -dir
   const index_t plane_step = dir * s.n1 * s.n2;
-  const bool publishes = tz == bz - 1 || tx == bx - 1;  // writes values other tiles read
 
   int seen_left = 0, seen_below = 0;
   double prev = 0.0, dot = 0.0;
@@ -86,15 +85,17 @@ __global__ void __launch_bounds__(1024) pipelined_sweep(SplitView s, const doubl
 
   for (int t = 0; t < steps; ++t) {
     if (tid == 0) {
-      if (tile_x > 0) {
-        const int need = min(t + groups, steps);
-        while (seen_left < need) seen_left = read_flag(sync + tile - 1);
+      // Acquire: after a flag read shows progress, fence before the block reads the data.
+      bool waited = false;
+      if (tile_x > 0 && seen_left < min(t + groups, steps)) {
+        while (seen_left < min(t + groups, steps)) seen_left = read_flag(sync + tile - 1);
+        waited = true;
       }
-      if (tile_z > 0) {
-        const int need = min(t + bz, steps);
-        while (seen_below < need) seen_below = read_flag(sync + tile - tiles_x);
+      if (tile_z > 0 && seen_below < min(t + bz, steps)) {
+        while (seen_below < min(t + bz, steps)) seen_below = read_flag(sync + tile - tiles_x);
+        waited = true;
       }
-      __threadfence();
+      if (waited) __threadfence();
     }
     __syncthreads();
     const int jl = t - g - tz;
@@ -138,9 +139,10 @@ __global__ void __launch_bounds__(1024) pipelined_sweep(SplitView s, const doubl
       out[in.m] = y;
       prev = y;
       dot += in.c0 * y * y;
-      if (publishes) __threadfence();
     }
     this_cache[tz * bx + tx] = y;
+    // Release, as cooperative groups' grid sync does it: the barrier orders the block's
+    // writes before thread 0's fence, the fence before the flag.
     __syncthreads();
     if (tid == 0) {
       __threadfence();

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# MATM on the GPU machine in one call: build, the GPU tests (matm-cuda against matm),
+# then the benchmark (docs/benchmarks.md, section MATM). Results under $OUT.
+# Device command, with carry [".devdeps"]:   bash scripts/gpu/matm.sh [sizes] [shape-size]
+source scripts/gpu/configure.sh || exit 1
+SIZES=${1:-64,128,256}
+SHAPE=${2:-256}
+OUT=${OUT:-/tmp/matm-out}
+mkdir -p "$OUT"
+set -o pipefail
+targets="matm matm-cuda grid-equations-3d matm-cuda-tests matm-benchmark cg bicgstab cg-cuda bicgstab-cuda"
+time ninja -C "$BUILD" -k 0 $targets > "$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; }
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv | tee "$OUT/device.txt"
+export SOLVENT_PLUGIN_PATH=$BUILD/lib/solvent
+quiet() { grep -v '^\[info\]\|^\[warning\]\|^\[.*\] \[info\]'; }
+echo "== GPU tests"
+timeout 120 "$BUILD/bin/matm-cuda-tests" 2>&1 | quiet | tail -60 | tee "$OUT/gpu-tests.log"
+echo "== benchmark --sizes $SIZES --shape-size $SHAPE"
+timeout 300 "$BUILD/bin/matm-benchmark" --sizes "$SIZES" --shape-size "$SHAPE" --cpu-full-max 128 \
+  --out "$OUT/matm-benchmark.md" 2>&1 | quiet > "$OUT/benchmark.log"
+cat "$OUT/matm-benchmark.md" 2>/dev/null || tail -40 "$OUT/benchmark.log"
