@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # MATM on the GPU machine in one call: build, the GPU tests (matm-cuda against matm),
 # then the benchmark (docs/benchmarks.md, section MATM). Results under $OUT.
-# Device command, with carry [".devdeps"]:   bash scripts/gpu/matm.sh [sizes] [shape-size]
+# Device command, with carry [".devdeps"]:   BUDGET=280 bash scripts/gpu/matm.sh [sizes] [shape-size]
+# BUDGET (seconds, default 280) bounds the whole script, so the tables come back even
+# when the benchmark has to be cut short.
+SECONDS=0
 source scripts/gpu/configure.sh || exit 1
 SIZES=${1:-64,128,256}
 SHAPE=${2:-256}
@@ -14,8 +17,9 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max
 export SOLVENT_PLUGIN_PATH=$BUILD/lib/solvent
 quiet() { grep -v '^\[info\]\|^\[warning\]\|^\[.*\] \[info\]'; }
 echo "== GPU tests"
-timeout 120 "$BUILD/bin/matm-cuda-tests" 2>&1 | quiet | tail -60 | tee "$OUT/gpu-tests.log"
+timeout 60 "$BUILD/bin/matm-cuda-tests" 2>&1 | quiet | tail -60 | tee "$OUT/gpu-tests.log"
 echo "== benchmark --sizes $SIZES --shape-size $SHAPE"
-timeout 300 "$BUILD/bin/matm-benchmark" --sizes "$SIZES" --shape-size "$SHAPE" --cpu-full-max 128 \
+timeout $(( ${BUDGET:-280} - SECONDS - 5 )) "$BUILD/bin/matm-benchmark" --sizes "$SIZES" --shape-size "$SHAPE" --cpu-full-max 128 \
   --out "$OUT/matm-benchmark.md" 2>&1 | quiet > "$OUT/benchmark.log"
-cat "$OUT/matm-benchmark.md" 2>/dev/null || tail -40 "$OUT/benchmark.log"
+cat "$OUT/matm-benchmark.md" 2>/dev/null || tail -60 "$OUT/benchmark.log"
+echo "== script took $SECONDS s"
