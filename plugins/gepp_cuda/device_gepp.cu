@@ -212,13 +212,29 @@ struct DeviceGepp::State {
   }
 
   // One contiguous transfer (a pitched copy from pageable memory goes row by row), then
-  // the rows are spread to the leading dimension n + 1 on the device.
+  // the rows are spread to the leading dimension n + 1 on the device; the zero pattern
+  // is read there too when zero blocks are skipped.
   void upload_matrix(double* target) {
     staging.resize(n * n);
     staging.upload(matrix, n * n, stream);
     check(cudaMemcpy2DAsync(target, ld * sizeof(double), staging.get(), n * sizeof(double),
                             n * sizeof(double), n, cudaMemcpyDeviceToDevice, stream),
           "cudaMemcpy2DAsync widening the matrix");
+    if (!options.skip_zero_blocks) {
+      set_envelope(EliminationEnvelope::dense(n));
+      return;
+    }
+    std::vector<std::int32_t> first(n), last(n);
+    launch_row_extents(staging.get(), ni(), lower_begin.get(), upper_end.get(), stream);
+    lower_begin.download(first.data(), n, stream);
+    upper_end.download(last.data(), n, stream);
+    check(cudaStreamSynchronize(stream), "reading the zero pattern");
+    set_envelope(EliminationEnvelope::of_row_extents(first, last));
+  }
+
+  void set_envelope(EliminationEnvelope e) {
+    envelope = std::move(e);
+    updates = envelope.update_count();
   }
 
   void upload_profile() {
@@ -256,16 +272,19 @@ struct DeviceGepp::State {
   }
 
   void prepare_refactorization() {
-    profile.lower_begin.assign(n, 0);
-    profile.upper_end = envelope.col_end;
-    if (options.device_substitution) upload_profile();
     if (options.resident_matrix) {
       pristine.resize(n * ld);
       check(cudaMemsetAsync(pristine.get(), 0, n * ld * sizeof(double), stream), "cudaMemsetAsync");
       upload_matrix(pristine.get());
+    } else {
+      set_envelope(options.skip_zero_blocks ? EliminationEnvelope::of_matrix(matrix, n)
+                                            : EliminationEnvelope::dense(n));
     }
     // The host copy: the augmented matrix sent (paper) or the factors brought back.
     if (!options.resident_matrix || !options.device_substitution) host_work.resize(n * ld);
+    profile.lower_begin.assign(n, 0);
+    profile.upper_end = envelope.col_end;
+    if (options.device_substitution) upload_profile();
     check(cudaStreamSynchronize(stream), "keeping the matrix");
     if (options.launch == Launch::Graph) capture_refactorization();
   }
@@ -355,9 +374,6 @@ void DeviceGepp::setup(const double* a, std::size_t n) {
   s.ld = n + 1;
   s.matrix = a;
   if (n == 0) return;
-  s.envelope = s.options.skip_zero_blocks ? EliminationEnvelope::of_matrix(a, n)
-                                          : EliminationEnvelope::dense(n);
-  s.updates = s.envelope.update_count();
   if (s.options.device_substitution && !prepare_substitution(s.ni())) {
     throw solvent::SolverError("gepp-cuda: order " + std::to_string(n) +
                                " is too large for device substitution (its vectors live in shared "

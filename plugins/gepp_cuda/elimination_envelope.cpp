@@ -12,18 +12,30 @@ EliminationEnvelope EliminationEnvelope::dense(std::size_t n) {
 
 EliminationEnvelope EliminationEnvelope::of_matrix(const double* a, std::size_t n) {
   const auto ni = static_cast<std::int32_t>(n);
+  std::vector<std::int32_t> first(n), last(n);
+  for (std::int32_t i = 0; i < ni; ++i) {
+    const double* row = a + static_cast<std::size_t>(i) * n;
+    std::int32_t f = 0;
+    while (f < ni && row[f] == 0.0) ++f;
+    std::int32_t l = ni - 1;
+    while (l >= 0 && row[l] == 0.0) --l;
+    first[i] = f;
+    last[i] = l;
+  }
+  return of_row_extents(first, last);
+}
+
+EliminationEnvelope EliminationEnvelope::of_row_extents(const std::vector<std::int32_t>& first,
+                                                        const std::vector<std::int32_t>& last) {
+  const std::size_t n = first.size();
+  const auto ni = static_cast<std::int32_t>(n);
   // last_row_starting_at[c]: the largest row whose first nonzero is in column c.
   std::vector<std::int32_t> last_row_starting_at(n, -1);
   std::vector<std::int32_t> last_col_up_to(n, -1);  // max last nonzero column of rows <= i
   std::int32_t running_last = -1;
   for (std::int32_t i = 0; i < ni; ++i) {
-    const double* row = a + static_cast<std::size_t>(i) * n;
-    std::int32_t first = 0;
-    while (first < ni && row[first] == 0.0) ++first;
-    std::int32_t last = ni - 1;
-    while (last >= 0 && row[last] == 0.0) --last;
-    if (first < ni) last_row_starting_at[first] = i;
-    running_last = std::max(running_last, last);
+    if (first[i] < ni) last_row_starting_at[first[i]] = i;
+    running_last = std::max(running_last, last[i]);
     last_col_up_to[i] = running_last;
   }
   EliminationEnvelope env{std::vector<std::int32_t>(n), std::vector<std::int32_t>(n)};

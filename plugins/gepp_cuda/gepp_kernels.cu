@@ -184,6 +184,34 @@ __global__ void eliminate_and_pivot_kernel(double* a, int ld, int n, Elimination
   pivot_and_swap_block(a, ld, n, next, pivots, failure, tid, blockDim.x * blockDim.y);
 }
 
+// First and last nonzero column of each row of the n x n row-major matrix a (one block
+// per row); n and -1 for a zero row. NaN counts as nonzero.
+__global__ void row_extents_kernel(const double* a, int n, int* first, int* last) {
+  __shared__ int lo;
+  __shared__ int hi;
+  if (threadIdx.x == 0) {
+    lo = n;
+    hi = -1;
+  }
+  __syncthreads();
+  const double* row = a + static_cast<std::size_t>(blockIdx.x) * static_cast<std::size_t>(n);
+  int my_lo = n;
+  int my_hi = -1;
+  for (int j = threadIdx.x; j < n; j += blockDim.x) {
+    if (row[j] != 0.0) {
+      my_lo = min(my_lo, j);
+      my_hi = max(my_hi, j);
+    }
+  }
+  atomicMin(&lo, my_lo);
+  atomicMax(&hi, my_hi);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    first[blockIdx.x] = lo;
+    last[blockIdx.x] = hi;
+  }
+}
+
 // Steps first..last whose column is zero below the diagonal (pivot = diagonal, nothing to
 // eliminate) in one block: record the pivots, report the first unusable diagonal.
 __global__ void diagonal_pivots_kernel(const double* a, int ld, int first, int last, int* pivots,
@@ -342,6 +370,11 @@ void launch_eliminate_and_pivot(double* a, int ld, int n, const EliminationStep&
   eliminate_and_pivot_kernel<<<grid, block, 0, stream>>>(a, ld, n, s, next, pivots, failure,
                                                          finished);
   check_launch(kPlugin, "eliminate_and_pivot_kernel");
+}
+
+void launch_row_extents(const double* a, int n, int* first, int* last, cudaStream_t stream) {
+  row_extents_kernel<<<n, 256, 0, stream>>>(a, n, first, last);
+  check_launch(kPlugin, "row_extents_kernel");
 }
 
 void launch_diagonal_pivots(const double* a, int ld, int first, int last, int* pivots,

@@ -20,6 +20,9 @@ struct EliminationStep {
   bool rhs;
 };
 
+// First and last nonzero column of every row of the row-major n x n matrix a.
+void launch_row_extents(const double* a, int n, int* first, int* last, cudaStream_t stream);
+
 // Clears the failure record and the ticket counter of eliminate_and_pivot.
 void launch_reset_failure(PivotFailure* failure, unsigned int* finished, cudaStream_t stream);
 void launch_copy_rhs_into_matrix(double* a, int ld, int n, const double* b, cudaStream_t stream);

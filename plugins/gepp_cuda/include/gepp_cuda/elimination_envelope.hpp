@@ -19,6 +19,9 @@ struct EliminationEnvelope {
 
   static EliminationEnvelope dense(std::size_t n);
   static EliminationEnvelope of_matrix(const double* a, std::size_t n);  // row-major n x n
+  // From each row's first and last nonzero column (n and -1 for a zero row).
+  static EliminationEnvelope of_row_extents(const std::vector<std::int32_t>& first,
+                                            const std::vector<std::int32_t>& last);
 
   // Multiply-adds of the elimination inside the envelope (matrix part only).
   double update_count() const;
