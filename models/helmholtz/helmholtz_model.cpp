@@ -1,14 +1,12 @@
-// The `helmholtz` model plugin: mesh (built-in or gmsh), boundary groups from the
-// configuration, and the assembled complex symmetric system as a LinearProblem.
+#include "helmholtz_model.hpp"
+
 #include "builtin_mesher.hpp"
 #include "gmsh_reader.hpp"
 #include "mesh_ordering.hpp"
-#include "p1_assembly.hpp"
-
-#include <solvent/solvent.hpp>
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -19,6 +17,13 @@ namespace solvent::helmholtz {
 namespace {
 
 constexpr std::string_view builtin_prefix = "builtin:";
+
+std::string where(const Parameters& p, const std::string& name) {
+  const auto& w = p.entries().at(name).where;
+  return (w.empty() ? std::string("[model] ") : w + ": ") + name;
+}
+
+}  // namespace
 
 Schema schema() {
   return {
@@ -49,178 +54,143 @@ Schema schema() {
   };
 }
 
-std::string where(const Parameters& p, const std::string& name) {
-  const auto& w = p.entries().at(name).where;
-  return (w.empty() ? std::string("[model] ") : w + ": ") + name;
+HelmholtzModel::HelmholtzModel(const PluginContext& ctx) : log_(ctx.log) {
+  const Parameters& p = ctx.params;
+  k_ = 2.0 * std::numbers::pi * p.real("frequency") / p.real("sound_speed");
+  mesh_name_ = p.string("mesh");
+  const auto start = std::chrono::steady_clock::now();
+  mesh_ = load_mesh(p);
+  mesh_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  select_groups(p);
+  bc_.dirichlet_value = p.real("dirichlet.value");
+  bc_.source_amplitude = p.real("source.amplitude");
+  const std::string& reference = p.string("reference");
+  if (reference != "none") {
+    reference_axis_ = reference.back() - 'x';
+    reference_origin_ = std::numeric_limits<double>::infinity();
+    for (const auto& n : mesh_.nodes) reference_origin_ = std::min(reference_origin_, n[reference_axis_]);
+  }
+  h_max_ = longest_edge(mesh_);
+  if (log_)
+    log_->info("helmholtz: {} nodes, {} tetrahedra from {} in {:.2f} s; k = {:.6g}, h_max = {:.4g}, "
+               "{:.1f} points per wavelength",
+               mesh_.nodes.size(), mesh_.tets.size(), mesh_name_, mesh_seconds_, k_, h_max_,
+               2.0 * std::numbers::pi / (k_ * h_max_));
 }
 
-class HelmholtzModel final : public Model, public LinearProblem {
- public:
-  explicit HelmholtzModel(const PluginContext& ctx) : log_(ctx.log) {
-    const Parameters& p = ctx.params;
-    k_ = 2.0 * std::numbers::pi * p.real("frequency") / p.real("sound_speed");
-    mesh_name_ = p.string("mesh");
-    const auto start = std::chrono::steady_clock::now();
-    mesh_ = load_mesh(p);
-    mesh_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    select_groups(p);
-    bc_.dirichlet_value = p.real("dirichlet.value");
-    bc_.source_amplitude = p.real("source.amplitude");
-    const std::string& reference = p.string("reference");
-    if (reference != "none") reference_axis_ = reference.back() - 'x';
-    h_max_ = longest_edge(mesh_);
-    if (log_)
-      log_->info("helmholtz: {} nodes, {} tetrahedra from {} in {:.2f} s; k = {:.6g}, h_max = {:.4g}, "
-                 "{:.1f} points per wavelength",
-                 mesh_.nodes.size(), mesh_.tets.size(), mesh_name_, mesh_seconds_, k_, h_max_,
-                 2.0 * std::numbers::pi / (k_ * h_max_));
+std::shared_ptr<const Operator> HelmholtzModel::matrix() const {
+  assemble();
+  return matrix_;
+}
+
+Vector HelmholtzModel::rhs() const {
+  assemble();
+  return rhs_;
+}
+
+std::optional<Vector> HelmholtzModel::exact_solution() const {
+  if (reference_axis_ < 0) return std::nullopt;
+  std::vector<complex> u(mesh_.nodes.size());
+  for (std::size_t i = 0; i < u.size(); ++i) u[i] = reference(mesh_.nodes[i]);
+  return u;
+}
+
+std::vector<Observable> HelmholtzModel::observables(const Vector& x) const {
+  const auto* u = std::get_if<std::vector<complex>>(&x);
+  if (!u || u->size() != mesh_.nodes.size()) return {};
+  double max_abs = 0.0;
+  for (const auto& v : *u) max_abs = std::max(max_abs, std::abs(v));
+  std::vector<Observable> out{{"max_abs_u", max_abs}};
+  if (reference_axis_ >= 0) {
+    const L2Error e = l2_error(mesh_, *u, [this](const Point& p) { return reference(p); });
+    out.push_back({"l2_error", e.error});
+    out.push_back({"relative_l2_error", e.reference > 0 ? e.error / e.reference : e.error});
   }
+  return out;
+}
 
-  LinearProblem* linear() override { return this; }
-
-  std::shared_ptr<const Operator> matrix() const override {
-    assemble();
-    return matrix_;
+Facts HelmholtzModel::facts() const {
+  Facts f{{"mesh", mesh_name_},
+          {"nodes", std::to_string(mesh_.nodes.size())},
+          {"tetrahedra", std::to_string(mesh_.tets.size())},
+          {"wavenumber", std::to_string(k_)},
+          {"h_max", std::to_string(h_max_)},
+          {"points_per_wavelength", std::to_string(2.0 * std::numbers::pi / (k_ * h_max_))},
+          {"mesh_seconds", std::to_string(mesh_seconds_)}};
+  for (const auto& g : mesh_.groups)
+    f.emplace_back("group." + g.name + ".triangles", std::to_string(g.triangles.size()));
+  if (matrix_) {
+    f.emplace_back("nonzeros", std::to_string(std::get<CsrMatrix<complex>>(*matrix_).nnz()));
+    f.emplace_back("assembly_seconds", std::to_string(assembly_seconds_));
   }
+  return f;
+}
 
-  Vector rhs() const override {
-    assemble();
-    return rhs_;
+TetMesh HelmholtzModel::load_mesh(const Parameters& p) const {
+  if (!mesh_name_.starts_with(builtin_prefix)) {
+    TetMesh mesh = read_gmsh(mesh_name_);
+    renumber_reverse_cuthill_mckee(mesh);
+    return mesh;
   }
+  BuiltinShape shape;
+  shape.name = mesh_name_.substr(builtin_prefix.size());
+  shape.resolution = p.integer("resolution");
+  const auto& size = p.reals("box.size");
+  if (size.size() != 3)
+    throw ConfigError({where(p, "box.size") + " needs 3 values (Lx, Ly, Lz), not " +
+                       std::to_string(size.size())});
+  shape.box_size = {size[0], size[1], size[2]};
+  shape.cylinder_radius = p.real("cylinder.radius");
+  shape.cylinder_length = p.real("cylinder.length");
+  const auto& names = builtin_shape_names();
+  if (std::find(names.begin(), names.end(), shape.name) == names.end())
+    throw ConfigError({where(p, "mesh") + ": unknown built-in mesh '" + mesh_name_ +
+                       "' (builtin:box, builtin:cylinder or builtin:cabin)"});
+  return make_builtin_mesh(shape);
+}
 
-  std::optional<Vector> exact_solution() const override {
-    if (reference_axis_ < 0) return std::nullopt;
-    std::vector<complex> u(mesh_.nodes.size());
-    for (std::size_t i = 0; i < u.size(); ++i) u[i] = reference(mesh_.nodes[i]);
-    return u;
-  }
-
-  std::vector<Observable> observables(const Vector& x) const override {
-    const auto* u = std::get_if<std::vector<complex>>(&x);
-    if (!u || u->size() != mesh_.nodes.size()) return {};
-    double max_abs = 0.0;
-    for (const auto& v : *u) max_abs = std::max(max_abs, std::abs(v));
-    std::vector<Observable> out{{"max_abs_u", max_abs}};
-    if (reference_axis_ >= 0) {
-      const L2Error e = l2_error(mesh_, *u, [this](const Point& p) { return reference(p); });
-      out.push_back({"l2_error", e.error});
-      out.push_back({"relative_l2_error", e.reference > 0 ? e.error / e.reference : e.error});
-    }
-    return out;
-  }
-
-  Facts facts() const override {
-    Facts f{{"mesh", mesh_name_},
-            {"nodes", std::to_string(mesh_.nodes.size())},
-            {"tetrahedra", std::to_string(mesh_.tets.size())},
-            {"wavenumber", std::to_string(k_)},
-            {"h_max", std::to_string(h_max_)},
-            {"points_per_wavelength", std::to_string(2.0 * std::numbers::pi / (k_ * h_max_))},
-            {"mesh_seconds", std::to_string(mesh_seconds_)}};
-    for (const auto& g : mesh_.groups)
-      f.emplace_back("group." + g.name + ".triangles", std::to_string(g.triangles.size()));
-    if (matrix_) {
-      f.emplace_back("nonzeros", std::to_string(std::get<CsrMatrix<complex>>(*matrix_).nnz()));
-      f.emplace_back("assembly_seconds", std::to_string(assembly_seconds_));
-    }
-    return f;
-  }
-
- private:
-  TetMesh load_mesh(const Parameters& p) const {
-    if (!mesh_name_.starts_with(builtin_prefix)) {
-      TetMesh mesh = read_gmsh(mesh_name_);
-      renumber_reverse_cuthill_mckee(mesh);
-      return mesh;
-    }
-    BuiltinShape shape;
-    shape.name = mesh_name_.substr(builtin_prefix.size());
-    shape.resolution = p.integer("resolution");
-    const auto& size = p.reals("box.size");
-    if (size.size() != 3)
-      throw ConfigError({where(p, "box.size") + " needs 3 values (Lx, Ly, Lz), not " +
-                         std::to_string(size.size())});
-    shape.box_size = {size[0], size[1], size[2]};
-    shape.cylinder_radius = p.real("cylinder.radius");
-    shape.cylinder_length = p.real("cylinder.length");
-    const auto& names = builtin_shape_names();
-    if (std::find(names.begin(), names.end(), shape.name) == names.end())
-      throw ConfigError({where(p, "mesh") + ": unknown built-in mesh '" + mesh_name_ +
-                         "' (builtin:box, builtin:cylinder or builtin:cabin)"});
-    return make_builtin_mesh(shape);
-  }
-
-  void select_groups(const Parameters& p) {
-    std::vector<std::string> problems;
-    std::map<std::string, std::string> claimed;
-    auto pick = [&](const std::string& key, std::vector<const BoundaryGroup*>& out) {
-      for (const auto& name : p.strings(key)) {
-        const BoundaryGroup* g = mesh_.group(name);
-        if (!g) {
-          if (p.given(key)) problems.push_back(where(p, key) + ": the mesh has no boundary group '" + name +
-                                               "' (it has: " + group_list() + ")");
-          continue;
-        }
-        if (auto [it, fresh] = claimed.emplace(name, key); !fresh)
-          problems.push_back(where(p, key) + ": group '" + name + "' is already in " + it->second);
-        out.push_back(g);
+void HelmholtzModel::select_groups(const Parameters& p) {
+  std::vector<std::string> problems;
+  std::map<std::string, std::string> claimed;
+  auto pick = [&](const std::string& key, std::vector<const BoundaryGroup*>& out) {
+    for (const auto& name : p.strings(key)) {
+      const BoundaryGroup* g = mesh_.group(name);
+      if (!g) {
+        if (p.given(key)) problems.push_back(where(p, key) + ": the mesh has no boundary group '" + name +
+                                             "' (it has: " + group_list() + ")");
+        continue;
       }
-    };
-    pick("boundary.dirichlet", bc_.dirichlet);
-    pick("boundary.impedance", bc_.impedance);
-    pick("boundary.source", bc_.source);
-    if (!problems.empty()) throw ConfigError(problems);
-  }
-
-  std::string group_list() const {
-    std::string s;
-    for (const auto& g : mesh_.groups) s += (s.empty() ? "" : ", ") + g.name;
-    return s.empty() ? "none" : s;
-  }
-
-  complex reference(const Point& x) const {
-    return bc_.dirichlet_value * std::exp(complex(0.0, k_ * (x[reference_axis_] - reference_origin())));
-  }
-
-  double reference_origin() const {
-    if (!origin_) {
-      double lo = std::numeric_limits<double>::infinity();
-      for (const auto& n : mesh_.nodes) lo = std::min(lo, n[reference_axis_]);
-      origin_ = lo;
+      if (auto [it, fresh] = claimed.emplace(name, key); !fresh)
+        problems.push_back(where(p, key) + ": group '" + name + "' is already in " + it->second);
+      out.push_back(g);
     }
-    return *origin_;
-  }
+  };
+  pick("boundary.dirichlet", bc_.dirichlet);
+  pick("boundary.impedance", bc_.impedance);
+  pick("boundary.source", bc_.source);
+  if (!problems.empty()) throw ConfigError(problems);
+}
 
-  void assemble() const {
-    if (matrix_) return;
-    const auto start = std::chrono::steady_clock::now();
-    HelmholtzSystem s = assemble_helmholtz(mesh_, k_, bc_);
-    assembly_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (log_)
-      log_->info("helmholtz: assembled {} x {} complex matrix, {} non-zeros, in {:.2f} s", s.matrix.rows,
-                 s.matrix.cols, s.matrix.nnz(), assembly_seconds_);
-    rhs_ = std::move(s.rhs);
-    matrix_ = std::make_shared<const Operator>(std::move(s.matrix));
-  }
+std::string HelmholtzModel::group_list() const {
+  std::string s;
+  for (const auto& g : mesh_.groups) s += (s.empty() ? "" : ", ") + g.name;
+  return s.empty() ? "none" : s;
+}
 
-  std::shared_ptr<spdlog::logger> log_;
-  std::string mesh_name_;
-  TetMesh mesh_;
-  BoundaryConditions bc_;
-  double k_ = 0.0;
-  double h_max_ = 0.0;
-  double mesh_seconds_ = 0.0;
-  int reference_axis_ = -1;
-  mutable std::optional<double> origin_;
-  mutable std::shared_ptr<const Operator> matrix_;
-  mutable std::vector<complex> rhs_;
-  mutable double assembly_seconds_ = 0.0;
-};
+complex HelmholtzModel::reference(const Point& x) const {
+  return bc_.dirichlet_value * std::exp(complex(0.0, k_ * (x[reference_axis_] - reference_origin_)));
+}
 
-}  // namespace
+void HelmholtzModel::assemble() const {
+  if (matrix_) return;
+  const auto start = std::chrono::steady_clock::now();
+  HelmholtzSystem s = assemble_helmholtz(mesh_, k_, bc_);
+  assembly_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (log_)
+    log_->info("helmholtz: assembled {} x {} complex matrix, {} non-zeros, in {:.2f} s", s.matrix.rows,
+               s.matrix.cols, s.matrix.nnz(), assembly_seconds_);
+  rhs_ = std::move(s.rhs);
+  matrix_ = std::make_shared<const Operator>(std::move(s.matrix));
+}
+
 }  // namespace solvent::helmholtz
-
-SOLVENT_PLUGIN(solvent::describe_model<solvent::helmholtz::HelmholtzModel>(
-    "helmholtz", "1.0.0",
-    "P1 finite elements for -lap u - k^2 u = 0 in a 3D cavity (built-in or gmsh mesh), complex symmetric CSR",
-    &solvent::helmholtz::schema))
