@@ -15,7 +15,7 @@ nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,clocks.max.mem,driver_ver
 export SOLVENT_PLUGIN_PATH="$BUILD/lib/solvent"
 (cd "$BUILD" && ctest -R "angiogenesis3d${QUICK:+-cuda}" --output-on-failure -V) > "$OUT/ctest.log" 2>&1
 grep -E "tests passed|Passed|Failed|Skipped|identical|skipped" "$OUT/ctest.log" | tail -12
-"$BUILD/bin/stencil3d-bench" --steps 1000 --cpu-steps ${CPU_STEPS:-3} --out "$OUT/stencil3d_bench.csv" \
+"$BUILD/bin/stencil3d-bench" --steps ${GPU_STEPS:-1000} --cpu-steps ${CPU_STEPS:-3} --out "$OUT/stencil3d_bench.csv" \
   | tee "$OUT/stencil3d_bench.md"
 rm -rf /tmp/ang3d-cuda
 { time "$BUILD/bin/solvent" run config/angiogenesis-3d-cuda.toml --output /tmp/ang3d-cuda \

@@ -47,6 +47,21 @@ TEST_CASE("and for every block shape of the benchmark") {
                     "cuda-block-" + std::to_string(bx) + "x" + std::to_string(by));
 }
 
+TEST_CASE("the tiled field kernel too") {
+  const auto cpu = fresh_dir("tiled-cpu"), gpu = fresh_dir("tiled-cuda");
+  // 37 x 21 x 45: tiles and z-chunks that do not divide the grid.
+  auto model = fast_model();
+  model["nx"] = std::int64_t(37);
+  model["nz"] = std::int64_t(45);
+  run(model, integrator(200, {{"dt", 0.002}}), cpu, 4);
+  run(model,
+      integrator(200, {{"dt", 0.002},
+                       {"device", std::string("cuda")},
+                       {"field_kernel", std::string("tiled")}}),
+      gpu, 4);
+  CHECK(read_file(cpu / "checkpoint.bin") == read_file(gpu / "checkpoint.bin"));
+}
+
 TEST_CASE("with hundreds of tips (several warps in the tip block)") {
   auto model = fast_model(41);
   model["branching.max_tips"] = std::int64_t(1024);

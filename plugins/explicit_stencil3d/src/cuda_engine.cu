@@ -66,6 +66,67 @@ __global__ void field_kernel(angiogenesis3d::SchemeConstants sc, Grid g,
   out[g.index(i, j, k)] = density_at(sc, g, n, f, c, i, j, k);
 }
 
+constexpr int tile_x = 32, tile_y = 8, z_chunk = 32;
+
+__global__ void __launch_bounds__(tile_x* tile_y, 4)
+    tiled_field_kernel(angiogenesis3d::SchemeConstants sc, Grid g, const double* __restrict__ n,
+                       const double* __restrict__ f, const double* __restrict__ c,
+                       double* __restrict__ out) {
+  __shared__ double plane_n[tile_y + 2][tile_x + 2], plane_f[tile_y + 2][tile_x + 2],
+      plane_c[tile_y + 2][tile_x + 2];
+  using angiogenesis3d::mirror_above;
+  using angiogenesis3d::mirror_below;
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const std::int32_t i0 = blockIdx.x * tile_x, j0 = blockIdx.y * tile_y;
+  const bool inside = i0 + tx < g.nx && j0 + ty < g.ny;
+  // Threads past the grid's edge load a clamped node and write nothing.
+  const std::int32_t i = min(i0 + tx, g.nx - 1), j = min(j0 + ty, g.ny - 1);
+  // Shared-memory columns and rows of the mirrored neighbours (inside the tile or its halo).
+  const int xm = mirror_below(i) - i0 + 1, xp = mirror_above(i, g.nx) - i0 + 1;
+  const int ym = mirror_below(j) - j0 + 1, yp = mirror_above(j, g.ny) - j0 + 1;
+  const std::int32_t k0 = blockIdx.z * z_chunk, k1 = min(k0 + z_chunk, g.nz);
+
+  const std::int32_t col = g.index(i, j, 0), plane = g.nx * g.ny;
+  double n_below = n[col + plane * mirror_below(k0)], n_here = n[col + plane * k0];
+  double f_below = f[col + plane * mirror_below(k0)], f_here = f[col + plane * k0];
+  double c_below = c[col + plane * mirror_below(k0)], c_here = c[col + plane * k0];
+  for (std::int32_t k = k0; k < k1; ++k) {
+    const std::int32_t above = col + plane * mirror_above(k, g.nz);
+    const double n_above = n[above], f_above = f[above], c_above = c[above];
+    plane_n[ty + 1][tx + 1] = n_here;
+    plane_f[ty + 1][tx + 1] = f_here;
+    plane_c[ty + 1][tx + 1] = c_here;
+    auto halo = [&](int sy, int sx, std::int32_t m) {
+      plane_n[sy][sx] = n[m];
+      plane_f[sy][sx] = f[m];
+      plane_c[sy][sx] = c[m];
+    };
+    if (tx == 0 && i0 > 0) halo(ty + 1, 0, g.index(i0 - 1, j, k));
+    if (tx == tile_x - 1 && i0 + tile_x < g.nx) halo(ty + 1, tile_x + 1, g.index(i0 + tile_x, j, k));
+    if (ty == 0 && j0 > 0) halo(0, tx + 1, g.index(i, j0 - 1, k));
+    if (ty == tile_y - 1 && j0 + tile_y < g.ny) halo(tile_y + 1, tx + 1, g.index(i, j0 + tile_y, k));
+    __syncthreads();
+    if (inside) {
+      // The stencil order of angiogenesis3d::neighbours: centre, x-, x+, y-, y+, z-, z+.
+      const angiogenesis3d::Stencil sn{{n_here, plane_n[ty + 1][xm], plane_n[ty + 1][xp],
+                                        plane_n[ym][tx + 1], plane_n[yp][tx + 1], n_below, n_above}};
+      const angiogenesis3d::Stencil sf{{f_here, plane_f[ty + 1][xm], plane_f[ty + 1][xp],
+                                        plane_f[ym][tx + 1], plane_f[yp][tx + 1], f_below, f_above}};
+      const angiogenesis3d::Stencil scc{{c_here, plane_c[ty + 1][xm], plane_c[ty + 1][xp],
+                                         plane_c[ym][tx + 1], plane_c[yp][tx + 1], c_below, c_above}};
+      out[col + plane * k] =
+          angiogenesis3d::updated_density(angiogenesis3d::coefficients(sc, scc, sf), sn);
+    }
+    __syncthreads();
+    n_below = n_here;
+    f_below = f_here;
+    c_below = c_here;
+    n_here = n_above;
+    f_here = f_above;
+    c_here = c_above;
+  }
+}
+
 // Exclusive scan of one value per thread over the block (blockDim a multiple of 32):
 // warp shuffles, then one warp scans the warp totals. Integer sums, so the offsets equal
 // the CPU engine's running sums.
@@ -142,7 +203,7 @@ __global__ void vessel_kernel(VesselUptake u, const std::int32_t* __restrict__ v
 
 class CudaEngine final : public StencilEngine {
  public:
-  explicit CudaEngine(BlockShape block) : block_(block) {
+  CudaEngine(BlockShape block, FieldKernel kernel) : block_(block), kernel_(kernel) {
     int device = 0;
     check(cudaGetDevice(&device), "cudaGetDevice");
     cudaDeviceProp prop{};
@@ -233,12 +294,20 @@ class CudaEngine final : public StencilEngine {
  private:
   void launch_field() {
     const auto g = angiogenesis3d::grid_of(host_.p);
-    const dim3 block(block_[0], block_[1], block_[2]);
-    const dim3 grid((g.nx + block.x - 1) / block.x, (g.ny + block.y - 1) / block.y,
-                    (g.nz + block.z - 1) / block.z);
-    field_kernel<<<grid, block>>>(angiogenesis3d::scheme_constants(host_.p, host_.dt), g,
-                                  n_.get(), f_.get(), c_.get(), n_next_.get());
-    check_launch("field_kernel");
+    const auto sc = angiogenesis3d::scheme_constants(host_.p, host_.dt);
+    if (kernel_ == FieldKernel::Tiled) {
+      const dim3 grid((g.nx + tile_x - 1) / tile_x, (g.ny + tile_y - 1) / tile_y,
+                      (g.nz + z_chunk - 1) / z_chunk);
+      tiled_field_kernel<<<grid, dim3(tile_x, tile_y)>>>(sc, g, n_.get(), f_.get(), c_.get(),
+                                                          n_next_.get());
+      check_launch("tiled_field_kernel");
+    } else {
+      const dim3 block(block_[0], block_[1], block_[2]);
+      const dim3 grid((g.nx + block.x - 1) / block.x, (g.ny + block.y - 1) / block.y,
+                      (g.nz + block.z - 1) / block.z);
+      field_kernel<<<grid, block>>>(sc, g, n_.get(), f_.get(), c_.get(), n_next_.get());
+      check_launch("field_kernel");
+    }
     std::swap(n_, n_next_);
   }
 
@@ -254,6 +323,7 @@ class CudaEngine final : public StencilEngine {
   }
 
   BlockShape block_;
+  FieldKernel kernel_;
   std::string name_;
   int sms_ = 1;
   int tip_threads_ = 32;
@@ -266,14 +336,14 @@ class CudaEngine final : public StencilEngine {
 
 }  // namespace
 
-std::unique_ptr<StencilEngine> make_cuda_engine(BlockShape block) {
+std::unique_ptr<StencilEngine> make_cuda_engine(BlockShape block, FieldKernel kernel) {
   int count = 0;
   const cudaError_t e = cudaGetDeviceCount(&count);
   if (e != cudaSuccess || count == 0)
     throw solvent::DeviceUnavailable(
         std::string("explicit-stencil3d: device = \"cuda\" but no CUDA device is usable (") +
         (e != cudaSuccess ? cudaGetErrorString(e) : "no device found") + ")");
-  return std::make_unique<CudaEngine>(block);
+  return std::make_unique<CudaEngine>(block, kernel);
 }
 
 }  // namespace stencil3d

@@ -95,7 +95,9 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
 #ifdef STENCIL3D_HAVE_CUDA
     engine = make_cuda_engine({static_cast<int>(q_.integer("block_x")),
                                static_cast<int>(q_.integer("block_y")),
-                               static_cast<int>(q_.integer("block_z"))});
+                               static_cast<int>(q_.integer("block_z"))},
+                              q_.string("field_kernel") == "tiled" ? FieldKernel::Tiled
+                                                                   : FieldKernel::Direct);
 #else
     throw solvent::DeviceUnavailable(
         "explicit-stencil3d: device = \"cuda\" but this build has no CUDA support");

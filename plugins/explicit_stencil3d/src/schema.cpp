@@ -12,6 +12,9 @@ solvent::Schema integrator_schema() {
       ParamSpec::choice("device", "cpu", {"cpu", "cuda"}, "where the state lives and steps"),
       ParamSpec::integer("threads", 0, "CPU threads (0: OpenMP's default, all cores)")
           .at_least(0),
+      ParamSpec::choice("field_kernel", "direct", {"direct", "tiled"},
+                        "CUDA field update: one thread per node in block_x*y*z blocks (seed "
+                        "003), or 32x8 columns marching along z with a shared-memory plane"),
       ParamSpec::integer("block_x", 16, "CUDA block shape of the field update, x").at_least(1),
       ParamSpec::integer("block_y", 4, "CUDA block shape, y").at_least(1),
       ParamSpec::integer("block_z", 4, "CUDA block shape, z").at_least(1).at_most(64),

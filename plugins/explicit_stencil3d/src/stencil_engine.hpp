@@ -34,9 +34,14 @@ class StencilEngine {
 
 std::unique_ptr<StencilEngine> make_cpu_engine(int threads);
 
-// CUDA thread-block shape of the field kernel; the tip kernel is one block.
+// The CUDA field update: `direct` is seed 003's kernel, one thread per node in 3D blocks
+// of the given shape; `tiled` marches 32 x 8 columns of threads along z through chunks of
+// 32 planes, keeping each column's z-neighbours in registers and the plane's x and y
+// neighbours in shared memory (the block shape does not apply to it).
+enum class FieldKernel { Direct, Tiled };
 using BlockShape = std::array<int, 3>;
 // Throws solvent::DeviceUnavailable when no CUDA device can be used.
-std::unique_ptr<StencilEngine> make_cuda_engine(BlockShape block);
+std::unique_ptr<StencilEngine> make_cuda_engine(BlockShape block,
+                                                FieldKernel kernel = FieldKernel::Direct);
 
 }  // namespace stencil3d
