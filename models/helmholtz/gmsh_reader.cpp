@@ -162,9 +162,10 @@ void read_v4_nodes(Words& w, RawMesh& raw) {
   w.integer<std::int64_t>("the largest node tag");
   raw.nodes.reserve(static_cast<std::size_t>(total));
   for (std::int64_t b = 0; b < blocks; ++b) {
-    w.integer<int>("an entity dimension");
+    const int dim = w.integer<int>("an entity dimension");
     w.integer<int>("an entity tag");
-    const int parametric = w.integer<int>("the parametric flag");
+    // Nodes saved with parametric coordinates carry one per dimension of their entity.
+    const int parametric = w.integer<int>("the parametric flag") ? dim : 0;
     const auto n = w.integer<std::int64_t>("the number of nodes in the block");
     std::vector<std::int64_t> tags(static_cast<std::size_t>(n));
     for (auto& t : tags) t = w.integer<std::int64_t>("a node tag");

@@ -201,11 +201,14 @@ TEST_CASE("plane wave along the built-in cylinder: L2 error of order 2") {
   CHECK(order == doctest::Approx(2.0).epsilon(0.1));
 }
 
-TEST_CASE("gmsh duct: MSH 4.1 and 2.2 give the same mesh, and the plane wave converges") {
+TEST_CASE("gmsh duct: MSH 4.1 (with and without parametric nodes) and 2.2 give the same mesh; the plane wave converges") {
   TetMesh v41 = read_gmsh(data_dir + "/duct-h0.125.msh");
   TetMesh v22 = read_gmsh(data_dir + "/duct-h0.125-v22.msh");
+  TetMesh parametric = read_gmsh(data_dir + "/duct-h0.125-parametric.msh");
   CHECK(v41.nodes == v22.nodes);
   CHECK(v41.tets == v22.tets);
+  CHECK(v41.nodes == parametric.nodes);
+  CHECK(v41.tets == parametric.tets);
   REQUIRE(v41.groups.size() == 3);
   for (std::size_t g = 0; g < 3; ++g) {
     CHECK(v41.groups[g].name == v22.groups[g].name);
