@@ -142,35 +142,35 @@ void fill_volume_terms(const TetMesh& mesh, const Incidence& inc, const std::vec
     // Where each column of the current row sits in the value array.
     std::vector<std::int64_t> slot(n);
 #pragma omp for schedule(static)
-  for (std::int64_t i = 0; i < n; ++i) {
-    const auto row = static_cast<std::int32_t>(i);
-    for (auto p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p) slot[a.col_idx[p]] = p;
-    double diagonal = 0.0;
-    for (auto p = inc.start[i]; p < inc.start[i + 1]; ++p) {
-      const auto& t = mesh.tets[inc.tets[p]];
-      const TetGeometry geo = geometry(mesh, t);
-      const int r = static_cast<int>(std::find(t.begin(), t.end(), row) - t.begin());
-      for (int c = 0; c < 4; ++c) {
-        const double stiffness = geo.volume * dot(geo.grad[r], geo.grad[c]);
-        const double mass = geo.volume / 20.0 * (r == c ? 2.0 : 1.0);
-        const double v = stiffness - k2 * mass;
-        if (fixed[i]) {
-          if (c == r) diagonal += v;
-        } else if (fixed[t[c]]) {
-          s.rhs[i] -= v * g;
-        } else {
-          a.values[slot[t[c]]] += v;
+    for (std::int64_t i = 0; i < n; ++i) {
+      const auto row = static_cast<std::int32_t>(i);
+      for (auto p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p) slot[a.col_idx[p]] = p;
+      double diagonal_scale = 0.0;
+      for (auto p = inc.start[i]; p < inc.start[i + 1]; ++p) {
+        const auto& t = mesh.tets[inc.tets[p]];
+        const TetGeometry geo = geometry(mesh, t);
+        const int r = static_cast<int>(std::find(t.begin(), t.end(), row) - t.begin());
+        for (int c = 0; c < 4; ++c) {
+          const double stiffness = geo.volume * dot(geo.grad[r], geo.grad[c]);
+          const double mass = geo.volume / 20.0 * (r == c ? 2.0 : 1.0);
+          const double v = stiffness - k2 * mass;
+          if (fixed[i]) {
+            if (c == r) diagonal_scale += stiffness + k2 * mass;
+          } else if (fixed[t[c]]) {
+            s.rhs[i] -= v * g;
+          } else {
+            a.values[slot[t[c]]] += v;
+          }
         }
       }
+      if (fixed[i]) {
+        // Scaled like its neighbours' diagonals (K_ii + k^2 M_ii, which cannot vanish as
+        // K_ii - k^2 M_ii can), so the identity row does not spoil the conditioning; the
+        // right-hand side is scaled with it.
+        a.values[a.row_ptr[i]] = diagonal_scale;
+        s.rhs[i] = diagonal_scale * g;
+      }
     }
-    if (fixed[i]) {
-      // Scaled like its neighbours' rows, so the identity row does not spoil the
-      // conditioning; the right-hand side is scaled with it.
-      const double scale = std::abs(diagonal) > 0 ? std::abs(diagonal) : 1.0;
-      a.values[a.row_ptr[i]] = scale;
-      s.rhs[i] = scale * g;
-    }
-  }
   }
 }
 
