@@ -134,16 +134,21 @@ void Angiogenesis1d::project(std::span<double> u) const {
 }
 
 std::vector<Observable> Angiogenesis1d::observables(std::span<const double> u) const {
+  // Named once: observables are taken every step, and formatting names showed in profiles.
+  static const std::string names[4][3] = {{"mass_C", "min_C", "max_C"},
+                                          {"mass_P", "min_P", "max_P"},
+                                          {"mass_I", "min_I", "max_I"},
+                                          {"mass_F", "min_F", "max_F"}};
   std::vector<Observable> out;
-  static const char* names[] = {"C", "P", "I", "F"};
+  out.reserve(12);
   for (std::size_t s = 0; s < 4; ++s) {
     const double* v = u.data() + s * m_;
     double mass = 0.5 * (v[0] + v[m_ - 1]);
     for (std::size_t i = 1; i + 1 < m_; ++i) mass += v[i];
     const auto [lo, hi] = std::minmax_element(v, v + m_);
-    out.push_back({fmt::format("mass_{}", names[s]), mass * h_});
-    out.push_back({fmt::format("min_{}", names[s]), *lo});
-    out.push_back({fmt::format("max_{}", names[s]), *hi});
+    out.push_back({names[s][0], mass * h_});
+    out.push_back({names[s][1], *lo});
+    out.push_back({names[s][2], *hi});
   }
   return out;
 }

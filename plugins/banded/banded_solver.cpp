@@ -1,5 +1,7 @@
 #include "banded_solver.hpp"
 
+#include "band_substitution.hpp"
+
 #include <fmt/format.h>
 #include <lapacke.h>
 
@@ -29,6 +31,15 @@ void BandedSolver::factor(const BandedMatrix<T>& a, std::vector<T>& lu) {
     throw SolverError(fmt::format(
         "banded: singular matrix: gbtrf found U({0},{0}) = 0 at elimination step {0} of {1}", info, n));
   if (info < 0) throw SolverError(fmt::format("banded: gbtrf rejected argument {}", -info));
+  auto& inverse = inverse_diagonal<T>();
+  inverse.resize(a.n);
+  for (std::size_t j = 0; j < a.n; ++j) inverse[j] = T(1) / lu[j * a.ldab() + a.kl + a.ku];
+}
+
+template <class T>
+std::vector<T>& BandedSolver::inverse_diagonal() {
+  if constexpr (std::is_same_v<T, double>) return inverse_diagonal_real_;
+  else return inverse_diagonal_complex_;
 }
 
 void BandedSolver::setup(std::shared_ptr<const Operator> op) {
@@ -63,16 +74,7 @@ SolveStats BandedSolver::solve_impl(std::span<const T> b, std::span<T> x) {
   }();
   if (!reuse_) factor(a, lu);
   std::copy(b.begin(), b.end(), x.begin());
-  const auto n = static_cast<lapack_int>(a.n), kl = static_cast<lapack_int>(a.kl),
-             ku = static_cast<lapack_int>(a.ku), ldab = static_cast<lapack_int>(a.ldab());
-  lapack_int info;
-  if constexpr (std::is_same_v<T, double>)
-    info = LAPACKE_dgbtrs(LAPACK_COL_MAJOR, 'N', n, kl, ku, 1, lu.data(), ldab, ipiv_.data(), x.data(), n);
-  else
-    info = LAPACKE_zgbtrs(LAPACK_COL_MAJOR, 'N', n, kl, ku, 1,
-                          reinterpret_cast<const lapack_complex_double*>(lu.data()), ldab, ipiv_.data(),
-                          reinterpret_cast<lapack_complex_double*>(x.data()), n);
-  if (info != 0) throw SolverError(fmt::format("banded: gbtrs rejected argument {}", -info));
+  band_lu_substitute(lu.data(), a.ldab(), a.n, a.kl, a.ku, ipiv_.data(), inverse_diagonal<T>().data(), x.data());
   SolveStats s;
   s.iterations = 1;
   s.converged = true;

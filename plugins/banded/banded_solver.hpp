@@ -1,8 +1,9 @@
 #pragma once
-// LAPACK's banded LU with partial pivoting (gbtrf/gbtrs, through OpenBLAS) on a
-// BandedMatrix, which is already LAPACK's band storage: O(n kl (kl + ku)) to factor and
-// O(n (2 kl + ku)) per solve instead of the dense O(n^3). With reuse_factorization the
-// factors made at setup serve every solve; the IMEX step matrix never changes.
+// Banded LU with partial pivoting on a BandedMatrix, which is already LAPACK's band
+// storage: gbtrf (through OpenBLAS) factors in O(n kl (kl + ku)), the substitution of
+// band_substitution.hpp (gbtrs's arithmetic) solves in O(n (2 kl + ku)) — against the
+// dense O(n^3). With reuse_factorization the factors made at setup serve every solve; the
+// IMEX step matrix never changes.
 #include <solvent/solvent.hpp>
 
 namespace solvent::banded {
@@ -20,12 +21,16 @@ class BandedSolver : public LinearSolver {
   template <class T>
   void factor(const BandedMatrix<T>& a, std::vector<T>& lu);
   template <class T>
+  std::vector<T>& inverse_diagonal();
+  template <class T>
   SolveStats solve_impl(std::span<const T> b, std::span<T> x);
 
   bool reuse_;
   std::shared_ptr<const Operator> op_;
   std::vector<double> lu_real_;
   std::vector<complex> lu_complex_;
+  std::vector<double> inverse_diagonal_real_;  // 1 / U(j, j)
+  std::vector<complex> inverse_diagonal_complex_;
   std::vector<int> ipiv_;
   std::int64_t factorizations_ = 0;
 };
