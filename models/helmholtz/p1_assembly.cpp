@@ -155,7 +155,7 @@ void fill_volume_terms(const TetMesh& mesh, const Incidence& inc, const std::vec
           const double mass = geo.volume / 20.0 * (r == c ? 2.0 : 1.0);
           const double v = stiffness - k2 * mass;
           if (fixed[i]) {
-            if (c == r) diagonal_scale += stiffness + k2 * mass;
+            if (c == r) diagonal_scale += stiffness;
           } else if (fixed[t[c]]) {
             s.rhs[i] -= v * g;
           } else {
@@ -164,7 +164,7 @@ void fill_volume_terms(const TetMesh& mesh, const Incidence& inc, const std::vec
         }
       }
       if (fixed[i]) {
-        // Scaled like its neighbours' diagonals (K_ii + k^2 M_ii, which cannot vanish as
+        // Scaled like its neighbours' diagonals (by K_ii, which cannot vanish as
         // K_ii - k^2 M_ii can), so the identity row does not spoil the conditioning; the
         // right-hand side is scaled with it.
         a.values[a.row_ptr[i]] = diagonal_scale;
