@@ -1,13 +1,37 @@
 # solvent_add_plugin(NAME SOURCES ... [CUDA] [LIBRARIES ...])
-# One shared library per plugin: hidden visibility (only the descriptor is exported),
-# RPATH to find the core, output next to the other plugins, and the core's compile
-# definitions (BOOST_DLL_USE_STD_FS, SOLVENT_VERSION) through Solvent::core.
-# With CUDA, the plugin is skipped (one message) when no CUDA compiler was found.
+# One shared library per plugin, named libsolvent-NAME.so so the registry finds it:
+# hidden visibility (only the descriptor is exported), the core's compile definitions
+# (BOOST_DLL_USE_STD_FS, SOLVENT_VERSION) and C++20 through Solvent::core, output in
+# SOLVENT_PLUGIN_OUTPUT_DIRECTORY, installed to SOLVENT_PLUGIN_INSTALL_DIR, and an RPATH
+# that finds the core both inside a Solvent install (lib/solvent -> lib) and, for a plugin
+# built against an installed package, in that package's library folder.
+# With CUDA, the plugin is skipped (one message) when the project has no CUDA compiler.
+#
+# Used by Solvent's own tree and, through find_package(Solvent), by third-party projects;
+# there SolventConfig.cmake supplies the defaults of the variables above.
 function(solvent_add_plugin name)
   cmake_parse_arguments(P "CUDA" "" "SOURCES;LIBRARIES" ${ARGN})
-  if(P_CUDA AND NOT SOLVENT_HAVE_CUDA)
-    message(STATUS "Solvent: skipping CUDA plugin ${name} (no CUDA compiler)")
-    return()
+  if(P_CUDA)
+    get_property(_languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+    if(DEFINED SOLVENT_HAVE_CUDA)
+      set(_have_cuda ${SOLVENT_HAVE_CUDA})
+    elseif("CUDA" IN_LIST _languages)
+      set(_have_cuda ON)
+    else()
+      set(_have_cuda OFF)
+    endif()
+    if(NOT _have_cuda)
+      message(STATUS "Solvent: skipping CUDA plugin ${name} (no CUDA compiler)")
+      return()
+    endif()
+  endif()
+  set(_output "${SOLVENT_PLUGIN_OUTPUT_DIRECTORY}")
+  if(NOT _output)
+    set(_output "${CMAKE_BINARY_DIR}/lib/solvent")
+  endif()
+  set(_rpath "$ORIGIN/..;$ORIGIN")
+  if(SOLVENT_CORE_LIBRARY_DIR)
+    list(APPEND _rpath "${SOLVENT_CORE_LIBRARY_DIR}")
   endif()
   add_library(${name} MODULE ${P_SOURCES})
   target_link_libraries(${name} PRIVATE Solvent::core ${P_LIBRARIES})
@@ -16,8 +40,8 @@ function(solvent_add_plugin name)
     CXX_VISIBILITY_PRESET hidden
     CUDA_VISIBILITY_PRESET hidden
     VISIBILITY_INLINES_HIDDEN ON
-    LIBRARY_OUTPUT_DIRECTORY "${SOLVENT_PLUGIN_OUTPUT_DIRECTORY}"
-    INSTALL_RPATH "$ORIGIN/..;$ORIGIN")
+    LIBRARY_OUTPUT_DIRECTORY "${_output}"
+    INSTALL_RPATH "${_rpath}")
   if(P_CUDA)
     set_target_properties(${name} PROPERTIES CUDA_SEPARABLE_COMPILATION OFF)
   endif()

@@ -57,17 +57,20 @@ const PluginLibrary& PluginRegistry::find(const std::string& name_or_path, Plugi
   const bool is_path = name_or_path.find('/') != std::string::npos;
   if (is_path) {
     std::error_code ec;
-    auto canonical = fs::weakly_canonical(name_or_path, ec);
+    const auto canonical = fs::weakly_canonical(name_or_path, ec);
+    auto check_kind = [&](const PluginLibrary& p) -> const PluginLibrary& {
+      if (p.descriptor->kind != kind)
+        throw PluginError(fmt::format("{} is a {} plugin, not a {} plugin", name_or_path,
+                                      to_string(p.descriptor->kind), to_string(kind)));
+      return p;
+    };
     for (const auto& p : plugins_)
-      if (p.path == canonical && p.descriptor->kind == kind) return p;
-    plugins_.push_back(load_plugin_library(canonical));
-    if (plugins_.back().descriptor->kind != kind) {
-      auto actual = plugins_.back().descriptor->kind;
-      plugins_.pop_back();
-      throw PluginError(fmt::format("{} is a {} plugin, not a {} plugin", name_or_path,
-                                    to_string(actual), to_string(kind)));
-    }
-    return plugins_.back();
+      if (p.path == canonical) return check_kind(p);
+    for (const auto& p : chosen_by_path_)
+      if (p.path == canonical) return check_kind(p);
+    auto lib = load_plugin_library(canonical);
+    check_kind(lib);
+    return chosen_by_path_.emplace_back(std::move(lib));
   }
   std::vector<const PluginLibrary*> matches;
   for (const auto& p : plugins_)

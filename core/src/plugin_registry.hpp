@@ -5,6 +5,7 @@
 // that are not usable plugins are kept with the reason, for `solvent plugins`.
 #include "plugin_library.hpp"
 
+#include <deque>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -29,7 +30,8 @@ class PluginRegistry {
 
   // `name_or_path` is a plugin name, or a path to a plugin library (to choose between
   // two plugins of the same name). Throws PluginError if there is no such plugin of this
-  // kind, or if the name is ambiguous (naming both paths).
+  // kind, or if the name is ambiguous (naming both paths). The reference stays valid for
+  // the registry's lifetime (the config keeps one per role).
   const PluginLibrary& find(const std::string& name_or_path, PluginKind kind);
 
   std::vector<std::string> names(PluginKind kind) const;
@@ -38,6 +40,9 @@ class PluginRegistry {
   std::vector<std::filesystem::path> search_path_;
   std::vector<PluginLibrary> plugins_;
   std::vector<SkippedLibrary> skipped_;
+  // Libraries named by path that are not on the search path; a deque, so references
+  // handed out earlier survive later additions.
+  std::deque<PluginLibrary> chosen_by_path_;
 };
 
 // The closest of `candidates` to `word` by edit distance, or empty if none is close.

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# third_party_plugin.sh BUILD_DIR EXAMPLE_DIR CMAKE_GENERATOR CXX_COMPILER
+# The whole third-party path of issue 8: install Solvent from BUILD_DIR into a temporary
+# prefix, copy EXAMPLE_DIR out of the source tree, build it against the install only, run
+# its conformance test, and run an experiment with the plugin through the installed
+# `solvent`, checked against the same experiment solved by the in-tree gepp-cpu.
+set -euo pipefail
+build=$1
+example=$2
+generator=$3
+cxx=$4
+work=$(mktemp -d "${TMPDIR:-/tmp}/solvent-sdk.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+# Only what this script puts on the path may be found.
+unset SOLVENT_PLUGIN_PATH
+step() { printf '\n== %s\n' "$*"; }
+
+step "install into $work/prefix"
+prefix=$work/prefix
+cmake --install "$build" --prefix "$prefix" > "$work/install.log"
+for header in solvent.hpp plugin.hpp abi.hpp testkit.hpp; do
+  test -f "$prefix/include/solvent/$header"
+done
+# The framework's private headers (core/src) stay out of the SDK.
+for private in plugin_registry.hpp plugin_library.hpp config_validation.hpp run_driver.hpp; do
+  if [ -e "$prefix/include/solvent/$private" ] || [ -e "$prefix/include/$private" ]; then
+    echo "private header $private was installed" >&2
+    exit 1
+  fi
+done
+libdir=$(dirname "$(find "$prefix" -name SolventConfig.cmake -printf '%h')")
+libdir=$(dirname "$libdir")
+
+step "every installed plugin loads from the install"
+plugins=$("$prefix/bin/solvent" plugins)
+printf '%s\n' "$plugins"
+if grep -q '^skipped:' <<<"$plugins"; then
+  echo "the install has plugins that do not load" >&2
+  exit 1
+fi
+
+step "build the example out of tree against the install"
+cp -r "$example" "$work/example"
+cmake -S "$work/example" -B "$work/example-build" -G "$generator" -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_PREFIX_PATH="$prefix" > "$work/configure.log" || { cat "$work/configure.log"; exit 1; }
+cmake --build "$work/example-build"
+plugin_dir=$work/example-build/lib/solvent
+test -f "$plugin_dir/libsolvent-acme-jacobi.so"
+
+step "its conformance test"
+ctest --test-dir "$work/example-build" --output-on-failure
+
+step "the same plugin built by hand through pkg-config"
+mkdir -p "$work/by-hand"
+cflags=$(PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --cflags solvent)
+libs=$(PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --libs solvent)
+# The shell re-reads the flags, as make does, so SOLVENT_VERSION keeps its quotes.
+sh -c "$cxx -std=c++20 -O1 -shared -fPIC -fvisibility=hidden $cflags \
+  $work/example/plugin.cpp $work/example/jacobi_solver.cpp $work/example/operator_rows.cpp \
+  -o $work/by-hand/libsolvent-acme-jacobi.so $libs"
+SOLVENT_PLUGIN_PATH=$work/by-hand "$prefix/bin/solvent" plugins | grep -F "$work/by-hand/libsolvent-acme-jacobi.so"
+
+step "the installed solvent finds, describes and runs it"
+export SOLVENT_PLUGIN_PATH=$plugin_dir
+"$prefix/bin/solvent" plugins | grep -F "$plugin_dir/libsolvent-acme-jacobi.so"
+"$prefix/bin/solvent" describe acme-jacobi | tee "$work/describe.txt"
+grep -q 'max_iterations' "$work/describe.txt"
+cd "$work"
+"$prefix/bin/solvent" run example/jacobi.toml --output jacobi --no-progress
+# The reference: the same experiment with the direct solver (and without Jacobi's keys).
+sed -e 's/"acme-jacobi"/"gepp-cpu"/' -e '/^tolerance/d' -e '/^max_iterations/d' example/jacobi.toml > gepp.toml
+"$prefix/bin/solvent" run gepp.toml --output gepp --no-progress
+grep -q 'acme-jacobi' jacobi/record.toml
+
+step "the Jacobi trajectory agrees with the direct solver's"
+last=$(ls jacobi/profiles | sort | tail -n 1)
+paste -d, "jacobi/profiles/$last" "gepp/profiles/$last" | awk -F, '
+  NR == 1 { half = NF / 2; next }
+  { for (i = 2; i <= half; ++i) { d = $i - $(i + half); if (d < 0) d = -d; if (d > max) max = d } }
+  END { printf "max |u_jacobi - u_gepp| at the last step: %.3e\n", max; exit !(max < 1e-9) }'
