@@ -7,6 +7,7 @@
 // matm-cuda (both sweep layouts) and the CPU thread scaling.
 //
 //   matm-benchmark [--sizes 64,128,256] [--shape-size 256] [--cpu-full-max 128] [--out FILE]
+//                  [--quick 1]   (matm-cuda alone, Poisson, fewer block shapes)
 #include "copy_bandwidth.hpp"
 
 #include <solvent/testkit.hpp>
@@ -223,12 +224,14 @@ int main(int argc, char** argv) {
   std::vector<long> sizes{64, 128, 256};
   long shape_size = 256, cpu_full_max = 128;
   std::string out_path;
+  bool quick = false;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i];
     if (a == "--sizes") sizes = parse_list(argv[i + 1]);
     else if (a == "--shape-size") shape_size = std::stol(argv[i + 1]);
     else if (a == "--cpu-full-max") cpu_full_max = std::stol(argv[i + 1]);
     else if (a == "--out") out_path = argv[i + 1];
+    else if (a == "--quick") quick = std::string(argv[i + 1]) == "1";
   }
   std::ostringstream out;
   char device[256] = "none";
@@ -247,6 +250,7 @@ int main(int argc, char** argv) {
   const std::vector<std::pair<std::string, Settings>> krylov{{"cg-cuda", {}}, {"bicgstab-cuda", {}}, {"cg", {}},
                                                              {"bicgstab", {}}};
   for (bool convection : {false, true}) {
+    if (quick && convection) continue;
     std::vector<Row> rows;
     std::string label;
     for (long n : sizes) {
@@ -255,6 +259,7 @@ int main(int argc, char** argv) {
       Row g = solve(p, "matm-cuda", {}, 0, 3);
       if (device_bw > 0) g.floor_ms = 1e3 * matm_bytes_per_iteration(n, p.self_adjoint) / device_bw;
       rows.push_back(g);
+      if (quick) continue;
       const bool cpu_full = n <= cpu_full_max;
       Row c = solve(p, "matm", all_threads, cpu_full ? 0 : 5);
       c.floor_ms = 1e3 * matm_bytes_per_iteration(n, p.self_adjoint) / host_bw;
@@ -269,7 +274,7 @@ int main(int argc, char** argv) {
         rows.push_back(k);
       }
       std::ostringstream part;
-      print_rows(part, {rows.end() - (convection ? 4 : 6), rows.end()});
+      print_rows(part, {rows.end() - (quick ? 1 : convection ? 4 : 6), rows.end()});
       std::cout << part.str() << std::flush;
     }
     out << "### " << label << "\n\n";
@@ -280,14 +285,17 @@ int main(int argc, char** argv) {
   if (device_bw > 0) {
     const Problem p = make_problem(shape_size, false);
     const double floor_ms = 1e3 * matm_bytes_per_iteration(shape_size, true) / device_bw;
-    const std::vector<std::tuple<const char*, int, int>> shapes{
+    const std::vector<std::tuple<const char*, int, int>> quick_shapes{
+        {"warp-scan", 64, 4},  {"warp-scan", 64, 8}, {"warp-scan", 64, 16}, {"warp-scan", 32, 32},
+        {"warp-scan", 128, 8}, {"warp-scan", 256, 4}, {"paper", 64, 8}};
+    const std::vector<std::tuple<const char*, int, int>> all_shapes{
         {"warp-scan", 32, 1},  {"warp-scan", 32, 4},  {"warp-scan", 32, 8},  {"warp-scan", 64, 1},
         {"warp-scan", 64, 2},  {"warp-scan", 64, 4},  {"warp-scan", 64, 8},  {"warp-scan", 128, 1},
         {"warp-scan", 128, 2}, {"warp-scan", 128, 4}, {"warp-scan", 256, 1}, {"warp-scan", 256, 2},
         {"paper", 16, 16},     {"paper", 32, 4},      {"paper", 64, 4},      {"paper", 64, 8},
         {"paper", 128, 2},     {"paper", 256, 1}};
     std::vector<Row> rows;
-    for (const auto& [sweep, bx, bz] : shapes) {
+    for (const auto& [sweep, bx, bz] : quick ? quick_shapes : all_shapes) {
       Row r = solve(p, "matm-cuda",
                     {{"sweep", std::string(sweep)}, {"block_x", std::int64_t(bx)}, {"block_z", std::int64_t(bz)}}, 10,
                     3, false);
@@ -302,7 +310,7 @@ int main(int argc, char** argv) {
   }
 
   // CPU scaling of matm: 5 iterations at the largest size solved in full on the CPU.
-  {
+  if (!quick) {
     long n = 0;
     for (long s : sizes)
       if (s <= cpu_full_max) n = std::max(n, s);

@@ -3,7 +3,8 @@
 # then the benchmark (docs/benchmarks.md, section MATM). Results under $OUT.
 # Device command, with carry [".devdeps"]:   BUDGET=280 bash scripts/gpu/matm.sh [sizes] [shape-size]
 # BUDGET (seconds, default 280) bounds the whole script, so the tables come back even
-# when the benchmark has to be cut short.
+# when the benchmark has to be cut short; QUICK=1 times matm-cuda alone (Poisson, fewer
+# block shapes); TEST_TIMEOUT (default 60) bounds the GPU tests.
 SECONDS=0
 source scripts/gpu/configure.sh || exit 1
 SIZES=${1:-64,128,256}
@@ -16,10 +17,10 @@ time ninja -C "$BUILD" -k 0 $targets > "$OUT/build.log" 2>&1 || { tail -40 "$OUT
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv | tee "$OUT/device.txt"
 export SOLVENT_PLUGIN_PATH=$BUILD/lib/solvent
 quiet() { grep -v '^\[info\]\|^\[warning\]\|^\[.*\] \[info\]'; }
-echo "== GPU tests"
-timeout 60 "$BUILD/bin/matm-cuda-tests" 2>&1 | quiet | tail -60 | tee "$OUT/gpu-tests.log"
-echo "== benchmark --sizes $SIZES --shape-size $SHAPE"
+echo "== GPU tests ($SECONDS s)"
+timeout ${TEST_TIMEOUT:-60} "$BUILD/bin/matm-cuda-tests" 2>&1 | quiet | tail -60 | tee "$OUT/gpu-tests.log"
+echo "== benchmark --sizes $SIZES --shape-size $SHAPE ($SECONDS s)"
 timeout $(( ${BUDGET:-280} - SECONDS - 5 )) "$BUILD/bin/matm-benchmark" --sizes "$SIZES" --shape-size "$SHAPE" --cpu-full-max 128 \
-  --out "$OUT/matm-benchmark.md" 2>&1 | quiet > "$OUT/benchmark.log"
+  --quick ${QUICK:-0} --out "$OUT/matm-benchmark.md" 2>&1 | quiet > "$OUT/benchmark.log"
 cat "$OUT/matm-benchmark.md" 2>/dev/null || tail -60 "$OUT/benchmark.log"
 echo "== script took $SECONDS s"

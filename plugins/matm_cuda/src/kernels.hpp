@@ -7,7 +7,7 @@ namespace solvent::matm::cuda {
 // How the triangular sweeps are laid out on the GPU (TOML: block_x, block_z, sweep).
 struct SweepShape {
   int block_x = 64;    // threads along x in one block
-  int block_z = 4;     // rows (z layers) in one block; the block marches along y
+  int block_z = 8;     // rows (z layers) in one block; the block marches along y
   bool paper = false;  // true: seed 001's Algorithm 2, one node per thread on the
                        // i + j + k wavefront; false: a warp solves 32 x-nodes at once
 };

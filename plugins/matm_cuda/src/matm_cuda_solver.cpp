@@ -13,7 +13,7 @@ Schema matm_cuda_schema() {
                                                 "unless sweep = \"paper\")")
                   .at_least(1)
                   .at_most(1024));
-  s.push_back(ParamSpec::integer("block_z", 4, "z layers in a sweep block; the block marches along y")
+  s.push_back(ParamSpec::integer("block_z", 8, "z layers in a sweep block; the block marches along y")
                   .at_least(1)
                   .at_most(1024));
   s.push_back(ParamSpec::choice("sweep", "warp-scan", {"warp-scan", "paper"},

@@ -14,7 +14,8 @@
 // - Blocks depend on their -x and -z neighbours. Each block takes a ticket (atomicAdd)
 //   and owns tile `ticket`, tiles numbered x fastest, so every tile it waits for belongs
 //   to a block that is already running: no deadlock whatever the occupancy. A block
-//   publishes its step count after each step; a waiting block spins on it (thread 0).
+//   publishes its count of finished steps once per step; a waiting block spins on it
+//   (thread 0) with release/acquire fences at GPU scope.
 #include "cuda_check.hpp"
 #include "kernels.hpp"
 
@@ -54,6 +55,11 @@ __device__ NodeInputs load_inputs(const SplitView& s, const double* __restrict__
 }
 
 __device__ int read_flag(const int* p) { return *reinterpret_cast<const volatile int*>(p); }
+
+// Release/acquire fence at GPU scope: the flag protocol needs only a release (before the
+// flag store) and an acquire (after the flag load), the PTX release and acquire patterns;
+// __threadfence() is a sequentially consistent fence and dearer.
+__device__ void fence_acq_rel_gpu() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
 
 template <bool Upper, int G>
 __global__ void __launch_bounds__(1024) pipelined_sweep(SplitView s, const double* __restrict__ src, double* out, double omega,
@@ -95,9 +101,18 @@ __global__ void __launch_bounds__(1024) pipelined_sweep(SplitView s, const doubl
         while (seen_below < min(t + bz, steps)) seen_below = read_flag(sync + tile - tiles_x);
         waited = true;
       }
-      if (waited) __threadfence();
+      if (waited) fence_acq_rel_gpu();
     }
+    // One barrier per step: the cache is double-buffered by step parity, so it only has
+    // to separate step t - 1 (all its writes) from step t.
     __syncthreads();
+    // Release steps 0 .. t-1 while the block computes step t: the barrier ordered the
+    // block's writes before thread 0's fence, the fence orders them before the flag (the
+    // pattern of cooperative groups' grid sync); only thread 0's warp waits for it.
+    if (tid == 0 && t > 0) {
+      fence_acq_rel_gpu();
+      *reinterpret_cast<volatile int*>(sync + tile) = t;
+    }
     const int jl = t - g - tz;
     const bool active = active_at(t);
     const NodeInputs in = next;
@@ -141,18 +156,15 @@ __global__ void __launch_bounds__(1024) pipelined_sweep(SplitView s, const doubl
       dot += in.c0 * y * y;
     }
     this_cache[tz * bx + tx] = y;
-    // Release, as cooperative groups' grid sync does it: the barrier orders the block's
-    // writes before thread 0's fence, the fence before the flag.
-    __syncthreads();
-    if (tid == 0) {
-      __threadfence();
-      *reinterpret_cast<volatile int*>(sync + tile) = t + 1;
-    }
+  }
+  __syncthreads();
+  if (tid == 0) {
+    fence_acq_rel_gpu();
+    *reinterpret_cast<volatile int*>(sync + tile) = steps;
   }
 
   if (partials) {
     const int n = bx * bz;
-    __syncthreads();
     cache[tid] = dot;
     __syncthreads();
     int width = 1;
