@@ -192,7 +192,7 @@ std::string fmt(double v, int precision = 3) {
 }
 
 void print_rows(std::ostream& out, const std::vector<Row>& rows) {
-  out << "| n^3 | solver | settings | iterations | converged | ||Ax-f||/||f|| | max error | ms/iteration | "
+  out << "| n^3 | solver | settings | iterations | converged | relative residual | max error | ms/iteration | "
          "ms/iteration/1000 nodes | floor ms | ratio | note |\n";
   out << "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const auto& r : rows) {
