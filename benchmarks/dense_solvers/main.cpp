@@ -10,6 +10,7 @@
 // gepp-cpu out above that level (so its slow large levels can run as a separate process),
 // --cpu-budget-s skips a gepp-cpu level whose predicted time (n^3 from the last) exceeds it.
 #include "device_ceilings.hpp"
+#include "implicit_system.hpp"
 
 #include <solvent/testkit.hpp>
 
@@ -65,13 +66,7 @@ ImexSystem make_system(std::int64_t m) {
   sys.problem = sys.model->imex();
   sys.lin = sys.problem->linear_operator();
   const std::size_t n = sys.lin.rows;
-  solvent::DenseMatrix<double> s(n, n);
-  for (std::size_t i = 0; i < n; ++i) {
-    s(i, i) = 1.0;
-    for (auto k = sys.lin.row_ptr[i]; k < sys.lin.row_ptr[i + 1]; ++k)
-      s(i, std::size_t(sys.lin.col_idx[k])) -= 0.5 * kDt * sys.lin.values[k];
-  }
-  sys.s = std::make_shared<const solvent::Operator>(std::move(s));
+  sys.s = std::make_shared<const solvent::Operator>(dense_bench::implicit_matrix(sys.lin, kDt));
   sys.u0.resize(n);
   sys.rhs.resize(n);
   sys.explicit_term.resize(n);
@@ -91,15 +86,6 @@ double median(std::vector<double> v) {
   if (v.empty()) return kNaN;
   std::sort(v.begin(), v.end());
   return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
-}
-
-double relative_difference(const std::vector<double>& x, const std::vector<double>& ref) {
-  double d = 0.0, r = 0.0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    d += (x[i] - ref[i]) * (x[i] - ref[i]);
-    r += ref[i] * ref[i];
-  }
-  return std::sqrt(d / r);
 }
 
 // Repeats so that one measurement spends about 0.4 s, within [3, 15].
@@ -143,7 +129,7 @@ Measurement measure(const Config& c, ImexSystem& sys, const std::vector<double>&
     m.note = e.what();
     return m;
   }
-  m.error = relative_difference(x, reference);
+  m.error = dense_bench::relative_difference(x, reference);
   if (!(m.error <= 1e-10)) {
     m.note = "WRONG: differs from LAPACK";
     return m;

@@ -5,6 +5,8 @@
 
 #include <solvent/testkit.hpp>
 
+#include <implicit_system.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -17,24 +19,10 @@ namespace {
 
 solvent::DenseMatrix<double> implicit_matrix(std::int64_t m, double dt) {
   auto model = solvent::testkit::make_model("angiogenesis-1d", {{"M", m}});
-  const auto lin = model->imex()->linear_operator();
-  solvent::DenseMatrix<double> s(lin.rows, lin.cols);
-  for (std::size_t i = 0; i < lin.rows; ++i) {
-    s(i, i) = 1.0;
-    for (auto k = lin.row_ptr[i]; k < lin.row_ptr[i + 1]; ++k)
-      s(i, std::size_t(lin.col_idx[k])) -= 0.5 * dt * lin.values[k];
-  }
-  return s;
+  return dense_bench::implicit_matrix(model->imex()->linear_operator(), dt);
 }
 
-double relative_difference(const std::vector<double>& x, const std::vector<double>& ref) {
-  double d = 0.0, r = 0.0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    d += (x[i] - ref[i]) * (x[i] - ref[i]);
-    r += ref[i] * ref[i];
-  }
-  return std::sqrt(d / r);
-}
+using dense_bench::relative_difference;
 
 class TrajectoryRecorder : public solvent::Observer {
  public:
