@@ -16,8 +16,10 @@ solvent::Schema gepp_cuda_schema() {
       ParamSpec::choice("kernels", "fused", {"paper", "fused"},
                         "paper: seed 000's kernels (one-block pivot search with a CAS atomic max, "
                         "one-thread-per-column row swap, 16x16 elimination blocks over the whole "
-                        "augmented matrix). fused: warp-shuffle pivot search and row swap in one "
-                        "kernel, elimination grid covering only the active submatrix"),
+                        "augmented matrix). fused: one launch per step, the elimination over the "
+                        "active submatrix whose last block to finish then does the next step's "
+                        "pivot search (warp-shuffle reduction) and row swap; with "
+                        "skip_zero_blocks, runs of diagonal pivots are checked in one launch"),
       ParamSpec::choice("launch", "graph", {"sync", "stream", "graph"},
                         "sync: synchronise after every kernel (the paper). stream: queue all "
                         "kernels of a factorisation without waiting. graph: capture the "
