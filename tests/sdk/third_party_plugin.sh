@@ -9,6 +9,7 @@ build=$1
 example=$2
 generator=$3
 cxx=$4
+fixture=$(dirname "$0")/fixture_plugin.cpp
 work=$(mktemp -d "${TMPDIR:-/tmp}/solvent-sdk.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 # Only what this script puts on the path may be found.
@@ -50,15 +51,26 @@ test -f "$plugin_dir/libsolvent-acme-jacobi.so"
 step "its conformance test"
 ctest --test-dir "$work/example-build" --output-on-failure
 
-step "the same plugin built by hand through pkg-config"
-mkdir -p "$work/by-hand"
-cflags=$(PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --cflags solvent)
-libs=$(PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --libs solvent)
+step "pkg-config: every installed header compiles from the install alone; a plugin built by hand loads"
+export PKG_CONFIG_PATH=$libdir/pkgconfig
+cflags=$(pkg-config --cflags solvent)
+libs=$(pkg-config --libs solvent)
+for header in "$prefix"/include/solvent/*.hpp; do
+  echo "#include <solvent/${header##*/}>"
+done > "$work/all_headers.cpp"
 # The shell re-reads the flags, as make does, so SOLVENT_VERSION keeps its quotes.
-sh -c "$cxx -std=c++20 -O1 -shared -fPIC -fvisibility=hidden $cflags \
-  $work/example/plugin.cpp $work/example/jacobi_solver.cpp $work/example/operator_rows.cpp \
-  -o $work/by-hand/libsolvent-acme-jacobi.so $libs"
-SOLVENT_PLUGIN_PATH=$work/by-hand "$prefix/bin/solvent" plugins | grep -F "$work/by-hand/libsolvent-acme-jacobi.so"
+sh -c "$cxx -std=c++20 -fsyntax-only $cflags $work/all_headers.cpp"
+mkdir -p "$work/by-hand"
+sh -c "$cxx -std=c++20 -shared -fPIC -fvisibility=hidden $cflags \
+  '-DFIXTURE_NAME=\"sdk-by-hand\"' '-DFIXTURE_SUMMARY=\"built with pkg-config\"' \
+  -DFIXTURE_ABI_VERSION=SOLVENT_PLUGIN_ABI_VERSION -DFIXTURE_SOLVENT_VERSION=SOLVENT_VERSION \
+  $fixture -o $work/by-hand/libsolvent-sdk-by-hand.so $libs"
+by_hand=$(SOLVENT_PLUGIN_PATH=$work/by-hand "$prefix/bin/solvent" plugins)
+grep -F "$work/by-hand/libsolvent-sdk-by-hand.so" <<<"$by_hand"
+if grep -q '^skipped:' <<<"$by_hand"; then
+  echo "the plugin built with pkg-config's flags was skipped" >&2
+  exit 1
+fi
 
 step "the installed solvent finds, describes and runs it"
 export SOLVENT_PLUGIN_PATH=$plugin_dir
@@ -78,3 +90,21 @@ paste -d, "jacobi/profiles/$last" "gepp/profiles/$last" | awk -F, '
   NR == 1 { half = NF / 2; next }
   { for (i = 2; i <= half; ++i) { d = $i - $(i + half); if (d < 0) d = -d; if (d > max) max = d } }
   END { printf "max |u_jacobi - u_gepp| at the last step: %.3e\n", max; exit !(max < 1e-9) }'
+
+step "installed next to Solvent's own plugins, it is found without SOLVENT_PLUGIN_PATH"
+cmake --install "$work/example-build" --prefix "$prefix" > /dev/null
+installed=$prefix/lib/solvent/libsolvent-acme-jacobi.so
+SOLVENT_PLUGIN_PATH= "$prefix/bin/solvent" plugins | grep -F "$installed"
+SOLVENT_PLUGIN_PATH= "$prefix/bin/solvent" validate example/jacobi.toml
+
+step "with the build's copy on the path too, the name is ambiguous and a path chooses"
+set +e
+conflict=$("$prefix/bin/solvent" validate example/jacobi.toml 2>&1)
+rc=$?
+set -e
+printf '%s\n' "$conflict"
+test "$rc" -eq 2
+grep -F "linear_solver plugin 'acme-jacobi' is provided by 2 libraries:" <<<"$conflict"
+grep -F "  $plugin_dir/libsolvent-acme-jacobi.so" <<<"$conflict"
+grep -F "  $installed" <<<"$conflict"
+"$prefix/bin/solvent" validate example/jacobi.toml --set "linear_solver.type=$installed"
