@@ -10,32 +10,32 @@
 namespace solvent::matm {
 namespace {
 
-struct ApplyDots {
-  double d_v_v = 0.0, r2_v = 0.0, a0_v_v = 0.0, r_v = 0.0;
-};
-
 // z0 = A0 v, z1 = A1 v (when z1 is given), and the inner products eq. (5) takes from them.
-ApplyDots apply(const SplitView& s, const double* v, const double* r, double* z0, double* z1,
-                int threads) {
+ProductSums apply(const SplitView& s, const double* v, const double* r, double* z0, double* z1, int threads) {
   double d_v_v = 0.0, r2_v = 0.0, a0_v_v = 0.0, r_v = 0.0;
   const index_t lines = s.n2 * s.n3;
 #pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : d_v_v, r2_v, a0_v_v, r_v)
   for (index_t l = 0; l < lines; ++l) {
     const index_t j = l % s.n2, k = l / s.n2;
+    ProductSums line;
     for (index_t i = 0; i < s.n1; ++i) {
       const index_t m = s.index(i, j, k);
       const NodeProducts p = apply_node(s, Values{v}, i, j, k);
       z0[m] = p.a0;
       if (z1) z1[m] = p.a1;
-      const double c0 = s.c0[m];
-      if (c0 == 0.0) continue;
-      d_v_v += c0 * v[m] * v[m];
-      r2_v += p.r2 * p.r2 / c0;
-      a0_v_v += p.a0 * v[m];
-      r_v += r[m] * v[m];
+      line.add(s.c0[m], v[m], p, r[m]);
     }
+    d_v_v += line.d_v_v;
+    r2_v += line.r2_v;
+    a0_v_v += line.a0_v_v;
+    r_v += line.r_v;
   }
-  return {d_v_v, r2_v, a0_v_v, r_v};
+  ProductSums total;
+  total.d_v_v = d_v_v;
+  total.r2_v = r2_v;
+  total.a0_v_v = a0_v_v;
+  total.r_v = r_v;
+  return total;
 }
 
 // Calls line(j, k) for every grid line, in wavefronts j + k = const; the lines of one
@@ -150,14 +150,14 @@ double CpuBackend::update_and_residual(double tau) {
 }
 
 double CpuBackend::omega_from_residual() {
-  const ApplyDots d = apply(view_, r_.data(), r_.data(), z0_.data(), nullptr, threads_);
+  const ProductSums d = apply(view_, r_.data(), r_.data(), z0_.data(), nullptr, threads_);
   return d.r2_v > 0.0 ? std::sqrt(d.d_v_v / d.r2_v) : 0.0;
 }
 
 Dots CpuBackend::correction(double omega) {
   lower_sweep(view_, r_.data(), y_.data(), omega, threads_);
   upper_sweep(view_, y_.data(), w_.data(), omega, threads_);
-  const ApplyDots a =
+  const ProductSums a =
       apply(view_, w_.data(), r_.data(), z0_.data(), z1_.empty() ? nullptr : z1_.data(), threads_);
   Dots d;
   d.d_w_w = a.d_v_v;

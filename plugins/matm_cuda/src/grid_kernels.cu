@@ -54,7 +54,7 @@ __global__ void residual_kernel(SplitView s, const double* __restrict__ x, const
 
 __global__ void apply_kernel(SplitView s, const double* __restrict__ v, const double* __restrict__ r,
                              double* __restrict__ z0, double* __restrict__ z1, double* partials) {
-  double d[4] = {0.0, 0.0, 0.0, 0.0};
+  ProductSums sums;
   for (index_t line = blockIdx.x; line < s.n2 * s.n3; line += gridDim.x) {
     const index_t j = line % s.n2, k = line / s.n2;
     for (index_t i = threadIdx.x; i < s.n1; i += blockDim.x) {
@@ -62,14 +62,10 @@ __global__ void apply_kernel(SplitView s, const double* __restrict__ v, const do
       const NodeProducts p = apply_node(s, Values{v}, i, j, k);
       z0[m] = p.a0;
       if (z1) z1[m] = p.a1;
-      const double c0 = s.c0[m];
-      if (c0 == 0.0) continue;
-      d[0] += c0 * v[m] * v[m];
-      d[1] += p.r2 * p.r2 / c0;
-      d[2] += p.a0 * v[m];
-      d[3] += r[m] * v[m];
+      sums.add(s.c0[m], v[m], p, r[m]);
     }
   }
+  double d[4] = {sums.d_v_v, sums.r2_v, sums.a0_v_v, sums.r_v};
   block_partials(d, partials);
 }
 

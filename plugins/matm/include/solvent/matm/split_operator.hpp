@@ -80,6 +80,20 @@ SOLVENT_HD inline NodeProducts apply_node(const SplitView& s, const Field& v, in
   return p;
 }
 
+// The inner products eq. (5) takes from v, A0 v and R2 v (and r), summed node by node:
+// (D v, v), (D^-1 R2 v, R2 v), (A0 v, v), (r, v).
+struct ProductSums {
+  double d_v_v = 0.0, r2_v = 0.0, a0_v_v = 0.0, r_v = 0.0;
+
+  SOLVENT_HD void add(double c0, double v, const NodeProducts& p, double r) {
+    if (c0 == 0.0) return;
+    d_v_v += c0 * v * v;
+    r2_v += p.r2 * p.r2 / c0;
+    a0_v_v += p.a0 * v;
+    r_v += r * v;
+  }
+};
+
 // One node of a triangular sweep of the preconditioner B = (D + w R1) D^-1 (D + w R2):
 //   lower, (D + w R1) y = r:    y(m) = (r(m) + w sum_d lower[d][m] y(m - s_d)) / ((1 + w/2) c0)
 //   upper, (D + w R2) v = D y:  v(m) = (c0 y(m) + w sum_d lower[d][m + s_d] v(m + s_d)) / ((1 + w/2) c0)
