@@ -13,6 +13,7 @@
 // (band LU, CSR Lin, pivots, eight state-sized vectors) at the read bandwidth for that size.
 //
 //   imex-1d-bench [--levels 25,50,...] [--budget-s 2] [--max-steps 200] [--csv FILE]
+//                 [--only banded,lapack+reuse,...]
 #include "machine_rates.hpp"
 #include "step_timing.hpp"
 
@@ -36,6 +37,7 @@ struct Options {
   double budget_s = 2.0;
   std::int64_t max_steps = 200;
   std::string csv = "imex_1d.csv";
+  std::vector<std::string> only;  // backend labels to time (lapack always runs: the reference)
 };
 
 Options parse(int argc, char** argv) {
@@ -52,9 +54,12 @@ Options parse(int argc, char** argv) {
       o.max_steps = std::stoll(value);
     } else if (key == "--csv") {
       o.csv = value;
+    } else if (key == "--only") {
+      std::stringstream ss(value);
+      for (std::string item; std::getline(ss, item, ',');) o.only.push_back(item);
     } else {
       throw std::runtime_error("unknown option " + key +
-                               " (options: --levels LIST, --budget-s S, --max-steps N, --csv FILE)");
+                               " (options: --levels LIST, --budget-s S, --max-steps N, --csv FILE, --only LABELS)");
     }
   }
   return o;
@@ -103,6 +108,10 @@ int main(int argc, char** argv) try {
       {{"banded", "banded", {{"reuse_factorization", true}}}, FloorBasis::Bytes},
       {{"banded-refactor", "banded", {{"reuse_factorization", false}}}, FloorBasis::Bytes},
   };
+  // Other work on the machine inflates every figure; the table says how much there was.
+  std::string load = "unknown";
+  if (std::ifstream f("/proc/loadavg"); f) std::getline(f, load);
+  fmt::print("load average at start (1, 5, 15 min, ...): {}\n", load);
   const double dgemm = dgemm_flops_per_second(1500);
   fmt::print("machine: DGEMM (n = 1500, OpenBLAS) {:.1f} GFlop/s; read bandwidth 1 thread: "
              "{:.1f} GB/s at 256 KiB, {:.1f} GB/s at 256 MiB\n",
@@ -119,6 +128,9 @@ int main(int argc, char** argv) try {
     std::vector<double> reference;
     std::vector<Row> rows;
     for (const auto& cell : cells) {
+      if (!reference.empty() && !opt.only.empty() &&
+          std::find(opt.only.begin(), opt.only.end(), cell.backend.label) == opt.only.end())
+        continue;
       auto probe = time_steps(cell.backend, m, 1);
       if (reference.empty()) reference = probe.state_after_first_step;
       Row r{&cell, probe.operator_form, 0, 0, 0, relative_difference(probe.state_after_first_step, reference)};
@@ -142,7 +154,7 @@ int main(int argc, char** argv) try {
       }
       rows.push_back(r);
     }
-    const double gepp_median = rows[1].median;
+    const double gepp_median = rows.size() > 1 && rows[1].cell->backend.label == "gepp-cpu" ? rows[1].median : NAN;
     for (const auto& r : rows) {
       const double speedup = gepp_median / r.median;
       fmt::print("{:>4} {:>5}  {:<16} {:>6} {:>13.4g} {:>11.4g} {:>12.4g} {:>8.3g} {:>10.2g}{}\n", m, 4 * m,

@@ -31,9 +31,17 @@ void BandedSolver::factor(const BandedMatrix<T>& a, std::vector<T>& lu) {
     throw SolverError(fmt::format(
         "banded: singular matrix: gbtrf found U({0},{0}) = 0 at elimination step {0} of {1}", info, n));
   if (info < 0) throw SolverError(fmt::format("banded: gbtrf rejected argument {}", -info));
+  interchanges_ = 0;
+  for (std::size_t j = 0; j < a.n; ++j) interchanges_ += ipiv_[j] != int(j + 1);
   auto& inverse = inverse_diagonal<T>();
   inverse.resize(a.n);
-  for (std::size_t j = 0; j < a.n; ++j) inverse[j] = T(1) / lu[j * a.ldab() + a.kl + a.ku];
+  u_reach_.assign(a.n, 0);
+  const std::size_t kd = a.kl + a.ku;
+  for (std::size_t i = 0; i < a.n; ++i) {
+    inverse[i] = T(1) / lu[i * a.ldab() + kd];
+    for (std::size_t k = std::min(kd, a.n - 1 - i); k > 0 && u_reach_[i] == 0; --k)
+      if (lu[(i + k) * a.ldab() + kd - k] != T(0)) u_reach_[i] = k;
+  }
 }
 
 template <class T>
@@ -74,7 +82,8 @@ SolveStats BandedSolver::solve_impl(std::span<const T> b, std::span<T> x) {
   }();
   if (!reuse_) factor(a, lu);
   std::copy(b.begin(), b.end(), x.begin());
-  band_lu_substitute(lu.data(), a.ldab(), a.n, a.kl, a.ku, ipiv_.data(), inverse_diagonal<T>().data(), x.data());
+  band_lu_substitute(BandLu<T>{lu.data(), a.ldab(), a.n, a.kl, a.ku, ipiv_.data(), u_reach_.data(), inverse_diagonal<T>().data()},
+                     x.data());
   SolveStats s;
   s.iterations = 1;
   s.converged = true;
@@ -87,7 +96,8 @@ SolveStats BandedSolver::solve(std::span<const complex> b, std::span<complex> x)
 
 Facts BandedSolver::facts() const {
   return {{"factorizations", std::to_string(factorizations_)},
-          {"reuse_factorization", reuse_ ? "true" : "false"}};
+          {"reuse_factorization", reuse_ ? "true" : "false"},
+          {"row_interchanges", std::to_string(interchanges_)}};
 }
 
 }  // namespace solvent::banded
