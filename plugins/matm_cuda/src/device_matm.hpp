@@ -29,6 +29,7 @@ class DeviceMatm final : public MatmBackend {
   // Device time (CUDA events) from upload's end to download's start, in seconds.
   double device_seconds() const { return device_seconds_; }
   std::size_t device_bytes() const { return bytes_; }
+  std::size_t size() const { return n_; }
 
   bool self_adjoint() const override { return self_adjoint_; }
   double rhs_norm2() override { return f_norm2_; }

@@ -2,7 +2,6 @@
 
 #include <spdlog/spdlog.h>
 
-#include <cmath>
 #include <sstream>
 
 namespace solvent::matm::cuda {
@@ -22,8 +21,7 @@ Schema matm_cuda_schema() {
   return s;
 }
 
-MatmCudaSolver::MatmCudaSolver(const PluginContext& ctx)
-    : log_(ctx.log), settings_(iteration_settings(ctx.params)) {
+MatmCudaSolver::MatmCudaSolver(const PluginContext& ctx) : SolverBase(ctx, "matm-cuda") {
   shape_.block_x = static_cast<int>(ctx.params.integer("block_x"));
   shape_.block_z = static_cast<int>(ctx.params.integer("block_z"));
   shape_.paper = ctx.params.string("sweep") == "paper";
@@ -35,16 +33,11 @@ MatmCudaSolver::MatmCudaSolver(const PluginContext& ctx)
                        " must be a multiple of 32 with sweep = \"warp-scan\""});
 }
 
-bool MatmCudaSolver::accepts(OperatorKind kind, ScalarKind scalar) const {
-  return kind == OperatorKind::Stencil7 && scalar == ScalarKind::Real;
-}
-
 void MatmCudaSolver::setup(std::shared_ptr<const Operator> op) {
   if (device_name_.empty()) device_name_ = probe_device();  // DeviceUnavailable without a GPU
-  const auto* a = std::get_if<Stencil7<double>>(op.get());
-  if (!a) throw UnsupportedOperator("matm-cuda: takes a real Stencil7 operator only");
+  const Stencil7<double>& a = stencil_of(*op);
   device_.reset();
-  const SplitStencil split(*a, "matm-cuda");
+  const SplitStencil split(a, name_);
   device_ = std::make_unique<DeviceMatm>(split, shape_);
   if (log_)
     log_->info("matm-cuda: {} x {} x {} grid on {}, {} MiB on the device, sweep {} with blocks {} x {}",
@@ -54,15 +47,14 @@ void MatmCudaSolver::setup(std::shared_ptr<const Operator> op) {
 
 SolveStats MatmCudaSolver::solve(std::span<const double> b, std::span<double> x) {
   if (!device_) throw SolverError("matm-cuda: solve() before setup()");
+  if (b.size() != device_->size() || x.size() != device_->size())
+    throw SolverError("matm-cuda: vector length differs from the grid size");
   device_->upload(b, x);
-  last_ = iterate(*device_, settings_);
+  const SolveStats& st = run(*device_);
   device_->download(x);
   device_seconds_ = device_->device_seconds();
-  const SolveStats& st = last_->stats;
-  if (log_)
-    log_->info("matm-cuda: {} after {} iterations, relative residual {:.3e}, {:.3f} ms per iteration",
-               st.status, st.iterations, st.residual,
-               st.iterations > 0 ? 1e3 * device_seconds_ / double(st.iterations) : 0.0);
+  if (log_ && st.iterations > 0)
+    log_->info("matm-cuda: {:.3f} ms per iteration on the device", 1e3 * device_seconds_ / double(st.iterations));
   return st;
 }
 
@@ -71,7 +63,7 @@ Facts MatmCudaSolver::facts() const {
           {"sweep", shape_.paper ? "paper" : "warp-scan"},
           {"block", std::to_string(shape_.block_x) + "x" + std::to_string(shape_.block_z)}};
   if (last_) {
-    for (auto& kv : outcome_facts(*last_)) f.push_back(kv);
+    for (auto& kv : outcome()) f.push_back(kv);
     std::ostringstream s;
     s << device_seconds_;
     f.push_back({"device_seconds", s.str()});

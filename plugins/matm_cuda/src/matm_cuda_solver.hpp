@@ -3,31 +3,26 @@
 // operator resident on the device from setup() on.
 #include "device_matm.hpp"
 
-#include <solvent/solvent.hpp>
+#include <solvent/matm/solver_base.hpp>
 
 #include <memory>
-#include <optional>
 #include <string>
 
 namespace solvent::matm::cuda {
 
-class MatmCudaSolver final : public LinearSolver {
+class MatmCudaSolver final : public SolverBase {
  public:
   explicit MatmCudaSolver(const PluginContext& ctx);
 
-  bool accepts(OperatorKind kind, ScalarKind scalar) const override;
   void setup(std::shared_ptr<const Operator> op) override;
   using LinearSolver::solve;
   SolveStats solve(std::span<const double> b, std::span<double> x) override;
   Facts facts() const override;
 
  private:
-  std::shared_ptr<spdlog::logger> log_;
-  IterationSettings settings_;
   SweepShape shape_;
   std::string device_name_;
   std::unique_ptr<DeviceMatm> device_;
-  std::optional<Outcome> last_;
   double device_seconds_ = 0.0;
 };
 
