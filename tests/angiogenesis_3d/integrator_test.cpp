@@ -153,3 +153,13 @@ TEST_CASE("the run ends once a tip reaches stop_x") {
   CHECK(out.observer.last("furthest_x") >= 0.3 - 1e-12);
   CHECK(out.observer.rows[out.observer.rows.size() - 2][5].value < 0.3 - 1e-12);
 }
+
+TEST_CASE("with anastomosis off no tip fuses and every tip keeps moving") {
+  auto model = fast_model();
+  model["anastomosis"] = false;
+  const auto dir = fresh_dir("no-anastomosis");
+  const auto out = run(model, integrator(150), dir, 3);
+  CHECK(out.observer.last("anastomoses") == 0);
+  CHECK(out.observer.last("tips") == out.observer.last("sprouts"));
+  CHECK(out.observer.last("branches") > 0);
+}

@@ -30,6 +30,7 @@ struct Scene {
     vessel[1] = node[1];
     v.g = g;
     v.p.max_tips = 4;
+    v.p.anastomosis = 1;
     v.owner = owner.data();
     v.node = node.data();
     v.birth = birth.data();
@@ -116,4 +117,15 @@ TEST_CASE("a branch onto the tip's own move target is cancelled") {
   s.site = {q, -1};
   s.target = {q, -1};
   CHECK(s.resolve_tip(0) == Outcome::segment + Outcome::vessel);
+}
+
+TEST_CASE("without anastomosis a tip moves on through another sprout") {
+  Scene s;
+  s.v.p.anastomosis = 0;
+  const std::int32_t q = s.g.index(2, 2, 2);
+  s.target = {q, q};
+  CHECK(s.resolve_tip(0) == Outcome::segment + Outcome::vessel);
+  CHECK(s.resolve_tip(1) == Outcome::segment);  // q is claimed by tip 0: no fusion
+  s.target = {s.node[1], -1};
+  CHECK(s.resolve_tip(0) == Outcome::segment);  // onto sprout 1's node: no fusion
 }

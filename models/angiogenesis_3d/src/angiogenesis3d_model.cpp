@@ -73,6 +73,7 @@ Angiogenesis3dModel::Angiogenesis3dModel(const solvent::PluginContext& ctx) {
   std::copy(q.reals("branching.probabilities").begin(), q.reals("branching.probabilities").end(),
             p_.branch_probability);
   p_.max_tips = q.integer("branching.max_tips");
+  p_.anastomosis = q.boolean("anastomosis") ? 1 : 0;
   p_.stop_x = q.real("stop_x");
 }
 

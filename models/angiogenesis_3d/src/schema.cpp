@@ -60,6 +60,9 @@ solvent::Schema model_schema() {
       ParamSpec::integer("branching.max_tips", 1024, "most tips (initial and branched) in a run")
           .at_least(1)
           .at_most(1024),
+      ParamSpec::boolean("anastomosis", true,
+                         "a tip that reaches another sprout fuses with it and stops (false: "
+                         "it moves on through)"),
       ParamSpec::real("stop_x", 0.95, "end the run once a tip reaches x >= stop_x (> 1: never)")
           .above(0.0),
   };

@@ -144,10 +144,11 @@ ANGIO3D_HD inline std::int64_t resolve(const TipView& v, std::int32_t t,
   if (q >= 0) {
     out += Outcome::segment;
     const std::int32_t owner = v.owner[q];
+    const std::int64_t meets = v.p.anastomosis ? Outcome::fuse : 0;
     if (owner < 0)
-      out += claimed_before(t, q, target, site) ? Outcome::fuse : Outcome::vessel;
+      out += claimed_before(t, q, target, site) ? meets : Outcome::vessel;
     else if (owner != t)
-      out += Outcome::fuse;
+      out += meets;
   }
   const std::int32_t s = site[t];
   if (s >= 0 && s != q && !claimed_before(t, s, target, site)) out += Outcome::branch;

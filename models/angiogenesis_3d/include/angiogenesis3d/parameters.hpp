@@ -53,6 +53,10 @@ struct Parameters {
   double branch_probability[branch_table_size];
   std::int64_t max_tips;
 
+  // Anastomosis: a tip that moves onto another sprout (or onto a node another tip takes
+  // in the same step) fuses there and stops; when 0, it moves on through.
+  std::int64_t anastomosis;
+
   // The run ends early once a tip reaches x >= stop_x (a value above 1 never stops it).
   double stop_x;
 };
