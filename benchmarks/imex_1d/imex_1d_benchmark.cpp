@@ -1,16 +1,17 @@
 // imex-1d-bench: one IMEX trapezoid step (dt = 0.01) of the angiogenesis-1d model at seed
 // 000's twelve levels M = 25..800 (n = 4M unknowns) for every linear-solver path, side by
 // side in one run: gepp-cpu (the paper's CPU baseline: dense GEPP on [S | b] every step),
-// lapack (getrf + getrs every step), lapack+reuse (getrs only), banded (gbtrs on the
-// node-interleaved band, factored once: the fast path) and banded-refactor (gbtrf + gbtrs
-// every step). The state after the first step of every path is checked against lapack's
+// lapack (getrf + getrs every step), lapack+reuse (getrs only), banded (band substitution
+// with factors made once by gbtrf, on the model's band ordering: the fast path) and
+// banded-refactor (gbtrf + substitution every step). The state after the first step of every path is checked against lapack's
 // before its times count. Each cell is the median over the steps timed; slow cells stop
 // after --budget-s seconds of steps (at least one step), fast ones after --max-steps.
 //
 // The floor of each cell: dense refactoring paths, (2/3 n^3 + 2 n^2) flops at the DGEMM
 // rate measured here; lapack+reuse, the 8 n^2 bytes of the LU factors at the read
 // bandwidth measured here for that size; banded paths, the bytes one step must touch
-// (band LU, CSR Lin, pivots, eight state-sized vectors) at the read bandwidth for that size.
+// (band LU, CSR Lin, pivots, eight state-sized vectors) at the read bandwidth for that
+// size. Rates are the best repetition of their measurement (a floor is a best case).
 //
 //   imex-1d-bench [--levels 25,50,...] [--budget-s 2] [--max-steps 200] [--csv FILE]
 //                 [--only banded,lapack+reuse,...]
@@ -79,12 +80,13 @@ struct Row {
   double median, floor, diff;  // diff: relative to lapack after the first step
 };
 
-// Bytes one banded step touches: band LU (2 kl + ku + 1 = 13 rows), CSR Lin (about 10 M
-// entries of value + column, row pointers), pivots, and eight n-vectors (state, explicit
-// term now and before, right-hand side, new state, the two permuted copies, the output).
+// Bytes one banded step touches: band LU (2 kl + ku + 1 = 7 rows: the model's ordering
+// gives kl = ku = 2), CSR Lin (about 10 M entries of value + column, row pointers),
+// pivots, and eight n-vectors (state, explicit term now and before, right-hand side, new
+// state, the two permuted copies, the output).
 double banded_step_bytes(double n) {
   const double m = n / 4, nnz = 10 * m - 6;
-  return 8 * 13 * n + 12 * nnz + 4 * (n + 1) + 4 * n + 8 * 8 * n;
+  return 8 * 7 * n + 12 * nnz + 4 * (n + 1) + 4 * n + 8 * 8 * n;
 }
 
 double relative_difference(const std::vector<double>& a, const std::vector<double>& b) {

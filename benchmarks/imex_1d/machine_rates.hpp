@@ -6,9 +6,9 @@
 
 namespace imex_bench {
 
-// Flop/s of OpenBLAS dgemm on n x n matrices (OpenBLAS's own thread count).
+// Best flop/s of OpenBLAS dgemm on n x n matrices (OpenBLAS's own thread count).
 double dgemm_flops_per_second(std::size_t n);
-// Bytes/s of one thread summing an array of `bytes` bytes again and again.
+// Best bytes/s of one thread summing an array of `bytes` bytes again and again.
 double read_bytes_per_second(std::size_t bytes);
 
 }  // namespace imex_bench
