@@ -11,7 +11,7 @@ Schema krylov_schema() {
                         "none, or jacobi (diagonal scaling, applied on the right)"),
       ParamSpec::choice("initial_guess", "zero", {"zero", "given"},
                         "zero, or given: start from the x passed to solve()"),
-      ParamSpec::integer("stagnation_window", 100,
+      ParamSpec::integer("stagnation_window", 300,
                          "stop with status 'stagnation' after this many iterations without a new "
                          "smallest residual")
           .at_least(1),

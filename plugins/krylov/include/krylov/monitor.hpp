@@ -43,12 +43,14 @@ class Monitor {
   const std::string& status() const { return status_; }
   bool converged() const { return converged_; }
 
-  // One iteration ended with iterate y and a residual norm (a recurrence value or an
-  // upper bound). `residual`, where the method keeps one, is replaced by the true residual
-  // when the recurrence claimed convergence that the true residual does not confirm.
-  Next record(double residual_norm, const Vector& y, Vector* residual = nullptr) {
+  // One iteration ended with iterate y and a residual norm (a recurrence value, or TFQMR's
+  // quasi-residual). The true residual is computed when `bound` (by default the residual
+  // norm itself) reaches the target; `residual`, where the method keeps one, is replaced
+  // by it when it does not confirm convergence.
+  Next record(double residual_norm, const Vector& y, Vector* residual = nullptr,
+              double bound = -1.0) {
     Next next = Next::iterate;
-    if (residual_norm <= target()) {
+    if ((bound >= 0.0 ? bound : residual_norm) <= target()) {
       true_residual(y, scratch_);
       const double true_norm = s_.norm(scratch_);
       if (true_norm <= target()) {

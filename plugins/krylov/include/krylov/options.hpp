@@ -13,7 +13,7 @@ struct KrylovOptions {
   std::int64_t max_iterations = 1000;  // BiCGSTAB(l): outer cycles
   bool jacobi = true;
   bool use_initial_guess = false;      // false: start from x = 0
-  std::int64_t stagnation_window = 100;
+  std::int64_t stagnation_window = 300;
   int degree = 8;                      // BiCGSTAB(l) only
 };
 
