@@ -9,23 +9,12 @@
 #include <krylov_cuda/device_kernels.hpp>
 #include <krylov_cuda/device_memory.hpp>
 
+#include "reference_kernels.hpp"
+
 #include <cmath>
 #include <cstdio>
 
 namespace solvent::krylov::bench {
-namespace {
-
-double relative_difference(const std::vector<complex>& a, const std::vector<complex>& b) {
-  double d = 0, s = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    d = std::max(d, std::abs(a[i] - b[i]));
-    s = std::max(s, std::abs(b[i]));
-  }
-  return d / s;
-}
-
-}  // namespace
-
 void spmv_table(const Context& c, const std::vector<TestMatrix>& matrices) {
   std::printf("\n### Complex CSR SpMV (seed 002 table 9)\n\n");
   std::printf("Bytes moved at least: nnz x (16 + 4) + (n + 1) x 4 + n x 16 (x read once) + "
@@ -51,7 +40,7 @@ void spmv_table(const Context& c, const std::vector<TestMatrix>& matrices) {
     const auto rows = static_cast<std::int64_t>(n);
     auto check = [&](const char* who) {
       device::copy_to_host(y.data(), dy.data(), n * sizeof(complex));
-      const double e = relative_difference(y, y_cpu);
+      const double e = testing::max_relative_difference(y, y_cpu);
       if (e > 1e-12) std::printf("<!-- %s on %s differs from the CPU product: %.2e -->\n", who, m.name.c_str(), e);
     };
     const int group = device::csr_group_for(double(a.nnz()) / double(n));

@@ -27,6 +27,20 @@ SolveStats solve_with(const std::string& name, const testkit::Settings& s,
   return solver->solve(std::span<const T>(b), std::span<T>(x));
 }
 
+// The testkit's conformance checks for an iterative solver on CSR and Stencil7 operators,
+// real and complex, at relative residual 1e-10.
+inline void check_conformance(const std::string& name) {
+  CAPTURE(name);
+  for (auto kind : {OperatorKind::Csr, OperatorKind::Stencil7}) {
+    testkit::LinearSolverChecks c;
+    c.real = c.complex = true;
+    c.kind = kind;
+    c.direct = false;
+    c.tolerance = 1e-10;
+    testkit::check_linear_solver(name, {{"tolerance", 1e-10}}, c);
+  }
+}
+
 // ||b - A x|| / ||b|| computed with the sequential reference.
 template <class T, class M>
 double true_residual(const M& a, const std::vector<T>& b, const std::vector<T>& x) {

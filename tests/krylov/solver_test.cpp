@@ -21,17 +21,7 @@ std::vector<complex> helmholtz_rhs(std::size_t n) {
 }  // namespace
 
 TEST_CASE("conformance: bicgstab, bicgstab-l and tfqmr on CSR and Stencil7, real and complex") {
-  for (const char* name : nonsymmetric_solvers) {
-    CAPTURE(name);
-    for (auto kind : {solvent::OperatorKind::Csr, solvent::OperatorKind::Stencil7}) {
-      testkit::LinearSolverChecks c;
-      c.real = c.complex = true;
-      c.kind = kind;
-      c.direct = false;
-      c.tolerance = 1e-10;
-      testkit::check_linear_solver(name, {{"tolerance", 1e-10}}, c);
-    }
-  }
+  for (const char* name : nonsymmetric_solvers) check_conformance(name);
 }
 
 TEST_CASE("every method solves a complex symmetric Helmholtz system, with and without Jacobi") {
