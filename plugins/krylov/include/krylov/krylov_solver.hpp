@@ -13,6 +13,7 @@
 #include <spdlog/spdlog.h>
 
 #include <memory>
+#include <sstream>
 #include <string>
 
 namespace solvent::krylov {
@@ -58,8 +59,10 @@ class KrylovSolver final : public LinearSolver {
   }
 
   Facts facts() const override {
+    std::ostringstream tolerance;
+    tolerance << options_.tolerance;
     Facts f{{"device", device_}, {"preconditioner", options_.jacobi ? "jacobi" : "none"},
-            {"tolerance", std::to_string(options_.tolerance)},
+            {"tolerance", tolerance.str()},
             {"max_iterations", std::to_string(options_.max_iterations)}};
     if constexpr (Method::uses_degree) f.emplace_back("l", std::to_string(options_.degree));
     if (solves_ > 0) {
