@@ -9,11 +9,12 @@ namespace solvent {
 
 namespace fs = std::filesystem;
 
-CsvObserver::CsvObserver(fs::path dir, const Parameters& output)
+CsvObserver::CsvObserver(fs::path dir, const Parameters& output, bool resume)
     : dir_(std::move(dir)),
       every_(output.integer("every")),
       times_(output.reals("times")),
-      write_solution_(output.boolean("solution")) {}
+      write_solution_(output.boolean("solution")),
+      resume_(resume) {}
 
 CsvObserver::~CsvObserver() { finish(); }
 
@@ -35,14 +36,8 @@ bool CsvObserver::profile_due(const StepInfo& info) {
 void CsvObserver::on_step(const StepInfo& info, std::span<const double> u,
                           std::span<const Observable> observables) {
   last_observables_.assign(observables.begin(), observables.end());
-  if (!observables_.is_open()) {
-    observables_partial_ = dir_ / "observables.csv.partial";
-    observables_.open(observables_partial_);
-    if (!observables_) throw Error("cannot write " + observables_partial_.string());
-    observables_ << "step,t";
-    for (const auto& o : observables) observables_ << ',' << o.name;
-    observables_ << '\n';
-  }
+  last_step_ = info;
+  if (!observables_.is_open()) open_observables(info, observables);
   observables_ << info.step << ',' << fmt::format("{:.17g}", info.t);
   for (const auto& o : observables) observables_ << ',' << fmt::format("{:.17g}", o.value);
   observables_ << '\n';
@@ -60,6 +55,26 @@ void CsvObserver::on_step(const StepInfo& info, std::span<const double> u,
     csv += '\n';
   }
   write_file_atomic(dir_ / "profiles" / fmt::format("step_{:08d}.csv", info.step), csv);
+}
+
+void CsvObserver::open_observables(const StepInfo& first, std::span<const Observable> observables) {
+  observables_partial_ = dir_ / "observables.csv.partial";
+  std::vector<std::string> kept;
+  if (resume_) {
+    std::ifstream earlier(dir_ / "observables.csv");
+    std::string line;
+    if (std::getline(earlier, line)) kept.push_back(line);
+    while (std::getline(earlier, line))
+      if (std::stoll(line.substr(0, line.find(','))) < first.step) kept.push_back(line);
+  }
+  observables_.open(observables_partial_);
+  if (!observables_) throw Error("cannot write " + observables_partial_.string());
+  if (kept.empty()) {
+    observables_ << "step,t";
+    for (const auto& o : observables) observables_ << ',' << o.name;
+    observables_ << '\n';
+  }
+  for (const auto& l : kept) observables_ << l << '\n';
 }
 
 void CsvObserver::on_solution(const Vector& x, const SolveStats& stats,

@@ -17,7 +17,9 @@ namespace solvent {
 
 class CsvObserver : public Observer {
  public:
-  CsvObserver(std::filesystem::path dir, const Parameters& output);
+  // resume: continue an earlier run's observables.csv, keeping its rows before the first
+  // step reported now.
+  CsvObserver(std::filesystem::path dir, const Parameters& output, bool resume = false);
   ~CsvObserver() override;
 
   void on_start(const FieldLayout& layout) override;
@@ -32,20 +34,25 @@ class CsvObserver : public Observer {
 
   const std::optional<SolveStats>& solve_stats() const { return solve_stats_; }
   const std::vector<Observable>& last_observables() const { return last_observables_; }
+  // The last step reported (also when the run failed after it).
+  const StepInfo& last_step() const { return last_step_; }
 
  private:
   bool profile_due(const StepInfo& info);
+  void open_observables(const StepInfo& first, std::span<const Observable> observables);
 
   std::filesystem::path dir_;
   std::int64_t every_;
   std::vector<double> times_;
   std::size_t next_time_ = 0;
   bool write_solution_;
+  bool resume_;
   FieldLayout layout_;
   std::ofstream observables_;
   std::filesystem::path observables_partial_;
   std::optional<SolveStats> solve_stats_;
   std::vector<Observable> last_observables_;
+  StepInfo last_step_;
 };
 
 }  // namespace solvent

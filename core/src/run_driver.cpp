@@ -94,7 +94,7 @@ RunSummary run_experiment(const RunOptions& opt) {
   RunRecord record(summary.output_dir, cfg, opt.argv);
   record.write();
 
-  CsvObserver csv(summary.output_dir, cfg.output);
+  CsvObserver csv(summary.output_dir, cfg.output, opt.resume.has_value());
   const bool tty = isatty(fileno(stderr)) != 0;
   ProgressLine progress(opt.progress == ProgressMode::Always ||
                         (opt.progress == ProgressMode::Auto && tty));
@@ -117,7 +117,10 @@ RunSummary run_experiment(const RunOptions& opt) {
     if (model) record.add_facts("model", model->facts());
     if (integrator) record.add_facts("integrator", integrator->facts());
     if (solver) record.add_facts("linear_solver", solver->facts());
-    record.set_result(result.steps, result.t, csv.solve_stats(), csv.last_observables());
+    // After a failure the integrator returned nothing: the observer knows how far it got.
+    const bool failed = status != "completed";
+    record.set_result(failed ? csv.last_step().step : result.steps, failed ? csv.last_step().t : result.t,
+                      csv.solve_stats(), csv.last_observables());
     record.set_timings(timer.seconds(), std::chrono::duration<double>(
                                             std::chrono::steady_clock::now() - wall_start)
                                             .count());

@@ -73,6 +73,11 @@ RunResult ImexIntegrator::run(Model& model, LinearSolver* solver, RunContext& ct
       auto scope = ctx.timer->measure("solve");
       result.last_solve = system->solve(rhs, u_new);
     }
+    if (const auto& st = result.last_solve; !st.converged)
+      throw DivergenceError(fmt::format(
+          "{}: the linear solve of step {} (t = {:.6g}) did not converge ({}): relative residual "
+          "{:.3e} after {} iterations; output up to step {} is kept",
+          name_, step, t + dt_, st.status, st.residual, st.iterations, step - 1));
     require_finite(u_new, layout, step, t + dt_, name_, "the state");
     u.swap(u_new);
     if (projection_) problem.project(u);

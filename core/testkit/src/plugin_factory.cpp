@@ -96,8 +96,9 @@ bool device_available(LinearSolver& solver) {
   BandedMatrix<double> band(1, 0, 0);
   band.at(0, 0) = 1.0;
   ones.push_back(std::make_shared<const Operator>(band));
-  Stencil7<double> st(1, 1, 1);
-  st.c[0][0] = 1.0;
+  // 3 x 3 x 3: the smallest grid a seven-point solver accepts (MATM refuses fewer points).
+  Stencil7<double> st(3, 3, 3);
+  for (auto& v : st.c[0]) v = 1.0;
   ones.push_back(std::make_shared<const Operator>(st));
   for (const auto& op : ones) {
     if (!solver.accepts(kind_of(*op), ScalarKind::Real)) continue;
