@@ -5,7 +5,8 @@
 # SOLVENT_PLUGIN_OUTPUT_DIRECTORY, installed to SOLVENT_PLUGIN_INSTALL_DIR, and an RPATH
 # that finds the core both inside a Solvent install (lib/solvent -> lib) and, for a plugin
 # built against an installed package, in that package's library folder.
-# With CUDA, the plugin is skipped (one message) when the project has no CUDA compiler.
+# With CUDA, the plugin is skipped (one message) when the project has no CUDA compiler, and
+# otherwise links Solvent::cuda (one error check, one device probe) and the shared runtime.
 #
 # Used by Solvent's own tree and, through find_package(Solvent), by third-party projects;
 # there SolventConfig.cmake supplies the defaults of the variables above.
@@ -24,6 +25,13 @@ function(solvent_add_plugin name)
       message(STATUS "Solvent: skipping CUDA plugin ${name} (no CUDA compiler)")
       return()
     endif()
+    if(NOT TARGET Solvent::cuda)
+      message(STATUS "Solvent: skipping CUDA plugin ${name} (this Solvent was built without CUDA)")
+      return()
+    endif()
+    if(NOT TARGET CUDA::cudart)
+      find_package(CUDAToolkit REQUIRED)
+    endif()
   endif()
   set(_output "${SOLVENT_PLUGIN_OUTPUT_DIRECTORY}")
   if(NOT _output)
@@ -35,6 +43,8 @@ function(solvent_add_plugin name)
   endif()
   add_library(${name} MODULE ${P_SOURCES})
   target_link_libraries(${name} PRIVATE Solvent::core ${P_LIBRARIES})
+  # A package's private headers are included by their path in the package ("src/x.hpp").
+  target_include_directories(${name} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
   set_target_properties(${name} PROPERTIES
     PREFIX "libsolvent-"
     CXX_VISIBILITY_PRESET hidden
@@ -43,7 +53,11 @@ function(solvent_add_plugin name)
     LIBRARY_OUTPUT_DIRECTORY "${_output}"
     INSTALL_RPATH "${_rpath}")
   if(P_CUDA)
-    set_target_properties(${name} PROPERTIES CUDA_SEPARABLE_COMPILATION OFF)
+    # Every CUDA plugin links the SDK's device layer and the shared CUDA runtime, so all
+    # plugins of one process share one runtime and one device context.
+    target_link_libraries(${name} PRIVATE Solvent::cuda CUDA::cudart)
+    set_target_properties(${name} PROPERTIES CUDA_SEPARABLE_COMPILATION OFF
+      CUDA_RUNTIME_LIBRARY Shared)
   endif()
   if(SOLVENT_PLUGIN_INSTALL_DIR)
     install(TARGETS ${name} LIBRARY DESTINATION ${SOLVENT_PLUGIN_INSTALL_DIR})

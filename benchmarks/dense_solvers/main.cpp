@@ -1,5 +1,5 @@
 // dense-solver-bench: one solve and one IMEX step of the angiogenesis-1d system
-// S = I - dt/2 Lin at seed 000's twelve levels M = 25..800 (n = 4M), for gepp-cpu, lapack,
+// S = I - dt/2 Lin at De Luca et al.'s twelve levels M = 25..800 (n = 4M), for gepp-cpu, lapack,
 // gepp-cuda (paper and best modes) and cusolver, side by side in one run. Every result is
 // checked against LAPACK before it is timed; times are medians of wall-clock time around
 // the plugin calls (the GPU plugins synchronise before returning).
@@ -10,7 +10,7 @@
 // gepp-cpu out above that level (so its slow large levels can run as a separate process),
 // --cpu-budget-s skips a gepp-cpu level whose predicted time (n^3 from the last) exceeds it.
 #include "device_ceilings.hpp"
-#include "implicit_system.hpp"
+#include <solvent_test/implicit_system.hpp>
 
 #include <solvent/testkit.hpp>
 
@@ -219,7 +219,7 @@ int main(int argc, char** argv) {
       {"gepp-cuda best, refactor", "gepp-cuda", {{"mode", s_best}, {"reuse_factorization", false}}},
       {"cusolver, refactor", "cusolver", {{"reuse_factorization", false}}},
   };
-  // Seed 000's pipeline with one improvement added at a time, ending in best mode.
+  // De Luca et al.'s pipeline with one improvement added at a time, ending in best mode.
   const std::vector<Config> ablation{
       {"paper", "gepp-cuda", {{"mode", s_paper}}},
       {"+ resident_matrix", "gepp-cuda", {{"mode", s_paper}, {"resident_matrix", true}}},

@@ -1,11 +1,11 @@
-// Seed 002, tables 3-8: the complex vector kernels on the CPU (OpenMP, all cores) and the
+// Cheik Ahamed and Magoules, tables 3-8: the complex vector kernels on the CPU (OpenMP, all cores) and the
 // GPU, per vector length. Each GPU result is compared with the CPU one before timing.
 #include "benchmark_support.hpp"
 #include "device_timing.hpp"
 
-#include <krylov/host_kernels.hpp>
-#include <krylov_cuda/device_kernels.hpp>
-#include <krylov_cuda/device_memory.hpp>
+#include <solvent_krylov/host_kernels.hpp>
+#include <solvent_krylov/device_kernels.hpp>
+#include <solvent_krylov/device_memory.hpp>
 
 #include <cmath>
 #include <cstdio>
@@ -34,7 +34,7 @@ void kernel_table(const Context& c, const std::vector<std::size_t>& sizes) {
   const Kernel kernels[] = {{"assign (y = x)", 32, 0},     {"scale (x = a x)", 32, 6},
                             {"axpy (y += a x)", 48, 8},    {"element-wise product", 48, 6},
                             {"dot <x, y> (conjugated)", 32, 8}, {"2-norm", 16, 4}};
-  std::printf("\n### Complex vector kernels (seed 002 tables 3-8)\n\n");
+  std::printf("\n### Complex vector kernels (Cheik Ahamed and Magoules tables 3-8)\n\n");
   std::printf("| kernel | n | CPU ms | CPU GB/s | GPU ms | GPU GB/s | GPU Gflop/s | %% of copy BW | CPU/GPU |\n");
   std::printf("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
   const complex a(0.75, -0.5);

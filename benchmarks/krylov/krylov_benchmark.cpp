@@ -1,4 +1,4 @@
-// krylov-benchmark: seed 002's tables 3-12 re-done on this machine - the complex vector
+// krylov-benchmark: Cheik Ahamed and Magoules' tables 3-12 re-done on this machine - the complex vector
 // kernels, complex CSR SpMV against cuSPARSE, and the three Krylov solvers on CPU and GPU,
 // on the Helmholtz model's built-in cabin and cylinder meshes at several resolutions.
 //
@@ -8,10 +8,10 @@
 #include "benchmark_support.hpp"
 #include "device_timing.hpp"
 
-#include <krylov_cuda/device_memory.hpp>
+#include <solvent_krylov/device_memory.hpp>
 #include <solvent/testkit.hpp>
 
-#include "test_matrices.hpp"
+#include <solvent_test/test_matrices.hpp>
 
 #include <cstdio>
 #include <cstring>

@@ -1,4 +1,4 @@
-// Seed 002, tables 10-12: iterations, CPU time, GPU time and speed-up of the Krylov
+// Cheik Ahamed and Magoules, tables 10-12: iterations, CPU time, GPU time and speed-up of the Krylov
 // plugins (loaded by name, Jacobi, tolerance 1e-9, zero initial guess, at most 1000
 // iterations). The GPU solution's residual is recomputed on the host before its time is
 // reported. A CPU solve that would take longer than the budget is cut after the number
@@ -6,7 +6,7 @@
 // the table says so.
 #include "benchmark_support.hpp"
 
-#include <krylov/host_kernels.hpp>
+#include <solvent_krylov/host_kernels.hpp>
 #include <solvent/testkit.hpp>
 
 #include <cmath>
@@ -41,7 +41,7 @@ Run solve(LinearSolver& s, const TestMatrix& m, std::vector<complex>& x) {
 
 void solver_table(const Context& c, const std::vector<TestMatrix>& matrices,
                   const std::vector<std::string>& methods) {
-  std::printf("\n### Krylov solvers, Jacobi, tolerance 1e-9 (seed 002 tables 10-12)\n\n");
+  std::printf("\n### Krylov solvers, Jacobi, tolerance 1e-9 (Cheik Ahamed and Magoules tables 10-12)\n\n");
   std::printf("GPU time: mean of 2 solves (1 when a solve takes over 1 s) after one warm-up solve (solve() only; setup, which "
               "uploads the matrix, is listed apart). CPU: one solve; `cut at k` means the CPU solve "
               "was stopped after k iterations (budget %.0f s) and its time scaled to the GPU's "

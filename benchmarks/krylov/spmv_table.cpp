@@ -1,22 +1,22 @@
-// Seed 002, table 9: complex CSR SpMV on the Helmholtz matrices - ours on the CPU, ours on
+// Cheik Ahamed and Magoules, table 9: complex CSR SpMV on the Helmholtz matrices - ours on the CPU, ours on
 // the GPU (the group size the solvers use, and the best of all group sizes), and
 // cuSPARSE (CSR algorithms 1 and 2) on the same device arrays, in the same run. Results
 // are compared with the CPU product before timing.
 #include "benchmark_support.hpp"
 #include "device_timing.hpp"
 
-#include <krylov/host_kernels.hpp>
-#include <krylov_cuda/device_kernels.hpp>
-#include <krylov_cuda/device_memory.hpp>
+#include <solvent_krylov/host_kernels.hpp>
+#include <solvent_krylov/device_kernels.hpp>
+#include <solvent_krylov/device_memory.hpp>
 
-#include "reference_kernels.hpp"
+#include <solvent_test/reference_kernels.hpp>
 
 #include <cmath>
 #include <cstdio>
 
 namespace solvent::krylov::bench {
 void spmv_table(const Context& c, const std::vector<TestMatrix>& matrices) {
-  std::printf("\n### Complex CSR SpMV (seed 002 table 9)\n\n");
+  std::printf("\n### Complex CSR SpMV (Cheik Ahamed and Magoules table 9)\n\n");
   std::printf("Bytes moved at least: nnz x (16 + 4) + (n + 1) x 4 + n x 16 (x read once) + "
               "n x 16 (y). Floor = bytes / measured copy bandwidth.\n\n");
   std::printf("| matrix | n | nnz | CPU ms | GPU ms (group) | best group | cuSPARSE alg1 ms | "

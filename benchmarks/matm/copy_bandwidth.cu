@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstring>
 #include <vector>
 
 namespace {
@@ -21,7 +20,7 @@ double device_copy_bandwidth(double bytes, char* name) {
   if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) return 0.0;
   cudaDeviceProp p{};
   if (!ok(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties")) return 0.0;
-  std::strncpy(name, p.name, 255);
+  std::snprintf(name, 256, "%s", p.name);
   const std::size_t n = static_cast<std::size_t>(bytes);
   void *a = nullptr, *b = nullptr;
   if (!ok(cudaMalloc(&a, n), "cudaMalloc") || !ok(cudaMalloc(&b, n), "cudaMalloc")) return 0.0;

@@ -1,8 +1,8 @@
-// MATM benchmark (issue 5): the grid-equations-3d systems from 64^3 up, solved by matm-cuda,
+// MATM benchmark: the grid-equations-3d systems from 64^3 up, solved by matm-cuda,
 // matm (CPU) and the Krylov comparison solvers side by side in one run. For each solve:
 // iterations to ||Ax - f|| / ||f|| <= 1e-8 (checked here against the Stencil7, and the
 // discretisation error against the manufactured solution), time per iteration, time per
-// iteration per 1000 nodes (seed 001's unit), and for MATM the floor: bytes its passes
+// iteration per 1000 nodes (Sukhinov et al.'s unit), and for MATM the floor: bytes its passes
 // move per iteration over the measured copy bandwidth. Then the block-shape table of
 // matm-cuda (both sweep layouts) and the CPU thread scaling.
 //

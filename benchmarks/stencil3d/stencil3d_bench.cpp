@@ -1,4 +1,4 @@
-// Seed 003's table 3 re-done: time per step of explicit-stencil3d on CUDA for the grids
+// Darbyshire's table 3 re-done: time per step of explicit-stencil3d on CUDA for the grids
 // 100^3, 200^3, 300^3, 400 x 400 x 140 and the block shapes (4,4,4), (16,16,4), (16,4,4),
 // (16,8,4), (64,4,4), and the tiled (2.5D) kernel; speed-up over the CPU engine (all cores, and one core as the
 // paper's serial C++); effective bandwidth of the field update against a measured
@@ -9,18 +9,13 @@
 // warm-up; CPU: steady_clock, median of single steps.
 //
 //   stencil3d-bench [--steps 1000] [--cpu-steps 3] [--out bench.csv]
-// The testkit (used here for its plugin factory) carries doctest assertions; this
-// program links doctest's implementation for them but has no test runner.
-#define DOCTEST_CONFIG_IMPLEMENT
-#include <doctest/doctest.h>
-
 #include "device_copy.hpp"
 
-#include <simulation_state.hpp>
-#include <stencil_engine.hpp>
+#include <solvent_stencil3d/simulation_state.hpp>
+#include <solvent_stencil3d/stencil_engine.hpp>
 
-#include <angiogenesis3d/grid.hpp>
-#include <angiogenesis3d/parameters.hpp>
+#include <solvent_family_angiogenesis_3d/grid.hpp>
+#include <solvent_family_angiogenesis_3d/parameters.hpp>
 #include <solvent/testkit.hpp>
 
 #include <algorithm>
@@ -35,7 +30,7 @@
 
 namespace {
 
-using stencil3d::SimulationState;
+using solvent::stencil3d::SimulationState;
 
 struct Options {
   std::int64_t steps = 1000;
@@ -48,12 +43,12 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-angiogenesis3d::Parameters parameters(std::int64_t nx, std::int64_t ny, std::int64_t nz) {
+solvent::angiogenesis_3d::Parameters parameters(std::int64_t nx, std::int64_t ny, std::int64_t nz) {
   static std::vector<std::shared_ptr<solvent::Model>> keep;  // the block lives in the model
   keep.push_back(solvent::testkit::make_model(
       "angiogenesis-3d", {{"nx", nx}, {"ny", ny}, {"nz", nz}}));
-  return *static_cast<const angiogenesis3d::Parameters*>(
-      keep.back()->extension(angiogenesis3d::extension_name));
+  return *static_cast<const solvent::angiogenesis_3d::Parameters*>(
+      keep.back()->extension(solvent::angiogenesis_3d::extension_name));
 }
 
 // Per-step seconds of each phase: medians over chunks of `chunk` steps.
@@ -61,7 +56,7 @@ struct StepTimes {
   double field, tips;
 };
 
-StepTimes time_engine(stencil3d::StencilEngine& e, const SimulationState& s, std::int64_t steps,
+StepTimes time_engine(solvent::stencil3d::StencilEngine& e, const SimulationState& s, std::int64_t steps,
                       std::int64_t chunk, std::int64_t warmup) {
   e.load(s);
   if (warmup > 0) e.timed_steps(warmup);
@@ -103,10 +98,10 @@ int run_benchmark(int argc, char** argv) {
   const std::uint64_t seed = 42;
   const std::vector<std::array<std::int64_t, 3>> grids = {
       {100, 100, 100}, {200, 200, 200}, {300, 300, 300}, {400, 400, 140}};
-  const std::vector<stencil3d::BlockShape> blocks = {
+  const std::vector<solvent::stencil3d::BlockShape> blocks = {
       {4, 4, 4}, {16, 16, 4}, {16, 4, 4}, {16, 8, 4}, {64, 4, 4}};
 
-  auto probe = stencil3d::make_cuda_engine({16, 4, 4});
+  auto probe = solvent::stencil3d::make_cuda_engine({16, 4, 4});
   const double copy_bw = stencil3d_bench::copy_bandwidth(2e9, 10);
   const unsigned cores = std::thread::hardware_concurrency();
   std::printf("device: %s; CPU: %u threads\n", probe->device_name().c_str(), cores);
@@ -122,22 +117,22 @@ int run_benchmark(int argc, char** argv) {
   std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
   for (const auto& g : grids) {
     const auto p = parameters(g[0], g[1], g[2]);
-    const auto init = stencil3d::initial_state(p, dt, seed, 1 << 22);
+    const auto init = solvent::stencil3d::initial_state(p, dt, seed, 1 << 22);
     const double nodes = static_cast<double>(g[0] * g[1] * g[2]);
     const std::string grid = std::to_string(g[0]) + "x" + std::to_string(g[1]) + "x" +
                              std::to_string(g[2]);
 
     // CPU reference and timings: all cores, then one core (fewer steps).
-    auto cpu = stencil3d::make_cpu_engine(0);
+    auto cpu = solvent::stencil3d::make_cpu_engine(0);
     const auto cpu_all = time_engine(*cpu, init, opt.cpu_steps, 1, 0);
     SimulationState cpu_state;
     cpu->store(cpu_state);
-    auto serial = stencil3d::make_cpu_engine(1);
+    auto serial = solvent::stencil3d::make_cpu_engine(1);
     const auto cpu_one = time_engine(*serial, init, std::max<std::int64_t>(1, opt.cpu_steps / 2), 1, 0);
 
     // Each kernel must reproduce the CPU's state bit for bit before it is timed.
-    auto matches_cpu = [&](stencil3d::FieldKernel kernel) {
-      auto cuda = stencil3d::make_cuda_engine({16, 4, 4}, kernel);
+    auto matches_cpu = [&](solvent::stencil3d::FieldKernel kernel) {
+      auto cuda = solvent::stencil3d::make_cuda_engine({16, 4, 4}, kernel);
       cuda->load(init);
       for (std::int64_t q = 0; q < opt.cpu_steps; ++q) cuda->step();
       SimulationState cuda_state;
@@ -145,27 +140,27 @@ int run_benchmark(int argc, char** argv) {
       const bool same = same_state(cpu_state, cuda_state);
       if (!same)
         std::printf("%s: the %s kernel's state after %lld steps differs from the CPU's; not timed\n",
-                    grid.c_str(), kernel == stencil3d::FieldKernel::Tiled ? "tiled" : "direct",
+                    grid.c_str(), kernel == solvent::stencil3d::FieldKernel::Tiled ? "tiled" : "direct",
                     static_cast<long long>(opt.cpu_steps));
       return same;
     };
     struct Variant {
       std::string name;
-      stencil3d::BlockShape block;
-      stencil3d::FieldKernel kernel;
+      solvent::stencil3d::BlockShape block;
+      solvent::stencil3d::FieldKernel kernel;
     };
     std::vector<Variant> variants;
-    if (matches_cpu(stencil3d::FieldKernel::Direct))
+    if (matches_cpu(solvent::stencil3d::FieldKernel::Direct))
       for (const auto& b : blocks)
         variants.push_back({std::to_string(b[0]) + "x" + std::to_string(b[1]) + "x" +
                                 std::to_string(b[2]),
-                            b, stencil3d::FieldKernel::Direct});
-    if (matches_cpu(stencil3d::FieldKernel::Tiled))
-      variants.push_back({"tiled 32x8, z 32", {32, 8, 1}, stencil3d::FieldKernel::Tiled});
+                            b, solvent::stencil3d::FieldKernel::Direct});
+    if (matches_cpu(solvent::stencil3d::FieldKernel::Tiled))
+      variants.push_back({"tiled 32x8, z 32", {32, 8, 1}, solvent::stencil3d::FieldKernel::Tiled});
     const double cpu_all_step = cpu_all.field + cpu_all.tips;
     const double cpu_one_step = cpu_one.field + cpu_one.tips;
     for (const auto& variant : variants) {
-      auto e = stencil3d::make_cuda_engine(variant.block, variant.kernel);
+      auto e = solvent::stencil3d::make_cuda_engine(variant.block, variant.kernel);
       const auto t = time_engine(*e, init, opt.steps, 100, 20);
       const double step = t.field + t.tips;
       const double field_bw = 32.0 * nodes / t.field;  // read n, f, c; write n

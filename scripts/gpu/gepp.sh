@@ -20,7 +20,7 @@ save() { tar czf "$OUT/gepp-results.tar.gz" -C "$logs" . 2>/dev/null; }
 source scripts/gpu/configure.sh || exit 1
 set +e
 targets="gepp-cuda cusolver gepp-cpu lapack imex-trapezoid angiogenesis-1d
-  gepp-cuda-gpu-tests gepp-cuda-envelope-tests dense-solver-bench"
+  plugins-dense-cuda-tests plugins-dense-envelope-tests dense-solver-bench"
 if ! ninja -C "$BUILD" $targets > "$logs/build.log" 2>&1; then
   grep -E "error|FAILED" "$logs/build.log" | head -40
   save
@@ -42,9 +42,9 @@ if [ -n "$cpu_levels" ]; then
 fi
 
 {
-  "$bin/gepp-cuda-envelope-tests"
+  "$bin/plugins-dense-envelope-tests"
   echo "envelope tests rc=$?"
-  timeout 100 "$bin/gepp-cuda-gpu-tests"
+  timeout 100 "$bin/plugins-dense-cuda-tests"
   echo "GPU tests rc=$?"
 } > "$logs/tests.log" 2>&1
 grep -E "rc=|validation|test cases|assertions|ERROR|FAILED|CHECK" "$logs/tests.log" | head -30
@@ -71,7 +71,7 @@ save
 [ "$(left)" -lt 12 ] && { echo "out of time after the benchmark"; tail -45 "$logs/bench.log"; exit 0; }
 small='conformance: gepp-cuda in paper mode,conformance: gepp-cuda in best mode,conformance: gepp-cuda refactoring*,conformance: gepp-cuda with host*,singular*'
 for tool in memcheck racecheck; do
-  timeout $(( $(left) / 2 < 25 ? $(left) / 2 : 25 )) compute-sanitizer --tool "$tool" --error-exitcode 9 "$bin/gepp-cuda-gpu-tests" -tc="$small" \
+  timeout $(( $(left) / 2 < 25 ? $(left) / 2 : 25 )) compute-sanitizer --tool "$tool" --error-exitcode 9 "$bin/plugins-dense-cuda-tests" -tc="$small" \
     > "$logs/sanitizer_$tool.log" 2>&1
   echo "compute-sanitizer $tool rc=$? ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|test cases' "$logs/sanitizer_$tool.log" | tr '\n' ' '))"
 done

@@ -12,13 +12,13 @@ SHAPE=${2:-256}
 OUT=${OUT:-/tmp/matm-out}
 mkdir -p "$OUT"
 set -o pipefail
-targets="matm matm-cuda grid-equations-3d matm-cuda-tests matm-benchmark cg bicgstab cg-cuda bicgstab-cuda"
+targets="matm matm-cuda grid-equations-3d plugins-matm-cuda-tests matm-benchmark cg bicgstab cg-cuda bicgstab-cuda"
 time ninja -C "$BUILD" -k 0 $targets > "$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; }
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv | tee "$OUT/device.txt"
 export SOLVENT_PLUGIN_PATH=$BUILD/lib/solvent
 quiet() { grep -v '^\[info\]\|^\[warning\]\|^\[.*\] \[info\]'; }
 echo "== GPU tests ($SECONDS s)"
-timeout ${TEST_TIMEOUT:-60} "$BUILD/bin/matm-cuda-tests" 2>&1 | quiet | tail -60 | tee "$OUT/gpu-tests.log"
+timeout ${TEST_TIMEOUT:-60} "$BUILD/bin/plugins-matm-cuda-tests" 2>&1 | quiet | tail -60 | tee "$OUT/gpu-tests.log"
 echo "== benchmark --sizes $SIZES --shape-size $SHAPE ($SECONDS s)"
 timeout $(( ${BUDGET:-280} - SECONDS - 5 )) "$BUILD/bin/matm-benchmark" --sizes "$SIZES" --shape-size "$SHAPE" --cpu-full-max 128 \
   --quick ${QUICK:-0} --out "$OUT/matm-benchmark.md" 2>&1 | quiet > "$OUT/benchmark.log"

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The plugin SDK (issue 8) on the GPU machine, in one call: build Solvent with CUDA, run
+# The plugin SDK on the GPU machine, in one call: build Solvent with CUDA, run
 # the SDK tests there (install into a temporary prefix, the out-of-tree example built
 # against it with its conformance test and experiment, loader versioning and name
 # conflicts), then install and check that the CUDA plugins load from the install and run
-# seed 000's validation experiment with gepp-cuda through the installed `solvent`.
+# De Luca et al.'s validation experiment with gepp-cuda through the installed `solvent`.
 #   On the device, with carry [".devdeps"]:  bash scripts/gpu/sdk.sh
 set -uo pipefail
 OUT=${OUT:-/tmp/sdk-out}

@@ -1,6 +1,5 @@
-// Plugin versioning and name conflicts (issue 8.2), on fixture libraries built from
+// Plugin versioning and name conflicts, on fixture libraries built from
 // fixture_plugin.cpp into folders of their own (never the shared plugin folder).
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include "plugin_registry.hpp"

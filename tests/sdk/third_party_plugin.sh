@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # third_party_plugin.sh BUILD_DIR EXAMPLE_DIR CMAKE_GENERATOR CXX_COMPILER
-# The whole third-party path of issue 8: install Solvent from BUILD_DIR into a temporary
+# The whole third-party path of the SDK: install Solvent from BUILD_DIR into a temporary
 # prefix, copy EXAMPLE_DIR out of the source tree, build it against the install only, run
 # its conformance test, and run an experiment with the plugin through the installed
 # `solvent`, checked against the same experiment solved by the in-tree gepp-cpu.

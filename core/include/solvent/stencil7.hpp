@@ -1,5 +1,5 @@
 #pragma once
-// Seven-point grid operator in the canonical form of the MATM paper (seed 001):
+// Seven-point grid operator in the canonical form of the MATM paper (Sukhinov et al.):
 //   c0(m) u(m) - sum_{i=1..6} c_i(m) u(m_i) = F(m),
 // node m = i + j*n1 + k*n1*n2, neighbours m1..m6 = m-1, m+1, m-n1, m+n1, m-n1*n2, m+n1*n2.
 // A node with c0 = 0 is inactive (outside the domain) and its equation is u = 0.

@@ -1,11 +1,11 @@
-#include "grid_model.hpp"
+#include "src/grid_model.hpp"
 
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <cmath>
 
-namespace solvent::grid_equations {
+namespace solvent::grid_equations_3d {
 
 Schema grid_equations_schema() {
   return {
@@ -137,4 +137,4 @@ Facts GridEquationsModel::facts() const {
           {"cell_peclet", std::to_string(cell_peclet_)}};
 }
 
-}  // namespace solvent::grid_equations
+}  // namespace solvent::grid_equations_3d

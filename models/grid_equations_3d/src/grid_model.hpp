@@ -1,18 +1,18 @@
 #pragma once
 // `grid-equations-3d`: seven-point grid equations c0 u - sum c_i u_i = F on an
-// n1 x n2 x n3 grid of the unit cube (seed 001, MODELS.md section 2), for
+// n1 x n2 x n3 grid of the unit cube (Sukhinov et al.; docs/models/grid-equations-3d.md), for
 //   poisson:               -lap u = f                     (self-adjoint)
 //   convection-diffusion:  -mu lap u + v . grad u = f     (non-self-adjoint)
 // with a manufactured solution, on the whole box or on a basin-shaped water body whose
 // outside nodes are inactive (c0 = 0), as in the paper's loops.
-#include "manufactured.hpp"
+#include "src/manufactured.hpp"
 
 #include <solvent/solvent.hpp>
 
 #include <memory>
 #include <vector>
 
-namespace solvent::grid_equations {
+namespace solvent::grid_equations_3d {
 
 class GridEquationsModel final : public Model, public LinearProblem {
  public:
@@ -43,4 +43,4 @@ class GridEquationsModel final : public Model, public LinearProblem {
 
 Schema grid_equations_schema();
 
-}  // namespace solvent::grid_equations
+}  // namespace solvent::grid_equations_3d

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <numbers>
 
-namespace solvent::grid_equations {
+namespace solvent::grid_equations_3d {
 
 using Point = std::array<double, 3>;
 
@@ -54,4 +54,4 @@ inline double source(Velocity kind, double speed, double mu, const Point& p) {
   return -mu * exact_laplacian(p) + v[0] * g[0] + v[1] * g[1] + v[2] * g[2];
 }
 
-}  // namespace solvent::grid_equations
+}  // namespace solvent::grid_equations_3d

@@ -1,4 +1,4 @@
-#include <solvent/matm/iteration.hpp>
+#include <solvent_matm/iteration.hpp>
 
 #include <cmath>
 #include <sstream>

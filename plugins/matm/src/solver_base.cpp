@@ -1,4 +1,4 @@
-#include <solvent/matm/solver_base.hpp>
+#include <solvent_matm/solver_base.hpp>
 
 #include <spdlog/spdlog.h>
 

@@ -1,5 +1,5 @@
 #include <solvent/errors.hpp>
-#include <solvent/matm/split_stencil.hpp>
+#include <solvent_matm/split_stencil.hpp>
 
 #include <cmath>
 #include <sstream>

@@ -1,0 +1,29 @@
+#pragma once
+// The device layer every CUDA plugin shares (target Solvent::cuda): one way to turn a CUDA
+// runtime failure into a Solvent error and one way to find a device. The declarations take
+// the status as an int (a cudaError_t converts implicitly), so this header includes no CUDA
+// header and host code of a plugin can call the probe too.
+//
+// Messages read "<context>: <what>: <CUDA's own text>", where context names the plugin
+// (or plugin and device, "explicit-stencil3d (cuda)") and what names the call or kernel.
+#include <string>
+
+namespace solvent::cuda {
+
+// Throws SolverError when status is not cudaSuccess. A failed call also sets CUDA's sticky
+// "last error"; it is cleared here so the next launch check does not report it again.
+void check(int status, const char* context, const char* what);
+
+// A kernel launch is checked twice: its configuration here, right after the launch, and
+// its execution at the next synchronising call, which goes through check().
+void check_launch(const char* context, const char* kernel);
+
+// Makes `ordinal` the calling thread's device and returns its name. Throws DeviceUnavailable
+// ("<context>: no CUDA device: <reason>") when the runtime finds no usable device or fewer
+// than ordinal + 1; the caller decides whether that is fatal or a fallback.
+std::string select_device(int ordinal, const char* context);
+
+// The name of the calling thread's current device, after the same probe as select_device.
+std::string current_device(const char* context);
+
+}  // namespace solvent::cuda

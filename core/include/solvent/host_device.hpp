@@ -1,0 +1,10 @@
+#pragma once
+// SOLVENT_HD marks a function that both back ends run: it compiles for the host everywhere
+// and, under nvcc, for the device too, so the CPU and CUDA variants of a method share one
+// definition of their arithmetic and round identically. Such functions live in headers that
+// include no CUDA header, so a CPU-only build compiles them unchanged.
+#ifdef __CUDACC__
+#define SOLVENT_HD __host__ __device__
+#else
+#define SOLVENT_HD
+#endif

@@ -1,9 +1,0 @@
-#pragma once
-// The physical coefficients of the 1D model ([model.parameters], MODELS.md section 1).
-namespace solvent::angiogenesis_1d {
-
-struct Coefficients {
-  double dC, dP, dI, k1, k2, k3, k4, k5, k6, a1, a2, a3, a4, eps0;
-};
-
-}  // namespace solvent::angiogenesis_1d

@@ -1,6 +1,0 @@
-#include "angiogenesis_1d_model.hpp"
-
-SOLVENT_PLUGIN(solvent::describe_model<solvent::angiogenesis_1d::Angiogenesis1d>(
-    "angiogenesis-1d", "1.0.0",
-    "1D four-species tumour angiogenesis (C, P, I, F) of seed 000, as an IMEX problem",
-    &solvent::angiogenesis_1d::schema))

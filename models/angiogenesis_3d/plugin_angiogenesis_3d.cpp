@@ -1,0 +1,9 @@
+#include "src/angiogenesis_3d_model.hpp"
+#include "schema_angiogenesis_3d.hpp"
+
+#include <solvent/plugin.hpp>
+
+SOLVENT_PLUGIN(solvent::describe_model<solvent::angiogenesis_3d::Angiogenesis3dModel>(
+    "angiogenesis-3d", "1.0.0",
+    "Anderson-Chaplain hybrid tumour angiogenesis in 3D: fields n, f, c and discrete tip cells",
+    &solvent::angiogenesis_3d::model_schema))

@@ -1,0 +1,91 @@
+#include "src/angiogenesis_3d_model.hpp"
+
+#include <solvent/errors.hpp>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace solvent::angiogenesis_3d {
+namespace {
+
+// Lists whose length the schema cannot express are checked here, all problems at once.
+std::vector<std::string> list_problems(const solvent::Parameters& q) {
+  std::vector<std::string> problems;
+  const auto& thresholds = q.reals("branching.c_thresholds");
+  if (thresholds.size() != branch_table_size - 1 ||
+      !std::is_sorted(thresholds.begin(), thresholds.end()))
+    problems.push_back("model.branching.c_thresholds: need 4 ascending values, got " +
+                       std::to_string(thresholds.size()));
+  if (q.reals("branching.probabilities").size() != branch_table_size)
+    problems.push_back("model.branching.probabilities: need 5 values (one per band), got " +
+                       std::to_string(q.reals("branching.probabilities").size()));
+  for (const char* key : {"tips.y", "tips.z"}) {
+    const auto n = q.reals(key).size();
+    if (n < 1 || n > static_cast<std::size_t>(max_initial_tips))
+      problems.push_back(std::string("model.") + key + ": need 1 to " +
+                         std::to_string(max_initial_tips) + " values, got " + std::to_string(n));
+  }
+  if (q.reals("tips.y").size() * q.reals("tips.z").size() >
+      static_cast<std::size_t>(q.integer("branching.max_tips")))
+    problems.push_back("model.tips: more initial tips than branching.max_tips");
+  if (q.reals("tumour_centre").size() != 3)
+    problems.push_back("model.tumour_centre: need 3 values (x, y, z)");
+  return problems;
+}
+
+}  // namespace
+
+Angiogenesis3dModel::Angiogenesis3dModel(const solvent::PluginContext& ctx) {
+  const auto& q = ctx.params;
+  if (auto problems = list_problems(q); !problems.empty())
+    throw solvent::ConfigError(std::move(problems));
+
+  p_.nx = q.integer("nx");
+  p_.ny = q.integer("ny");
+  p_.nz = q.integer("nz");
+  p_.h = 1.0 / static_cast<double>(p_.nx - 1);
+  p_.D = q.real("parameters.D");
+  p_.chi0 = q.real("parameters.chi0");
+  p_.alpha = q.real("parameters.alpha");
+  p_.rho = q.real("parameters.rho");
+  p_.beta = q.real("parameters.beta");
+  p_.gamma = q.real("parameters.gamma");
+  p_.eta = q.real("parameters.eta");
+  p_.tumour = q.string("tumour") == "spherical" ? Tumour::Spherical : Tumour::Planar;
+  p_.tumour_x = q.real("tumour_x");
+  const double extent[3] = {1.0, (p_.ny - 1) * p_.h, (p_.nz - 1) * p_.h};
+  for (int a = 0; a < 3; ++a) p_.tumour_centre[a] = q.reals("tumour_centre")[a] * extent[a];
+  p_.c_width = q.real("parameters.c_width");
+  p_.f_amplitude = q.real("parameters.f_amplitude");
+  p_.f_width = q.real("parameters.f_width");
+  p_.n_width = q.real("parameters.n_width");
+  p_.tip_x = q.real("tips.x");
+  p_.tip_ny = static_cast<std::int64_t>(q.reals("tips.y").size());
+  p_.tip_nz = static_cast<std::int64_t>(q.reals("tips.z").size());
+  std::copy(q.reals("tips.y").begin(), q.reals("tips.y").end(), p_.tip_y);
+  std::copy(q.reals("tips.z").begin(), q.reals("tips.z").end(), p_.tip_z);
+  p_.branch_age = q.real("branching.age");
+  p_.density_factor = q.real("branching.density_factor");
+  p_.density_radius = q.integer("branching.density_radius");
+  std::copy(q.reals("branching.c_thresholds").begin(), q.reals("branching.c_thresholds").end(),
+            p_.c_threshold);
+  std::copy(q.reals("branching.probabilities").begin(), q.reals("branching.probabilities").end(),
+            p_.branch_probability);
+  p_.max_tips = q.integer("branching.max_tips");
+  p_.anastomosis = q.boolean("anastomosis") ? 1 : 0;
+  p_.stop_x = q.real("stop_x");
+}
+
+void* Angiogenesis3dModel::extension(std::string_view name) {
+  return name == extension_name ? &p_ : nullptr;
+}
+
+solvent::Facts Angiogenesis3dModel::facts() const {
+  return {{"grid", std::to_string(p_.nx) + "x" + std::to_string(p_.ny) + "x" +
+                       std::to_string(p_.nz)},
+          {"h", std::to_string(p_.h)},
+          {"tumour", p_.tumour == Tumour::Planar ? "planar" : "spherical"}};
+}
+
+}  // namespace solvent::angiogenesis_3d

@@ -1,0 +1,44 @@
+#pragma once
+// P1 finite elements for -lap u - k^2 u = 0 on a tetrahedral mesh with Dirichlet,
+// impedance (du/dn - i k u = 0) and source (du/dn = s) boundary groups. Rows are
+// assembled independently (one pass for the pattern, one for the values), so the work
+// spreads over threads without atomics.
+#include <solvent_helmholtz/tet_mesh.hpp>
+
+#include <solvent/csr_matrix.hpp>
+#include <solvent/scalar.hpp>
+
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace solvent::helmholtz {
+
+struct BoundaryConditions {
+  std::vector<const BoundaryGroup*> dirichlet, impedance, source;
+  double dirichlet_value = 1.0;
+  double source_amplitude = 1.0;
+};
+
+struct HelmholtzSystem {
+  CsrMatrix<complex> matrix;  // K - k^2 M - i k M_impedance, Dirichlet rows scaled identity
+  std::vector<complex> rhs;
+};
+
+HelmholtzSystem assemble_helmholtz(const TetMesh& mesh, double k, const BoundaryConditions& bc);
+
+struct L2Error {
+  double error = 0.0;      // || u_h - u ||_L2
+  double reference = 0.0;  // || u ||_L2
+};
+
+// Both norms with a degree-2 quadrature on every tetrahedron.
+L2Error l2_error(const TetMesh& mesh, std::span<const complex> uh,
+                 const std::function<complex(const Point&)>& exact);
+
+double longest_edge(const TetMesh& mesh);
+double mesh_volume(const TetMesh& mesh);
+double group_area(const TetMesh& mesh, const BoundaryGroup& group);
+
+}  // namespace solvent::helmholtz

@@ -1,0 +1,196 @@
+#include "src/helmholtz_model.hpp"
+
+#include <solvent_helmholtz/builtin_mesher.hpp>
+#include <solvent_helmholtz/gmsh_reader.hpp>
+#include <solvent_helmholtz/mesh_ordering.hpp>
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <numbers>
+
+namespace solvent::helmholtz {
+namespace {
+
+constexpr std::string_view builtin_prefix = "builtin:";
+
+std::string where(const Parameters& p, const std::string& name) {
+  const auto& w = p.entries().at(name).where;
+  return (w.empty() ? std::string("[model] ") : w + ": ") + name;
+}
+
+}  // namespace
+
+Schema schema() {
+  return {
+      ParamSpec::string("mesh", "builtin:cabin",
+                        "builtin:box, builtin:cylinder, builtin:cabin, or the path of a gmsh MSH 4.1/2.2 "
+                        "ASCII file"),
+      ParamSpec::integer("resolution", 10, "Built-in meshes: hexahedral cells per metre along each axis")
+          .at_least(1)
+          .in_unit("1/m"),
+      ParamSpec::reals("box.size", {1.0, 1.0, 1.0}, "builtin:box edge lengths Lx, Ly, Lz")
+          .above(0.0)
+          .in_unit("m"),
+      ParamSpec::real("cylinder.radius", 0.5, "builtin:cylinder radius").above(0.0).in_unit("m"),
+      ParamSpec::real("cylinder.length", 2.0, "builtin:cylinder length along z").above(0.0).in_unit("m"),
+      ParamSpec::real("frequency", 100.0, "Frequency F; k = 2 pi F / c").above(0.0).in_unit("Hz"),
+      ParamSpec::real("sound_speed", 343.0, "Speed of sound c").above(0.0).in_unit("m/s"),
+      ParamSpec::strings("boundary.dirichlet", {"inlet"},
+                         "Boundary groups where u = dirichlet.value (missing default groups are skipped)"),
+      ParamSpec::strings("boundary.impedance", {"outlet", "seats"},
+                         "Boundary groups with the absorbing condition du/dn - i k u = 0"),
+      ParamSpec::strings("boundary.source", {"firewall"},
+                         "Boundary groups with the prescribed normal derivative du/dn = source.amplitude"),
+      ParamSpec::real("dirichlet.value", 1.0, "u on the Dirichlet groups").in_unit("Pa"),
+      ParamSpec::real("source.amplitude", 1.0, "du/dn on the source groups").in_unit("Pa/m"),
+      ParamSpec::choice("reference", "none", {"none", "plane-wave-x", "plane-wave-y", "plane-wave-z"},
+                        "Closed-form solution u = dirichlet.value exp(i k (x_d - min x_d)) to compare "
+                        "with (a duct with rigid walls along axis d)"),
+  };
+}
+
+HelmholtzModel::HelmholtzModel(const PluginContext& ctx) : log_(ctx.log) {
+  const Parameters& p = ctx.params;
+  k_ = 2.0 * std::numbers::pi * p.real("frequency") / p.real("sound_speed");
+  mesh_name_ = p.string("mesh");
+  const auto start = std::chrono::steady_clock::now();
+  mesh_ = load_mesh(p);
+  mesh_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  select_groups(p);
+  bc_.dirichlet_value = p.real("dirichlet.value");
+  bc_.source_amplitude = p.real("source.amplitude");
+  const std::string& reference = p.string("reference");
+  if (reference != "none") {
+    reference_axis_ = reference.back() - 'x';
+    reference_origin_ = std::numeric_limits<double>::infinity();
+    for (const auto& n : mesh_.nodes) reference_origin_ = std::min(reference_origin_, n[reference_axis_]);
+  }
+  h_max_ = longest_edge(mesh_);
+  if (log_)
+    log_->info("helmholtz: {} nodes, {} tetrahedra from {} in {:.2f} s; k = {:.6g}, h_max = {:.4g}, "
+               "{:.1f} points per wavelength",
+               mesh_.nodes.size(), mesh_.tets.size(), mesh_name_, mesh_seconds_, k_, h_max_,
+               2.0 * std::numbers::pi / (k_ * h_max_));
+}
+
+std::shared_ptr<const Operator> HelmholtzModel::matrix() const {
+  assemble();
+  return matrix_;
+}
+
+Vector HelmholtzModel::rhs() const {
+  assemble();
+  return rhs_;
+}
+
+std::optional<Vector> HelmholtzModel::exact_solution() const {
+  if (reference_axis_ < 0) return std::nullopt;
+  std::vector<complex> u(mesh_.nodes.size());
+  for (std::size_t i = 0; i < u.size(); ++i) u[i] = reference(mesh_.nodes[i]);
+  return u;
+}
+
+std::vector<Observable> HelmholtzModel::observables(const Vector& x) const {
+  const auto* u = std::get_if<std::vector<complex>>(&x);
+  if (!u || u->size() != mesh_.nodes.size()) return {};
+  double max_abs = 0.0;
+  for (const auto& v : *u) max_abs = std::max(max_abs, std::abs(v));
+  std::vector<Observable> out{{"max_abs_u", max_abs}};
+  if (reference_axis_ >= 0) {
+    const L2Error e = l2_error(mesh_, *u, [this](const Point& p) { return reference(p); });
+    out.push_back({"l2_error", e.error});
+    out.push_back({"relative_l2_error", e.reference > 0 ? e.error / e.reference : e.error});
+  }
+  return out;
+}
+
+Facts HelmholtzModel::facts() const {
+  Facts f{{"mesh", mesh_name_},
+          {"nodes", std::to_string(mesh_.nodes.size())},
+          {"tetrahedra", std::to_string(mesh_.tets.size())},
+          {"wavenumber", std::to_string(k_)},
+          {"h_max", std::to_string(h_max_)},
+          {"points_per_wavelength", std::to_string(2.0 * std::numbers::pi / (k_ * h_max_))},
+          {"mesh_seconds", std::to_string(mesh_seconds_)}};
+  for (const auto& g : mesh_.groups)
+    f.emplace_back("group." + g.name + ".triangles", std::to_string(g.triangles.size()));
+  if (matrix_) {
+    f.emplace_back("nonzeros", std::to_string(std::get<CsrMatrix<complex>>(*matrix_).nnz()));
+    f.emplace_back("assembly_seconds", std::to_string(assembly_seconds_));
+  }
+  return f;
+}
+
+TetMesh HelmholtzModel::load_mesh(const Parameters& p) const {
+  if (!mesh_name_.starts_with(builtin_prefix)) {
+    TetMesh mesh = read_gmsh(mesh_name_);
+    renumber_reverse_cuthill_mckee(mesh);
+    return mesh;
+  }
+  BuiltinShape shape;
+  shape.name = mesh_name_.substr(builtin_prefix.size());
+  shape.resolution = p.integer("resolution");
+  const auto& size = p.reals("box.size");
+  if (size.size() != 3)
+    throw ConfigError({where(p, "box.size") + " needs 3 values (Lx, Ly, Lz), not " +
+                       std::to_string(size.size())});
+  shape.box_size = {size[0], size[1], size[2]};
+  shape.cylinder_radius = p.real("cylinder.radius");
+  shape.cylinder_length = p.real("cylinder.length");
+  const auto& names = builtin_shape_names();
+  if (std::find(names.begin(), names.end(), shape.name) == names.end())
+    throw ConfigError({where(p, "mesh") + ": unknown built-in mesh '" + mesh_name_ +
+                       "' (builtin:box, builtin:cylinder or builtin:cabin)"});
+  return make_builtin_mesh(shape);
+}
+
+void HelmholtzModel::select_groups(const Parameters& p) {
+  std::vector<std::string> problems;
+  std::map<std::string, std::string> claimed;
+  auto pick = [&](const std::string& key, std::vector<const BoundaryGroup*>& out) {
+    for (const auto& name : p.strings(key)) {
+      const BoundaryGroup* g = mesh_.group(name);
+      if (!g) {
+        if (p.given(key)) problems.push_back(where(p, key) + ": the mesh has no boundary group '" + name +
+                                             "' (it has: " + group_list() + ")");
+        continue;
+      }
+      if (auto [it, fresh] = claimed.emplace(name, key); !fresh)
+        problems.push_back(where(p, key) + ": group '" + name + "' is already in " + it->second);
+      out.push_back(g);
+    }
+  };
+  pick("boundary.dirichlet", bc_.dirichlet);
+  pick("boundary.impedance", bc_.impedance);
+  pick("boundary.source", bc_.source);
+  if (!problems.empty()) throw ConfigError(problems);
+}
+
+std::string HelmholtzModel::group_list() const {
+  std::string s;
+  for (const auto& g : mesh_.groups) s += (s.empty() ? "" : ", ") + g.name;
+  return s.empty() ? "none" : s;
+}
+
+complex HelmholtzModel::reference(const Point& x) const {
+  return bc_.dirichlet_value * std::exp(complex(0.0, k_ * (x[reference_axis_] - reference_origin_)));
+}
+
+void HelmholtzModel::assemble() const {
+  if (matrix_) return;
+  const auto start = std::chrono::steady_clock::now();
+  HelmholtzSystem s = assemble_helmholtz(mesh_, k_, bc_);
+  assembly_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (log_)
+    log_->info("helmholtz: assembled {} x {} complex matrix, {} non-zeros, in {:.2f} s", s.matrix.rows,
+               s.matrix.cols, s.matrix.nnz(), assembly_seconds_);
+  rhs_ = std::move(s.rhs);
+  matrix_ = std::make_shared<const Operator>(std::move(s.matrix));
+}
+
+}  // namespace solvent::helmholtz

@@ -1,0 +1,265 @@
+#include <solvent_helmholtz/p1_assembly.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace solvent::helmholtz {
+namespace {
+
+Point minus(const Point& a, const Point& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
+Point cross(const Point& a, const Point& b) {
+  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+}
+double dot(const Point& a, const Point& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+// Volume and the gradients of the four barycentric functions of a tetrahedron.
+struct TetGeometry {
+  double volume;
+  std::array<Point, 4> grad;
+};
+
+TetGeometry geometry(const TetMesh& mesh, const std::array<std::int32_t, 4>& t) {
+  const Point& p0 = mesh.nodes[t[0]];
+  const Point e1 = minus(mesh.nodes[t[1]], p0), e2 = minus(mesh.nodes[t[2]], p0),
+              e3 = minus(mesh.nodes[t[3]], p0);
+  // Rows of the inverse Jacobian are the cross products of its columns over det.
+  const Point c23 = cross(e2, e3), c31 = cross(e3, e1), c12 = cross(e1, e2);
+  const double det = dot(e1, c23), inv = 1.0 / det;
+  TetGeometry g;
+  g.volume = std::abs(det) / 6.0;
+  for (int d = 0; d < 3; ++d) {
+    g.grad[1][d] = c23[d] * inv;
+    g.grad[2][d] = c31[d] * inv;
+    g.grad[3][d] = c12[d] * inv;
+    g.grad[0][d] = -(g.grad[1][d] + g.grad[2][d] + g.grad[3][d]);
+  }
+  return g;
+}
+
+double triangle_area(const TetMesh& mesh, const std::array<std::int32_t, 3>& t) {
+  const Point& p0 = mesh.nodes[t[0]];
+  const Point n = cross(minus(mesh.nodes[t[1]], p0), minus(mesh.nodes[t[2]], p0));
+  return 0.5 * std::sqrt(dot(n, n));
+}
+
+// For every node, the tetrahedra it belongs to.
+struct Incidence {
+  std::vector<std::int64_t> start;
+  std::vector<std::int32_t> tets;
+};
+
+Incidence node_tets(const TetMesh& mesh) {
+  Incidence inc;
+  const std::size_t n = mesh.nodes.size();
+  inc.start.assign(n + 1, 0);
+  for (const auto& t : mesh.tets)
+    for (auto v : t) ++inc.start[v + 1];
+  for (std::size_t i = 0; i < n; ++i) inc.start[i + 1] += inc.start[i];
+  inc.tets.resize(inc.start[n]);
+  auto next = inc.start;
+  for (std::size_t e = 0; e < mesh.tets.size(); ++e)
+    for (auto v : mesh.tets[e]) inc.tets[next[v]++] = static_cast<std::int32_t>(e);
+  return inc;
+}
+
+std::vector<char> dirichlet_nodes(std::size_t n, const BoundaryConditions& bc) {
+  std::vector<char> fixed(n, 0);
+  for (const auto* g : bc.dirichlet)
+    for (const auto& t : g->triangles)
+      for (auto v : t) fixed[v] = 1;
+  return fixed;
+}
+
+// Sparsity: row i couples to every node sharing a tetrahedron with it, except that a
+// Dirichlet row holds only its diagonal and no free row keeps a Dirichlet column.
+void build_pattern(const TetMesh& mesh, const Incidence& inc, const std::vector<char>& fixed,
+                   CsrMatrix<complex>& a) {
+  const auto n = static_cast<std::int64_t>(mesh.nodes.size());
+  std::vector<std::int64_t> count(n + 1, 0);
+#pragma omp parallel
+  {
+    std::vector<std::int32_t> seen(n, -1);
+#pragma omp for schedule(static)
+    for (std::int64_t i = 0; i < n; ++i) {
+      if (fixed[i]) {
+        count[i + 1] = 1;
+        continue;
+      }
+      std::int64_t c = 0;
+      for (auto p = inc.start[i]; p < inc.start[i + 1]; ++p)
+        for (auto j : mesh.tets[inc.tets[p]])
+          if (!fixed[j] && seen[j] != i) {
+            seen[j] = static_cast<std::int32_t>(i);
+            ++c;
+          }
+      count[i + 1] = c;
+    }
+  }
+  for (std::int64_t i = 0; i < n; ++i) count[i + 1] += count[i];
+  if (count[n] > std::numeric_limits<std::int32_t>::max())
+    throw std::length_error("the matrix has more non-zeros than 32-bit CSR indices can address");
+  a.rows = a.cols = static_cast<std::size_t>(n);
+  a.row_ptr.assign(count.begin(), count.end());
+  a.col_idx.resize(count[n]);
+  a.values.assign(count[n], complex{});
+#pragma omp parallel
+  {
+    std::vector<std::int32_t> seen(n, -1);
+#pragma omp for schedule(static)
+    for (std::int64_t i = 0; i < n; ++i) {
+      auto out = a.col_idx.begin() + a.row_ptr[i];
+      if (fixed[i]) {
+        *out = static_cast<std::int32_t>(i);
+        continue;
+      }
+      for (auto p = inc.start[i]; p < inc.start[i + 1]; ++p)
+        for (auto j : mesh.tets[inc.tets[p]])
+          if (!fixed[j] && seen[j] != i) {
+            seen[j] = static_cast<std::int32_t>(i);
+            *out++ = j;
+          }
+      std::sort(a.col_idx.begin() + a.row_ptr[i], out);
+    }
+  }
+}
+
+// Position of column j in row i (the row is short and sorted).
+std::int64_t position(const CsrMatrix<complex>& a, std::int32_t i, std::int32_t j) {
+  auto first = a.col_idx.begin() + a.row_ptr[i], last = a.col_idx.begin() + a.row_ptr[i + 1];
+  return std::lower_bound(first, last, j) - a.col_idx.begin();
+}
+
+// K - k^2 M row by row; contributions of Dirichlet columns move to the right-hand side.
+void fill_volume_terms(const TetMesh& mesh, const Incidence& inc, const std::vector<char>& fixed,
+                       double k, double g, HelmholtzSystem& s) {
+  auto& a = s.matrix;
+  const auto n = static_cast<std::int64_t>(mesh.nodes.size());
+  const double k2 = k * k;
+#pragma omp parallel
+  {
+    // Where each column of the current row sits in the value array.
+    std::vector<std::int64_t> slot(n);
+#pragma omp for schedule(static)
+    for (std::int64_t i = 0; i < n; ++i) {
+      const auto row = static_cast<std::int32_t>(i);
+      for (auto p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p) slot[a.col_idx[p]] = p;
+      double diagonal_scale = 0.0;
+      for (auto p = inc.start[i]; p < inc.start[i + 1]; ++p) {
+        const auto& t = mesh.tets[inc.tets[p]];
+        const TetGeometry geo = geometry(mesh, t);
+        const int r = static_cast<int>(std::find(t.begin(), t.end(), row) - t.begin());
+        for (int c = 0; c < 4; ++c) {
+          const double stiffness = geo.volume * dot(geo.grad[r], geo.grad[c]);
+          const double mass = geo.volume / 20.0 * (r == c ? 2.0 : 1.0);
+          const double v = stiffness - k2 * mass;
+          if (fixed[i]) {
+            if (c == r) diagonal_scale += stiffness;
+          } else if (fixed[t[c]]) {
+            s.rhs[i] -= v * g;
+          } else {
+            a.values[slot[t[c]]] += v;
+          }
+        }
+      }
+      if (fixed[i]) {
+        // Scaled like its neighbours' diagonals (by K_ii, which cannot vanish as
+        // K_ii - k^2 M_ii can), so the identity row does not spoil the conditioning; the
+        // right-hand side is scaled with it.
+        a.values[a.row_ptr[i]] = diagonal_scale;
+        s.rhs[i] = diagonal_scale * g;
+      }
+    }
+  }
+}
+
+void add_boundary_terms(const TetMesh& mesh, const std::vector<char>& fixed, double k,
+                        const BoundaryConditions& bc, HelmholtzSystem& s) {
+  const complex ik(0.0, k);
+  for (const auto* group : bc.impedance)
+    for (const auto& t : group->triangles) {
+      const double area = triangle_area(mesh, t);
+      for (int r = 0; r < 3; ++r) {
+        if (fixed[t[r]]) continue;
+        for (int c = 0; c < 3; ++c) {
+          const complex v = -ik * area / 12.0 * (r == c ? 2.0 : 1.0);
+          if (fixed[t[c]]) s.rhs[t[r]] -= v * bc.dirichlet_value;
+          else s.matrix.values[position(s.matrix, t[r], t[c])] += v;
+        }
+      }
+    }
+  for (const auto* group : bc.source)
+    for (const auto& t : group->triangles) {
+      const double share = bc.source_amplitude * triangle_area(mesh, t) / 3.0;
+      for (auto v : t)
+        if (!fixed[v]) s.rhs[v] += share;
+    }
+}
+
+}  // namespace
+
+HelmholtzSystem assemble_helmholtz(const TetMesh& mesh, double k, const BoundaryConditions& bc) {
+  HelmholtzSystem s;
+  const std::vector<char> fixed = dirichlet_nodes(mesh.nodes.size(), bc);
+  const Incidence inc = node_tets(mesh);
+  build_pattern(mesh, inc, fixed, s.matrix);
+  s.rhs.assign(mesh.nodes.size(), complex{});
+  fill_volume_terms(mesh, inc, fixed, k, bc.dirichlet_value, s);
+  add_boundary_terms(mesh, fixed, k, bc, s);
+  return s;
+}
+
+L2Error l2_error(const TetMesh& mesh, std::span<const complex> uh,
+                 const std::function<complex(const Point&)>& exact) {
+  constexpr double a = 0.5854101966249685, b = 0.1381966011250105;
+  double error = 0.0, reference = 0.0;
+  const auto n = static_cast<std::int64_t>(mesh.tets.size());
+#pragma omp parallel for reduction(+ : error, reference) schedule(static)
+  for (std::int64_t e = 0; e < n; ++e) {
+    const auto& t = mesh.tets[e];
+    const double w = geometry(mesh, t).volume / 4.0;
+    for (int q = 0; q < 4; ++q) {
+      Point x{};
+      complex u{};
+      for (int m = 0; m < 4; ++m) {
+        const double lambda = m == q ? a : b;
+        for (int d = 0; d < 3; ++d) x[d] += lambda * mesh.nodes[t[m]][d];
+        u += lambda * uh[t[m]];
+      }
+      const complex ue = exact(x);
+      error += w * std::norm(u - ue);
+      reference += w * std::norm(ue);
+    }
+  }
+  return {std::sqrt(error), std::sqrt(reference)};
+}
+
+double longest_edge(const TetMesh& mesh) {
+  double h2 = 0.0;
+  const auto n = static_cast<std::int64_t>(mesh.tets.size());
+#pragma omp parallel for reduction(max : h2) schedule(static)
+  for (std::int64_t e = 0; e < n; ++e) {
+    const auto& t = mesh.tets[e];
+    for (int p = 0; p < 4; ++p)
+      for (int q = p + 1; q < 4; ++q) {
+        const Point d = minus(mesh.nodes[t[p]], mesh.nodes[t[q]]);
+        h2 = std::max(h2, dot(d, d));
+      }
+  }
+  return std::sqrt(h2);
+}
+
+double mesh_volume(const TetMesh& mesh) {
+  double v = 0.0;
+  for (const auto& t : mesh.tets) v += geometry(mesh, t).volume;
+  return v;
+}
+
+double group_area(const TetMesh& mesh, const BoundaryGroup& group) {
+  double area = 0.0;
+  for (const auto& t : group.triangles) area += triangle_area(mesh, t);
+  return area;
+}
+
+}  // namespace solvent::helmholtz

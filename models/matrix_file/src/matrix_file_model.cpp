@@ -1,0 +1,228 @@
+#include "src/matrix_file_model.hpp"
+
+#include <solvent/matrix_market.hpp>
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <cmath>
+#include <type_traits>
+
+namespace solvent::matrix_file {
+namespace {
+
+template <class T>
+std::vector<T> multiply(const CsrMatrix<T>& a, const std::vector<T>& x) {
+  std::vector<T> y(a.rows, T{});
+  for (std::size_t i = 0; i < a.rows; ++i)
+    for (auto p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p) y[i] += a.values[p] * x[a.col_idx[p]];
+  return y;
+}
+
+template <class T>
+std::vector<T> multiply(const DenseMatrix<T>& a, const std::vector<T>& x) {
+  std::vector<T> y(a.rows, T{});
+  for (std::size_t i = 0; i < a.rows; ++i)
+    for (std::size_t j = 0; j < a.cols; ++j) y[i] += a(i, j) * x[j];
+  return y;
+}
+
+// A x for the two storage forms a Matrix Market file can give; x has A's scalar type.
+Vector multiply(const Operator& a, const Vector& x) {
+  return std::visit(
+      [&](const auto& m) -> Vector {
+        using M = std::decay_t<decltype(m)>;
+        if constexpr (std::is_same_v<M, CsrMatrix<double>> || std::is_same_v<M, DenseMatrix<double>>)
+          return multiply(m, std::get<std::vector<double>>(x));
+        else if constexpr (std::is_same_v<M, CsrMatrix<complex>> || std::is_same_v<M, DenseMatrix<complex>>)
+          return multiply(m, std::get<std::vector<complex>>(x));
+        else
+          throw InputError("matrix-file: unexpected operator kind");
+      },
+      a);
+}
+
+template <class T>
+DenseMatrix<complex> to_complex(const DenseMatrix<T>& a) {
+  DenseMatrix<complex> c(a.rows, a.cols);
+  std::copy(a.values.begin(), a.values.end(), c.values.begin());
+  return c;
+}
+
+template <class T>
+CsrMatrix<complex> to_complex(const CsrMatrix<T>& a) {
+  CsrMatrix<complex> c;
+  c.rows = a.rows;
+  c.cols = a.cols;
+  c.row_ptr = a.row_ptr;
+  c.col_idx = a.col_idx;
+  c.values.assign(a.values.begin(), a.values.end());
+  return c;
+}
+
+Operator to_complex(Operator a) {
+  return std::visit(
+      [](auto& m) -> Operator {
+        using M = std::decay_t<decltype(m)>;
+        if constexpr (std::is_same_v<M, CsrMatrix<double>> || std::is_same_v<M, DenseMatrix<double>>)
+          return to_complex(m);
+        else
+          return std::move(m);
+      },
+      a);
+}
+
+Vector to_complex(const Vector& v) {
+  if (const auto* r = std::get_if<std::vector<double>>(&v)) return std::vector<complex>(r->begin(), r->end());
+  return v;
+}
+
+// Columns and stored values of the two forms a Matrix Market file can give.
+struct Extent {
+  std::size_t cols = 0, stored = 0;
+};
+
+Extent extent_of(const Operator& a) {
+  return std::visit(
+      [](const auto& m) -> Extent {
+        using M = std::decay_t<decltype(m)>;
+        if constexpr (std::is_same_v<M, CsrMatrix<double>> || std::is_same_v<M, CsrMatrix<complex>> ||
+                      std::is_same_v<M, DenseMatrix<double>> || std::is_same_v<M, DenseMatrix<complex>>)
+          return {m.cols, m.values.size()};
+        else
+          return {};
+      },
+      a);
+}
+
+bool is_complex(const Vector& v) { return std::holds_alternative<std::vector<complex>>(v); }
+
+std::size_t size_of(const Vector& v) {
+  return std::visit([](const auto& x) { return x.size(); }, v);
+}
+
+double norm(const Vector& v) {
+  return std::visit(
+      [](const auto& x) {
+        double s = 0.0;
+        for (const auto& e : x) s += std::norm(e);
+        return std::sqrt(s);
+      },
+      v);
+}
+
+Vector difference(const Vector& a, const Vector& b) {
+  return std::visit(
+      [&](const auto& x) -> Vector {
+        auto d = x;
+        const auto& y = std::get<std::decay_t<decltype(x)>>(b);
+        for (std::size_t i = 0; i < d.size(); ++i) d[i] -= y[i];
+        return d;
+      },
+      a);
+}
+
+Vector known_solution(const Parameters& p, std::size_t n) {
+  const std::string& kind = p.string("solution");
+  if (kind == "file") return read_matrix_market_vector(p.string("solution_file"));
+  std::vector<double> x(n, 1.0);
+  if (kind == "ramp")
+    for (std::size_t i = 0; i < n; ++i) x[i] = 1.0 + static_cast<double>(i) / static_cast<double>(n);
+  return x;
+}
+
+std::string where(const Parameters& p, const std::string& name) {
+  const auto& w = p.entries().at(name).where;
+  return (w.empty() ? std::string("[model] ") : w + ": ") + name;
+}
+
+void require_file_parameter(const Parameters& p, const std::string& name, const std::string& because) {
+  if (p.string(name).empty()) throw ConfigError({where(p, name) + ": a Matrix Market file is required " + because});
+}
+
+}  // namespace
+
+Schema schema() {
+  return {
+      ParamSpec::string("matrix", "", "Path of the Matrix Market file holding A (coordinate or array)"),
+      ParamSpec::choice("rhs", "ones", {"ones", "file", "product"},
+                        "b: all ones, read from rhs_file, or A times the known solution"),
+      ParamSpec::string("rhs_file", "", "Matrix Market vector (n x 1) for rhs = \"file\""),
+      ParamSpec::choice("solution", "ones", {"ones", "ramp", "file"},
+                        "Known x for rhs = \"product\": all ones, x_i = 1 + i/n, or read from solution_file"),
+      ParamSpec::string("solution_file", "", "Matrix Market vector (n x 1) for solution = \"file\""),
+  };
+}
+
+MatrixFileModel::MatrixFileModel(const PluginContext& ctx) : path_(ctx.params.string("matrix")) {
+  const Parameters& p = ctx.params;
+  require_file_parameter(p, "matrix", "(the matrix A)");
+  const std::string& rhs = p.string("rhs");
+  if (rhs == "file") require_file_parameter(p, "rhs_file", "when rhs = \"file\"");
+  if (rhs == "product" && p.string("solution") == "file")
+    require_file_parameter(p, "solution_file", "when solution = \"file\"");
+
+  const auto start = std::chrono::steady_clock::now();
+  Operator a = read_matrix_market(path_);
+  const std::size_t rows = rows_of(a);
+  const std::size_t cols = extent_of(a).cols;
+  if (rows != cols)
+    throw InputError(path_ + ": the matrix is " + std::to_string(rows) + " x " + std::to_string(cols) +
+                     "; a linear system needs a square matrix");
+
+  Vector x_or_b;
+  std::string vector_path;
+  if (rhs == "ones") {
+    x_or_b = std::vector<double>(rows, 1.0);
+  } else if (rhs == "file") {
+    vector_path = p.string("rhs_file");
+    x_or_b = read_matrix_market_vector(vector_path);
+  } else {
+    vector_path = p.string("solution") == "file" ? p.string("solution_file") : "";
+    x_or_b = known_solution(p, rows);
+  }
+  if (size_of(x_or_b) != rows)
+    throw InputError(vector_path + ": the vector has " + std::to_string(size_of(x_or_b)) +
+                     " entries, the matrix " + path_ + " has " + std::to_string(rows) + " rows");
+  // One scalar type for the whole system: a real matrix meets a complex vector as complex.
+  if (is_complex(x_or_b) && scalar_of(a) == ScalarKind::Real) a = to_complex(std::move(a));
+  if (scalar_of(a) == ScalarKind::Complex) x_or_b = to_complex(x_or_b);
+
+  matrix_ = std::make_shared<const Operator>(std::move(a));
+  if (rhs == "product") {
+    rhs_ = multiply(*matrix_, x_or_b);
+    exact_ = std::move(x_or_b);
+  } else {
+    rhs_ = std::move(x_or_b);
+  }
+  read_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (ctx.log)
+    ctx.log->info("matrix-file: {} is {} x {} {} {} ({:.2f} s to read)", path_, rows, cols,
+                  to_string(scalar_of(*matrix_)), to_string(kind_of(*matrix_)), read_seconds_);
+}
+
+std::vector<Observable> MatrixFileModel::observables(const Vector& x) const {
+  if (is_complex(x) != is_complex(rhs_) || size_of(x) != size_of(rhs_)) return {};
+  const double b_norm = norm(rhs_);
+  const double r_norm = norm(difference(rhs_, multiply(*matrix_, x)));
+  std::vector<Observable> out{{"relative_residual", b_norm > 0 ? r_norm / b_norm : r_norm}};
+  if (exact_) {
+    const double e_norm = norm(*exact_);
+    const double error = norm(difference(x, *exact_));
+    out.push_back({"relative_error", e_norm > 0 ? error / e_norm : error});
+  }
+  return out;
+}
+
+Facts MatrixFileModel::facts() const {
+  const Operator& a = *matrix_;
+  const std::size_t stored = extent_of(a).stored;
+  return {{"matrix", path_},
+          {"rows", std::to_string(rows_of(a))},
+          {"storage", std::string(to_string(kind_of(a)))},
+          {"scalar", std::string(to_string(scalar_of(a)))},
+          {"stored_values", std::to_string(stored)},
+          {"read_seconds", std::to_string(read_seconds_)}};
+}
+
+}  // namespace solvent::matrix_file

@@ -1,0 +1,32 @@
+#pragma once
+// LAPACK's getrf/getrs (through OpenBLAS): the reference dense direct solver. Our
+// DenseMatrix is row-major, which LAPACK reads as the transpose; factoring that and
+// solving with trans = 'T' avoids transposing a copy.
+#include <solvent/solvent.hpp>
+
+namespace solvent::dense {
+
+class LapackSolver : public LinearSolver {
+ public:
+  explicit LapackSolver(const PluginContext& ctx);
+  bool accepts(OperatorKind kind, ScalarKind scalar) const override;
+  void setup(std::shared_ptr<const Operator> op) override;
+  SolveStats solve(std::span<const double> b, std::span<double> x) override;
+  SolveStats solve(std::span<const complex> b, std::span<complex> x) override;
+  Facts facts() const override;
+
+ private:
+  template <class T>
+  void factor(const DenseMatrix<T>& a, std::vector<T>& lu);
+  template <class T>
+  SolveStats solve_impl(std::span<const T> b, std::span<T> x);
+
+  bool reuse_;
+  std::shared_ptr<const Operator> op_;
+  std::vector<double> lu_real_;
+  std::vector<complex> lu_complex_;
+  std::vector<int> ipiv_;
+  std::int64_t factorizations_ = 0;
+};
+
+}  // namespace solvent::dense

@@ -1,0 +1,65 @@
+#include "cuda/cusolver_solver.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+namespace solvent::dense {
+
+CusolverSolver::CusolverSolver(const PluginContext& context)
+    : reuse_(context.params.boolean("reuse_factorization")),
+      device_(static_cast<int>(context.params.integer("device"))),
+      log_(context.log) {}
+
+bool CusolverSolver::accepts(OperatorKind kind, ScalarKind scalar) const {
+  return kind == OperatorKind::Dense && scalar == ScalarKind::Real;
+}
+
+void CusolverSolver::setup(std::shared_ptr<const Operator> op) {
+  const auto* dense = std::get_if<DenseMatrix<double>>(op.get());
+  if (dense == nullptr) {
+    throw UnsupportedOperator(fmt::format("cusolver: takes a dense real matrix, got a {} {} operator",
+                                          to_string(kind_of(*op)), to_string(scalar_of(*op))));
+  }
+  if (dense->rows != dense->cols) {
+    throw SolverError(fmt::format("cusolver: matrix is {} x {}, not square", dense->rows, dense->cols));
+  }
+  if (!lu_) {
+    lu_ = std::make_unique<CusolverLu>(device_, reuse_);
+    if (log_) log_->info("cusolver on {}: reuse_factorization={}", lu_->device_name(), reuse_);
+  }
+  op_ = std::move(op);
+  n_ = dense->rows;
+  lu_->setup(dense->values.data(), n_);
+  totals_.factor_ms += lu_->last_times().factor_ms;
+}
+
+SolveStats CusolverSolver::solve(std::span<const double> b, std::span<double> x) {
+  if (!op_) throw SolverError("cusolver: solve() called before setup()");
+  if (b.size() != n_ || x.size() != n_) {
+    throw SolverError(fmt::format(
+        "cusolver: right-hand side has {} and solution {} entries, the matrix is of order {}",
+        b.size(), x.size(), n_));
+  }
+  lu_->solve(b.data(), x.data());
+  totals_.factor_ms += lu_->last_times().factor_ms;
+  totals_.solve_ms += lu_->last_times().solve_ms;
+  ++solves_;
+  SolveStats stats;
+  stats.iterations = 1;
+  stats.converged = true;
+  stats.status = "converged";
+  return stats;
+}
+
+Facts CusolverSolver::facts() const {
+  Facts f{{"reuse_factorization", reuse_ ? "true" : "false"}, {"solves", std::to_string(solves_)}};
+  if (!lu_) return f;
+  f.insert(f.end(), {{"device", lu_->device_name()},
+                     {"factor_ms_total", fmt::format("{:.3f}", totals_.factor_ms)},
+                     {"solve_ms_total", fmt::format("{:.3f}", totals_.solve_ms)},
+                     {"last_factor_ms", fmt::format("{:.4f}", lu_->last_times().factor_ms)},
+                     {"last_solve_ms", fmt::format("{:.4f}", lu_->last_times().solve_ms)}});
+  return f;
+}
+
+}  // namespace solvent::dense

@@ -1,0 +1,89 @@
+#include "cuda/gepp_cuda_options.hpp"
+
+namespace solvent::dense {
+
+using solvent::ParamSpec;
+
+solvent::Schema gepp_cuda_schema() {
+  return {
+      ParamSpec::choice(
+          "mode", "best", {"best", "paper"},
+          "preset for the switches below. paper: De Luca et al.'s pipeline (atomic-max pivot search, "
+          "row swap and elimination as three kernels per step, the augmented matrix sent to the "
+          "device for every solve, a synchronisation after every kernel, no zero-block skipping, "
+          "back substitution on the host). best: every improvement on. A switch written in the "
+          "config overrides the preset; the defaults shown are those of best"),
+      ParamSpec::choice("kernels", "fused", {"paper", "fused"},
+                        "paper: De Luca et al.'s kernels (one-block pivot search with a CAS atomic max, "
+                        "one-thread-per-column row swap, 16x16 elimination blocks over the whole "
+                        "augmented matrix). fused: one launch per step, the elimination over the "
+                        "active submatrix whose last block to finish then does the next step's "
+                        "pivot search (warp-shuffle reduction) and row swap; with "
+                        "skip_zero_blocks, runs of diagonal pivots are checked in one launch"),
+      ParamSpec::choice("launch", "graph", {"sync", "stream", "graph"},
+                        "sync: synchronise after every kernel (the paper). stream: queue all "
+                        "kernels of a factorisation without waiting. graph: capture the "
+                        "refactorisation once as a CUDA graph and replay it (used when the "
+                        "factorisation is not reused; a reused one runs once, queued)"),
+      ParamSpec::boolean("resident_matrix", true,
+                         "keep the pristine matrix on the device and refactor from a device copy "
+                         "instead of sending the augmented matrix from the host every solve"),
+      ParamSpec::boolean("reuse_factorization", true,
+                         "factor once in setup (L and U kept on the device) and only substitute "
+                         "in each solve; off: refactor the augmented matrix in every solve, as "
+                         "the paper does every time step"),
+      ParamSpec::boolean("skip_zero_blocks", true,
+                         "restrict every elimination step to the rows and columns the matrix's "
+                         "zero pattern allows (for the angiogenesis matrix: its zero blocks); "
+                         "exact, pivots unchanged"),
+      ParamSpec::choice("back_substitution", "device", {"host", "device"},
+                        "host: copy the factors back and substitute on the CPU (the paper); "
+                        "device: substitute in one thread block on the GPU"),
+      ParamSpec::integer("device", 0, "CUDA device ordinal").at_least(0),
+  };
+}
+
+namespace {
+
+// The value written in the config, else the preset's.
+bool switch_on(const solvent::Parameters& p, const std::string& name, bool paper, bool best) {
+  if (p.given(name)) return p.boolean(name);
+  return p.string("mode") == "paper" ? paper : best;
+}
+
+std::string choice(const solvent::Parameters& p, const std::string& name, const char* paper,
+                   const char* best) {
+  if (p.given(name)) return p.string(name);
+  return p.string("mode") == "paper" ? paper : best;
+}
+
+}  // namespace
+
+EngineOptions read_engine_options(const solvent::Parameters& p) {
+  EngineOptions o;
+  o.kernels = choice(p, "kernels", "paper", "fused") == "paper" ? Kernels::Paper : Kernels::Fused;
+  const std::string launch = choice(p, "launch", "sync", "graph");
+  o.launch = launch == "sync" ? Launch::Synchronized
+             : launch == "stream" ? Launch::Stream
+                                  : Launch::Graph;
+  o.resident_matrix = switch_on(p, "resident_matrix", false, true);
+  o.reuse_factorization = switch_on(p, "reuse_factorization", false, true);
+  o.skip_zero_blocks = switch_on(p, "skip_zero_blocks", false, true);
+  o.device_substitution = choice(p, "back_substitution", "host", "device") == "device";
+  o.device = static_cast<int>(p.integer("device"));
+  return o;
+}
+
+std::string describe(const EngineOptions& o) {
+  const char* launch = o.launch == Launch::Synchronized ? "sync"
+                       : o.launch == Launch::Stream     ? "stream"
+                                                        : "graph";
+  auto on = [](bool b) { return b ? "on" : "off"; };
+  return std::string("kernels=") + (o.kernels == Kernels::Paper ? "paper" : "fused") +
+         " launch=" + launch + " resident_matrix=" + on(o.resident_matrix) +
+         " reuse_factorization=" + on(o.reuse_factorization) +
+         " skip_zero_blocks=" + on(o.skip_zero_blocks) +
+         " back_substitution=" + (o.device_substitution ? "device" : "host");
+}
+
+}  // namespace solvent::dense

@@ -1,0 +1,16 @@
+#pragma once
+// gepp-cuda's TOML options: a `mode` preset (paper or best) and one switch per
+// improvement over De Luca et al., each of which overrides the preset when written.
+#include "cuda/device_gepp.hpp"
+#include <solvent/parameters.hpp>
+
+#include <string>
+
+namespace solvent::dense {
+
+solvent::Schema gepp_cuda_schema();
+EngineOptions read_engine_options(const solvent::Parameters& p);
+// One line naming every switch, for the log and the run record.
+std::string describe(const EngineOptions& o);
+
+}  // namespace solvent::dense

@@ -1,0 +1,31 @@
+#pragma once
+// gepp-cuda: De Luca et al.'s Gaussian elimination with partial pivoting on the GPU, behind the
+// LinearSolver interface. The GPU is probed at the first setup(), never at load.
+#include "cuda/device_gepp.hpp"
+#include <solvent/solvent.hpp>
+
+#include <cstdint>
+#include <memory>
+
+namespace solvent::dense {
+
+class GeppCudaSolver final : public solvent::LinearSolver {
+ public:
+  explicit GeppCudaSolver(const solvent::PluginContext& context);
+
+  bool accepts(solvent::OperatorKind kind, solvent::ScalarKind scalar) const override;
+  void setup(std::shared_ptr<const solvent::Operator> op) override;
+  solvent::SolveStats solve(std::span<const double> b, std::span<double> x) override;
+  solvent::Facts facts() const override;
+
+ private:
+  EngineOptions options_;
+  std::shared_ptr<spdlog::logger> log_;
+  std::unique_ptr<DeviceGepp> device_;
+  std::shared_ptr<const solvent::Operator> op_;
+  std::size_t n_ = 0;
+  std::int64_t solves_ = 0;
+  PhaseTimes totals_;
+};
+
+}  // namespace solvent::dense

@@ -1,0 +1,24 @@
+#pragma once
+// The arithmetic of one elimination update and of pivot selection, written once for the
+// CUDA kernels and the host back substitution so both round the same way.
+#include <cmath>
+#include <solvent/host_device.hpp>
+
+
+namespace solvent::dense {
+
+// The multiplier l_ik = a_ik / a_kk of De Luca et al. (kept unscaled in the matrix, divided on use).
+SOLVENT_HD inline double multiplier(double a_ik, double a_kk) { return a_ik / a_kk; }
+
+// a_ij - l * a_kj: the elimination update, also the substitution update.
+SOLVENT_HD inline double eliminate(double a_ij, double l, double a_kj) { return a_ij - l * a_kj; }
+
+// The key partial pivoting maximises: |a_ik|, with NaN ranked above everything so that a
+// non-finite column is chosen as pivot and reported instead of silently skipped.
+SOLVENT_HD inline double pivot_magnitude(double a_ik) {
+  return std::isnan(a_ik) ? INFINITY : std::fabs(a_ik);
+}
+
+SOLVENT_HD inline bool usable_pivot(double a_kk) { return a_kk != 0.0 && std::isfinite(a_kk); }
+
+}  // namespace solvent::dense

@@ -1,9 +1,0 @@
-#pragma once
-#include <solvent/parameters.hpp>
-
-namespace stencil3d {
-
-// Every key of [integrator] for "explicit-stencil3d".
-solvent::Schema integrator_schema();
-
-}  // namespace stencil3d

@@ -1,8 +1,0 @@
-// The `bicgstab` plugin: the Bicgstab method in the CPU vector space.
-#include <krylov/bicgstab.hpp>
-#include <krylov/host_space.hpp>
-#include <krylov/krylov_solver.hpp>
-
-SOLVENT_PLUGIN(solvent::describe_linear_solver<
-               solvent::krylov::KrylovSolver<solvent::krylov::Bicgstab, solvent::krylov::HostSpace>>(
-    "bicgstab", "1.0.0", "BiCGSTAB (van der Vorst) for real and complex CSR and seven-point operators, on the CPU", &solvent::krylov::krylov_schema))

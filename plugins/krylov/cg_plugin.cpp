@@ -1,8 +1,0 @@
-// The `cg` plugin: the Cg method in the CPU vector space.
-#include <krylov/cg.hpp>
-#include <krylov/host_space.hpp>
-#include <krylov/krylov_solver.hpp>
-
-SOLVENT_PLUGIN(solvent::describe_linear_solver<
-               solvent::krylov::KrylovSolver<solvent::krylov::Cg, solvent::krylov::HostSpace>>(
-    "cg", "1.0.0", "Jacobi-preconditioned conjugate gradients for Hermitian positive definite CSR and seven-point operators, on the CPU", &solvent::krylov::krylov_schema))

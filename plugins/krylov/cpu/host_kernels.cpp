@@ -1,0 +1,126 @@
+#include <solvent_krylov/host_kernels.hpp>
+
+#include <solvent/scalar.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#ifdef _OPENMP
+#include <omp.h>
+#else
+inline int omp_get_num_threads() { return 1; }
+inline int omp_get_thread_num() { return 0; }
+#endif
+
+namespace solvent::krylov::host {
+namespace {
+
+using Index = std::int64_t;
+
+Index length(std::size_t n) { return static_cast<Index>(n); }
+
+}  // namespace
+
+template <class T>
+void assign(std::span<const T> x, std::span<T> y) {
+  const Index n = length(x.size());
+#pragma omp parallel for schedule(static)
+  for (Index i = 0; i < n; ++i) y[i] = x[i];
+}
+
+template <class T>
+void scale(T a, std::span<T> x) {
+  const Index n = length(x.size());
+#pragma omp parallel for schedule(static)
+  for (Index i = 0; i < n; ++i) x[i] = mul(a, x[i]);
+}
+
+template <class T>
+void axpy(T a, std::span<const T> x, std::span<T> y) {
+  const Index n = length(x.size());
+#pragma omp parallel for schedule(static)
+  for (Index i = 0; i < n; ++i) y[i] = mul_add(a, x[i], y[i]);
+}
+
+template <class T>
+void axpby(T a, std::span<const T> x, T b, std::span<T> y) {
+  const Index n = length(x.size());
+#pragma omp parallel for schedule(static)
+  for (Index i = 0; i < n; ++i) y[i] = mul_add(a, x[i], mul(b, y[i]));
+}
+
+template <class T>
+void elementwise_product(std::span<const T> d, std::span<T> x) {
+  const Index n = length(x.size());
+#pragma omp parallel for schedule(static)
+  for (Index i = 0; i < n; ++i) x[i] = mul(d[i], x[i]);
+}
+
+template <class T>
+void dots(std::span<const T> x, std::span<const T* const> ys, std::span<T> out) {
+  const Index n = length(x.size());
+  const std::size_t k_count = ys.size();
+  // One slot of partial sums per thread, summed in thread order afterwards, so the
+  // result does not depend on which thread finishes first.
+  std::vector<T> partial;
+#pragma omp parallel
+  {
+#pragma omp single
+    partial.assign(static_cast<std::size_t>(omp_get_num_threads()) * k_count, T(0));
+    T* mine = partial.data() + static_cast<std::size_t>(omp_get_thread_num()) * k_count;
+#pragma omp for schedule(static)
+    for (Index i = 0; i < n; ++i)
+      for (std::size_t k = 0; k < k_count; ++k) mine[k] = conj_mul_add(x[i], ys[k][i], mine[k]);
+  }
+  for (std::size_t k = 0; k < k_count; ++k) out[k] = T(0);
+  for (std::size_t t = 0; t < partial.size(); t += k_count)
+    for (std::size_t k = 0; k < k_count; ++k) out[k] += partial[t + k];
+}
+
+template <class T>
+T dot(std::span<const T> x, std::span<const T> y) {
+  const T* ys[1] = {y.data()};
+  T out[1];
+  dots<T>(x, ys, out);
+  return out[0];
+}
+
+template <class T>
+double norm2(std::span<const T> x) {
+  return std::sqrt(real_part(dot<T>(x, x)));
+}
+
+template <class T>
+void apply(const MatrixView<T>& a, std::span<const T> x, std::span<T> y) {
+  if (const auto* csr = std::get_if<const CsrMatrix<T>*>(&a)) {
+    const CsrMatrix<T>& m = **csr;
+    const Index n = length(m.rows);
+    const std::int32_t* rp = m.row_ptr.data();
+    const std::int32_t* ci = m.col_idx.data();
+    const T* v = m.values.data();
+#pragma omp parallel for schedule(static)
+    for (Index i = 0; i < n; ++i) y[i] = csr_row_partial(rp, ci, v, x.data(), i, 0, 1);
+  } else {
+    const Stencil7View<T> s = view_of(*std::get<const Stencil7<T>*>(a));
+    const Index n = s.n1 * s.n2 * s.n3;
+#pragma omp parallel for schedule(static)
+    for (Index m = 0; m < n; ++m) y[m] = stencil7_row(s, x.data(), m);
+  }
+}
+
+#define SOLVENT_KRYLOV_HOST_KERNELS(T)                                                    \
+  template void assign<T>(std::span<const T>, std::span<T>);                              \
+  template void scale<T>(T, std::span<T>);                                                \
+  template void axpy<T>(T, std::span<const T>, std::span<T>);                             \
+  template void axpby<T>(T, std::span<const T>, T, std::span<T>);                         \
+  template void elementwise_product<T>(std::span<const T>, std::span<T>);                 \
+  template T dot<T>(std::span<const T>, std::span<const T>);                              \
+  template double norm2<T>(std::span<const T>);                                           \
+  template void dots<T>(std::span<const T>, std::span<const T* const>, std::span<T>);     \
+  template void apply<T>(const MatrixView<T>&, std::span<const T>, std::span<T>);
+SOLVENT_KRYLOV_HOST_KERNELS(double)
+SOLVENT_KRYLOV_HOST_KERNELS(complex)
+#undef SOLVENT_KRYLOV_HOST_KERNELS
+
+}  // namespace solvent::krylov::host

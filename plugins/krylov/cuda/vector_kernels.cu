@@ -1,0 +1,90 @@
+// The level-1 kernels of Cheik Ahamed and Magoules (assign, scale, axpy, element-wise product) and the
+// fused y = a x + b y the solvers use: one thread per element.
+#include <solvent_krylov/device_kernels.hpp>
+
+#include "cuda/cuda_support.cuh"
+
+namespace solvent::krylov::device {
+namespace {
+
+template <class Z>
+__global__ void assign_kernel(std::int64_t n, const Z* __restrict__ x, Z* __restrict__ y) {
+  const std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  if (i < n) y[i] = x[i];
+}
+
+template <class Z>
+__global__ void scale_kernel(std::int64_t n, Z a, Z* __restrict__ x) {
+  const std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  if (i < n) x[i] = mul(a, x[i]);
+}
+
+template <class Z>
+__global__ void axpy_kernel(std::int64_t n, Z a, const Z* __restrict__ x, Z* __restrict__ y) {
+  const std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  if (i < n) y[i] = mul_add(a, x[i], y[i]);
+}
+
+template <class Z>
+__global__ void axpby_kernel(std::int64_t n, Z a, const Z* __restrict__ x, Z b,
+                             Z* __restrict__ y) {
+  const std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  if (i < n) y[i] = mul_add(a, x[i], mul(b, y[i]));
+}
+
+template <class Z>
+__global__ void elementwise_product_kernel(std::int64_t n, const Z* __restrict__ d,
+                                           Z* __restrict__ x) {
+  const std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  if (i < n) x[i] = mul(d[i], x[i]);
+}
+
+}  // namespace
+
+template <class T>
+void assign(std::int64_t n, const T* x, T* y) {
+  if (n == 0) return;
+  assign_kernel<<<blocks_for(n), block_size>>>(n, to_device(x), to_device(y));
+  check_launch("assign");
+}
+
+template <class T>
+void scale(std::int64_t n, T a, T* x) {
+  if (n == 0) return;
+  scale_kernel<<<blocks_for(n), block_size>>>(n, to_device(a), to_device(x));
+  check_launch("scale");
+}
+
+template <class T>
+void axpy(std::int64_t n, T a, const T* x, T* y) {
+  if (n == 0) return;
+  axpy_kernel<<<blocks_for(n), block_size>>>(n, to_device(a), to_device(x), to_device(y));
+  check_launch("axpy");
+}
+
+template <class T>
+void axpby(std::int64_t n, T a, const T* x, T b, T* y) {
+  if (n == 0) return;
+  axpby_kernel<<<blocks_for(n), block_size>>>(n, to_device(a), to_device(x), to_device(b),
+                                              to_device(y));
+  check_launch("axpby");
+}
+
+template <class T>
+void elementwise_product(std::int64_t n, const T* d, T* x) {
+  if (n == 0) return;
+  elementwise_product_kernel<<<blocks_for(n), block_size>>>(n, to_device(d), to_device(x));
+  check_launch("elementwise_product");
+}
+
+#define SOLVENT_KRYLOV_VECTOR_KERNELS(T)                                      \
+  template void assign<T>(std::int64_t, const T*, T*);                        \
+  template void scale<T>(std::int64_t, T, T*);                                \
+  template void axpy<T>(std::int64_t, T, const T*, T*);                       \
+  template void axpby<T>(std::int64_t, T, const T*, T, T*);                   \
+  template void elementwise_product<T>(std::int64_t, const T*, T*);
+SOLVENT_KRYLOV_VECTOR_KERNELS(double)
+SOLVENT_KRYLOV_VECTOR_KERNELS(complex)
+#undef SOLVENT_KRYLOV_VECTOR_KERNELS
+
+}  // namespace solvent::krylov::device

@@ -1,0 +1,41 @@
+#pragma once
+// Launchers of the CUDA building blocks (vector kernels, conjugated dot products, SpMV),
+// callable from plain C++: pointers are device pointers, T is double or
+// std::complex<double> (passed to the kernels as cuda::std::complex<double>, which has
+// the same layout). Everything runs on the default stream; only dots() synchronises,
+// to bring its scalars back. A failed launch throws SolverError naming the kernel.
+#include <solvent_krylov/scalar_math.hpp>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace solvent::krylov::device {
+
+template <class T> void assign(std::int64_t n, const T* x, T* y);                  // y = x
+template <class T> void scale(std::int64_t n, T a, T* x);                          // x = a x
+template <class T> void axpy(std::int64_t n, T a, const T* x, T* y);               // y += a x
+template <class T> void axpby(std::int64_t n, T a, const T* x, T b, T* y);         // y = a x + b y
+template <class T> void elementwise_product(std::int64_t n, const T* d, T* x);     // x = d .* x
+
+// Most vectors one dots() call takes (BiCGSTAB(l) with l = 16 needs l + 1).
+inline constexpr int max_dots = 17;
+// Device scratch, in elements of T, that dots() needs for `count` products.
+std::size_t dots_workspace(int count);
+// host_out[k] = <x, ys[k]> = sum_i conj(x_i) ys[k]_i for k < count; ys is a host array of
+// device pointers. Synchronises.
+template <class T>
+void dots(std::int64_t n, const T* x, const T* const* ys, int count, T* workspace, T* host_out);
+
+// y = A x, CSR, one group of `group` threads per row (1, 2, 4, 8, 16 or 32).
+template <class T>
+void csr_spmv(std::int64_t rows, const std::int32_t* row_ptr, const std::int32_t* col_idx,
+              const T* values, const T* x, T* y, int group);
+// The group size the solvers use for a mean row length: the smallest power of two at
+// least half of it (7-point stencil rows: 4, P1 tetrahedra: 8), at most 32.
+int csr_group_for(double mean_row_length);
+
+// y = A x for the seven-point stencil (view of device arrays).
+template <class T>
+void stencil7_spmv(const Stencil7View<T>& a, const T* x, T* y);
+
+}  // namespace solvent::krylov::device

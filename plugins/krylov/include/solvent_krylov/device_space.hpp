@@ -1,0 +1,106 @@
+#pragma once
+// The vector space the Krylov algorithms run in on a CUDA device: the same interface as
+// krylov/host_space.hpp, with vectors, the matrix and the Jacobi diagonal resident in
+// device memory. Only reductions come back to the host, as scalars.
+#include <solvent_krylov/device_kernels.hpp>
+#include <solvent_krylov/device_memory.hpp>
+
+#include <solvent_krylov/matrix_view.hpp>
+
+#include <array>
+#include <cmath>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace solvent::krylov {
+
+template <class T>
+class DeviceSpace {
+ public:
+  using Scalar = T;
+  using Vector = device::Array<T>;
+  static constexpr const char* plugin_suffix = "-cuda";
+
+  // Probes the device (DeviceUnavailable without one) and uploads the operator.
+  DeviceSpace(MatrixView<T> a, std::vector<T> inverse_diagonal)
+      : device_name_(device::require_device()), n_(rows_of(a)),
+        inverse_diagonal_(inverse_diagonal.data(), inverse_diagonal.size()),
+        workspace_(device::dots_workspace(device::max_dots)),
+        host_scalars_(static_cast<T*>(device::allocate_pinned(device::max_dots * sizeof(T))),
+                      &device::release_pinned) {
+    if (const auto* csr = std::get_if<const CsrMatrix<T>*>(&a)) {
+      const CsrMatrix<T>& m = **csr;
+      row_ptr_ = device::Array<std::int32_t>(m.row_ptr.data(), m.row_ptr.size());
+      col_idx_ = device::Array<std::int32_t>(m.col_idx.data(), m.col_idx.size());
+      values_ = device::Array<T>(m.values.data(), m.values.size());
+      group_ = device::csr_group_for(m.rows ? static_cast<double>(m.nnz()) / m.rows : 1.0);
+    } else {
+      const Stencil7<T>& s = *std::get<const Stencil7<T>*>(a);
+      for (int k = 0; k < 7; ++k) {
+        coefficients_[k] = device::Array<T>(s.c[k].data(), s.c[k].size());
+        stencil_.c[k] = coefficients_[k].data();
+      }
+      stencil_.n1 = static_cast<std::int64_t>(s.n1);
+      stencil_.n2 = static_cast<std::int64_t>(s.n2);
+      stencil_.n3 = static_cast<std::int64_t>(s.n3);
+    }
+  }
+
+  std::string device_name() const { return device_name_; }
+  std::size_t size() const { return n_; }
+  bool preconditioned() const { return inverse_diagonal_.size() != 0; }
+
+  Vector vector() const { return Vector(n_); }
+  Vector upload(std::span<const T> x) const { return Vector(x.data(), x.size()); }
+  void download(const Vector& x, std::span<T> out) const {
+    device::copy_to_host(out.data(), x.data(), n_ * sizeof(T));
+  }
+
+  void assign(const Vector& x, Vector& y) const { device::assign<T>(len(), x.data(), y.data()); }
+  void scale(T a, Vector& x) const { device::scale<T>(len(), a, x.data()); }
+  void axpy(T a, const Vector& x, Vector& y) const { device::axpy<T>(len(), a, x.data(), y.data()); }
+  void axpby(T a, const Vector& x, T b, Vector& y) const {
+    device::axpby<T>(len(), a, x.data(), b, y.data());
+  }
+  T dot(const Vector& x, const Vector& y) const {
+    const Vector* ys[1] = {&y};
+    return dots(x, ys)[0];
+  }
+  double norm(const Vector& x) const { return std::sqrt(real_part(dot(x, x))); }
+  std::vector<T> dots(const Vector& x, std::span<const Vector* const> ys) const {
+    std::vector<const T*> raw(ys.size());
+    for (std::size_t k = 0; k < ys.size(); ++k) raw[k] = ys[k]->data();
+    device::dots<T>(len(), x.data(), raw.data(), static_cast<int>(raw.size()),
+                    workspace_.data(), host_scalars_.get());
+    return std::vector<T>(host_scalars_.get(), host_scalars_.get() + ys.size());
+  }
+
+  void apply(const Vector& x, Vector& y) const {
+    if (row_ptr_.size() != 0)
+      device::csr_spmv<T>(len(), row_ptr_.data(), col_idx_.data(), values_.data(), x.data(),
+                          y.data(), group_);
+    else
+      device::stencil7_spmv<T>(stencil_, x.data(), y.data());
+  }
+  void precondition(Vector& x) const {
+    if (preconditioned()) device::elementwise_product<T>(len(), inverse_diagonal_.data(), x.data());
+  }
+
+ private:
+  std::int64_t len() const { return static_cast<std::int64_t>(n_); }
+
+  std::string device_name_;
+  std::size_t n_;
+  device::Array<T> inverse_diagonal_;
+  mutable device::Array<T> workspace_;  // reduction partial sums
+  std::unique_ptr<T, void (*)(void*)> host_scalars_;
+  device::Array<std::int32_t> row_ptr_, col_idx_;
+  device::Array<T> values_;
+  int group_ = 1;
+  std::array<device::Array<T>, 7> coefficients_;
+  Stencil7View<T> stencil_{};
+};
+
+}  // namespace solvent::krylov

@@ -1,0 +1,59 @@
+#pragma once
+// The vector space the Krylov algorithms run in on the CPU: vectors in host memory, the
+// operator, the Jacobi scaling, and the kernels of host_kernels.hpp behind the interface
+// that the CUDA variant (device_space.hpp) offers too: the OperatorSpace concept of
+// solvent/vector_space.hpp.
+#include <solvent_krylov/host_kernels.hpp>
+
+#include <span>
+#include <string>
+#include <vector>
+
+namespace solvent::krylov {
+
+template <class T>
+class HostSpace {
+ public:
+  using Scalar = T;
+  using Vector = std::vector<T>;
+
+  // inverse_diagonal is empty when there is no preconditioner.
+  HostSpace(MatrixView<T> a, std::vector<T> inverse_diagonal)
+      : a_(a), inverse_diagonal_(std::move(inverse_diagonal)), n_(rows_of(a)) {}
+
+  static constexpr const char* plugin_suffix = "";
+  static std::string device_name() { return "cpu"; }
+  std::size_t size() const { return n_; }
+  bool preconditioned() const { return !inverse_diagonal_.empty(); }
+
+  Vector vector() const { return Vector(n_, T(0)); }
+  Vector upload(std::span<const T> x) const { return Vector(x.begin(), x.end()); }
+  void download(const Vector& x, std::span<T> out) const { host::assign<T>(x, out); }
+
+  void assign(const Vector& x, Vector& y) const { host::assign<T>(x, y); }
+  void scale(T a, Vector& x) const { host::scale<T>(a, x); }
+  void axpy(T a, const Vector& x, Vector& y) const { host::axpy<T>(a, x, y); }
+  void axpby(T a, const Vector& x, T b, Vector& y) const { host::axpby<T>(a, x, b, y); }
+  T dot(const Vector& x, const Vector& y) const { return host::dot<T>(x, y); }
+  double norm(const Vector& x) const { return host::norm2<T>(x); }
+  std::vector<T> dots(const Vector& x, std::span<const Vector* const> ys) const {
+    std::vector<const T*> raw(ys.size());
+    for (std::size_t k = 0; k < ys.size(); ++k) raw[k] = ys[k]->data();
+    std::vector<T> out(ys.size());
+    host::dots<T>(x, raw, out);
+    return out;
+  }
+
+  void apply(const Vector& x, Vector& y) const { host::apply<T>(a_, x, y); }
+  // x = M^{-1} x with M the diagonal of A (a no-op without preconditioner).
+  void precondition(Vector& x) const {
+    if (preconditioned()) host::elementwise_product<T>(inverse_diagonal_, x);
+  }
+
+ private:
+  MatrixView<T> a_;
+  std::vector<T> inverse_diagonal_;
+  std::size_t n_;
+};
+
+}  // namespace solvent::krylov

@@ -1,0 +1,8 @@
+// The `cg` plugin: the Cg method in the CPU vector space.
+#include <solvent_krylov/cg.hpp>
+#include <solvent_krylov/host_space.hpp>
+#include <solvent_krylov/krylov_solver.hpp>
+
+SOLVENT_PLUGIN(solvent::describe_linear_solver<
+               solvent::krylov::KrylovSolver<solvent::krylov::Cg, solvent::krylov::HostSpace>>(
+    "cg", "1.0.0", "Jacobi-preconditioned conjugate gradients for Hermitian positive definite CSR and seven-point operators, on the CPU", &solvent::krylov::krylov_schema))

@@ -1,8 +1,0 @@
-// The `bicgstab-cuda` plugin: the Bicgstab method in the CUDA vector space.
-#include <krylov/bicgstab.hpp>
-#include <krylov/krylov_solver.hpp>
-#include <krylov_cuda/device_space.hpp>
-
-SOLVENT_PLUGIN(solvent::describe_linear_solver<
-               solvent::krylov::KrylovSolver<solvent::krylov::Bicgstab, solvent::krylov::DeviceSpace>>(
-    "bicgstab-cuda", "1.0.0", "BiCGSTAB (van der Vorst) for real and complex CSR and seven-point operators, on a CUDA device", &solvent::krylov::krylov_schema, "cuda"))

@@ -1,8 +1,0 @@
-// The `bicgstab-l-cuda` plugin: the BicgstabL method in the CUDA vector space.
-#include <krylov/bicgstab_l.hpp>
-#include <krylov/krylov_solver.hpp>
-#include <krylov_cuda/device_space.hpp>
-
-SOLVENT_PLUGIN(solvent::describe_linear_solver<
-               solvent::krylov::KrylovSolver<solvent::krylov::BicgstabL, solvent::krylov::DeviceSpace>>(
-    "bicgstab-l-cuda", "1.0.0", "BiCGSTAB(l) (Sleijpen-Fokkema) for real and complex CSR and seven-point operators, on a CUDA device", &solvent::krylov::krylov_schema_with_degree, "cuda"))

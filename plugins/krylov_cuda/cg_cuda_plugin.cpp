@@ -1,8 +1,0 @@
-// The `cg-cuda` plugin: the Cg method in the CUDA vector space.
-#include <krylov/cg.hpp>
-#include <krylov/krylov_solver.hpp>
-#include <krylov_cuda/device_space.hpp>
-
-SOLVENT_PLUGIN(solvent::describe_linear_solver<
-               solvent::krylov::KrylovSolver<solvent::krylov::Cg, solvent::krylov::DeviceSpace>>(
-    "cg-cuda", "1.0.0", "Jacobi-preconditioned conjugate gradients for Hermitian positive definite CSR and seven-point operators, on a CUDA device", &solvent::krylov::krylov_schema, "cuda"))

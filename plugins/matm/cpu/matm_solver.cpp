@@ -1,0 +1,41 @@
+#include "cpu/matm_solver.hpp"
+
+#include "cpu/cpu_backend.hpp"
+
+#include <spdlog/spdlog.h>
+
+namespace solvent::matm {
+
+Schema matm_schema() {
+  Schema s = iteration_schema();
+  s.push_back(ParamSpec::integer("threads", 0, "OpenMP threads; 0 takes all OpenMP offers").at_least(0.0));
+  return s;
+}
+
+MatmSolver::MatmSolver(const PluginContext& ctx)
+    : SolverBase(ctx, "matm"), threads_(cpu_threads(static_cast<int>(ctx.params.integer("threads")))) {}
+
+void MatmSolver::setup(std::shared_ptr<const Operator> op) {
+  split_.emplace(stencil_of(*op), name_);
+  if (log_)
+    log_->info("matm: {} x {} x {} grid, {} active nodes, {}, {} thread(s)", split_->n1(), split_->n2(),
+               split_->n3(), split_->active_nodes(),
+               split_->self_adjoint() ? "self-adjoint (k = 0)" : "non-self-adjoint", threads_);
+}
+
+SolveStats MatmSolver::solve(std::span<const double> b, std::span<double> x) {
+  if (!split_) throw SolverError("matm: solve() before setup()");
+  if (b.size() != split_->size() || x.size() != split_->size())
+    throw SolverError("matm: vector length differs from the grid size");
+  CpuBackend backend(*split_, b, x, threads_);
+  return run(backend);
+}
+
+Facts MatmSolver::facts() const {
+  Facts f{{"threads", std::to_string(threads_)}};
+  if (split_) f.push_back({"self_adjoint", split_->self_adjoint() ? "true" : "false"});
+  for (auto& kv : outcome()) f.push_back(kv);
+  return f;
+}
+
+}  // namespace solvent::matm

@@ -1,0 +1,26 @@
+#pragma once
+// `matm`: the modified alternating-triangular method (Sukhinov et al.) on the CPU.
+#include <solvent_matm/solver_base.hpp>
+#include <solvent_matm/split_stencil.hpp>
+
+#include <optional>
+
+namespace solvent::matm {
+
+class MatmSolver final : public SolverBase {
+ public:
+  explicit MatmSolver(const PluginContext& ctx);
+
+  void setup(std::shared_ptr<const Operator> op) override;
+  using LinearSolver::solve;
+  SolveStats solve(std::span<const double> b, std::span<double> x) override;
+  Facts facts() const override;
+
+ private:
+  int threads_;
+  std::optional<SplitStencil> split_;
+};
+
+Schema matm_schema();
+
+}  // namespace solvent::matm

@@ -1,0 +1,31 @@
+#pragma once
+// `matm-cuda`: the modified alternating-triangular method (Sukhinov et al.) on one GPU, the
+// operator resident on the device from setup() on.
+#include "cuda/device_matm.hpp"
+
+#include <solvent_matm/solver_base.hpp>
+
+#include <memory>
+#include <string>
+
+namespace solvent::matm::cuda {
+
+class MatmCudaSolver final : public SolverBase {
+ public:
+  explicit MatmCudaSolver(const PluginContext& ctx);
+
+  void setup(std::shared_ptr<const Operator> op) override;
+  using LinearSolver::solve;
+  SolveStats solve(std::span<const double> b, std::span<double> x) override;
+  Facts facts() const override;
+
+ private:
+  SweepShape shape_;
+  std::string device_name_;
+  std::unique_ptr<DeviceMatm> device_;
+  double device_seconds_ = 0.0;
+};
+
+Schema matm_cuda_schema();
+
+}  // namespace solvent::matm::cuda

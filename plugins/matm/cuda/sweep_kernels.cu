@@ -1,0 +1,220 @@
+// The triangular sweeps of the MATM preconditioner, pipelined as in Sukhinov et al.'s
+// Algorithm 2: a block owns block_x nodes along x times block_z layers along z and
+// marches along y; row tz of the block works on line j = t - g - tz at step t, so the
+// three lower neighbours of a node (x-1, y-1, z-1) were finished one step earlier and sit
+// in a register (y-1) or in the shared-memory cache of the previous step (x-1, z-1).
+//
+// Two choices the paper leaves open, made here:
+// - Along x, `paper` mode keeps the paper's one node per thread (thread tx lags tx steps,
+//   so a warp touches 32 different y lines: strided, uncoalesced loads). The default mode
+//   gives a warp 32 consecutive x-nodes of one line and solves their x-recurrence
+//   y_i = q_i + beta_i y_{i-1} by a scan over affine maps (5 shuffle rounds): coalesced
+//   loads and 32 times fewer pipeline steps along x. Same sums in a different order, so
+//   the iterates agree with the CPU's to rounding.
+// - Blocks depend on their -x and -z neighbours. Each block takes a ticket (atomicAdd)
+//   and owns tile `ticket`, tiles numbered x fastest, so every tile it waits for belongs
+//   to a block that is already running: no deadlock whatever the occupancy. A block
+//   publishes its count of finished steps once per step; a waiting block spins on it
+//   (thread 0) with release/acquire fences at GPU scope.
+#include "cuda/kernels.hpp"
+
+#include <solvent_matm/split_operator.hpp>
+
+namespace solvent::matm::cuda {
+namespace {
+
+constexpr unsigned full_mask = 0xffffffffu;
+
+struct NodeInputs {
+  index_t m = 0;
+  double c0 = 0.0, source = 0.0, cx = 0.0, cy = 0.0, cz = 0.0;
+};
+
+// Upper sweeps run the same code on the grid mirrored in every axis.
+template <bool Upper>
+__device__ NodeInputs load_inputs(const SplitView& s, const double* __restrict__ src, index_t il, index_t jl,
+                                  index_t kl) {
+  NodeInputs in;
+  const index_t i = Upper ? s.n1 - 1 - il : il, j = Upper ? s.n2 - 1 - jl : jl, k = Upper ? s.n3 - 1 - kl : kl;
+  const index_t plane = s.n1 * s.n2;
+  in.m = s.index(i, j, k);
+  in.c0 = s.c0[in.m];
+  if (Upper) {
+    in.source = in.c0 * src[in.m];
+    in.cx = il > 0 ? s.lower[0][in.m + 1] : 0.0;
+    in.cy = jl > 0 ? s.lower[1][in.m + s.n1] : 0.0;
+    in.cz = kl > 0 ? s.lower[2][in.m + plane] : 0.0;
+  } else {
+    in.source = src[in.m];
+    in.cx = s.lower[0][in.m];
+    in.cy = s.lower[1][in.m];
+    in.cz = s.lower[2][in.m];
+  }
+  return in;
+}
+
+__device__ int read_flag(const int* p) { return *reinterpret_cast<const volatile int*>(p); }
+
+// Release/acquire fence at GPU scope: the flag protocol needs only a release (before the
+// flag store) and an acquire (after the flag load), the PTX release and acquire patterns;
+// __threadfence() is a sequentially consistent fence and dearer.
+__device__ void fence_acq_rel_gpu() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
+
+template <bool Upper, int G>
+__global__ void __launch_bounds__(1024) pipelined_sweep(SplitView s, const double* __restrict__ src, double* out, double omega,
+                                int* sync, double* partials, int tiles_x, int tiles) {
+  extern __shared__ double cache[];  // [2][block_z][block_x], double-buffered by step parity
+  __shared__ int ticket;
+  const int bx = blockDim.x, bz = blockDim.y;
+  const int tx = threadIdx.x, tz = threadIdx.y, tid = tz * bx + tx;
+  if (tid == 0) ticket = atomicAdd(sync + tiles, 1);
+  __syncthreads();
+  const int tile = ticket;
+  const int tile_x = tile % tiles_x, tile_z = tile / tiles_x;
+  const int groups = bx / G, g = tx / G, lane = tx % G;
+  const index_t il = index_t(tile_x) * bx + tx, kl = index_t(tile_z) * bz + tz;
+  const bool node_in = il < s.n1 && kl < s.n3;
+  const index_t first_il = il - lane;  // the group's first node
+  const int steps = int(s.n2) + groups - 1 + bz - 1;
+  const index_t dir = Upper ? -1 : 1;  // physical offset of the logical x-1 neighbour is -dir
+  const index_t plane_step = dir * s.n1 * s.n2;
+
+  int seen_left = 0, seen_below = 0;
+  double prev = 0.0, dot = 0.0;
+  auto active_at = [&](int t) {
+    const int jl = t - g - tz;
+    return node_in && jl >= 0 && jl < s.n2;
+  };
+  NodeInputs next;
+  if (active_at(0)) next = load_inputs<Upper>(s, src, il, 0 - g - tz, kl);
+
+  for (int t = 0; t < steps; ++t) {
+    if (tid == 0) {
+      // Acquire: after a flag read shows progress, fence before the block reads the data.
+      bool waited = false;
+      if (tile_x > 0 && seen_left < min(t + groups, steps)) {
+        while (seen_left < min(t + groups, steps)) seen_left = read_flag(sync + tile - 1);
+        waited = true;
+      }
+      if (tile_z > 0 && seen_below < min(t + bz, steps)) {
+        while (seen_below < min(t + bz, steps)) seen_below = read_flag(sync + tile - tiles_x);
+        waited = true;
+      }
+      if (waited) fence_acq_rel_gpu();
+    }
+    // One barrier per step: the cache is double-buffered by step parity, so it only has
+    // to separate step t - 1 (all its writes) from step t.
+    __syncthreads();
+    // Release steps 0 .. t-1 while the block computes step t: the barrier ordered the
+    // block's writes before thread 0's fence, the fence orders them before the flag (the
+    // pattern of cooperative groups' grid sync); only thread 0's warp waits for it.
+    if (tid == 0 && t > 0) {
+      fence_acq_rel_gpu();
+      *reinterpret_cast<volatile int*>(sync + tile) = t;
+    }
+    const int jl = t - g - tz;
+    const bool active = active_at(t);
+    const NodeInputs in = next;
+    // Loads of the next step do not depend on this one: start them now.
+    if (active_at(t + 1)) next = load_inputs<Upper>(s, src, il, jl + 1, kl);
+    const double* prev_cache = cache + ((t + 1) & 1) * bx * bz;
+    double* this_cache = cache + (t & 1) * bx * bz;
+
+    Affine a;
+    double carry = 0.0;
+    if (active) {
+      double y_z = 0.0;
+      if (kl > 0) y_z = tz > 0 ? prev_cache[(tz - 1) * bx + tx] : __ldcg(out + in.m - plane_step);
+      a = sweep_node(in.c0, in.source, in.cx, in.cy, jl > 0 ? prev : 0.0, in.cz, y_z, omega);
+      const int first_tx = g * G;
+      if (first_tx > 0)
+        carry = prev_cache[tz * bx + first_tx - 1];
+      else if (first_il > 0)
+        carry = __ldcg(out + in.m - dir * (lane + 1));
+    }
+    double y;
+    if constexpr (G == 32) {
+      // Inclusive scan of the affine maps of the warp's 32 nodes (identity past the grid).
+      double q = a.q, b = a.beta;
+#pragma unroll
+      for (int o = 1; o < 32; o <<= 1) {
+        const double qo = __shfl_up_sync(full_mask, q, o), bo = __shfl_up_sync(full_mask, b, o);
+        if (lane >= o) {
+          q = q + b * qo;
+          b = b * bo;
+        }
+      }
+      carry = __shfl_sync(full_mask, carry, 0);
+      y = q + b * carry;
+    } else {
+      y = a.q + a.beta * carry;
+    }
+    if (active) {
+      out[in.m] = y;
+      prev = y;
+      dot += in.c0 * y * y;
+    }
+    this_cache[tz * bx + tx] = y;
+  }
+  __syncthreads();
+  if (tid == 0) {
+    fence_acq_rel_gpu();
+    *reinterpret_cast<volatile int*>(sync + tile) = steps;
+  }
+
+  if (partials) {
+    const int n = bx * bz;
+    cache[tid] = dot;
+    __syncthreads();
+    int width = 1;
+    while (width < n) width <<= 1;
+    for (width >>= 1; width > 0; width >>= 1) {
+      if (tid < width && tid + width < n) cache[tid] += cache[tid + width];
+      __syncthreads();
+    }
+    if (tid == 0) partials[tile] = cache[0];
+  }
+}
+
+void check_shape(const SweepShape& shape) {
+  if (shape.block_x < 1 || shape.block_z < 1 || shape.block_x * shape.block_z > 1024)
+    throw SolverError("matm-cuda: block_x * block_z must be between 1 and 1024");
+  if (!shape.paper && shape.block_x % 32 != 0)
+    throw SolverError("matm-cuda: block_x must be a multiple of 32 unless sweep = \"paper\"");
+}
+
+template <bool Upper>
+void launch(const SplitView& s, const double* src, double* out, double omega, const SweepShape& shape,
+            const SweepScratch& scratch, double* dot) {
+  check_shape(shape);
+  const int tiles_x = int((s.n1 + shape.block_x - 1) / shape.block_x);
+  const int tiles = sweep_tiles(s, shape);
+  check(cudaMemsetAsync(scratch.sync, 0, sizeof(int) * (tiles + 1)), "cudaMemsetAsync (sweep flags)");
+  const dim3 block(shape.block_x, shape.block_z);
+  const std::size_t shared = 2 * sizeof(double) * shape.block_x * shape.block_z;
+  double* partials = dot ? scratch.partials : nullptr;
+  if (shape.paper)
+    pipelined_sweep<Upper, 1><<<tiles, block, shared>>>(s, src, out, omega, scratch.sync, partials, tiles_x, tiles);
+  else
+    pipelined_sweep<Upper, 32><<<tiles, block, shared>>>(s, src, out, omega, scratch.sync, partials, tiles_x, tiles);
+  check_launch(Upper ? "upper sweep" : "lower sweep");
+  if (dot) reduce_partials(scratch.partials, tiles, 1, dot);
+}
+
+}  // namespace
+
+int sweep_tiles(const SplitView& s, const SweepShape& shape) {
+  return int((s.n1 + shape.block_x - 1) / shape.block_x) * int((s.n3 + shape.block_z - 1) / shape.block_z);
+}
+
+void lower_sweep(const SplitView& s, const double* src, double* y, double omega, const SweepShape& shape,
+                 const SweepScratch& scratch, double* dot) {
+  launch<false>(s, src, y, omega, shape, scratch, dot);
+}
+
+void upper_sweep(const SplitView& s, const double* y, double* v, double omega, const SweepShape& shape,
+                 const SweepScratch& scratch) {
+  launch<true>(s, y, v, omega, shape, scratch, nullptr);
+}
+
+}  // namespace solvent::matm::cuda

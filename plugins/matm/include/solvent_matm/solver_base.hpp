@@ -1,0 +1,33 @@
+#pragma once
+// What the CPU and CUDA MATM solvers share around the iteration: the operator they take,
+// the settings, running the iteration with its log line, and the facts of the last solve.
+#include <solvent_matm/iteration.hpp>
+#include <solvent/solvent.hpp>
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace solvent::matm {
+
+class SolverBase : public LinearSolver {
+ public:
+  SolverBase(const PluginContext& ctx, std::string name);
+
+  bool accepts(OperatorKind kind, ScalarKind scalar) const override;
+
+ protected:
+  // The real Stencil7 in op, or UnsupportedOperator naming this solver.
+  const Stencil7<double>& stencil_of(const Operator& op) const;
+  // iterate() over the backend; the outcome is kept for facts().
+  const SolveStats& run(MatmBackend& backend);
+  // The facts of the last solve (none before the first).
+  Facts outcome() const;
+
+  std::shared_ptr<spdlog::logger> log_;
+  std::string name_;
+  IterationSettings settings_;
+  std::optional<Outcome> last_;
+};
+
+}  // namespace solvent::matm

@@ -1,0 +1,119 @@
+#pragma once
+// The seven-point operator as MATM sees it (Sukhinov et al., eq. 3-4): A = A0 + A1 with A0 the
+// symmetric part, from which the preconditioner is built, and A1 the skew-symmetric part.
+//
+// Both parts are stored by the coupling of node m to its lower neighbour m - s_d in each
+// direction d (s = 1, n1, n1 n2), in the sign convention of the canonical form:
+//   A0(m, m - s_d) = A0(m - s_d, m) = -lower[d][m]
+//   A1(m, m - s_d) = -skew[d][m],   A1(m - s_d, m) = +skew[d][m]
+// The coupling to the upper neighbour m + s_d is therefore lower[d][m + s_d]. Inactive
+// nodes (c0 = 0) hold u = 0; every coupling that touches one, or leaves the grid, is 0.
+//
+// Plain pointers, so the same view describes host vectors (CPU solver) and device
+// buffers (CUDA solver), and the node formulas below run unchanged on both.
+#include <solvent/host_device.hpp>
+
+namespace solvent::matm {
+
+using index_t = long long;
+
+struct SplitView {
+  index_t n1 = 0, n2 = 0, n3 = 0;
+  const double* c0 = nullptr;
+  const double* lower[3] = {nullptr, nullptr, nullptr};
+  const double* skew[3] = {nullptr, nullptr, nullptr};  // all nullptr when A1 = 0
+
+  SOLVENT_HD index_t size() const { return n1 * n2 * n3; }
+  SOLVENT_HD index_t index(index_t i, index_t j, index_t k) const { return i + n1 * (j + n2 * k); }
+  SOLVENT_HD bool self_adjoint() const { return skew[0] == nullptr; }
+};
+
+// A vector read through a functor, so a kernel can apply the operator to x - tau w
+// without storing it first.
+struct Values {
+  const double* v;
+  SOLVENT_HD double operator()(index_t m) const { return v[m]; }
+};
+
+struct UpdatedValues {  // x - tau w, the MATM step (eq. 5) applied on the fly
+  const double* x;
+  const double* w;
+  double tau;
+  SOLVENT_HD double operator()(index_t m) const { return x[m] - tau * w[m]; }
+};
+
+// (A0 v)(m), (R2 v)(m) with R2 = the upper triangle of A0 plus half its diagonal, and
+// (A1 v)(m), at node (i, j, k).
+struct NodeProducts {
+  double a0 = 0.0;
+  double r2 = 0.0;
+  double a1 = 0.0;
+};
+
+template <class Field>
+SOLVENT_HD inline NodeProducts apply_node(const SplitView& s, const Field& v, index_t i, index_t j,
+                                          index_t k) {
+  const index_t m = s.index(i, j, k);
+  const double c0 = s.c0[m];
+  NodeProducts p;
+  if (c0 == 0.0) return p;
+  const double vm = v(m);
+  const index_t stride[3] = {1, s.n1, s.n1 * s.n2};
+  const bool has_lower[3] = {i > 0, j > 0, k > 0};
+  const bool has_upper[3] = {i + 1 < s.n1, j + 1 < s.n2, k + 1 < s.n3};
+  double lower_sum = 0.0, upper_sum = 0.0, skew_sum = 0.0;
+  for (int d = 0; d < 3; ++d) {
+    if (has_lower[d]) {
+      const double lo = v(m - stride[d]);
+      lower_sum += s.lower[d][m] * lo;
+      if (s.skew[d]) skew_sum -= s.skew[d][m] * lo;
+    }
+    if (has_upper[d]) {
+      const double hi = v(m + stride[d]);
+      upper_sum += s.lower[d][m + stride[d]] * hi;
+      if (s.skew[d]) skew_sum += s.skew[d][m + stride[d]] * hi;
+    }
+  }
+  p.a0 = c0 * vm - lower_sum - upper_sum;
+  p.r2 = 0.5 * c0 * vm - upper_sum;
+  p.a1 = skew_sum;
+  return p;
+}
+
+// The inner products eq. (5) takes from v, A0 v and R2 v (and r), summed node by node:
+// (D v, v), (D^-1 R2 v, R2 v), (A0 v, v), (r, v).
+struct ProductSums {
+  double d_v_v = 0.0, r2_v = 0.0, a0_v_v = 0.0, r_v = 0.0;
+
+  SOLVENT_HD void add(double c0, double v, const NodeProducts& p, double r) {
+    if (c0 == 0.0) return;
+    d_v_v += c0 * v * v;
+    r2_v += p.r2 * p.r2 / c0;
+    a0_v_v += p.a0 * v;
+    r_v += r * v;
+  }
+};
+
+// One node of a triangular sweep of the preconditioner B = (D + w R1) D^-1 (D + w R2):
+//   lower, (D + w R1) y = r:    y(m) = (r(m) + w sum_d lower[d][m] y(m - s_d)) / ((1 + w/2) c0)
+//   upper, (D + w R2) v = D y:  v(m) = (c0 y(m) + w sum_d lower[d][m + s_d] v(m + s_d)) / ((1 + w/2) c0)
+// The x-neighbour term is left out and returned as a factor: out(m) = q + beta out(m -+ 1),
+// which the CPU evaluates in order and the GPU by a scan over affine maps.
+struct Affine {
+  double q = 0.0;
+  double beta = 0.0;
+};
+
+SOLVENT_HD inline Affine sweep_node(double c0, double source, double cx, double cy, double y_y,
+                                    double cz, double y_z, double omega) {
+  if (c0 == 0.0) return {};
+  const double inv = 1.0 / ((1.0 + 0.5 * omega) * c0);
+  return {(source + omega * (cy * y_y + cz * y_z)) * inv, omega * cx * inv};
+}
+
+// Composition for the scan: applying `first` then `second` to the carry-in.
+SOLVENT_HD inline Affine then(const Affine& first, const Affine& second) {
+  return {second.q + second.beta * first.q, second.beta * first.beta};
+}
+
+}  // namespace solvent::matm

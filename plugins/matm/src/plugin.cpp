@@ -1,6 +1,0 @@
-#include "matm_solver.hpp"
-
-SOLVENT_PLUGIN(solvent::describe_linear_solver<solvent::matm::MatmSolver>(
-    "matm", "1.0.0",
-    "modified alternating-triangular method (seed 001) for seven-point grid equations, OpenMP",
-    &solvent::matm::matm_schema))

@@ -1,0 +1,64 @@
+#include "src/steady_integrator.hpp"
+
+#include <fmt/format.h>
+
+namespace solvent::steady {
+
+SteadyIntegrator::SteadyIntegrator(const PluginContext&) {}
+
+bool SteadyIntegrator::accepts(Model& model, std::string& why) const {
+  if (model.linear() != nullptr) return true;
+  why = "the model is not a linear problem (A x = b)";
+  return false;
+}
+
+RunResult SteadyIntegrator::run(Model& model, LinearSolver* solver, RunContext& ctx) {
+  auto& problem = *model.linear();
+  if (solver == nullptr) throw SolverError("steady needs a linear solver");
+  std::shared_ptr<const Operator> a;
+  Vector b;
+  {
+    auto scope = ctx.timer->measure("assembly");
+    a = problem.matrix();
+    b = problem.rhs();
+  }
+  const auto kind = kind_of(*a);
+  const auto scalar = scalar_of(*a);
+  if (!solver->accepts(kind, scalar))
+    throw UnsupportedOperator(fmt::format("the model gives a {} {} operator, which it does not accept",
+                                          to_string(scalar), to_string(kind)));
+  Vector x = std::visit([](const auto& v) -> Vector {
+    return std::decay_t<decltype(v)>(v.size());
+  }, b);
+  RunResult result;
+  {
+    auto scope = ctx.timer->measure("setup");
+    solver->setup(a);
+  }
+  {
+    auto scope = ctx.timer->measure("solve");
+    result.last_solve = std::visit(
+        [&](const auto& rhs) {
+          using V = std::decay_t<decltype(rhs)>;
+          auto& out = std::get<V>(x);
+          return solver->solve(std::span<const typename V::value_type>(rhs),
+                               std::span<typename V::value_type>(out));
+        },
+        b);
+  }
+  const auto& stats = result.last_solve;
+  {
+    auto scope = ctx.timer->measure("output");
+    const auto obs = problem.observables(x);
+    ctx.observer->on_solution(x, stats, obs);
+  }
+  result.steps = 1;
+  if (!stats.converged)
+    throw DivergenceError(fmt::format(
+        "the linear solve did not converge ({}): relative residual {:.3e} after {} iterations; "
+        "the last iterate is in unconverged_iterate.csv and is not a solution",
+        stats.status, stats.residual, stats.iterations));
+  return result;
+}
+
+}  // namespace solvent::steady

@@ -1,0 +1,46 @@
+#pragma once
+// The whole state of a run on the host: fields, vessel ownership, tips and the network.
+// It is what an engine loads and stores, what the VTK and PNG writers read and what a
+// checkpoint holds.
+#include <solvent_stencil3d/network_counters.hpp>
+
+#include <solvent_family_angiogenesis_3d/parameters.hpp>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace solvent::stencil3d {
+
+struct SimulationState {
+  solvent::angiogenesis_3d::Parameters p{};
+  double dt = 0.0;
+  std::uint64_t seed = 0;
+  std::int64_t step = 0;  // steps taken
+
+  std::vector<double> n, f, c;
+  std::vector<std::int32_t> owner;
+
+  std::vector<std::int32_t> node, active;  // per tip slot (p.max_tips slots)
+  std::vector<std::int64_t> birth;
+  std::vector<std::int32_t> segments;      // 2 per segment
+  std::vector<std::int32_t> vessel;
+  NetworkCounters counters{};
+
+  std::int32_t segment_capacity() const { return static_cast<std::int32_t>(segments.size() / 2); }
+  std::int32_t vessel_capacity() const { return static_cast<std::int32_t>(vessel.size()); }
+};
+
+// The initial state of the model: fields from the initial conditions, one sprout per
+// initial tip, its node on the network.
+SimulationState initial_state(const solvent::angiogenesis_3d::Parameters& p, double dt, std::uint64_t seed,
+                              std::int32_t segment_capacity);
+
+// Binary checkpoint: a header naming the format, the grid, the step and the seed, the
+// parameter block, then every array. restore() refuses a checkpoint of other parameters.
+std::string checkpoint_bytes(const SimulationState& s);
+SimulationState restore_checkpoint(std::string_view bytes, const solvent::angiogenesis_3d::Parameters& p,
+                                   double dt, std::uint64_t seed, const std::string& where);
+
+}  // namespace solvent::stencil3d

@@ -1,0 +1,218 @@
+#pragma once
+// The discrete phase of one step, split into per-tip functions that read only what the
+// step started with, so that the result does not depend on the order in which tips are
+// processed: the CPU runs each phase as a loop, CUDA as one thread per tip in one block
+// with a barrier between phases, and both produce the identical network.
+//
+//   decide  : each tip picks its move (by P0..P6 at its node) and maybe a branch site;
+//             proposals beyond the free tip slots are withdrawn, later tips first
+//   resolve : claims on nodes are ordered by (tip, move before branch); a move onto a node
+//             of another sprout, or onto a node an earlier claim takes this step, fuses
+//             the tip (anastomosis); a branch onto a node claimed earlier is cancelled.
+//             The earliest claim on a free node always succeeds, so no tip fuses with a
+//             claim that did not happen.
+//   commit  : after an exclusive scan of the per-tip counts, each tip writes its segments,
+//             new vessel nodes and new tip at its own offsets
+#include <solvent_stencil3d/network_counters.hpp>
+
+#include <solvent_family_angiogenesis_3d/coefficients.hpp>
+#include <solvent_family_angiogenesis_3d/counter_rng.hpp>
+#include <solvent_family_angiogenesis_3d/grid.hpp>
+#include <solvent_family_angiogenesis_3d/tip_rules.hpp>
+
+#include <cstdint>
+
+namespace solvent::stencil3d {
+
+using solvent::angiogenesis_3d::Grid;
+
+// Everything the tip phase touches; pointers are host or device memory.
+struct TipView {
+  solvent::angiogenesis_3d::Parameters p;
+  solvent::angiogenesis_3d::SchemeConstants s;
+  Grid g;
+  double dt;
+  std::uint64_t seed;
+  const double* f;
+  const double* c;
+  std::int32_t* owner;  // sprout id per node, -1 where no vessel
+  std::int32_t* node;   // per tip slot
+  std::int64_t* birth;  // step at which the tip appeared
+  std::int32_t* active;
+  std::int32_t* segments;  // pairs of node indices
+  std::int32_t* vessel;    // vessel node list
+  std::int32_t segment_capacity;
+  std::int32_t vessel_capacity;
+  NetworkCounters* counters;
+};
+
+// The per-tip outcome of resolve(), packed for one exclusive scan: 16 bits each.
+struct Outcome {
+  static constexpr std::int64_t segment = 1, vessel = 1ll << 16, fuse = 1ll << 32,
+                                branch = (1ll << 48) + segment + vessel;
+  static SOLVENT_HD std::int32_t segments(std::int64_t v) { return v & 0xFFFF; }
+  static SOLVENT_HD std::int32_t vessels(std::int64_t v) { return (v >> 16) & 0xFFFF; }
+  static SOLVENT_HD std::int32_t fusions(std::int64_t v) { return (v >> 32) & 0xFFFF; }
+  static SOLVENT_HD std::int32_t branches(std::int64_t v) { return (v >> 48) & 0xFFFF; }
+};
+
+// The node one step from m in direction d (1..6), or -1 outside the box.
+SOLVENT_HD inline std::int32_t step_to(const Grid& g, std::int32_t m, int d) {
+  std::int32_t i, j, k;
+  g.coordinates(m, i, j, k);
+  const int axis = (d - 1) / 2;
+  const int sign = (d % 2 == 1) ? -1 : 1;
+  const std::int32_t pos = axis == 0 ? i : (axis == 1 ? j : k);
+  const std::int32_t n = axis == 0 ? g.nx : (axis == 1 ? g.ny : g.nz);
+  const std::int32_t stride = axis == 0 ? 1 : (axis == 1 ? g.nx : g.nx * g.ny);
+  if (pos + sign < 0 || pos + sign >= n) return -1;
+  return m + sign * stride;
+}
+
+// Vessel nodes in the cube of half-width r around node m (clipped to the box).
+SOLVENT_HD inline std::int32_t vessel_density(const TipView& v, std::int32_t m) {
+  std::int32_t i, j, k;
+  v.g.coordinates(m, i, j, k);
+  const auto r = static_cast<std::int32_t>(v.p.density_radius);
+  std::int32_t count = 0;
+  for (std::int32_t c = k - r; c <= k + r; ++c)
+    for (std::int32_t b = j - r; b <= j + r; ++b)
+      for (std::int32_t a = i - r; a <= i + r; ++a)
+        if (a >= 0 && a < v.g.nx && b >= 0 && b < v.g.ny && c >= 0 && c < v.g.nz &&
+            v.owner[v.g.index(a, b, c)] >= 0)
+          ++count;
+  return count;
+}
+
+// decide: target[t] is the node the tip moves to (-1: it stays), site[t] the free
+// neighbour a new sprout starts from (-1: no branch).
+SOLVENT_HD inline void decide(const TipView& v, std::int64_t step, std::int32_t t,
+                              std::int32_t* target, std::int32_t* site) {
+  target[t] = -1;
+  site[t] = -1;
+  if (!v.active[t]) return;
+  const std::int32_t m = v.node[t];
+  std::int32_t i, j, k;
+  v.g.coordinates(m, i, j, k);
+  const auto nb = solvent::angiogenesis_3d::neighbours(v.g, i, j, k);
+  solvent::angiogenesis_3d::Stencil cs, fs;
+  for (int q = 0; q < 7; ++q) {
+    cs.v[q] = v.c[nb.m[q]];
+    fs.v[q] = v.f[nb.m[q]];
+  }
+  const auto coeff = solvent::angiogenesis_3d::coefficients(v.s, cs, fs);
+  const int d = solvent::angiogenesis_3d::choose_direction(
+      coeff, solvent::angiogenesis_3d::uniform(v.seed, step, t, solvent::angiogenesis_3d::Draw::Move));
+  if (d != 0) target[t] = step_to(v.g, m, d);  // a move out of the box is cancelled
+
+  const double c0 = cs.v[0];
+  if (!(static_cast<double>(step - v.birth[t]) * v.dt > v.p.branch_age) || !(c0 > 0.0)) return;
+  std::int32_t free_sites[6];
+  int n_free = 0;
+  for (int dir = 1; dir <= 6; ++dir) {
+    const std::int32_t q = step_to(v.g, m, dir);
+    if (q >= 0 && v.owner[q] < 0) free_sites[n_free++] = q;
+  }
+  if (n_free == 0) return;
+  if (!(static_cast<double>(vessel_density(v, m)) > v.p.density_factor / c0)) return;
+  const double prob = solvent::angiogenesis_3d::branch_probability(v.p, c0);
+  if (!(solvent::angiogenesis_3d::uniform(v.seed, step, t, solvent::angiogenesis_3d::Draw::Branch) < prob)) return;
+  auto pick = static_cast<int>(
+      solvent::angiogenesis_3d::uniform(v.seed, step, t, solvent::angiogenesis_3d::Draw::BranchSite) * n_free);
+  site[t] = free_sites[pick < n_free ? pick : n_free - 1];
+}
+
+// Whether a tip before t claims node q this step.
+SOLVENT_HD inline bool claimed_before(std::int32_t t, std::int32_t q, const std::int32_t* target,
+                                      const std::int32_t* site) {
+  for (std::int32_t u = 0; u < t; ++u)
+    if (target[u] == q || site[u] == q) return true;
+  return false;
+}
+
+// Whether a branch proposal of rank `rank` among this step's proposals fits in the tip
+// slots left.
+SOLVENT_HD inline bool branch_fits(const TipView& v, std::int32_t tips, std::int32_t rank) {
+  return tips + rank < v.p.max_tips;
+}
+
+// resolve: the tip's packed Outcome counts, its branch included.
+SOLVENT_HD inline std::int64_t resolve(const TipView& v, std::int32_t t,
+                                       const std::int32_t* target, const std::int32_t* site) {
+  std::int64_t out = 0;
+  const std::int32_t q = target[t];
+  if (q >= 0) {
+    out += Outcome::segment;
+    const std::int32_t owner = v.owner[q];
+    const std::int64_t meets = v.p.anastomosis ? Outcome::fuse : 0;
+    if (owner < 0)
+      out += claimed_before(t, q, target, site) ? meets : Outcome::vessel;
+    else if (owner != t)
+      out += meets;
+  }
+  const std::int32_t s = site[t];
+  if (s >= 0 && s != q && !claimed_before(t, s, target, site)) out += Outcome::branch;
+  return out;
+}
+
+// commit: `before` is the exclusive scan of the outcomes over the tips before t; returns
+// the largest x index the tip and its new branch reach.
+SOLVENT_HD inline std::int32_t commit(const TipView& v, const NetworkCounters& start,
+                                      std::int64_t step, std::int32_t t,
+                                      const std::int32_t* target, const std::int32_t* site,
+                                      std::int64_t outcome, std::int64_t before) {
+  const std::int32_t m = v.node[t];
+  std::int32_t segment_at = start.segments + Outcome::segments(before);
+  std::int32_t vessel_at = start.vessel_nodes + Outcome::vessels(before);
+  const bool branch = Outcome::branches(outcome) != 0;
+  const std::int64_t move = outcome - (branch ? Outcome::branch : 0);
+  auto add_segment = [&](std::int32_t a, std::int32_t b) {
+    if (segment_at < v.segment_capacity) {
+      v.segments[2 * segment_at] = a;
+      v.segments[2 * segment_at + 1] = b;
+    }
+    ++segment_at;
+  };
+  auto add_vessel = [&](std::int32_t q, std::int32_t sprout) {
+    v.owner[q] = sprout;
+    if (vessel_at < v.vessel_capacity) v.vessel[vessel_at] = q;
+    ++vessel_at;
+  };
+  const std::int32_t q = target[t];
+  if (q >= 0) {
+    add_segment(m, q);
+    if (Outcome::vessels(move)) add_vessel(q, t);
+    if (Outcome::fusions(move)) v.active[t] = 0;
+    v.node[t] = q;
+  }
+  if (branch) {
+    // A sprout's age counts from its last branching (Anderson & Chaplain's psi).
+    v.birth[t] = step + 1;
+    const std::int32_t slot = start.tips + Outcome::branches(before);
+    add_segment(m, site[t]);
+    add_vessel(site[t], slot);
+    v.node[slot] = site[t];
+    v.birth[slot] = step + 1;
+    v.active[slot] = 1;
+  }
+  const std::int32_t x = v.node[t] % v.g.nx;
+  const std::int32_t xb = branch ? site[t] % v.g.nx : 0;
+  return x > xb ? x : xb;
+}
+
+// The counters after a step, from the scan's total.
+SOLVENT_HD inline void add_totals(NetworkCounters& n, std::int64_t totals,
+                                  std::int32_t furthest_i, std::int32_t segment_capacity,
+                                  std::int32_t vessel_capacity) {
+  const std::int32_t branches = Outcome::branches(totals);
+  n.tips += branches;
+  n.active += branches - Outcome::fusions(totals);
+  n.branches += branches;
+  n.anastomoses += Outcome::fusions(totals);
+  n.segments += Outcome::segments(totals);
+  n.vessel_nodes += Outcome::vessels(totals);
+  if (furthest_i > n.furthest_i) n.furthest_i = furthest_i;
+  if (n.segments > segment_capacity || n.vessel_nodes > vessel_capacity) n.overflow = 1;
+}
+
+}  // namespace solvent::stencil3d

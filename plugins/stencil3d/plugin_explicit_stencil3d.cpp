@@ -1,0 +1,9 @@
+#include "src/explicit_stencil3d.hpp"
+#include "schema_explicit_stencil3d.hpp"
+
+#include <solvent/plugin.hpp>
+
+SOLVENT_PLUGIN(solvent::describe_integrator<solvent::stencil3d::ExplicitStencil3d>(
+    "explicit-stencil3d", "1.0.0",
+    "explicit 7-point stencil with discrete tip cells for angiogenesis-3d, CPU (OpenMP) or CUDA",
+    &solvent::stencil3d::integrator_schema, "cpu|cuda"))

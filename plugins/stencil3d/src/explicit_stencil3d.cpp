@@ -1,0 +1,158 @@
+#include "src/explicit_stencil3d.hpp"
+
+#include "src/png_projection.hpp"
+#include "src/stability.hpp"
+#include "src/vtk_output.hpp"
+
+#include <solvent_family_angiogenesis_3d/parameters.hpp>
+#include <solvent/errors.hpp>
+#include <solvent/output.hpp>
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace solvent::stencil3d {
+namespace {
+
+namespace fs = std::filesystem;
+using solvent::write_file_atomic;
+
+constexpr const char* checkpoint_name = "checkpoint.bin";
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw solvent::InputError(path.string() + ": cannot read the checkpoint");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::vector<solvent::Observable> observables(const NetworkCounters& n, double h) {
+  return {{"tips", static_cast<double>(n.active)},
+          {"sprouts", static_cast<double>(n.tips)},
+          {"branches", static_cast<double>(n.branches)},
+          {"anastomoses", static_cast<double>(n.anastomoses)},
+          {"vessel_length", n.segments * h},
+          {"furthest_x", n.furthest_i * h}};
+}
+
+void write_snapshot(const SimulationState& s, const fs::path& dir) {
+  write_file_atomic(dir / fmt::format("fields_{:08d}.vti", s.step), fields_vti(s));
+  write_file_atomic(dir / fmt::format("network_{:08d}.vtp", s.step), network_vtp(s));
+}
+
+}  // namespace
+
+ExplicitStencil3d::ExplicitStencil3d(const solvent::PluginContext& ctx) : q_(ctx.params) {
+  const auto threads = q_.integer("block_x") * q_.integer("block_y") * q_.integer("block_z");
+  if (threads > 1024)
+    throw solvent::ConfigError({fmt::format(
+        "integrator: block_x * block_y * block_z = {} exceeds 1024 threads per CUDA block",
+        threads)});
+}
+
+bool ExplicitStencil3d::accepts(solvent::Model& model, std::string& why) const {
+  if (model.extension(solvent::angiogenesis_3d::extension_name)) return true;
+  why = fmt::format("the model does not offer the '{}' parameter block",
+                    solvent::angiogenesis_3d::extension_name);
+  return false;
+}
+
+solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::LinearSolver*,
+                                          solvent::RunContext& ctx) {
+  const auto& p = *static_cast<const solvent::angiogenesis_3d::Parameters*>(
+      model.extension(solvent::angiogenesis_3d::extension_name));
+  const double dt = q_.real("dt");
+  const std::int64_t steps = q_.integer("steps");
+  const std::int64_t fields_every = q_.integer("fields_every");
+  const std::int64_t checkpoint_every = q_.integer("checkpoint_every");
+  auto* log = ctx.log;
+  solvent::PhaseTimer own_timer;
+  solvent::PhaseTimer& timer = ctx.timer ? *ctx.timer : own_timer;
+
+  SimulationState state =
+      ctx.resume_from
+          ? restore_checkpoint(read_file(*ctx.resume_from / checkpoint_name), p, dt, ctx.seed,
+                               (*ctx.resume_from / checkpoint_name).string())
+          : initial_state(p, dt, ctx.seed, static_cast<std::int32_t>(q_.integer("max_segments")));
+
+  const auto limit = stability_limit(state);
+  facts_ = {{"dt_limit", fmt::format("{:.6g}", limit.dt)}, {"dt_limit_reason", limit.reason}};
+  if (dt > limit.dt) {
+    const auto message = fmt::format(
+        "integrator.dt = {:g} exceeds the explicit stability limit {:.6g} of this grid and state "
+        "({}); use dt <= {:.6g} or set integrator.force_dt = true",
+        dt, limit.dt, limit.reason, limit.dt);
+    if (!q_.boolean("force_dt")) throw solvent::ConfigError({message});
+    if (log) log->warn("{} (forced)", message);
+  }
+
+  std::unique_ptr<StencilEngine> engine;
+  if (q_.string("device") == "cuda") {
+#ifdef SOLVENT_STENCIL3D_HAVE_CUDA
+    engine = make_cuda_engine({static_cast<int>(q_.integer("block_x")),
+                               static_cast<int>(q_.integer("block_y")),
+                               static_cast<int>(q_.integer("block_z"))},
+                              q_.string("field_kernel") == "tiled" ? FieldKernel::Tiled
+                                                                   : FieldKernel::Direct);
+#else
+    throw solvent::DeviceUnavailable(
+        "explicit-stencil3d: device = \"cuda\" but this build has no CUDA support");
+#endif
+  } else {
+    engine = make_cpu_engine(static_cast<int>(q_.integer("threads")));
+  }
+  facts_.emplace_back("device", engine->device_name());
+  if (log)
+    log->info("explicit-stencil3d: {}x{}x{} nodes on {}, dt = {:g} (limit {:.6g}), from step {}",
+              p.nx, p.ny, p.nz, engine->device_name(), dt, limit.dt, state.step);
+
+  {
+    auto scope = timer.measure("upload");
+    engine->load(state);
+  }
+  if (ctx.observer) {
+    const auto obs = observables(state.counters, p.h);
+    ctx.observer->on_step({state.step, steps, state.step * dt, dt}, {}, obs);
+  }
+  std::int64_t step = state.step;
+  bool reached = state.counters.furthest_i * p.h >= p.stop_x;
+  while (step < steps && !reached) {
+    NetworkCounters counters;
+    {
+      auto scope = timer.measure("step");
+      engine->step();
+      counters = engine->counters();
+    }
+    ++step;
+    if (counters.overflow)
+      throw solvent::SolverError(fmt::format(
+          "explicit-stencil3d: the network outgrew its store at step {} (integrator.max_segments "
+          "= {}); raise max_segments",
+          step, q_.integer("max_segments")));
+    if (ctx.observer) {
+      const auto obs = observables(counters, p.h);
+      ctx.observer->on_step({step, steps, step * dt, dt}, {}, obs);
+    }
+    reached = counters.furthest_i * p.h >= p.stop_x;
+    const bool last = step == steps || reached;
+    const bool snapshot = last || (fields_every > 0 && step % fields_every == 0);
+    const bool checkpoint = last || (checkpoint_every > 0 && step % checkpoint_every == 0);
+    if (snapshot || checkpoint) {
+      auto scope = timer.measure("output");
+      engine->store(state);
+      if (snapshot) write_snapshot(state, ctx.output_dir);
+      if (checkpoint) write_file_atomic(ctx.output_dir / checkpoint_name, checkpoint_bytes(state));
+      if (last && q_.boolean("png"))
+        write_file_atomic(ctx.output_dir / "network.png", network_png(state));
+    }
+  }
+  if (reached && log)
+    log->info("explicit-stencil3d: a tip reached x >= {:g} at step {}", p.stop_x, step);
+  return {step, step * dt, {}};
+}
+
+}  // namespace solvent::stencil3d

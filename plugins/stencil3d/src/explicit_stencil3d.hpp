@@ -1,0 +1,28 @@
+#pragma once
+#include <solvent_stencil3d/stencil_engine.hpp>
+
+#include <solvent/integrator.hpp>
+#include <solvent/plugin.hpp>
+
+#include <memory>
+
+namespace solvent::stencil3d {
+
+// Advances the "angiogenesis-3d" model: forward Euler on n, f and c with the seven-point
+// coefficients P0..P6, and the discrete tip cells, on the CPU or a CUDA device; writes
+// fields (.vti), network (.vtp, .png) and checkpoints into the run's output directory.
+class ExplicitStencil3d final : public solvent::Integrator {
+ public:
+  explicit ExplicitStencil3d(const solvent::PluginContext& ctx);
+  bool accepts(solvent::Model& model, std::string& why) const override;
+  bool needs_linear_solver() const override { return false; }
+  solvent::RunResult run(solvent::Model& model, solvent::LinearSolver* solver,
+                         solvent::RunContext& ctx) override;
+  solvent::Facts facts() const override { return facts_; }
+
+ private:
+  solvent::Parameters q_;
+  solvent::Facts facts_;
+};
+
+}  // namespace solvent::stencil3d

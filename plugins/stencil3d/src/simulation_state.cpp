@@ -1,0 +1,154 @@
+#include <solvent_stencil3d/simulation_state.hpp>
+
+#include <solvent_family_angiogenesis_3d/grid.hpp>
+#include <solvent_family_angiogenesis_3d/initial_state.hpp>
+#include <solvent/errors.hpp>
+
+#include <algorithm>
+#include <cstring>
+
+namespace solvent::stencil3d {
+
+using solvent::angiogenesis_3d::Parameters;
+
+SimulationState initial_state(const Parameters& p, double dt, std::uint64_t seed,
+                              std::int32_t segment_capacity) {
+  SimulationState s;
+  s.p = p;
+  s.dt = dt;
+  s.seed = seed;
+  const auto g = solvent::angiogenesis_3d::grid_of(p);
+  const auto size = static_cast<std::size_t>(g.size());
+  s.n.resize(size);
+  s.f.resize(size);
+  s.c.resize(size);
+  s.owner.assign(size, -1);
+  for (std::int32_t k = 0; k < g.nz; ++k)
+    for (std::int32_t j = 0; j < g.ny; ++j)
+      for (std::int32_t i = 0; i < g.nx; ++i) {
+        const auto v = solvent::angiogenesis_3d::initial_values(p, i * p.h, j * p.h, k * p.h);
+        const auto m = static_cast<std::size_t>(g.index(i, j, k));
+        s.n[m] = v.n;
+        s.f[m] = v.f;
+        s.c[m] = v.c;
+      }
+  const auto slots = static_cast<std::size_t>(p.max_tips);
+  s.node.assign(slots, 0);
+  s.active.assign(slots, 0);
+  s.birth.assign(slots, 0);
+  s.segments.assign(2 * static_cast<std::size_t>(segment_capacity), 0);
+  // Every new vessel node comes with a segment, except the initial tips' own nodes.
+  s.vessel.assign(std::min<std::size_t>(size, static_cast<std::size_t>(segment_capacity) + slots),
+                  0);
+  const auto tips = solvent::angiogenesis_3d::initial_tip_nodes(p);
+  for (std::size_t t = 0; t < tips.size(); ++t) {
+    s.node[t] = tips[t];
+    s.active[t] = 1;
+    s.owner[static_cast<std::size_t>(tips[t])] = static_cast<std::int32_t>(t);
+    s.vessel[t] = tips[t];
+    s.counters.furthest_i = std::max(s.counters.furthest_i, tips[t] % g.nx);
+  }
+  s.counters.tips = s.counters.active = s.counters.vessel_nodes =
+      static_cast<std::int32_t>(tips.size());
+  return s;
+}
+
+namespace {
+
+constexpr char magic[8] = {'A', 'N', 'G', '3', 'D', 'C', 'K', '1'};
+
+struct Header {
+  char magic[8];
+  std::int64_t step;
+  std::uint64_t seed;
+  double dt;
+  std::int64_t segment_capacity;
+  std::int64_t vessel_capacity;
+  Parameters p;
+  NetworkCounters counters;
+};
+
+template <class T>
+void append(std::string& out, const std::vector<T>& v) {
+  out.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
+}
+
+class Reader {
+ public:
+  Reader(std::string_view bytes, const std::string& where) : bytes_(bytes), where_(where) {}
+  void read(void* dst, std::size_t n) {
+    if (at_ + n > bytes_.size())
+      throw solvent::InputError(where_ + ": checkpoint is truncated");
+    std::memcpy(dst, bytes_.data() + at_, n);
+    at_ += n;
+  }
+  template <class T>
+  void read(std::vector<T>& v) {
+    read(v.data(), v.size() * sizeof(T));
+  }
+  bool done() const { return at_ == bytes_.size(); }
+
+ private:
+  std::string_view bytes_;
+  std::string where_;
+  std::size_t at_ = 0;
+};
+
+}  // namespace
+
+std::string checkpoint_bytes(const SimulationState& s) {
+  Header h{};
+  std::memcpy(h.magic, magic, sizeof magic);
+  h.step = s.step;
+  h.seed = s.seed;
+  h.dt = s.dt;
+  h.segment_capacity = s.segment_capacity();
+  h.vessel_capacity = s.vessel_capacity();
+  h.p = s.p;
+  h.counters = s.counters;
+  std::string out(reinterpret_cast<const char*>(&h), sizeof h);
+  append(out, s.n);
+  append(out, s.f);
+  append(out, s.c);
+  append(out, s.owner);
+  append(out, s.node);
+  append(out, s.active);
+  append(out, s.birth);
+  append(out, s.segments);
+  append(out, s.vessel);
+  return out;
+}
+
+SimulationState restore_checkpoint(std::string_view bytes, const Parameters& p, double dt,
+                                   std::uint64_t seed, const std::string& where) {
+  Reader in(bytes, where);
+  Header h;
+  in.read(&h, sizeof h);
+  if (std::memcmp(h.magic, magic, sizeof magic) != 0)
+    throw solvent::InputError(where + ": not an angiogenesis-3d checkpoint");
+  if (std::memcmp(&h.p, &p, sizeof p) != 0)
+    throw solvent::InputError(where + ": checkpoint was written with other model parameters");
+  if (h.dt != dt || h.seed != seed)
+    throw solvent::InputError(where + ": checkpoint was written with dt = " +
+                              std::to_string(h.dt) + " and seed = " + std::to_string(h.seed) +
+                              ", this run has dt = " + std::to_string(dt) +
+                              " and seed = " + std::to_string(seed));
+  SimulationState s = initial_state(p, dt, seed, static_cast<std::int32_t>(h.segment_capacity));
+  if (static_cast<std::int64_t>(s.vessel.size()) != h.vessel_capacity)
+    throw solvent::InputError(where + ": checkpoint has another vessel-node capacity");
+  s.step = h.step;
+  s.counters = h.counters;
+  in.read(s.n);
+  in.read(s.f);
+  in.read(s.c);
+  in.read(s.owner);
+  in.read(s.node);
+  in.read(s.active);
+  in.read(s.birth);
+  in.read(s.segments);
+  in.read(s.vessel);
+  if (!in.done()) throw solvent::InputError(where + ": checkpoint has trailing bytes");
+  return s;
+}
+
+}  // namespace solvent::stencil3d

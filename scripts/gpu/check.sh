@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The GPU evidence in one device call: build everything, run every test labelled `cuda`
+# (ctest -L cuda: the tests that skip themselves on machines without a GPU), then
+# compute-sanitizer memcheck and racecheck over the same test programs. Results and logs go
+# to $OUT. The per-area scripts beside this one run the benchmarks.
+#
+# On the device, with carry [".devdeps"]:   bash scripts/gpu/check.sh
+set -uo pipefail
+OUT=${OUT:-/tmp/gpu-check}
+mkdir -p "$OUT"
+source scripts/gpu/configure.sh || exit 1
+set +e
+start=$SECONDS
+if ! ninja -C "$BUILD" > "$OUT/build.log" 2>&1; then
+  grep -E "error|FAILED" "$OUT/build.log" | head -40
+  exit 1
+fi
+echo "built in $((SECONDS - start)) s"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/device.txt"
+(cd "$BUILD" && ctest -L cuda --output-on-failure --timeout ${TEST_TIMEOUT:-300}) > "$OUT/ctest-cuda.log" 2>&1
+rc=$?
+tail -n 15 "$OUT/ctest-cuda.log"
+# The sanitizer over each cuda-labelled test program (ctest knows their commands).
+export SOLVENT_PLUGIN_PATH="$BUILD/lib/solvent"
+for exe in $(cd "$BUILD" && ctest -L cuda --show-only=json-v1 | python3 -c '
+import json, sys
+for t in json.load(sys.stdin)["tests"]:
+    print(t["command"][0])'); do
+  name=$(basename "$exe")
+  for tool in memcheck racecheck; do
+    timeout ${SANITIZER_TIMEOUT:-240} compute-sanitizer --tool "$tool" --error-exitcode 9 "$exe" \
+      > "$OUT/sanitizer-$tool-$name.log" 2>&1
+    echo "compute-sanitizer $tool $name: rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' \
+      "$OUT/sanitizer-$tool-$name.log" | tr '\n' ' ')"
+  done
+done
+exit $rc

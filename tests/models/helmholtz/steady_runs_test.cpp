@@ -1,0 +1,74 @@
+// End to end: `solvent run` on the shipped helmholtz and matrix-file configs with the
+// steady integrator and the bicgstab plugin, reading the run record it writes.
+#include <doctest/doctest.h>
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+  int exit_code;
+  std::string output;
+};
+
+Outcome solvent(const std::string& args) {
+  const fs::path dir = fs::path(WORK_DIR);
+  fs::create_directories(dir);
+  const fs::path log = dir / "command.log";
+  const std::string cmd = "cd " + std::string(SOURCE_DIR) + " && " + SOLVENT_EXE + " " + args +
+                          " --no-progress --overwrite > " + log.string() + " 2>&1";
+  const int status = std::system(cmd.c_str());
+  std::ifstream f(log);
+  std::stringstream s;
+  s << f.rdbuf();
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, s.str()};
+}
+
+// The value of `key = value` in a run record (first occurrence).
+std::string record_value(const std::string& run, const std::string& key) {
+  std::ifstream f(fs::path(WORK_DIR) / run / "record.toml");
+  for (std::string line; std::getline(f, line);) {
+    const auto start = line.find_first_not_of(' ');
+    if (start != std::string::npos && line.compare(start, key.size() + 3, key + " = ") == 0)
+      return line.substr(start + key.size() + 3);
+  }
+  return "";
+}
+
+std::string output_dir(const std::string& run) { return (fs::path(WORK_DIR) / run).string(); }
+
+}  // namespace
+
+TEST_CASE("helmholtz duct config: bicgstab converges, plane-wave error as expected") {
+  const auto r = solvent("run config/helmholtz-duct.toml --set model.resolution=16 --output " +
+                         output_dir("duct"));
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(record_value("duct", "converged") == "true");
+  const double error = std::stod(record_value("duct", "relative_l2_error"));
+  CHECK(error > 0.01);
+  CHECK(error < 0.06);
+}
+
+TEST_CASE("matrix-file config: the known solution comes back") {
+  const auto r = solvent("run config/matrix-file.toml --output " + output_dir("matrix-file"));
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(std::stod(record_value("matrix-file", "relative_error")) < 1e-7);
+}
+
+TEST_CASE("matrix-file config with a malformed matrix: exit code 4 and file:line") {
+  const auto r = solvent("run config/matrix-file.toml --set model.matrix=tests/core/matrix_market/data/bad-row.mtx "
+                         "--output " + output_dir("bad"));
+  CHECK(r.exit_code == 4);
+  CHECK(r.output.find("tests/core/matrix_market/data/bad-row.mtx:4: row index 4 out of range 1..3") !=
+        std::string::npos);
+}

@@ -1,0 +1,284 @@
+// The helmholtz model: built-in meshes are conforming and measure what they should, the
+// gmsh reader agrees across file versions and reports malformed files by line, the
+// assembled matrix has the structure the equations imply, and the plane-wave solution
+// in a duct converges at order 2 in L2.
+#include "banded_solver.hpp"
+#include <solvent_helmholtz/builtin_mesher.hpp>
+#include <solvent_helmholtz/gmsh_reader.hpp>
+#include <solvent_helmholtz/mesh_ordering.hpp>
+#include <solvent_helmholtz/p1_assembly.hpp>
+
+#include <solvent/testkit.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <map>
+#include <numbers>
+
+using namespace solvent;
+using namespace solvent::helmholtz;
+
+namespace {
+
+const std::string data_dir = SOLVENT_HELMHOLTZ_TEST_DATA;
+
+// Every interior triangle is shared by exactly two tetrahedra, and the triangles used
+// once are exactly the boundary groups' triangles.
+void check_conforming(const TetMesh& mesh) {
+  std::map<std::array<std::int32_t, 3>, int> faces;
+  for (const auto& t : mesh.tets)
+    for (int skip = 0; skip < 4; ++skip) {
+      std::array<std::int32_t, 3> f;
+      for (int m = 0, q = 0; m < 4; ++m)
+        if (m != skip) f[q++] = t[m];
+      std::sort(f.begin(), f.end());
+      ++faces[f];
+    }
+  std::size_t once = 0, more = 0;
+  for (const auto& [f, count] : faces) {
+    once += count == 1;
+    more += count > 2;
+  }
+  std::size_t group_triangles = 0;
+  for (const auto& g : mesh.groups)
+    for (auto t : g.triangles) {
+      std::sort(t.begin(), t.end());
+      auto it = faces.find(t);
+      CHECK((it != faces.end() && it->second == 1));
+      ++group_triangles;
+    }
+  CHECK(more == 0);
+  CHECK(once == group_triangles);
+}
+
+double min_volume(const TetMesh& mesh) {
+  double v = 1e300;
+  for (const auto& t : mesh.tets) {
+    TetMesh one;
+    one.nodes = {mesh.nodes[t[0]], mesh.nodes[t[1]], mesh.nodes[t[2]], mesh.nodes[t[3]]};
+    one.tets = {{0, 1, 2, 3}};
+    v = std::min(v, mesh_volume(one));
+  }
+  return v;
+}
+
+double area(const TetMesh& mesh, const std::string& group) {
+  const BoundaryGroup* g = mesh.group(group);
+  REQUIRE(g != nullptr);
+  return group_area(mesh, *g);
+}
+
+BoundaryConditions duct_conditions(const TetMesh& mesh) {
+  BoundaryConditions bc;
+  bc.dirichlet = {mesh.group("inlet")};
+  bc.impedance = {mesh.group("outlet")};
+  return bc;
+}
+
+double plane_wave_error(const TetMesh& mesh, double k, int axis) {
+  const HelmholtzSystem s = assemble_helmholtz(mesh, k, duct_conditions(mesh));
+  const auto u = test::solve_banded(s.matrix, s.rhs);
+  return l2_error(mesh, u, [&](const Point& x) { return std::exp(complex(0.0, k * x[axis])); }).error;
+}
+
+// Solves the model's own LinearProblem, as the steady integrator would, and returns
+// its relative L2 error against the plane wave.
+double model_plane_wave_error(testkit::Settings s) {
+  auto model = testkit::make_model("helmholtz", s);
+  LinearProblem* problem = model->linear();
+  REQUIRE(problem != nullptr);
+  const auto& a = std::get<CsrMatrix<complex>>(*problem->matrix());
+  const auto u = test::solve_banded(a, std::get<std::vector<complex>>(problem->rhs()));
+  REQUIRE(problem->exact_solution().has_value());
+  for (const auto& o : problem->observables(u))
+    if (o.name == "relative_l2_error") return o.value;
+  FAIL("no relative_l2_error observable");
+  return 0.0;
+}
+
+}  // namespace
+
+TEST_CASE("built-in box: conforming, exact volume and face areas") {
+  const TetMesh mesh = make_builtin_mesh({"box", 4, {1.0, 0.5, 0.25}});
+  CHECK(mesh.nodes.size() == 5 * 3 * 2);
+  CHECK(mesh.tets.size() == 6 * 4 * 2 * 1);
+  check_conforming(mesh);
+  CHECK(mesh_volume(mesh) == doctest::Approx(0.125).epsilon(1e-14));
+  CHECK(area(mesh, "inlet") == doctest::Approx(0.125).epsilon(1e-14));
+  CHECK(area(mesh, "outlet") == doctest::Approx(0.125).epsilon(1e-14));
+  CHECK(area(mesh, "walls") == doctest::Approx(2 * (0.5 + 0.25)).epsilon(1e-14));
+  CHECK(min_volume(mesh) > 0.0);
+}
+
+TEST_CASE("built-in cylinder: conforming, no flat elements, volume of the inscribed prism") {
+  BuiltinShape shape{"cylinder", 8};
+  shape.cylinder_radius = 0.5;
+  shape.cylinder_length = 1.0;
+  const TetMesh mesh = make_builtin_mesh(shape);
+  check_conforming(mesh);
+  // The mantle nodes are the square's boundary nodes (4 per half side) pushed radially
+  // onto the circle: the cross-section is the polygon through them.
+  double polygon = 0.0;
+  for (int j = -4; j < 4; ++j)
+    polygon += 4 * 0.5 * 0.25 * std::sin(std::atan((j + 1) / 4.0) - std::atan(j / 4.0));
+  CHECK(mesh_volume(mesh) == doctest::Approx(polygon).epsilon(1e-12));
+  CHECK(area(mesh, "inlet") == doctest::Approx(polygon).epsilon(1e-12));
+  const double cell = 1.0 / 8 * 0.5 / 4 * 0.5 / 4;
+  CHECK(min_volume(mesh) > 0.02 * cell);
+}
+
+TEST_CASE("built-in cabin: conforming, all four groups, solids removed") {
+  const TetMesh mesh = make_builtin_mesh({"cabin", 10});
+  check_conforming(mesh);
+  for (const char* g : {"firewall", "seats", "dashboard", "walls"}) CHECK(area(mesh, g) > 0.0);
+  // The firewall is the footwell below the dashboard: 1.4 m x 0.5 m.
+  CHECK(area(mesh, "firewall") == doctest::Approx(1.4 * 0.5).epsilon(1e-12));
+  CHECK(mesh_volume(mesh) < 2.8 * 1.4 * 1.15);
+  CHECK(mesh_volume(mesh) > 2.5);
+}
+
+TEST_CASE("assembly: complex symmetric, row sums give -k^2 volume - i k impedance area") {
+  const TetMesh mesh = make_builtin_mesh({"cabin", 5});
+  BoundaryConditions bc;
+  bc.impedance = {mesh.group("seats")};
+  bc.source = {mesh.group("firewall")};
+  bc.source_amplitude = 2.0;
+  const double k = 3.0;
+  const HelmholtzSystem s = assemble_helmholtz(mesh, k, bc);
+  const auto& a = s.matrix;
+  complex total{};
+  double asymmetry = 0.0, scale = 0.0;
+  for (std::size_t i = 0; i < a.rows; ++i)
+    for (auto p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p) {
+      const auto j = a.col_idx[p];
+      auto q = std::lower_bound(a.col_idx.begin() + a.row_ptr[j], a.col_idx.begin() + a.row_ptr[j + 1],
+                                static_cast<std::int32_t>(i));
+      REQUIRE(*q == static_cast<std::int32_t>(i));
+      asymmetry = std::max(asymmetry, std::abs(a.values[p] - a.values[q - a.col_idx.begin()]));
+      scale = std::max(scale, std::abs(a.values[p]));
+      total += a.values[p];
+      if (p > a.row_ptr[i]) CHECK(a.col_idx[p - 1] < j);
+    }
+  CHECK(asymmetry <= 1e-15 * scale);
+  // Stiffness rows sum to zero, mass entries to the volume, boundary mass to the area.
+  const complex expected(-k * k * mesh_volume(mesh), -k * area(mesh, "seats"));
+  CHECK(std::abs(total - expected) < 1e-10 * std::abs(expected));
+  complex load{};
+  for (auto v : s.rhs) load += v;
+  CHECK(load.real() == doctest::Approx(2.0 * area(mesh, "firewall")).epsilon(1e-12));
+}
+
+TEST_CASE("plane wave in a duct (built-in box, model plugin): L2 error of order 2") {
+  std::vector<double> errors;
+  for (std::int64_t resolution : {8, 16, 32}) {
+    errors.push_back(model_plane_wave_error({{"mesh", std::string("builtin:box")},
+                                             {"box.size", std::vector<double>{1.0, 0.125, 0.125}},
+                                             {"resolution", resolution},
+                                             {"frequency", 343.0},
+                                             {"reference", std::string("plane-wave-x")}}));
+    MESSAGE("resolution " << resolution << ": relative L2 error " << errors.back());
+  }
+  CHECK(errors.back() < 1e-2);
+  const double order = std::log2(errors[1] / errors[2]);
+  CHECK(order == doctest::Approx(2.0).epsilon(0.1));
+}
+
+TEST_CASE("plane wave along the built-in cylinder: L2 error of order 2") {
+  const double k = 2 * std::numbers::pi;
+  std::vector<double> errors, h;
+  for (std::int64_t resolution : {8, 16, 24}) {
+    BuiltinShape shape{"cylinder", resolution};
+    shape.cylinder_radius = 0.25;
+    shape.cylinder_length = 1.0;
+    const TetMesh mesh = make_builtin_mesh(shape);
+    errors.push_back(plane_wave_error(mesh, k, 2));
+    h.push_back(1.0 / resolution);
+  }
+  const double order = std::log(errors[1] / errors[2]) / std::log(h[1] / h[2]);
+  MESSAGE("cylinder errors " << errors[0] << " " << errors[1] << " " << errors[2] << ", order " << order);
+  CHECK(order == doctest::Approx(2.0).epsilon(0.1));
+}
+
+TEST_CASE("gmsh duct: MSH 4.1 (with and without parametric nodes) and 2.2 give the same mesh; the plane wave converges") {
+  TetMesh v41 = read_gmsh(data_dir + "/duct-h0.125.msh");
+  TetMesh v22 = read_gmsh(data_dir + "/duct-h0.125-v22.msh");
+  TetMesh parametric = read_gmsh(data_dir + "/duct-h0.125-parametric.msh");
+  CHECK(v41.nodes == v22.nodes);
+  CHECK(v41.tets == v22.tets);
+  CHECK(v41.nodes == parametric.nodes);
+  CHECK(v41.tets == parametric.tets);
+  REQUIRE(v41.groups.size() == 3);
+  for (std::size_t g = 0; g < 3; ++g) {
+    CHECK(v41.groups[g].name == v22.groups[g].name);
+    CHECK(v41.groups[g].triangles == v22.groups[g].triangles);
+  }
+  check_conforming(v41);
+  CHECK(mesh_volume(v41) == doctest::Approx(0.0625).epsilon(1e-12));
+  CHECK(area(v41, "inlet") == doctest::Approx(0.0625).epsilon(1e-12));
+  CHECK(area(v41, "walls") == doctest::Approx(1.0).epsilon(1e-12));
+
+  TetMesh fine = read_gmsh(data_dir + "/duct-h0.0625.msh");
+  const std::size_t before = bandwidth(fine);
+  renumber_reverse_cuthill_mckee(fine);
+  check_conforming(fine);
+  MESSAGE("bandwidth of the fine duct: " << before << " as read, " << bandwidth(fine) << " after RCM");
+  CHECK(bandwidth(fine) * 4 < before);
+  renumber_reverse_cuthill_mckee(v41);
+  const double k = 2 * std::numbers::pi;
+  const double coarse_error = plane_wave_error(v41, k, 0), fine_error = plane_wave_error(fine, k, 0);
+  const double h_ratio = std::cbrt(double(fine.tets.size()) / v41.tets.size());
+  const double order = std::log(coarse_error / fine_error) / std::log(h_ratio);
+  MESSAGE("gmsh duct errors " << coarse_error << " " << fine_error << ", order " << order);
+  CHECK(order > 1.6);
+  CHECK(order < 2.6);
+}
+
+TEST_CASE("gmsh reader: unused nodes dropped, tags renumbered, named and unnamed groups") {
+  const TetMesh m = read_gmsh(data_dir + "/one-tet.msh");
+  CHECK(m.nodes.size() == 4);
+  CHECK(m.tets.size() == 1);
+  REQUIRE(m.groups.size() == 1);
+  CHECK(m.groups[0].name == "lid");
+  CHECK(m.groups[0].triangles.size() == 1);
+}
+
+TEST_CASE("gmsh reader: malformed files name file and line") {
+  auto message = [](const std::string& file) {
+    try {
+      read_gmsh(data_dir + "/" + file);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string d = data_dir + "/";
+  CHECK(message("bad-version.msh") == d + "bad-version.msh:2: MSH version 3.0 is not supported (4.1 or 2.2 ASCII)");
+  CHECK(message("bad-binary.msh") ==
+        d + "bad-binary.msh:2: binary MSH files are not supported; save as ASCII (gmsh -format msh41)");
+  CHECK(message("bad-node.msh") == d + "bad-node.msh:13: node 99 is not in $Nodes");
+  CHECK(message("bad-coordinate.msh") == d + "bad-coordinate.msh:8: expected a coordinate, found 'abc'");
+  CHECK(message("bad-order.msh") ==
+        d + "bad-order.msh:13: second-order elements (type 11) are not supported; mesh with gmsh -order 1");
+  CHECK(message("missing.msh") == d + "missing.msh: cannot open for reading");
+}
+
+TEST_CASE("model parameters: unknown or doubly used groups are configuration errors") {
+  auto problem = [](testkit::Settings s) {
+    try {
+      testkit::make_model("helmholtz", s);
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string unknown = problem({{"mesh", std::string("builtin:box")}, {"resolution", std::int64_t{2}},
+                                       {"boundary.source", std::vector<std::string>{"nozzle"}}});
+  CHECK(unknown.find("boundary.source: the mesh has no boundary group 'nozzle' (it has: inlet, outlet, walls)") !=
+        std::string::npos);
+  const std::string twice = problem({{"mesh", std::string("builtin:box")}, {"resolution", std::int64_t{2}},
+                                     {"boundary.impedance", std::vector<std::string>{"inlet"}}});
+  CHECK(twice.find("boundary.impedance: group 'inlet' is already in boundary.dirichlet") != std::string::npos);
+  const std::string shape = problem({{"mesh", std::string("builtin:sphere")}});
+  CHECK(shape.find("unknown built-in mesh 'builtin:sphere'") != std::string::npos);
+}

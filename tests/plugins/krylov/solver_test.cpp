@@ -1,0 +1,216 @@
+// The CPU Krylov plugins, loaded by name as `solvent run` loads them.
+#include <solvent_test/solver_checks.hpp>
+#include <solvent_test/test_matrices.hpp>
+
+#include <doctest/doctest.h>
+
+using namespace solvent;
+using namespace solvent::krylov::testing;
+using testkit::Settings;
+
+namespace {
+
+const char* const nonsymmetric_solvers[] = {"bicgstab", "bicgstab-l", "tfqmr"};
+
+std::vector<complex> helmholtz_rhs(std::size_t n) {
+  std::vector<complex> b(n);
+  for (std::size_t i = 0; i < n; ++i) b[i] = complex(1.0 + 0.1 * double(i % 7), 0.05 * double(i % 3));
+  return b;
+}
+
+}  // namespace
+
+TEST_CASE("conformance: bicgstab, bicgstab-l and tfqmr on CSR and Stencil7, real and complex") {
+  for (const char* name : nonsymmetric_solvers) check_conformance(name);
+}
+
+TEST_CASE("every method solves a complex symmetric Helmholtz system, with and without Jacobi") {
+  const auto a = helmholtz_box(12, 12, 12, 4.0);
+  const auto op = share(a);
+  const auto b = helmholtz_rhs(a.rows);
+  std::vector<complex> reference;
+  for (const char* name : nonsymmetric_solvers)
+    for (const char* pc : {"none", "jacobi"}) {
+      CAPTURE(name);
+      CAPTURE(pc);
+      std::vector<complex> x(a.rows);
+      const auto st = solve_with<complex>(name, {{"preconditioner", std::string(pc)}}, op, b, x);
+      CHECK(st.converged);
+      CHECK(st.residual <= 1e-9);
+      CHECK(st.iterations > 1);
+      CHECK(st.residual_history.back() <= 1e-9);
+      check_stats_honest(a, b, x, st);
+      if (reference.empty())
+        reference = x;
+      else
+        CHECK(max_relative_difference(x, reference) <= 1e-6);
+    }
+}
+
+TEST_CASE("bicgstab-l: l = 1 behaves like bicgstab, larger l needs fewer cycles") {
+  const auto a = helmholtz_box(12, 12, 12, 4.0);
+  const auto op = share(a);
+  const auto b = helmholtz_rhs(a.rows);
+  std::vector<complex> x(a.rows);
+  const auto plain = solve_with<complex>("bicgstab", {}, op, b, x);
+  std::int64_t previous = 0;
+  for (std::int64_t l : {1, 2, 4, 8}) {
+    CAPTURE(l);
+    std::fill(x.begin(), x.end(), complex(0));
+    const auto st = solve_with<complex>("bicgstab-l", {{"l", l}}, op, b, x);
+    CHECK(st.converged);
+    if (l == 1) CHECK(std::abs(double(st.iterations - plain.iterations)) <= 0.2 * double(plain.iterations));
+    if (previous) CHECK(st.iterations < previous);
+    previous = st.iterations;
+  }
+}
+
+TEST_CASE("cg and bicgstab on a real Stencil7 (the MATM operator form) give the same solution") {
+  const auto s = laplacian_stencil<double>(10, 9, 8, 0.0);
+  const auto op = share(s);
+  const auto b = random_vector<double>(s.size(), 3);
+  std::vector<double> x_cg(s.size()), x_bicg(s.size());
+  for (const char* pc : {"none", "jacobi"}) {
+    const auto st = solve_with<double>("cg", {{"preconditioner", std::string(pc)}}, op, b, x_cg);
+    CHECK(st.converged);
+    check_stats_honest(s, b, x_cg, st);
+  }
+  const auto st = solve_with<double>("bicgstab", {}, op, b, x_bicg);
+  CHECK(st.converged);
+  CHECK(max_relative_difference(x_cg, x_bicg) <= 1e-7);
+}
+
+TEST_CASE("cg stops with a named breakdown on an indefinite operator") {
+  const auto s = laplacian_stencil<double>(6, 6, 6, -3.0);  // diagonal 3: indefinite
+  std::vector<double> b = random_vector<double>(s.size(), 4), x(s.size());
+  const auto st = solve_with<double>("cg", {{"preconditioner", std::string("none")}}, share(s), b, x);
+  CHECK_FALSE(st.converged);
+  CHECK(st.status == "breakdown: p^H A p <= 0 (the operator is not positive definite)");
+  check_stats_honest(s, b, x, st);
+}
+
+TEST_CASE("initial guess: 'given' starts from x, 'zero' ignores it") {
+  const auto a = helmholtz_box(10, 10, 10, 3.0);
+  const auto op = share(a);
+  const auto b = helmholtz_rhs(a.rows);
+  std::vector<complex> x(a.rows);
+  const auto first = solve_with<complex>("bicgstab", {}, op, b, x);
+  REQUIRE(first.converged);
+
+  std::vector<complex> again = x;
+  auto st = solve_with<complex>("bicgstab", {{"initial_guess", std::string("given")}}, op, b, again);
+  CHECK(st.converged);
+  CHECK(st.iterations == 0);
+
+  std::vector<complex> garbage = random_vector<complex>(a.rows, 11);
+  st = solve_with<complex>("bicgstab", {}, op, b, garbage);
+  CHECK(st.iterations == first.iterations);
+  CHECK(max_relative_difference(garbage, x) <= 1e-12);
+}
+
+TEST_CASE("a zero right-hand side gives x = 0 without iterating") {
+  const auto a = helmholtz_box(4, 4, 4, 1.0);
+  std::vector<complex> b(a.rows), x = random_vector<complex>(a.rows, 5);
+  for (const char* name : {"bicgstab", "bicgstab-l", "tfqmr", "cg"}) {
+    const auto st = solve_with<complex>(name, {{"initial_guess", std::string("given")}}, share(a), b, x);
+    CHECK(st.converged);
+    CHECK(st.iterations == 0);
+    CHECK(std::all_of(x.begin(), x.end(), [](complex v) { return v == complex(0); }));
+  }
+}
+
+TEST_CASE("max_iterations: unconverged, named, with the best iterate") {
+  const auto a = helmholtz_box(12, 12, 12, 6.0);
+  const auto b = helmholtz_rhs(a.rows);
+  for (const char* name : nonsymmetric_solvers) {
+    CAPTURE(name);
+    std::vector<complex> x(a.rows);
+    const auto st = solve_with<complex>(name, {{"max_iterations", std::int64_t(3)}}, share(a), b, x);
+    CHECK_FALSE(st.converged);
+    CHECK(st.status == "max_iterations");
+    CHECK(st.iterations == 3);
+    check_stats_honest(a, b, x, st, std::string(name) != "tfqmr");
+  }
+}
+
+TEST_CASE("stagnation is detected and named, with the best iterate returned") {
+  // BiCGSTAB's residual is erratic on an indefinite Helmholtz operator without
+  // preconditioning: within a few iterations it fails to improve twice in a row.
+  const auto a = helmholtz_box(12, 12, 12, 12.0);
+  const auto b = helmholtz_rhs(a.rows);
+  std::vector<complex> x(a.rows);
+  const auto st = solve_with<complex>(
+      "bicgstab", {{"stagnation_window", std::int64_t(2)}, {"preconditioner", std::string("none")}},
+      share(a), b, x);
+  CHECK_FALSE(st.converged);
+  CHECK(st.status == "stagnation: no new smallest residual in 2 iterations");
+  CHECK(st.iterations < 100);
+  check_stats_honest(a, b, x, st);
+}
+
+namespace {
+
+// 3 x 3 systems on which one step of a method meets an exact zero (found by search over
+// small integer matrices; the zeros are exact in floating point).
+solvent::CsrMatrix<double> small_matrix(const std::vector<std::vector<double>>& rows) {
+  solvent::CsrMatrix<double> a;
+  a.rows = a.cols = rows.size();
+  a.row_ptr.push_back(0);
+  for (const auto& r : rows) {
+    for (std::size_t j = 0; j < r.size(); ++j)
+      if (r[j] != 0.0) {
+        a.col_idx.push_back(static_cast<std::int32_t>(j));
+        a.values.push_back(r[j]);
+      }
+    a.row_ptr.push_back(static_cast<std::int32_t>(a.values.size()));
+  }
+  return a;
+}
+
+void check_breakdown(const char* name, const Settings& extra, const solvent::CsrMatrix<double>& a,
+                     const std::vector<double>& b, const std::string& status) {
+  CAPTURE(name);
+  Settings s = extra;
+  s["preconditioner"] = std::string("none");
+  std::vector<double> x(3);
+  const auto st = solve_with<double>(name, s, share(a), b, x);
+  CHECK_FALSE(st.converged);
+  CHECK(st.status == status);
+  check_stats_honest(a, b, x, st, std::string(name) != "tfqmr");
+}
+
+}  // namespace
+
+TEST_CASE("breakdowns are named and return the best iterate") {
+  check_breakdown("bicgstab", {}, small_matrix({{0, 1, 1}, {-1, 0, 0}, {0, 0, 1}}), {1, 0, 1},
+                  "breakdown: omega = 0");
+  check_breakdown("bicgstab", {}, small_matrix({{-1, 1, -1}, {-1, -1, -1}, {-1, -1, -1}}), {1, 0, 1},
+                  "breakdown: rho = 0");
+  check_breakdown("bicgstab", {}, small_matrix({{0, 1, 0}, {-1, 0, 0}, {0, 0, 1}}), {1, 0, 0},
+                  "breakdown: sigma = <r0, B p> = 0");
+  check_breakdown("tfqmr", {}, small_matrix({{-1, 0, -1}, {-1, -1, -1}, {-1, -1, -1}}), {0, 1, 0},
+                  "breakdown: rho = 0");
+  check_breakdown("bicgstab-l", {{"l", std::int64_t(2)}},
+                  small_matrix({{0, 0, -1}, {0, -1, -1}, {-1, -1, -1}}), {0, 0, 1},
+                  "breakdown: omega = 0");
+}
+
+TEST_CASE("misuse is refused with one clear message") {
+  const auto a = helmholtz_box(3, 3, 3, 1.0);
+  auto solver = testkit::make_linear_solver("bicgstab");
+  std::vector<double> br(a.rows), xr(a.rows);
+  CHECK_THROWS_WITH_AS(solver->solve(std::span<const double>(br), std::span<double>(xr)),
+                       "bicgstab: solve() called before setup()", SolverError);
+  solver->setup(share(a));
+  CHECK_THROWS_WITH_AS(solver->solve(std::span<const double>(br), std::span<double>(xr)),
+                       "bicgstab: the operator is complex but the right-hand side is real",
+                       SolverError);
+  std::vector<complex> bc(a.rows + 1), xc(a.rows);
+  CHECK_THROWS_WITH_AS(solver->solve(std::span<const complex>(bc), std::span<complex>(xc)),
+                       "bicgstab: the operator has 27 rows but b has 28 and x 27 entries",
+                       SolverError);
+  auto z = small_matrix({{0, 1, 0}, {1, 1, 0}, {0, 0, 1}});
+  CHECK_THROWS_WITH_AS(solver->setup(share(z)),
+                       "jacobi preconditioner: the diagonal of row 0 is zero (use preconditioner = \"none\")",
+                       SolverError);
+}

@@ -1,0 +1,152 @@
+// `matm` on the CPU: conformance, the parameters of eq. (5), thread-count independence,
+// unconverged solves and the messages for operators MATM cannot take.
+#include <solvent_test/grid_system.hpp>
+
+#include <cmath>
+
+using matm_test::fact;
+using matm_test::Settings;
+using solvent::Stencil7;
+
+namespace {
+
+const Settings poisson{{"n1", std::int64_t(21)}, {"n2", std::int64_t(17)}, {"n3", std::int64_t(19)}};
+const Settings convection{{"n1", std::int64_t(21)},
+                          {"n2", std::int64_t(17)},
+                          {"n3", std::int64_t(19)},
+                          {"problem", std::string("convection-diffusion")},
+                          {"velocity", std::string("rotating")},
+                          {"peclet", 30.0},
+                          {"domain", std::string("basin")}};
+
+std::string setup_error(const Stencil7<double>& a) {
+  auto solver = solvent::testkit::make_linear_solver("matm");
+  try {
+    solver->setup(std::make_shared<const solvent::Operator>(a));
+  } catch (const solvent::SolverError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+// ||A x - f|| / ||f|| straight from the Stencil7, independent of the solver's own code.
+double residual_of(const Stencil7<double>& a, const std::vector<double>& f, const std::vector<double>& x) {
+  const std::ptrdiff_t off[7] = {0, -1, 1, -std::ptrdiff_t(a.n1), std::ptrdiff_t(a.n1),
+                                 -std::ptrdiff_t(a.n1 * a.n2), std::ptrdiff_t(a.n1 * a.n2)};
+  double rr = 0, ff = 0;
+  for (std::size_t m = 0; m < a.size(); ++m) {
+    if (a.c[0][m] == 0.0) continue;
+    double r = a.c[0][m] * x[m] - f[m];
+    for (int d = 1; d < 7; ++d)
+      if (a.c[d][m] != 0.0) r -= a.c[d][m] * x[std::size_t(std::ptrdiff_t(m) + off[d])];
+    rr += r * r;
+    ff += f[m] * f[m];
+  }
+  return std::sqrt(rr / ff);
+}
+
+}  // namespace
+
+TEST_CASE("conformance kit: random diagonally dominant non-symmetric stencil") {
+  solvent::testkit::LinearSolverChecks c;
+  c.kind = solvent::OperatorKind::Stencil7;
+  c.direct = false;
+  c.tolerance = 1e-10;
+  solvent::testkit::check_linear_solver("matm", {{"tolerance", 1e-10}}, c);
+}
+
+TEST_CASE("self-adjoint system: k = 0, theta = 1, residual history down to the tolerance") {
+  const auto r = matm_test::solve_grid(poisson, "matm", {});
+  REQUIRE(r.stats.converged);
+  CHECK(r.stats.status == "converged");
+  CHECK(r.stats.residual <= 1e-8);
+  REQUIRE(r.stats.residual_history.size() == std::size_t(r.stats.iterations) + 1);
+  CHECK(r.stats.residual_history.front() == doctest::Approx(1.0));  // x0 = 0
+  CHECK(r.stats.residual_history.back() == r.stats.residual);
+  CHECK(fact(r.facts, "self_adjoint") == "true");
+  CHECK(std::stod(fact(r.facts, "k")) == 0.0);
+  CHECK(std::stod(fact(r.facts, "theta")) == 1.0);
+  CHECK(std::stod(fact(r.facts, "omega")) > 0.0);
+  CHECK(std::stod(fact(r.facts, "tau")) > 0.0);
+  CHECK(r.stats.iterations < 80);
+}
+
+TEST_CASE("non-self-adjoint system: k > 0, theta < 1, converges") {
+  const auto r = matm_test::solve_grid(convection, "matm", {{"max_iterations", std::int64_t(3000)}});
+  REQUIRE(r.stats.converged);
+  CHECK(fact(r.facts, "self_adjoint") == "false");
+  CHECK(std::stod(fact(r.facts, "k")) > 0.0);
+  CHECK(std::stod(fact(r.facts, "theta")) < 1.0);
+  auto model = solvent::testkit::make_model("grid-equations-3d", convection);
+  const auto& a = std::get<Stencil7<double>>(*model->linear()->matrix());
+  const auto f = std::get<std::vector<double>>(model->linear()->rhs());
+  CHECK(residual_of(a, f, r.x) <= 1.01e-8);
+}
+
+TEST_CASE("one thread and two threads give the same iterates") {
+  const auto one = matm_test::solve_grid(convection, "matm", {{"threads", std::int64_t(1)}, {"max_iterations", std::int64_t(3000)}});
+  const auto two = matm_test::solve_grid(convection, "matm", {{"threads", std::int64_t(2)}, {"max_iterations", std::int64_t(3000)}});
+  CHECK(fact(two.facts, "threads") == "2");
+  CHECK(std::abs(one.stats.iterations - two.stats.iterations) <= 1);
+  double d = 0, n = 0;
+  for (std::size_t m = 0; m < one.x.size(); ++m) {
+    d = std::max(d, std::abs(one.x[m] - two.x[m]));
+    n = std::max(n, std::abs(one.x[m]));
+  }
+  CHECK(d / n < 1e-7);
+  const std::size_t common = std::min<std::size_t>(20, one.stats.residual_history.size());
+  for (std::size_t i = 0; i < common; ++i)
+    CHECK(two.stats.residual_history[i] == doctest::Approx(one.stats.residual_history[i]).epsilon(1e-9));
+}
+
+TEST_CASE("max_iterations reached: converged = false, status, and the iterate's true residual") {
+  const auto r = matm_test::solve_grid(poisson, "matm", {{"max_iterations", std::int64_t(3)}});
+  CHECK_FALSE(r.stats.converged);
+  CHECK(r.stats.status == "max_iterations");
+  CHECK(r.stats.iterations == 3);
+  CHECK(r.stats.residual > 1e-8);
+  auto model = solvent::testkit::make_model("grid-equations-3d", poisson);
+  const auto& a = std::get<Stencil7<double>>(*model->linear()->matrix());
+  const auto f = std::get<std::vector<double>>(model->linear()->rhs());
+  CHECK(residual_of(a, f, r.x) == doctest::Approx(r.stats.residual).epsilon(1e-9));
+}
+
+TEST_CASE("operators MATM cannot take: one clear message each") {
+  SUBCASE("a grid dimension below 3") {
+    Stencil7<double> a(2, 5, 5);
+    CHECK(setup_error(a) ==
+          "matm: grid 2 x 5 x 5: every dimension must be at least 3 (a layer of boundary nodes on each side)");
+  }
+  SUBCASE("a negative c0") {
+    Stencil7<double> a(3, 3, 3);
+    a.c[0][a.index(1, 1, 1)] = -1.0;
+    CHECK(setup_error(a) ==
+          "matm: c0 = -1 at node (1, 1, 1); MATM needs c0 > 0 on every active node (c0 = 0 marks an inactive node)");
+  }
+  SUBCASE("a symmetric part that is not diagonally dominant") {
+    Stencil7<double> a(4, 3, 3);
+    const auto p = a.index(1, 1, 1), q = a.index(2, 1, 1);
+    a.c[0][p] = a.c[0][q] = 1.0;
+    a.c[2][p] = 3.0;  // p -> its +x neighbour q
+    a.c[1][q] = 3.0;  // q -> its -x neighbour p
+    CHECK(setup_error(a) ==
+          "matm: the symmetric part of the operator is not diagonally dominant at node (1, 1, 1): sum of "
+          "|a0(m, n)| / sqrt(c0(m) c0(n)) = 3 > 1; MATM builds its preconditioner from that part and needs it "
+          "positive definite");
+  }
+  SUBCASE("an operator of another kind") {
+    auto solver = solvent::testkit::make_linear_solver("matm");
+    solvent::DenseMatrix<double> d(2, 2);
+    CHECK_THROWS_AS(solver->setup(std::make_shared<const solvent::Operator>(d)), solvent::UnsupportedOperator);
+  }
+}
+
+TEST_CASE("a zero right-hand side gives the zero solution at once") {
+  auto model = solvent::testkit::make_model("grid-equations-3d", poisson);
+  auto solver = solvent::testkit::make_linear_solver("matm");
+  solver->setup(model->linear()->matrix());
+  std::vector<double> b(21 * 17 * 19, 0.0), x(b.size(), 0.0);
+  const auto st = solver->solve(std::span<const double>(b), std::span<double>(x));
+  CHECK(st.converged);
+  CHECK(st.iterations == 0);
+}

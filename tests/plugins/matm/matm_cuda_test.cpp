@@ -1,0 +1,113 @@
+// `matm-cuda` against `matm`: the same iterates to rounding, for both sweep layouts and
+// several block shapes, on grids that are no multiple of any block. Needs a GPU: without
+// one it prints why and exits 77, which CTest reports as skipped.
+#define DOCTEST_CONFIG_IMPLEMENT
+#include <solvent_test/grid_system.hpp>
+
+#include <cmath>
+#include <cstdio>
+
+using matm_test::fact;
+using matm_test::Settings;
+
+namespace {
+
+const Settings convection{{"n1", std::int64_t(45)},
+                          {"n2", std::int64_t(37)},
+                          {"n3", std::int64_t(29)},
+                          {"problem", std::string("convection-diffusion")},
+                          {"velocity", std::string("rotating")},
+                          {"peclet", 40.0},
+                          {"domain", std::string("basin")}};
+const Settings poisson{{"n1", std::int64_t(70)}, {"n2", std::int64_t(33)}, {"n3", std::int64_t(41)}};
+
+double max_relative_difference(const std::vector<double>& a, const std::vector<double>& b) {
+  double d = 0, n = 0;
+  for (std::size_t m = 0; m < a.size(); ++m) {
+    d = std::max(d, std::abs(a[m] - b[m]));
+    n = std::max(n, std::abs(a[m]));
+  }
+  return d / n;
+}
+
+void compare_with_cpu(const Settings& model, Settings gpu) {
+  // A few iterations: every iterate's residual and the iterate itself agree to rounding.
+  gpu["max_iterations"] = std::int64_t(8);
+  const auto cpu8 = matm_test::solve_grid(model, "matm", {{"max_iterations", std::int64_t(8)}});
+  const auto gpu8 = matm_test::solve_grid(model, "matm-cuda", gpu);
+  REQUIRE(gpu8.stats.residual_history.size() == cpu8.stats.residual_history.size());
+  for (std::size_t i = 0; i < cpu8.stats.residual_history.size(); ++i)
+    CHECK(gpu8.stats.residual_history[i] == doctest::Approx(cpu8.stats.residual_history[i]).epsilon(1e-9));
+  CHECK(max_relative_difference(cpu8.x, gpu8.x) < 1e-10);
+  for (const char* p : {"omega", "s", "k", "theta", "tau"})
+    CHECK(std::stod(fact(gpu8.facts, p)) == doctest::Approx(std::stod(fact(cpu8.facts, p))).epsilon(1e-5));
+  // To convergence: the same iteration count (one apart at most) and solution.
+  gpu["max_iterations"] = std::int64_t(3000);
+  const auto cpu = matm_test::solve_grid(model, "matm", {{"max_iterations", std::int64_t(3000)}});
+  const auto dev = matm_test::solve_grid(model, "matm-cuda", gpu);
+  REQUIRE(dev.stats.converged);
+  CHECK(std::abs(dev.stats.iterations - cpu.stats.iterations) <= 1);
+  CHECK(max_relative_difference(cpu.x, dev.x) < 1e-7);
+  CHECK(dev.error_max == doctest::Approx(cpu.error_max).epsilon(1e-4));
+}
+
+}  // namespace
+
+TEST_CASE("warp-scan sweeps, several block shapes: the CPU's iterates") {
+  const std::pair<int, int> shapes[] = {{32, 1}, {32, 4}, {64, 2}, {128, 8}};
+  for (auto [bx, bz] : shapes) {
+    INFO("block " << bx << " x " << bz);
+    compare_with_cpu(convection, {{"block_x", std::int64_t(bx)}, {"block_z", std::int64_t(bz)}});
+  }
+  compare_with_cpu(poisson, {});
+}
+
+TEST_CASE("the paper's Algorithm 2 sweeps: the CPU's iterates") {
+  const std::pair<int, int> shapes[] = {{16, 4}, {33, 3}, {64, 8}};
+  for (auto [bx, bz] : shapes) {
+    INFO("block " << bx << " x " << bz);
+    compare_with_cpu(convection,
+                     {{"sweep", std::string("paper")}, {"block_x", std::int64_t(bx)}, {"block_z", std::int64_t(bz)}});
+  }
+}
+
+TEST_CASE("conformance kit") {
+  solvent::testkit::LinearSolverChecks c;
+  c.kind = solvent::OperatorKind::Stencil7;
+  c.direct = false;
+  c.tolerance = 1e-10;
+  solvent::testkit::check_linear_solver("matm-cuda", {{"tolerance", 1e-10}}, c);
+}
+
+TEST_CASE("unconverged: status and the iterate's residual") {
+  const auto r = matm_test::solve_grid(poisson, "matm-cuda", {{"max_iterations", std::int64_t(4)}});
+  CHECK_FALSE(r.stats.converged);
+  CHECK(r.stats.status == "max_iterations");
+  CHECK(r.stats.iterations == 4);
+}
+
+TEST_CASE("a grid dimension below 3: the same message as on the CPU, named matm-cuda") {
+  auto solver = solvent::testkit::make_linear_solver("matm-cuda");
+  solvent::Stencil7<double> a(5, 2, 5);
+  try {
+    solver->setup(std::make_shared<const solvent::Operator>(a));
+    FAIL("no error");
+  } catch (const solvent::SolverError& e) {
+    CHECK(std::string(e.what()) ==
+          "matm-cuda: grid 5 x 2 x 5: every dimension must be at least 3 (a layer of boundary nodes on each side)");
+  }
+}
+
+int main(int argc, char** argv) {
+  try {
+    auto solver = solvent::testkit::make_linear_solver("matm-cuda");
+    solvent::Stencil7<double> a(3, 3, 3);
+    for (auto& c : a.c[0]) c = 1.0;
+    solver->setup(std::make_shared<const solvent::Operator>(a));
+  } catch (const solvent::DeviceUnavailable& e) {
+    std::printf("skipped: %s\n", e.what());
+    return 77;
+  }
+  doctest::Context context(argc, argv);
+  return context.run();
+}

@@ -1,0 +1,94 @@
+// explicit-stencil3d with device = "cuda" against device = "cpu": the same seed must give
+// the identical state — fields, tips and vessel network, byte for byte — for any block
+// shape. Reports itself skipped (exit 77) where no CUDA device can be used.
+#define DOCTEST_CONFIG_IMPLEMENT
+#include <solvent_test/angiogenesis_3d_runs.hpp>
+
+#include <solvent_stencil3d/stencil_engine.hpp>
+
+#include <solvent/errors.hpp>
+
+#include <iostream>
+
+using namespace angio3d_test;
+
+namespace {
+
+void check_identical(const Settings& model, std::int64_t steps, std::int64_t bx, std::int64_t by,
+                     std::int64_t bz, const std::string& name) {
+  const auto cpu = fresh_dir(name + "-cpu"), gpu = fresh_dir(name + "-cuda");
+  const auto a = run(model, integrator(steps), cpu, 21);
+  const auto b = run(model,
+                     integrator(steps, {{"device", std::string("cuda")},
+                                        {"block_x", bx},
+                                        {"block_y", by},
+                                        {"block_z", bz}}),
+                     gpu, 21);
+  CHECK(a.result.steps == b.result.steps);
+  REQUIRE(a.observer.rows.size() == b.observer.rows.size());
+  for (std::size_t r = 0; r < a.observer.rows.size(); ++r)
+    for (std::size_t o = 0; o < a.observer.rows[r].size(); ++o)
+      REQUIRE(a.observer.rows[r][o].value == b.observer.rows[r][o].value);
+  CHECK(read_file(cpu / "checkpoint.bin") == read_file(gpu / "checkpoint.bin"));
+  MESSAGE(name << ": " << a.observer.last("sprouts") << " sprouts, "
+               << a.observer.last("anastomoses") << " anastomoses, vessel length "
+               << a.observer.last("vessel_length") << " — identical on CPU and CUDA");
+}
+
+}  // namespace
+
+TEST_CASE("CUDA grows the CPU's network bit for bit (21^3, block 16x4x4)") {
+  check_identical(fast_model(), 300, 16, 4, 4, "cuda-21");
+}
+
+TEST_CASE("and for every block shape of the benchmark") {
+  for (auto [bx, by, bz] : {std::array<std::int64_t, 3>{4, 4, 4}, {16, 16, 4}, {64, 4, 4}})
+    check_identical(fast_model(), 120, bx, by, bz,
+                    "cuda-block-" + std::to_string(bx) + "x" + std::to_string(by));
+}
+
+TEST_CASE("the tiled field kernel too") {
+  const auto cpu = fresh_dir("tiled-cpu"), gpu = fresh_dir("tiled-cuda");
+  // 37 x 21 x 45: tiles and z-chunks that do not divide the grid.
+  auto model = fast_model();
+  model["nx"] = std::int64_t(37);
+  model["nz"] = std::int64_t(45);
+  run(model, integrator(200, {{"dt", 0.002}}), cpu, 4);
+  run(model,
+      integrator(200, {{"dt", 0.002},
+                       {"device", std::string("cuda")},
+                       {"field_kernel", std::string("tiled")}}),
+      gpu, 4);
+  CHECK(read_file(cpu / "checkpoint.bin") == read_file(gpu / "checkpoint.bin"));
+}
+
+TEST_CASE("with hundreds of tips (several warps in the tip block)") {
+  auto model = fast_model(41);
+  model["branching.max_tips"] = std::int64_t(1024);
+  model["branching.probabilities"] = std::vector<double>{1, 1, 1, 1, 1};
+  const auto dir = fresh_dir("cuda-many-tips-cpu");
+  const auto cpu = run(model, integrator(250, {{"dt", 0.0015}}), dir, 21);
+  CHECK(cpu.observer.last("sprouts") > 300);
+  const auto gpu_dir = fresh_dir("cuda-many-tips-cuda");
+  const auto gpu = run(model, integrator(250, {{"dt", 0.0015}, {"device", std::string("cuda")}}),
+                       gpu_dir, 21);
+  CHECK(read_file(dir / "checkpoint.bin") == read_file(gpu_dir / "checkpoint.bin"));
+  MESSAGE("41^3: " << cpu.observer.last("sprouts") << " sprouts, "
+                   << cpu.observer.last("anastomoses") << " anastomoses — identical");
+}
+
+int main(int argc, char** argv) {
+#ifdef SOLVENT_STENCIL3D_HAVE_CUDA
+  try {
+    solvent::stencil3d::make_cuda_engine({16, 4, 4});
+  } catch (const solvent::DeviceUnavailable& e) {
+    std::cout << "skipped: " << e.what() << '\n';
+    return 77;
+  }
+#else
+  std::cout << "skipped: explicit-stencil3d was built without CUDA\n";
+  return 77;
+#endif
+  doctest::Context context(argc, argv);
+  return context.run();
+}

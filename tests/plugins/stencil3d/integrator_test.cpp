@@ -1,0 +1,165 @@
+// explicit-stencil3d on the CPU through the plugin interface: the stability refusal, a
+// bit-for-bit repeatable run, restart from a checkpoint, the invariants of the network,
+// and the files a run writes.
+#include <solvent_test/angiogenesis_3d_runs.hpp>
+
+#include <solvent_stencil3d/simulation_state.hpp>
+
+#include <solvent_family_angiogenesis_3d/grid.hpp>
+#include <solvent_family_angiogenesis_3d/parameters.hpp>
+
+#include <cstring>
+#include <set>
+
+using namespace angio3d_test;
+
+namespace {
+
+solvent::stencil3d::SimulationState load_checkpoint(const fs::path& dir, const Settings& model,
+                                           double dt, std::uint64_t seed) {
+  auto m = solvent::testkit::make_model("angiogenesis-3d", model);
+  const auto& p = *static_cast<const solvent::angiogenesis_3d::Parameters*>(
+      m->extension(solvent::angiogenesis_3d::extension_name));
+  return solvent::stencil3d::restore_checkpoint(read_file(dir / "checkpoint.bin"), p, dt, seed,
+                                       (dir / "checkpoint.bin").string());
+}
+
+}  // namespace
+
+TEST_CASE("a dt above the explicit limit is refused with the limit, unless forced") {
+  const auto dir = fresh_dir("stability");
+  try {
+    run(fast_model(), integrator(1, {{"dt", 0.5}}), dir);
+    FAIL("dt = 0.5 was accepted");
+  } catch (const solvent::ConfigError& e) {
+    const std::string msg = e.what();
+    CHECK(msg.rfind("integrator.dt = 0.5 exceeds the explicit stability limit 0.00", 0) == 0);
+    CHECK(msg.find("use dt <= 0.00") != std::string::npos);
+    CHECK(msg.find("or set integrator.force_dt = true") != std::string::npos);
+  }
+  const auto forced = run(fast_model(), integrator(1, {{"dt", 0.5}, {"force_dt", true}}), dir);
+  CHECK(forced.result.steps == 1);
+}
+
+TEST_CASE("the same seed grows the same network bit for bit; another seed another one") {
+  const auto a = fresh_dir("repeat-a"), b = fresh_dir("repeat-b"), c = fresh_dir("repeat-c");
+  run(fast_model(), integrator(150), a, 11);
+  run(fast_model(), integrator(150, {{"threads", std::int64_t(1)}}), b, 11);
+  run(fast_model(), integrator(150), c, 12);
+  const auto ca = read_file(a / "checkpoint.bin");
+  CHECK(ca == read_file(b / "checkpoint.bin"));  // and independent of the thread count
+  CHECK(ca != read_file(c / "checkpoint.bin"));
+  CHECK(read_file(a / "network_00000150.vtp") == read_file(b / "network_00000150.vtp"));
+}
+
+TEST_CASE("a run resumed from its checkpoint ends bit for bit as the uninterrupted run") {
+  const auto whole = fresh_dir("whole"), part = fresh_dir("part");
+  const auto full = run(fast_model(), integrator(160, {{"checkpoint_every", std::int64_t(60)}}),
+                        whole, 5);
+  run(fast_model(), integrator(60), part, 5);
+  const auto resumed = run(fast_model(), integrator(160), part, 5, part);
+  CHECK(resumed.result.steps == 160);
+  CHECK(resumed.observer.steps.front() == 60);
+  CHECK(read_file(whole / "checkpoint.bin") == read_file(part / "checkpoint.bin"));
+  CHECK(read_file(whole / "fields_00000160.vti") == read_file(part / "fields_00000160.vti"));
+  for (const char* name : {"tips", "branches", "anastomoses", "vessel_length", "furthest_x"})
+    CHECK(full.observer.last(name) == resumed.observer.last(name));
+
+  // A checkpoint of other parameters or another seed is refused.
+  CHECK_THROWS_WITH_AS(run(fast_model(), integrator(160), fresh_dir("other"), 6, part),
+                       doctest::Contains("checkpoint was written with dt = 0.004000 and seed = 5"),
+                       solvent::InputError);
+}
+
+TEST_CASE("the network: tips branch and fuse, segments join neighbours, counters add up") {
+  const auto dir = fresh_dir("network");
+  const auto out = run(fast_model(), integrator(300, {{"fields_every", std::int64_t(100)}}), dir, 3);
+  const auto s = load_checkpoint(dir, fast_model(), 0.004, 3);
+  const auto& n = s.counters;
+  INFO("tips " << n.tips << " active " << n.active << " branches " << n.branches
+               << " anastomoses " << n.anastomoses << " segments " << n.segments);
+  CHECK(n.branches > 0);
+  CHECK(n.anastomoses > 0);
+  CHECK(n.tips == 9 + n.branches);
+  CHECK(n.active == n.tips - n.anastomoses);
+  CHECK(n.tips <= 100);
+  CHECK(n.overflow == 0);
+
+  const solvent::angiogenesis_3d::Grid g{21, 21, 21};
+  std::set<std::int32_t> on_network(s.vessel.begin(), s.vessel.begin() + n.vessel_nodes);
+  CHECK(on_network.size() == static_cast<std::size_t>(n.vessel_nodes));
+  std::int64_t owned = 0;
+  for (std::size_t m = 0; m < s.owner.size(); ++m)
+    if (s.owner[m] >= 0) {
+      ++owned;
+      CHECK(on_network.count(static_cast<std::int32_t>(m)) == 1);
+    }
+  CHECK(owned == n.vessel_nodes);
+  for (std::int32_t e = 0; e < n.segments; ++e) {
+    std::int32_t i0, j0, k0, i1, j1, k1;
+    g.coordinates(s.segments[2 * e], i0, j0, k0);
+    g.coordinates(s.segments[2 * e + 1], i1, j1, k1);
+    CHECK(std::abs(i0 - i1) + std::abs(j0 - j1) + std::abs(k0 - k1) == 1);
+    CHECK(on_network.count(s.segments[2 * e + 1]) == 1);
+  }
+  for (std::int32_t t = 0; t < n.tips; ++t) CHECK(s.owner[s.node[t]] >= 0);
+
+  // The observables of the last step are the checkpoint's counters.
+  CHECK(out.observer.last("tips") == n.active);
+  CHECK(out.observer.last("branches") == n.branches);
+  CHECK(out.observer.last("anastomoses") == n.anastomoses);
+  CHECK(out.observer.last("vessel_length") == doctest::Approx(n.segments * 0.05));
+  CHECK(out.observer.last("furthest_x") == doctest::Approx(n.furthest_i * 0.05));
+  CHECK(out.observer.steps.size() == 301);
+
+  // f and c changed on the network only, and in the direction of uptake.
+  const auto init = solvent::stencil3d::initial_state(s.p, s.dt, s.seed, 1);
+  for (std::size_t m = 0; m < s.c.size(); ++m) {
+    if (s.owner[m] >= 0) {
+      CHECK(s.c[m] < init.c[m]);
+    } else {
+      CHECK(s.c[m] == init.c[m]);
+      CHECK(s.f[m] == init.f[m]);
+    }
+  }
+}
+
+TEST_CASE("a run writes VTK image data, VTK polydata and a PNG picture") {
+  const auto dir = fresh_dir("files");
+  run(fast_model(), integrator(20, {{"fields_every", std::int64_t(10)}, {"png", true}}), dir);
+  for (const char* name : {"fields_00000010.vti", "fields_00000020.vti", "network_00000010.vtp",
+                           "network_00000020.vtp", "network.png", "checkpoint.bin"})
+    CHECK_MESSAGE(fs::exists(dir / name), name);
+  const auto vti = read_file(dir / "fields_00000020.vti");
+  CHECK(vti.find("<VTKFile type=\"ImageData\"") != std::string::npos);
+  CHECK(vti.find("WholeExtent=\"0 20 0 20 0 20\"") != std::string::npos);
+  // Four arrays of 21^3 values, each after an 8-byte size.
+  CHECK(vti.size() > 4 * 8 + 21 * 21 * 21 * (3 * 8 + 4));
+  std::uint64_t first_block = 0;
+  std::memcpy(&first_block, vti.data() + vti.find("encoding=\"raw\">\n   _") + 20, 8);
+  CHECK(first_block == 21 * 21 * 21 * 8);
+  const auto vtp = read_file(dir / "network_00000020.vtp");
+  CHECK(vtp.find("<VTKFile type=\"PolyData\"") != std::string::npos);
+  const auto png = read_file(dir / "network.png");
+  CHECK(png.substr(1, 3) == "PNG");
+  CHECK(png.substr(png.size() - 8, 4) == "IEND");
+}
+
+TEST_CASE("the run ends once a tip reaches stop_x") {
+  auto model = fast_model();
+  model["stop_x"] = 0.3;
+  const auto out = run(model, integrator(2000), fresh_dir("stop"));
+  CHECK(out.result.steps < 2000);
+  CHECK(out.observer.last("furthest_x") >= 0.3 - 1e-12);
+  CHECK(out.observer.rows[out.observer.rows.size() - 2][5].value < 0.3 - 1e-12);
+}
+
+TEST_CASE("with anastomosis off no tip fuses and every tip keeps moving") {
+  auto model = fast_model();
+  model["anastomosis"] = false;
+  const auto dir = fresh_dir("no-anastomosis");
+  const auto out = run(model, integrator(150), dir, 3);
+  CHECK(out.observer.last("anastomoses") == 0);
+  CHECK(out.observer.last("tips") == out.observer.last("sprouts"));
+  CHECK(out.observer.last("branches") > 0);
+}

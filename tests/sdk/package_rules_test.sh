@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The package rules (cmake/SolventPackageRules.cmake) on a small tree: a clean tree passes,
+# and each kind of violation is refused with a message naming the file and the rule.
+# usage: package_rules_test.sh RULES_SCRIPT WORK_DIR
+set -euo pipefail
+rules=$1 work=$2
+rm -rf "$work" && mkdir -p "$work"
+make_tree() {
+  local t=$work/$1
+  mkdir -p "$t/plugins/alpha/src" "$t/plugins/alpha/include/solvent_alpha" \
+           "$t/plugins/beta/include/solvent_beta" "$t/families/gamma/include/solvent_family_gamma"
+  for p in plugins/alpha plugins/beta families/gamma; do
+    echo "add_library(x INTERFACE)" > "$t/$p/CMakeLists.txt"; echo "# $p" > "$t/$p/README.md"
+  done
+  printf '#include <solvent/model.hpp>\n#include <solvent_alpha/a.hpp>\n#include <solvent_family_gamma/g.hpp>\n#include "src/private.hpp"\n' \
+    > "$t/plugins/alpha/plugin_alpha.cpp"
+  echo "$t"
+}
+expect() {  # expect TREE pass|"message"
+  local out
+  if out=$(cmake -DSOURCE_DIR="$1" -P "$rules" 2>&1); then
+    [ "$2" = pass ] || { echo "FAIL: $1 passed, expected: $2"; exit 1; }
+  else
+    [ "$2" != pass ] || { echo "FAIL: $1 refused:"; echo "$out"; exit 1; }
+    grep -qF -- "$2" <<<"$out" || { echo "FAIL: expected '$2' in:"; echo "$out"; exit 1; }
+  fi
+}
+expect "$(make_tree clean)" pass
+t=$(make_tree other-package)
+echo '#include <solvent_beta/b.hpp>' >> "$t/plugins/alpha/src/private.hpp"
+expect "$t" "plugins/alpha/src/private.hpp: includes solvent_beta, another package's headers"
+t=$(make_tree climbing)
+echo '#include "../../beta/src/b.hpp"' >> "$t/plugins/alpha/plugin_alpha.cpp"
+expect "$t" "plugins/alpha/plugin_alpha.cpp: includes a path outside its package"
+t=$(make_tree include-path)
+echo 'target_include_directories(x INTERFACE ${PROJECT_SOURCE_DIR}/plugins/beta/src)' >> "$t/plugins/alpha/CMakeLists.txt"
+expect "$t" "plugins/alpha/CMakeLists.txt: an include path into another folder"
+t=$(make_tree no-readme)
+rm "$t/plugins/beta/README.md"
+expect "$t" "plugins/beta: a package needs README.md"
+t=$(make_tree stray-header)
+mkdir -p "$t/plugins/alpha/include/alpha" && touch "$t/plugins/alpha/include/alpha/x.hpp"
+expect "$t" "plugins/alpha/include/alpha: public headers belong in include/solvent_alpha/"
+echo "6 passed, 0 failed"
