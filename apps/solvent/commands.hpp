@@ -1,15 +1,28 @@
 #pragma once
-// The subcommands of `solvent`; each returns the process exit code.
+// The subcommands of `solvent`. Each add_*_command declares its subcommand and options on
+// the parser and returns the work to do when the command line names it: that work runs
+// only once the whole line has parsed, returns the process exit code, and reports failures
+// by throwing solvent::Error.
+#include <functional>
 #include <string>
 #include <vector>
+
+namespace CLI {
+class App;
+}
 
 namespace solvent::cli {
 
 using Args = std::vector<std::string>;
 
-int run_command(const Args& args, const Args& argv);   // solvent run FILE [options]
-int validate_command(const Args& args);                 // solvent validate FILE [--set ...]
-int plugins_command(const Args& args);                  // solvent plugins [--path DIR]
-int describe_command(const Args& args);                 // solvent describe NAME
+struct Command {
+  const CLI::App* parser;  // the subcommand, to ask whether it was given
+  std::function<int()> execute;
+};
+
+Command add_run_command(CLI::App& app, const Args& argv);  // solvent run FILE [options]
+Command add_validate_command(CLI::App& app);               // solvent validate FILE [--set ...]
+Command add_plugins_command(CLI::App& app);                // solvent plugins [--path DIR]...
+Command add_describe_command(CLI::App& app);               // solvent describe NAME
 
 }  // namespace solvent::cli

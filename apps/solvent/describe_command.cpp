@@ -4,10 +4,12 @@
 
 #include <solvent/errors.hpp>
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <cstdio>
+#include <memory>
 
 namespace solvent::cli {
 
@@ -32,22 +34,20 @@ std::string range_text(const ParamSpec& s) {
   if (!s.choices.empty()) r += fmt::format("one of {}", fmt::join(s.choices, "|"));
   return r;
 }
-}  // namespace
 
-int describe_command(const Args& args) {
-  if (args.size() != 1) throw ConfigError({"solvent describe: give one plugin name"});
+int describe_plugin(const std::string& name) {
   PluginRegistry registry(PluginRegistry::default_search_path());
   const PluginLibrary* found = nullptr;
   for (auto kind : {PluginKind::Model, PluginKind::Integrator, PluginKind::LinearSolver}) {
     for (const auto& n : registry.names(kind))
-      if (n == args[0]) found = &registry.find(n, kind);
+      if (n == name) found = &registry.find(n, kind);
   }
   if (found == nullptr) {
     std::vector<std::string> all;
     for (auto kind : {PluginKind::Model, PluginKind::Integrator, PluginKind::LinearSolver})
       for (auto& n : registry.names(kind)) all.push_back(n);
-    auto near = nearest(args[0], all);
-    throw PluginError(fmt::format("no plugin named '{}'{} (available: {})", args[0],
+    auto near = nearest(name, all);
+    throw PluginError(fmt::format("no plugin named '{}'{} (available: {})", name,
                                   near.empty() ? "" : fmt::format("; did you mean '{}'?", near),
                                   fmt::join(all, ", ")));
   }
@@ -62,6 +62,17 @@ int describe_command(const Args& args) {
     std::printf("  %-22s %s\n", "", s.doc.c_str());
   }
   return 0;
+}
+}  // namespace
+
+Command add_describe_command(CLI::App& app) {
+  auto name = std::make_shared<std::string>();
+  auto* describe =
+      app.add_subcommand("describe", "Show a plugin's parameters: types, defaults, ranges, docs.");
+  describe->add_option("NAME", *name, "a plugin's name, as solvent plugins lists it")
+      ->type_name("")
+      ->required();
+  return {describe, [name] { return describe_plugin(*name); }};
 }
 
 }  // namespace solvent::cli

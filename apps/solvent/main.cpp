@@ -5,8 +5,12 @@
 #include <solvent/abi.hpp>
 #include <solvent/errors.hpp>
 
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <cstdio>
-#include <iostream>
+#include <memory>
 
 namespace {
 
@@ -27,28 +31,75 @@ exit codes: 0 success, 1 other error, 2 configuration error, 3 plugin error,
 4 malformed input file, 5 solver failure, 6 not converged or diverged, 7 no device
 )";
 
+// The top level's help is the usage above, which also explains the plugin search and the
+// exit codes; each subcommand's help is CLI11's, generated from its options.
+class UsageFormatter : public CLI::Formatter {
+ public:
+  std::string make_help(const CLI::App* app, std::string name, CLI::AppFormatMode mode) const override {
+    return app->get_parent() == nullptr ? usage : CLI::Formatter::make_help(app, std::move(name), mode);
+  }
+};
+
+// CLI11 names what it could not place, but not in which subcommand, and for an unknown
+// subcommand only says that one is required; one line naming both is what a user needs.
+std::string parse_problem(const CLI::App& app, const CLI::ParseError& e) {
+  const auto given = app.get_subcommands();
+  const CLI::App* where = given.empty() ? &app : given.front();
+  auto left = app.remaining();
+  if (!left.empty())
+    where = &app;  // an unknown command, or an unknown option before the subcommand
+  else if (where != &app && dynamic_cast<const CLI::ExtrasError*>(&e))
+    left = where->remaining();
+  const std::string who = where == &app ? "solvent" : "solvent " + where->get_name();
+  std::string what = e.what();
+  if (!left.empty())
+    what = fmt::format("{} '{}'",
+                       left.front().starts_with('-') ? "unknown option"
+                       : where == &app               ? "unknown command"
+                                                     : "unexpected argument",
+                       left.front());
+  return fmt::format("{}: {} (try {} --help)", who, what, who);
+}
+
+int parse_and_run(int argc, char** argv) {
+  CLI::App app("", "solvent");
+  app.formatter(std::make_shared<UsageFormatter>());
+  app.set_version_flag("--version", fmt::format("solvent {} (plugin ABI {})", solvent::version_string(),
+                                                solvent::plugin_abi_version));
+  app.require_subcommand(1);
+  // A value given to a flag (--overwrite=false) is a mistake, not a way to switch it off.
+  app.option_defaults()->disable_flag_override();
+  const solvent::cli::Args all(argv, argv + argc);
+  // `solvent help ...` prints the usage, as before CLI11, whatever follows.
+  auto* help = app.add_subcommand("help")->group("")->allow_extras();
+  const std::vector<solvent::cli::Command> commands{
+      solvent::cli::add_run_command(app, all), solvent::cli::add_validate_command(app),
+      solvent::cli::add_plugins_command(app), solvent::cli::add_describe_command(app),
+      {help, [] {
+         std::fputs(usage, stdout);
+         return 0;
+       }}};
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {  // --help, --version
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    throw solvent::ConfigError({parse_problem(app, e)});
+  }
+  const CLI::App* given = app.get_subcommands().front();  // exactly one: require_subcommand(1)
+  return std::find_if(commands.begin(), commands.end(), [&](const auto& c) { return c.parser == given; })
+      ->execute();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<std::string> all(argv, argv + argc);
-  if (argc < 2 || all[1] == "--help" || all[1] == "-h" || all[1] == "help") {
-    std::fputs(usage, argc < 2 ? stderr : stdout);
-    return argc < 2 ? 2 : 0;
-  }
-  if (all[1] == "--version") {
-    std::printf("solvent %s (plugin ABI %u)\n", solvent::version_string(),
-                solvent::plugin_abi_version);
-    return 0;
-  }
-  const std::string cmd = all[1];
-  const solvent::cli::Args rest(all.begin() + 2, all.end());
-  try {
-    if (cmd == "run") return solvent::cli::run_command(rest, all);
-    if (cmd == "validate") return solvent::cli::validate_command(rest);
-    if (cmd == "plugins") return solvent::cli::plugins_command(rest);
-    if (cmd == "describe") return solvent::cli::describe_command(rest);
-    std::fprintf(stderr, "solvent: unknown command '%s' (try solvent --help)\n", cmd.c_str());
+  if (argc < 2) {
+    std::fputs(usage, stderr);
     return 2;
+  }
+  try {
+    return parse_and_run(argc, argv);
   } catch (const solvent::ConfigError& e) {
     for (const auto& p : e.problems()) std::fprintf(stderr, "error: %s\n", p.c_str());
     std::fprintf(stderr, "%zu configuration error%s; nothing was run\n", e.problems().size(),

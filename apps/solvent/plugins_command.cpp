@@ -2,23 +2,16 @@
 
 #include "plugin_registry.hpp"
 
-#include <solvent/errors.hpp>
-
-#include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 
 namespace solvent::cli {
 
-int plugins_command(const Args& args) {
-  std::vector<std::filesystem::path> dirs;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--path" && i + 1 < args.size())
-      dirs.emplace_back(args[++i]);
-    else
-      throw ConfigError({fmt::format("solvent plugins: unexpected argument '{}'", args[i])});
-  }
+namespace {
+int list_plugins(std::vector<std::filesystem::path> dirs) {
   for (auto& d : PluginRegistry::default_search_path()) dirs.push_back(std::move(d));
   PluginRegistry registry(dirs);
   std::printf("search path:\n");
@@ -39,6 +32,17 @@ int plugins_command(const Args& args) {
     for (const auto& s : registry.skipped()) std::printf("  %s\n", s.reason.c_str());
   }
   return 0;
+}
+}  // namespace
+
+Command add_plugins_command(CLI::App& app) {
+  auto dirs = std::make_shared<std::vector<std::string>>();
+  auto* plugins =
+      app.add_subcommand("plugins", "List the plugins found, where, and why any library was skipped.");
+  plugins->add_option("--path", *dirs, "search DIR before the default search path; repeatable")
+      ->type_name("DIR")
+      ->allow_extra_args(false);  // one DIR per --path
+  return {plugins, [dirs] { return list_plugins({dirs->begin(), dirs->end()}); }};
 }
 
 }  // namespace solvent::cli

@@ -5,75 +5,82 @@
 
 #include <solvent/errors.hpp>
 
-#include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <memory>
 
 namespace solvent::cli {
 
 namespace {
-// Reads `--set k=v` / `--set=k=v` style options shared by run and validate.
-bool take_set(const Args& args, std::size_t& i, std::vector<std::string>& overrides) {
-  if (args[i] == "--set") {
-    if (i + 1 >= args.size()) throw ConfigError({"--set needs section.key=value"});
-    overrides.push_back(args[++i]);
-    return true;
-  }
-  if (args[i].rfind("--set=", 0) == 0) {
-    overrides.push_back(args[i].substr(6));
-    return true;
-  }
-  return false;
+// `--set k=v` and `--set=k=v`, repeatable, shared by run and validate. One value per
+// occurrence, so that `--set a.b=1 FILE` leaves FILE to the positional.
+void add_set_option(CLI::App& sub, std::vector<std::string>& overrides) {
+  sub.add_option("--set", overrides, "override one parameter of FILE; repeatable")
+      ->type_name("section.key=value")
+      ->allow_extra_args(false);
 }
 }  // namespace
 
-int run_command(const Args& args, const Args& argv) {
-  RunOptions opt;
-  opt.argv = argv;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const auto& a = args[i];
-    if (take_set(args, i, opt.overrides)) continue;
-    if ((a == "--output" || a == "--resume") && i + 1 < args.size()) {
-      (a == "--output" ? opt.output_dir : opt.resume) = args[++i];
-    } else if (a == "--overwrite") {
-      opt.overwrite = true;
-    } else if (a == "--progress") {
-      opt.progress = ProgressMode::Always;
-    } else if (a == "--no-progress") {
-      opt.progress = ProgressMode::Never;
-    } else if (!a.empty() && a[0] != '-' && opt.config.empty()) {
-      opt.config = a;
-    } else {
-      throw ConfigError({fmt::format("solvent run: unexpected argument '{}'", a)});
-    }
-  }
-  if (opt.config.empty() && !opt.resume)
-    throw ConfigError({"solvent run: which configuration file? (solvent run FILE)"});
-  const auto s = run_experiment(opt);
-  std::printf("run completed: model %s, integrator %s%s%s\n", s.model.c_str(), s.integrator.c_str(),
-              s.linear_solver.empty() ? "" : ", linear solver ", s.linear_solver.c_str());
-  std::printf("  %lld steps to t = %.6g in %.3f s\n  results in %s\n",
-              static_cast<long long>(s.steps), s.t, s.wall_seconds, s.output_dir.c_str());
-  return 0;
+Command add_run_command(CLI::App& app, const Args& argv) {
+  auto opt = std::make_shared<RunOptions>();
+  opt->argv = argv;
+  auto config = std::make_shared<std::string>();
+  auto* run =
+      app.add_subcommand("run", "Run the experiment a TOML file describes, or continue a checkpointed one.");
+  run->add_option("FILE", *config, "the experiment's TOML file (default with --resume: DIR/config.toml)")
+      ->type_name("");
+  add_set_option(*run, opt->overrides);
+  // Given twice, the last one counts, as before CLI11.
+  run->add_option_function<std::string>(
+         "--output", [opt](const std::string& d) { opt->output_dir = d; },
+         "results directory (default: [output] directory, else out/<run name>)")
+      ->type_name("DIR")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  run->add_option_function<std::string>("--resume", [opt](const std::string& d) { opt->resume = d; },
+                                        "continue the checkpointed run in DIR, writing there")
+      ->type_name("DIR")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  run->add_flag("--overwrite", opt->overwrite, "replace an earlier run in the output directory");
+  // Triggered as parsed, so that of --progress and --no-progress the last one given counts.
+  run->add_flag_callback("--progress", [opt] { opt->progress = ProgressMode::Always; },
+                         "show a progress line (default: when stderr is a terminal)")
+      ->trigger_on_parse();
+  run->add_flag_callback("--no-progress", [opt] { opt->progress = ProgressMode::Never; },
+                         "show no progress line")
+      ->trigger_on_parse();
+  return {run, [opt, config] {
+            opt->config = *config;
+            if (opt->config.empty() && !opt->resume)
+              throw ConfigError({"solvent run: which configuration file? (solvent run FILE)"});
+            const auto s = run_experiment(*opt);
+            std::printf("run completed: model %s, integrator %s%s%s\n", s.model.c_str(), s.integrator.c_str(),
+                        s.linear_solver.empty() ? "" : ", linear solver ", s.linear_solver.c_str());
+            std::printf("  %lld steps to t = %.6g in %.3f s\n  results in %s\n",
+                        static_cast<long long>(s.steps), s.t, s.wall_seconds, s.output_dir.c_str());
+            return 0;
+          }};
 }
 
-int validate_command(const Args& args) {
-  std::filesystem::path file;
-  std::vector<std::string> overrides;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (take_set(args, i, overrides)) continue;
-    if (file.empty() && !args[i].empty() && args[i][0] != '-')
-      file = args[i];
-    else
-      throw ConfigError({fmt::format("solvent validate: unexpected argument '{}'", args[i])});
-  }
-  if (file.empty()) throw ConfigError({"solvent validate: which configuration file?"});
-  auto cfg = resolve_config(load_config_document(file, overrides));
-  std::printf("%s: valid (model %s, integrator %s%s%s)\n", file.c_str(),
-              cfg.model->plugin->descriptor->name, cfg.integrator->plugin->descriptor->name,
-              cfg.linear_solver ? ", linear solver " : "",
-              cfg.linear_solver ? cfg.linear_solver->plugin->descriptor->name : "");
-  return 0;
+Command add_validate_command(CLI::App& app) {
+  struct Options {
+    std::string file;
+    std::vector<std::string> overrides;
+  };
+  auto opt = std::make_shared<Options>();
+  auto* validate =
+      app.add_subcommand("validate", "Check a configuration and its plugins' parameters; run nothing.");
+  validate->add_option("FILE", opt->file, "the experiment's TOML file")->type_name("")->required();
+  add_set_option(*validate, opt->overrides);
+  return {validate, [opt] {
+            const std::filesystem::path file = opt->file;
+            auto cfg = resolve_config(load_config_document(file, opt->overrides));
+            std::printf("%s: valid (model %s, integrator %s%s%s)\n", file.c_str(),
+                        cfg.model->plugin->descriptor->name, cfg.integrator->plugin->descriptor->name,
+                        cfg.linear_solver ? ", linear solver " : "",
+                        cfg.linear_solver ? cfg.linear_solver->plugin->descriptor->name : "");
+            return 0;
+          }};
 }
 
 }  // namespace solvent::cli
