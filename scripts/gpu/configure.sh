@@ -7,6 +7,7 @@ set -e
 BUILD=${BUILD:-/tmp/build}
 if ! pkg-config --exists tomlplusplus 2>/dev/null; then
   mkdir -p /tmp/p && for f in .devdeps/*.deb; do dpkg -x "$f" /tmp/p; done
+  export CMAKE_PREFIX_PATH=/tmp/p/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}
   sed -i 's#^prefix=.*#prefix=/tmp/p/usr#' /tmp/p/usr/lib/x86_64-linux-gnu/pkgconfig/tomlplusplus.pc
   export PKG_CONFIG_PATH=/tmp/p/usr/lib/x86_64-linux-gnu/pkgconfig
   export LD_LIBRARY_PATH=/tmp/p/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
