@@ -7,13 +7,39 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <string>
+#include <string_view>
+#include <tuple>
 
 namespace solvent::cli {
 
 namespace {
-int list_plugins(std::vector<std::filesystem::path> dirs) {
+// The README's plugin table is this output, so the two cannot drift apart (a test compares
+// them): one row per plugin, by kind then name; "cpu|cuda" reads "cpu, cuda" since a bare
+// '|' would split the cell.
+void print_markdown(std::vector<PluginLibrary> plugins) {
+  std::sort(plugins.begin(), plugins.end(), [](const auto& a, const auto& b) {
+    return std::tuple(a.descriptor->kind, std::string_view(a.descriptor->name)) <
+           std::tuple(b.descriptor->kind, std::string_view(b.descriptor->name));
+  });
+  std::printf("| name | kind | device | what it is |\n|---|---|---|---|\n");
+  for (const auto& p : plugins) {
+    std::string device = p.descriptor->device;
+    for (std::size_t i = device.find('|'); i != std::string::npos; i = device.find('|', i))
+      device.replace(i, 1, ", ");
+    std::printf("| `%s` | %s | %s | %s |\n", p.descriptor->name,
+                std::string(to_string(p.descriptor->kind)).c_str(), device.c_str(),
+                p.descriptor->summary);
+  }
+}
+
+int list_plugins(std::vector<std::filesystem::path> dirs, bool markdown) {
   for (auto& d : PluginRegistry::default_search_path()) dirs.push_back(std::move(d));
   PluginRegistry registry(dirs);
+  if (markdown) {
+    print_markdown(registry.plugins());
+    return 0;
+  }
   std::printf("search path:\n");
   for (const auto& d : registry.search_path()) std::printf("  %s\n", d.c_str());
   auto plugins = registry.plugins();
@@ -37,12 +63,14 @@ int list_plugins(std::vector<std::filesystem::path> dirs) {
 
 Command add_plugins_command(CLI::App& app) {
   auto dirs = std::make_shared<std::vector<std::string>>();
+  auto markdown = std::make_shared<bool>(false);
   auto* plugins =
       app.add_subcommand("plugins", "List the plugins found, where, and why any library was skipped.");
   plugins->add_option("--path", *dirs, "search DIR before the default search path; repeatable")
       ->type_name("DIR")
       ->allow_extra_args(false);  // one DIR per --path
-  return {plugins, [dirs] { return list_plugins({dirs->begin(), dirs->end()}); }};
+  plugins->add_flag("--markdown", *markdown, "print a Markdown table: name, kind, device, summary");
+  return {plugins, [dirs, markdown] { return list_plugins({dirs->begin(), dirs->end()}, *markdown); }};
 }
 
 }  // namespace solvent::cli
