@@ -1,5 +1,7 @@
 #include "device_ceilings.hpp"
 
+#include <solvent_test/device_timing.hpp>
+
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -30,26 +32,6 @@ __global__ void fill_kernel(double* a, std::size_t count, std::uint64_t seed) {
   }
 }
 
-template <class F>
-double median_ms(int repeats, F&& run) {
-  cudaEvent_t start, stop;
-  check(cudaEventCreate(&start), "cudaEventCreate");
-  check(cudaEventCreate(&stop), "cudaEventCreate");
-  run();  // warm-up
-  std::vector<float> ms(repeats);
-  for (auto& m : ms) {
-    check(cudaEventRecord(start), "cudaEventRecord");
-    run();
-    check(cudaEventRecord(stop), "cudaEventRecord");
-    check(cudaEventSynchronize(stop), "cudaEventSynchronize");
-    check(cudaEventElapsedTime(&m, start, stop), "cudaEventElapsedTime");
-  }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
-}
-
 }  // namespace
 
 DeviceCeilings measure_device_ceilings() {
@@ -69,15 +51,12 @@ DeviceCeilings measure_device_ceilings() {
   check(cudaMalloc(&b, copy_count * sizeof(double)), "cudaMalloc");
   fill_kernel<<<1024, 256>>>(a, copy_count, 1);
   check(cudaGetLastError(), "fill_kernel");
-  const double copy_ms = median_ms(10, [&] {
-    check(cudaMemcpyAsync(b, a, copy_count * sizeof(double), cudaMemcpyDeviceToDevice), "copy");
-  });
-  c.copy_gb_per_s = 2.0 * double(copy_count * sizeof(double)) / (copy_ms * 1e6);
+  c.copy_gb_per_s = solvent::test::copy_bandwidth_gbs(copy_count * sizeof(double));
 
   std::vector<double> host(std::size_t(1) << 23, 0.5);  // 64 MiB pageable
-  const double h2d_ms = median_ms(5, [&] {
+  const double h2d_ms = solvent::test::median_device_ms([&] {
     check(cudaMemcpy(a, host.data(), host.size() * sizeof(double), cudaMemcpyHostToDevice), "h2d");
-  });
+  }, 5, 1);
   c.host_to_device_gb_per_s = double(host.size() * sizeof(double)) / (h2d_ms * 1e6);
 
   fill_kernel<<<1024, 256>>>(a, copy_count, 2);  // the copy above left constant data
@@ -88,11 +67,11 @@ DeviceCeilings measure_device_ceilings() {
   double* m = a;                            // three n x n operands inside the two buffers
   double* out = b;
   const double one = 1.0, zero = 0.0;
-  const double gemm_ms = median_ms(5, [&] {
+  const double gemm_ms = solvent::test::median_device_ms([&] {
     check(cublasDgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, m, n,
                       m + std::size_t(n) * n, n, &zero, out, n),
           "cublasDgemm");
-  });
+  }, 5, 1);
   c.dgemm_tflop_per_s = 2.0 * double(n) * n * n / (gemm_ms * 1e9);
   cublasDestroy(handle);
   cudaFree(a);

@@ -1,24 +1,12 @@
 #pragma once
-// The CUDA side of the Krylov benchmark, callable from plain C++: device timing with
-// events, the device's measured copy bandwidth, and cuSPARSE's complex CSR SpMV on the
-// same device arrays as our kernel.
+// The vendor side of the Krylov benchmark, callable from plain C++: cuSPARSE's complex CSR
+// SpMV on the same device arrays as our kernel. (Timing: solvent_test/device_timing.hpp.)
 #include <solvent/scalar.hpp>
 
 #include <cstdint>
-#include <functional>
 #include <memory>
-#include <string>
 
 namespace solvent::krylov::bench {
-
-// Median over `reps` of the device time (ms) of what `launch` enqueues, each timed with
-// its own pair of CUDA events, after `warmup` untimed runs.
-double median_device_ms(const std::function<void()>& launch, int reps, int warmup = 3);
-
-// Device-to-device cudaMemcpy of `bytes`, counted as read + written: GB/s (median of 10).
-double copy_bandwidth_gbs(std::size_t bytes);
-
-std::string device_description();
 
 // cuSPARSE y = A x for a complex CSR matrix already in device memory.
 class CusparseSpmv {

@@ -3,6 +3,8 @@
 #include "benchmark_support.hpp"
 #include "device_timing.hpp"
 
+#include <solvent_test/device_timing.hpp>
+
 #include <solvent_krylov/host_kernels.hpp>
 #include <solvent_krylov/device_kernels.hpp>
 #include <solvent_krylov/device_memory.hpp>
@@ -112,7 +114,7 @@ void kernel_table(const Context& c, const std::vector<std::size_t>& sizes) {
       const double bytes = kernels[k].bytes_per_element * double(n);
       const double cpu_gbs = bytes / (cpu_ms * 1e6);
       if (c.gpu) {
-        const double gpu_ms = median_device_ms(gpu, 20);
+        const double gpu_ms = test::median_device_ms(gpu, 20);
         const double gbs = bytes / (gpu_ms * 1e6);
         std::printf("| %s | %zu | %.3f | %.1f | %.4f | %.0f | %.1f | %.0f%% | %.1f |%s\n",
                     kernels[k].name, n, cpu_ms, cpu_gbs, gpu_ms, gbs,

@@ -8,6 +8,8 @@
 #include "benchmark_support.hpp"
 #include "device_timing.hpp"
 
+#include <solvent_test/device_timing.hpp>
+
 #include <solvent_krylov/device_memory.hpp>
 #include <solvent/testkit.hpp>
 
@@ -70,9 +72,9 @@ int main(int argc, char** argv) {
   try {
     const std::string name = krylov::device::require_device();
     c.gpu = true;
-    c.copy_gbs = copy_bandwidth_gbs(std::size_t(1) << 30);
+    c.copy_gbs = test::copy_bandwidth_gbs(std::size_t(1) << 30);
     std::printf("GPU: %s.\nMeasured device-to-device copy bandwidth (1 GiB, read + write): %.0f GB/s.\n",
-                device_description().c_str(), c.copy_gbs);
+                test::device_description().c_str(), c.copy_gbs);
   } catch (const DeviceUnavailable& e) {
     std::printf("GPU: none (%s); GPU columns are left empty.\n", e.what());
   }

@@ -5,6 +5,8 @@
 #include "benchmark_support.hpp"
 #include "device_timing.hpp"
 
+#include <solvent_test/device_timing.hpp>
+
 #include <solvent_krylov/host_kernels.hpp>
 #include <solvent_krylov/device_kernels.hpp>
 #include <solvent_krylov/device_memory.hpp>
@@ -50,7 +52,7 @@ void spmv_table(const Context& c, const std::vector<TestMatrix>& matrices) {
       auto run = [&] { device::csr_spmv<complex>(rows, rp.data(), ci.data(), v.data(), dx.data(), dy.data(), g); };
       run();
       check("csr_spmv");
-      const double ms = median_device_ms(run, 20);
+      const double ms = test::median_device_ms(run, 20);
       if (g == group) ours_ms = ms;
       if (ms < best_ms) best_ms = ms, best_group = g;
     }
@@ -60,7 +62,7 @@ void spmv_table(const Context& c, const std::vector<TestMatrix>& matrices) {
                       dy.data(), alg);
       cs.run();
       check(alg == 1 ? "cuSPARSE alg1" : "cuSPARSE alg2");
-      cusparse_ms[alg - 1] = median_device_ms([&] { cs.run(); }, 20);
+      cusparse_ms[alg - 1] = test::median_device_ms([&] { cs.run(); }, 20);
     }
     const double best_cusparse = std::min(cusparse_ms[0], cusparse_ms[1]);
     const double gbs = bytes / (ours_ms * 1e6);

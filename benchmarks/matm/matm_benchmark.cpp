@@ -8,7 +8,9 @@
 //
 //   matm-benchmark [--sizes 64,128,256] [--shape-size 256] [--cpu-full-max 128] [--out FILE]
 //                  [--quick 1]   (matm-cuda alone, Poisson, fewer block shapes)
-#include "copy_bandwidth.hpp"
+#ifdef MATM_BENCHMARK_CUDA
+#include <solvent_test/device_timing.hpp>
+#endif
 
 #include <solvent/testkit.hpp>
 
@@ -21,6 +23,7 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <tuple>
 #include <vector>
 
@@ -30,11 +33,20 @@
 
 using solvent::testkit::Settings;
 
-#ifndef MATM_BENCHMARK_CUDA
-double device_copy_bandwidth(double, char*) { return 0.0; }
-#endif
-
 namespace {
+
+// The device's copy bandwidth (bytes read + written per second, 1 GiB cudaMemcpy) and its
+// name; 0 and "none" without CUDA or a device.
+std::pair<double, std::string> device_ceiling() {
+#ifdef MATM_BENCHMARK_CUDA
+  try {
+    return {1e9 * solvent::test::copy_bandwidth_gbs(std::size_t(1) << 30),
+            solvent::test::device_description()};
+  } catch (const solvent::DeviceUnavailable&) {
+  }
+#endif
+  return {0.0, "none"};
+}
 
 struct Problem {
   std::string label;
@@ -234,15 +246,14 @@ int main(int argc, char** argv) {
     else if (a == "--quick") quick = std::string(argv[i + 1]) == "1";
   }
   std::ostringstream out;
-  char device[256] = "none";
-  const double device_bw = device_copy_bandwidth(1024.0 * 1024.0 * 1024.0, device);
+  const auto [device_bw, device] = device_ceiling();
   const double host_bw = host_copy_bandwidth();
   int threads = 1;
 #ifdef _OPENMP
   threads = omp_get_max_threads();
 #endif
   out << "Device: " << device << "; device copy bandwidth " << fmt(device_bw / 1e9, 4)
-      << " GB/s (read + write, 1 GiB cudaMemcpy D2D, median of 20). Host: " << threads
+      << " GB/s (read + write, 1 GiB cudaMemcpy D2D, median of 10). Host: " << threads
       << " OpenMP threads, copy bandwidth " << fmt(host_bw / 1e9, 4) << " GB/s.\n\n";
   std::cout << out.str() << std::flush;
 

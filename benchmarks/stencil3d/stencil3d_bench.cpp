@@ -9,8 +9,7 @@
 // warm-up; CPU: steady_clock, median of single steps.
 //
 //   stencil3d-bench [--steps 1000] [--cpu-steps 3] [--out bench.csv]
-#include "device_copy.hpp"
-
+#include <solvent_test/device_timing.hpp>
 #include <solvent_stencil3d/simulation_state.hpp>
 #include <solvent_stencil3d/stencil_engine.hpp>
 
@@ -102,7 +101,7 @@ int run_benchmark(int argc, char** argv) {
       {4, 4, 4}, {16, 16, 4}, {16, 4, 4}, {16, 8, 4}, {64, 4, 4}};
 
   auto probe = solvent::stencil3d::make_cuda_engine({16, 4, 4});
-  const double copy_bw = stencil3d_bench::copy_bandwidth(2e9, 10);
+  const double copy_bw = 1e9 * solvent::test::copy_bandwidth_gbs(std::size_t(2e9));
   const unsigned cores = std::thread::hardware_concurrency();
   std::printf("device: %s; CPU: %u threads\n", probe->device_name().c_str(), cores);
   std::printf("measured device-to-device copy: %.0f GB/s (read + write, 2 GB, median of 10)\n\n",
