@@ -1,5 +1,7 @@
 # solvent_add_package_library(NAME SOURCES ... [CUDA_SOURCES ...] [LIBRARIES ...])
-# The one helper library a package may have, named solvent-<package>-common: static,
+# The one helper library a package may have, named solvent-<package>-common (a package with
+# CPU and CUDA plugins that share device code may add its device half,
+# solvent-<package>-common-cuda, so that its CPU plugins never link the CUDA runtime): static,
 # position-independent (it is linked into plugin modules), hidden symbols, the package's
 # public headers (include/solvent_<package>/) on its interface and the package root on its
 # private include path. CUDA_SOURCES are added only where CUDA is enabled, together with
@@ -23,8 +25,7 @@ function(solvent_add_package_library name)
     VISIBILITY_INLINES_HIDDEN ON)
   if(SOLVENT_HAVE_CUDA AND P_CUDA_SOURCES)
     target_link_libraries(${name} PUBLIC Solvent::cuda CUDA::cudart)
-    set_target_properties(${name} PROPERTIES CUDA_SEPARABLE_COMPILATION OFF
-      CUDA_RUNTIME_LIBRARY Shared)
+    set_target_properties(${name} PROPERTIES CUDA_SEPARABLE_COMPILATION OFF)
   endif()
 endfunction()
 

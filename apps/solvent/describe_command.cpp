@@ -4,9 +4,9 @@
 
 #include <solvent/errors.hpp>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <CLI/CLI.hpp>
 
 #include <cstdio>
 #include <memory>
@@ -18,11 +18,16 @@ std::string value_text(const ParamValue& v) {
   return std::visit(
       [](const auto& x) -> std::string {
         using X = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<X, std::string>) return fmt::format("\"{}\"", x);
-        else if constexpr (std::is_same_v<X, bool>) return x ? "true" : "false";
-        else if constexpr (std::is_same_v<X, std::vector<std::string>>) return fmt::format("[\"{}\"]", fmt::join(x, "\", \""));
-        else if constexpr (std::is_same_v<X, std::int64_t> || std::is_same_v<X, double>) return fmt::format("{}", x);
-        else return fmt::format("[{}]", fmt::join(x, ", "));
+        if constexpr (std::is_same_v<X, std::string>)
+          return fmt::format("\"{}\"", x);
+        else if constexpr (std::is_same_v<X, bool>)
+          return x ? "true" : "false";
+        else if constexpr (std::is_same_v<X, std::vector<std::string>>)
+          return fmt::format("[\"{}\"]", fmt::join(x, "\", \""));
+        else if constexpr (std::is_same_v<X, std::int64_t> || std::is_same_v<X, double>)
+          return fmt::format("{}", x);
+        else
+          return fmt::format("[{}]", fmt::join(x, ", "));
       },
       v);
 }
@@ -30,7 +35,8 @@ std::string value_text(const ParamValue& v) {
 std::string range_text(const ParamSpec& s) {
   std::string r;
   if (s.min) r += fmt::format("{} {}", s.min_exclusive ? ">" : ">=", *s.min);
-  if (s.max) r += fmt::format("{}{} {}", r.empty() ? "" : ", ", s.max_exclusive ? "<" : "<=", *s.max);
+  if (s.max)
+    r += fmt::format("{}{} {}", r.empty() ? "" : ", ", s.max_exclusive ? "<" : "<=", *s.max);
   if (!s.choices.empty()) r += fmt::format("one of {}", fmt::join(s.choices, "|"));
   return r;
 }
@@ -56,8 +62,9 @@ int describe_plugin(const std::string& name) {
               std::string(to_string(d->kind)).c_str(), d->device, d->summary, found->path.c_str());
   std::printf("parameters (TOML section [%s]):\n", std::string(to_string(d->kind)).c_str());
   for (const auto& s : d->schema()) {
-    std::printf("  %-22s %-17s default %s%s%s\n", s.name.c_str(), std::string(to_string(s.type)).c_str(),
-                value_text(s.default_value).c_str(), s.unit.empty() ? "" : (" " + s.unit).c_str(),
+    std::printf("  %-22s %-17s default %s%s%s\n", s.name.c_str(),
+                std::string(to_string(s.type)).c_str(), value_text(s.default_value).c_str(),
+                s.unit.empty() ? "" : (" " + s.unit).c_str(),
                 range_text(s).empty() ? "" : ("  (" + range_text(s) + ")").c_str());
     std::printf("  %-22s %s\n", "", s.doc.c_str());
   }

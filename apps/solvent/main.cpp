@@ -5,8 +5,8 @@
 #include <solvent/abi.hpp>
 #include <solvent/errors.hpp>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -14,13 +14,14 @@
 
 namespace {
 
-constexpr const char* usage = R"(solvent — numerical experiments from one TOML file, with swappable plugins
+constexpr const char* usage =
+    R"(solvent — numerical experiments from one TOML file, with swappable plugins
 
 usage:
   solvent run FILE [--set section.key=value]... [--output DIR] [--overwrite] [--progress|--no-progress]
   solvent run --resume DIR        continue a checkpointed run in DIR
   solvent validate FILE [--set section.key=value]...
-  solvent plugins [--path DIR]... list plugins found, and why any library was skipped
+  solvent plugins [--path DIR]... [--markdown]  list plugins found, and why any library was skipped
   solvent describe NAME           parameters of a plugin: types, defaults, ranges, docs
   solvent --version | --help
 
@@ -35,8 +36,10 @@ exit codes: 0 success, 1 other error, 2 configuration error, 3 plugin error,
 // exit codes; each subcommand's help is CLI11's, generated from its options.
 class UsageFormatter : public CLI::Formatter {
  public:
-  std::string make_help(const CLI::App* app, std::string name, CLI::AppFormatMode mode) const override {
-    return app->get_parent() == nullptr ? usage : CLI::Formatter::make_help(app, std::move(name), mode);
+  std::string make_help(const CLI::App* app, std::string name,
+                        CLI::AppFormatMode mode) const override {
+    return app->get_parent() == nullptr ? usage
+                                        : CLI::Formatter::make_help(app, std::move(name), mode);
   }
 };
 
@@ -64,21 +67,23 @@ std::string parse_problem(const CLI::App& app, const CLI::ParseError& e) {
 int parse_and_run(int argc, char** argv) {
   CLI::App app("", "solvent");
   app.formatter(std::make_shared<UsageFormatter>());
-  app.set_version_flag("--version", fmt::format("solvent {} (plugin ABI {})", solvent::version_string(),
-                                                solvent::plugin_abi_version));
+  app.set_version_flag("--version",
+                       fmt::format("solvent {} (plugin ABI {})", solvent::version_string(),
+                                   solvent::plugin_abi_version));
   app.require_subcommand(1);
   // A value given to a flag (--overwrite=false) is a mistake, not a way to switch it off.
   app.option_defaults()->disable_flag_override();
   const solvent::cli::Args all(argv, argv + argc);
   // `solvent help ...` prints the usage, as before CLI11, whatever follows.
   auto* help = app.add_subcommand("help")->group("")->allow_extras();
-  const std::vector<solvent::cli::Command> commands{
-      solvent::cli::add_run_command(app, all), solvent::cli::add_validate_command(app),
-      solvent::cli::add_plugins_command(app), solvent::cli::add_describe_command(app),
-      {help, [] {
-         std::fputs(usage, stdout);
-         return 0;
-       }}};
+  const std::vector<solvent::cli::Command> commands{solvent::cli::add_run_command(app, all),
+                                                    solvent::cli::add_validate_command(app),
+                                                    solvent::cli::add_plugins_command(app),
+                                                    solvent::cli::add_describe_command(app),
+                                                    {help, [] {
+                                                       std::fputs(usage, stdout);
+                                                       return 0;
+                                                     }}};
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {  // --help, --version
@@ -87,7 +92,8 @@ int parse_and_run(int argc, char** argv) {
     throw solvent::ConfigError({parse_problem(app, e)});
   }
   const CLI::App* given = app.get_subcommands().front();  // exactly one: require_subcommand(1)
-  return std::find_if(commands.begin(), commands.end(), [&](const auto& c) { return c.parser == given; })
+  return std::find_if(commands.begin(), commands.end(),
+                      [&](const auto& c) { return c.parser == given; })
       ->execute();
 }
 

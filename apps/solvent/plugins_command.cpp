@@ -64,13 +64,15 @@ int list_plugins(std::vector<std::filesystem::path> dirs, bool markdown) {
 Command add_plugins_command(CLI::App& app) {
   auto dirs = std::make_shared<std::vector<std::string>>();
   auto markdown = std::make_shared<bool>(false);
-  auto* plugins =
-      app.add_subcommand("plugins", "List the plugins found, where, and why any library was skipped.");
+  auto* plugins = app.add_subcommand(
+      "plugins", "List the plugins found, where, and why any library was skipped.");
   plugins->add_option("--path", *dirs, "search DIR before the default search path; repeatable")
       ->type_name("DIR")
       ->allow_extra_args(false);  // one DIR per --path
   plugins->add_flag("--markdown", *markdown, "print a Markdown table: name, kind, device, summary");
-  return {plugins, [dirs, markdown] { return list_plugins({dirs->begin(), dirs->end()}, *markdown); }};
+  return {plugins, [dirs, markdown] {
+            return list_plugins({dirs->begin(), dirs->end()}, *markdown);
+          }};
 }
 
 }  // namespace solvent::cli

@@ -26,9 +26,10 @@ Command add_run_command(CLI::App& app, const Args& argv) {
   auto opt = std::make_shared<RunOptions>();
   opt->argv = argv;
   auto config = std::make_shared<std::string>();
-  auto* run =
-      app.add_subcommand("run", "Run the experiment a TOML file describes, or continue a checkpointed one.");
-  run->add_option("FILE", *config, "the experiment's TOML file (default with --resume: DIR/config.toml)")
+  auto* run = app.add_subcommand(
+      "run", "Run the experiment a TOML file describes, or continue a checkpointed one.");
+  run->add_option("FILE", *config,
+                  "the experiment's TOML file (default with --resume: DIR/config.toml)")
       ->type_name("");
   add_set_option(*run, opt->overrides);
   // Given twice, the last one counts, as before CLI11.
@@ -37,25 +38,28 @@ Command add_run_command(CLI::App& app, const Args& argv) {
          "results directory (default: [output] directory, else out/<run name>)")
       ->type_name("DIR")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-  run->add_option_function<std::string>("--resume", [opt](const std::string& d) { opt->resume = d; },
-                                        "continue the checkpointed run in DIR, writing there")
+  run->add_option_function<std::string>(
+         "--resume", [opt](const std::string& d) { opt->resume = d; },
+         "continue the checkpointed run in DIR, writing there")
       ->type_name("DIR")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   run->add_flag("--overwrite", opt->overwrite, "replace an earlier run in the output directory");
   // Triggered as parsed, so that of --progress and --no-progress the last one given counts.
-  run->add_flag_callback("--progress", [opt] { opt->progress = ProgressMode::Always; },
-                         "show a progress line (default: when stderr is a terminal)")
+  run->add_flag_callback(
+         "--progress", [opt] { opt->progress = ProgressMode::Always; },
+         "show a progress line (default: when stderr is a terminal)")
       ->trigger_on_parse();
-  run->add_flag_callback("--no-progress", [opt] { opt->progress = ProgressMode::Never; },
-                         "show no progress line")
+  run->add_flag_callback(
+         "--no-progress", [opt] { opt->progress = ProgressMode::Never; }, "show no progress line")
       ->trigger_on_parse();
   return {run, [opt, config] {
             opt->config = *config;
             if (opt->config.empty() && !opt->resume)
               throw ConfigError({"solvent run: which configuration file? (solvent run FILE)"});
             const auto s = run_experiment(*opt);
-            std::printf("run completed: model %s, integrator %s%s%s\n", s.model.c_str(), s.integrator.c_str(),
-                        s.linear_solver.empty() ? "" : ", linear solver ", s.linear_solver.c_str());
+            std::printf("run completed: model %s, integrator %s%s%s\n", s.model.c_str(),
+                        s.integrator.c_str(), s.linear_solver.empty() ? "" : ", linear solver ",
+                        s.linear_solver.c_str());
             std::printf("  %lld steps to t = %.6g in %.3f s\n  results in %s\n",
                         static_cast<long long>(s.steps), s.t, s.wall_seconds, s.output_dir.c_str());
             return 0;
@@ -68,15 +72,16 @@ Command add_validate_command(CLI::App& app) {
     std::vector<std::string> overrides;
   };
   auto opt = std::make_shared<Options>();
-  auto* validate =
-      app.add_subcommand("validate", "Check a configuration and its plugins' parameters; run nothing.");
+  auto* validate = app.add_subcommand(
+      "validate", "Check a configuration and its plugins' parameters; run nothing.");
   validate->add_option("FILE", opt->file, "the experiment's TOML file")->type_name("")->required();
   add_set_option(*validate, opt->overrides);
   return {validate, [opt] {
             const std::filesystem::path file = opt->file;
             auto cfg = resolve_config(load_config_document(file, opt->overrides));
             std::printf("%s: valid (model %s, integrator %s%s%s)\n", file.c_str(),
-                        cfg.model->plugin->descriptor->name, cfg.integrator->plugin->descriptor->name,
+                        cfg.model->plugin->descriptor->name,
+                        cfg.integrator->plugin->descriptor->name,
                         cfg.linear_solver ? ", linear solver " : "",
                         cfg.linear_solver ? cfg.linear_solver->plugin->descriptor->name : "");
             return 0;

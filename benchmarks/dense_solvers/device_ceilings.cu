@@ -54,9 +54,12 @@ DeviceCeilings measure_device_ceilings() {
   c.copy_gb_per_s = solvent::test::copy_bandwidth_gbs(copy_count * sizeof(double));
 
   std::vector<double> host(std::size_t(1) << 23, 0.5);  // 64 MiB pageable
-  const double h2d_ms = solvent::test::median_device_ms([&] {
-    check(cudaMemcpy(a, host.data(), host.size() * sizeof(double), cudaMemcpyHostToDevice), "h2d");
-  }, 5, 1);
+  const double h2d_ms = solvent::test::median_device_ms(
+      [&] {
+        check(cudaMemcpy(a, host.data(), host.size() * sizeof(double), cudaMemcpyHostToDevice),
+              "h2d");
+      },
+      5, 1);
   c.host_to_device_gb_per_s = double(host.size() * sizeof(double)) / (h2d_ms * 1e6);
 
   fill_kernel<<<1024, 256>>>(a, copy_count, 2);  // the copy above left constant data
@@ -64,14 +67,16 @@ DeviceCeilings measure_device_ceilings() {
   const int n = 8192;
   cublasHandle_t handle;
   check(cublasCreate(&handle), "cublasCreate");
-  double* m = a;                            // three n x n operands inside the two buffers
+  double* m = a;  // three n x n operands inside the two buffers
   double* out = b;
   const double one = 1.0, zero = 0.0;
-  const double gemm_ms = solvent::test::median_device_ms([&] {
-    check(cublasDgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, m, n,
-                      m + std::size_t(n) * n, n, &zero, out, n),
-          "cublasDgemm");
-  }, 5, 1);
+  const double gemm_ms = solvent::test::median_device_ms(
+      [&] {
+        check(cublasDgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, m, n,
+                          m + std::size_t(n) * n, n, &zero, out, n),
+              "cublasDgemm");
+      },
+      5, 1);
   c.dgemm_tflop_per_s = 2.0 * double(n) * n * n / (gemm_ms * 1e9);
   cublasDestroy(handle);
   cudaFree(a);

@@ -7,7 +7,7 @@ namespace dense_bench {
 
 struct DeviceCeilings {
   std::string device;
-  double copy_gb_per_s = 0.0;         // (bytes read + bytes written) / time
+  double copy_gb_per_s = 0.0;            // (bytes read + bytes written) / time
   double host_to_device_gb_per_s = 0.0;  // pageable host memory, as the solvers send it
   double dgemm_tflop_per_s = 0.0;
 };

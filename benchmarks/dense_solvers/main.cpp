@@ -9,8 +9,8 @@
 // --configs keeps only the named configurations (e.g. "gepp-cpu"), --cpu-max-M leaves
 // gepp-cpu out above that level (so its slow large levels can run as a separate process),
 // --cpu-budget-s skips a gepp-cpu level whose predicted time (n^3 from the last) exceeds it.
-#include "device_ceilings.hpp"
 #include <solvent_test/implicit_system.hpp>
+#include "device_ceilings.hpp"
 
 #include <solvent/testkit.hpp>
 
@@ -54,7 +54,8 @@ struct ImexSystem {
     problem->explicit_term(0.0, u, explicit_term);
     for (std::size_t i = 0; i < lin.rows; ++i) {
       double acc = 0.0;
-      for (auto k = lin.row_ptr[i]; k < lin.row_ptr[i + 1]; ++k) acc += lin.values[k] * u[std::size_t(lin.col_idx[k])];
+      for (auto k = lin.row_ptr[i]; k < lin.row_ptr[i + 1]; ++k)
+        acc += lin.values[k] * u[std::size_t(lin.col_idx[k])];
       out[i] = u[i] + 0.5 * kDt * acc + kDt * explicit_term[i];
     }
   }
@@ -79,7 +80,8 @@ template <class F>
 double wall_ms(F&& f) {
   const auto start = std::chrono::steady_clock::now();
   f();
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
 }
 
 double median(std::vector<double> v) {
@@ -187,16 +189,20 @@ int main(int argc, char** argv) {
   std::vector<std::string> only;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i], value = argv[i + 1];
-    if (key == "--out") out_dir = value;
-    else if (key == "--levels") levels = parse_levels(value);
-    else if (key == "--cpu-budget-s") cpu_budget_s = std::stod(value);
-    else if (key == "--ablation-M") ablation_m = std::stoll(value);
-    else if (key == "--cpu-max-M") cpu_max_m = std::stoll(value);
+    if (key == "--out")
+      out_dir = value;
+    else if (key == "--levels")
+      levels = parse_levels(value);
+    else if (key == "--cpu-budget-s")
+      cpu_budget_s = std::stod(value);
+    else if (key == "--ablation-M")
+      ablation_m = std::stoll(value);
+    else if (key == "--cpu-max-M")
+      cpu_max_m = std::stoll(value);
     else if (key == "--configs") {
       std::stringstream in(value);
       for (std::string item; std::getline(in, item, ',');) only.push_back(item);
-    }
-    else {
+    } else {
       std::fprintf(stderr, "unknown option %s\n", key.c_str());
       return 2;
     }
@@ -204,10 +210,13 @@ int main(int argc, char** argv) {
   std::filesystem::create_directories(out_dir);
 
   // A run restricted to some configurations (the CPU's slow levels) leaves the GPU alone.
-  const auto ceilings = only.empty() ? dense_bench::measure_device_ceilings() : dense_bench::DeviceCeilings{};
-  std::printf("device: %s\ncopy bandwidth %.0f GB/s, pageable host-to-device %.1f GB/s, DGEMM %.1f TFLOP/s\n",
-              ceilings.device.empty() ? "none" : ceilings.device.c_str(), ceilings.copy_gb_per_s,
-              ceilings.host_to_device_gb_per_s, ceilings.dgemm_tflop_per_s);
+  const auto ceilings =
+      only.empty() ? dense_bench::measure_device_ceilings() : dense_bench::DeviceCeilings{};
+  std::printf(
+      "device: %s\ncopy bandwidth %.0f GB/s, pageable host-to-device %.1f GB/s, DGEMM %.1f "
+      "TFLOP/s\n",
+      ceilings.device.empty() ? "none" : ceilings.device.c_str(), ceilings.copy_gb_per_s,
+      ceilings.host_to_device_gb_per_s, ceilings.dgemm_tflop_per_s);
 
   const std::string s_paper = "paper", s_best = "best";
   const std::vector<Config> configs{
@@ -223,31 +232,45 @@ int main(int argc, char** argv) {
   const std::vector<Config> ablation{
       {"paper", "gepp-cuda", {{"mode", s_paper}}},
       {"+ resident_matrix", "gepp-cuda", {{"mode", s_paper}, {"resident_matrix", true}}},
-      {"+ back_substitution=device", "gepp-cuda",
-       {{"mode", s_paper}, {"resident_matrix", true}, {"back_substitution", std::string("device")}}},
-      {"+ kernels=fused", "gepp-cuda",
-       {{"mode", s_paper}, {"resident_matrix", true}, {"back_substitution", std::string("device")},
+      {"+ back_substitution=device",
+       "gepp-cuda",
+       {{"mode", s_paper},
+        {"resident_matrix", true},
+        {"back_substitution", std::string("device")}}},
+      {"+ kernels=fused",
+       "gepp-cuda",
+       {{"mode", s_paper},
+        {"resident_matrix", true},
+        {"back_substitution", std::string("device")},
         {"kernels", std::string("fused")}}},
-      {"+ launch=stream", "gepp-cuda",
-       {{"mode", s_paper}, {"resident_matrix", true}, {"back_substitution", std::string("device")},
-        {"kernels", std::string("fused")}, {"launch", std::string("stream")}}},
-      {"+ launch=graph", "gepp-cuda",
-       {{"mode", s_paper}, {"resident_matrix", true}, {"back_substitution", std::string("device")},
-        {"kernels", std::string("fused")}, {"launch", std::string("graph")}}},
-      {"+ skip_zero_blocks", "gepp-cuda",
-       {{"mode", s_best}, {"reuse_factorization", false}}},
+      {"+ launch=stream",
+       "gepp-cuda",
+       {{"mode", s_paper},
+        {"resident_matrix", true},
+        {"back_substitution", std::string("device")},
+        {"kernels", std::string("fused")},
+        {"launch", std::string("stream")}}},
+      {"+ launch=graph",
+       "gepp-cuda",
+       {{"mode", s_paper},
+        {"resident_matrix", true},
+        {"back_substitution", std::string("device")},
+        {"kernels", std::string("fused")},
+        {"launch", std::string("graph")}}},
+      {"+ skip_zero_blocks", "gepp-cuda", {{"mode", s_best}, {"reuse_factorization", false}}},
       {"+ reuse_factorization (= best)", "gepp-cuda", {{"mode", s_best}}},
   };
 
   std::ofstream csv(out_dir / "dense_solvers.csv");
   csv << "M,n,config,solve_ms,solve_repeats,step_ms,step_repeats,rel_error_vs_lapack,"
          "upload_ms,factor_ms,substitute_ms,download_ms,multiply_adds,note\n";
-  auto write_row = [&](std::int64_t m, std::size_t n, const std::string& label, const Measurement& r) {
+  auto write_row = [&](std::int64_t m, std::size_t n, const std::string& label,
+                       const Measurement& r) {
     csv << m << ',' << n << ",\"" << label << "\"," << r.solve_ms << ',' << r.solve_repeats << ','
-        << r.step_ms << ',' << r.step_repeats << ',' << r.error << ',' << fact(r.facts, "last_upload_ms")
-        << ',' << fact(r.facts, "last_factor_ms") << ',' << fact(r.facts, "last_substitute_ms") << ','
-        << fact(r.facts, "last_download_ms") << ',' << fact(r.facts, "multiply_adds_per_factorization")
-        << ",\"" << r.note << "\"\n";
+        << r.step_ms << ',' << r.step_repeats << ',' << r.error << ','
+        << fact(r.facts, "last_upload_ms") << ',' << fact(r.facts, "last_factor_ms") << ','
+        << fact(r.facts, "last_substitute_ms") << ',' << fact(r.facts, "last_download_ms") << ','
+        << fact(r.facts, "multiply_adds_per_factorization") << ",\"" << r.note << "\"\n";
     csv.flush();
   };
 
@@ -271,7 +294,8 @@ int main(int argc, char** argv) {
       const double predicted_s =
           cpu_n == 0 ? 0.0 : cpu_ms * std::pow(double(n) / double(cpu_n), 3.0) / 1000.0;
       if (cpu_gepp && predicted_s > cpu_budget_s) {
-        r.note = fmt::format("skipped: predicted {:.0f} s over the {:.0f} s budget", predicted_s, cpu_budget_s);
+        r.note = fmt::format("skipped: predicted {:.0f} s over the {:.0f} s budget", predicted_s,
+                             cpu_budget_s);
       } else {
         r = measure(c, sys, reference, cpu_gepp && predicted_s > 1.0);
         if (cpu_gepp && !std::isnan(r.solve_ms)) {
@@ -280,7 +304,8 @@ int main(int argc, char** argv) {
         }
       }
       std::printf("M=%-4lld %-28s solve %10s ms  step %10s ms  err %.1e %s\n", (long long)m,
-                  c.label.c_str(), ms(r.solve_ms).c_str(), ms(r.step_ms).c_str(), r.error, r.note.c_str());
+                  c.label.c_str(), ms(r.solve_ms).c_str(), ms(r.step_ms).c_str(), r.error,
+                  r.note.c_str());
       std::fflush(stdout);
       write_row(m, n, c.label, r);
       results[m][c.label] = r;
@@ -303,7 +328,8 @@ int main(int argc, char** argv) {
      << fmt::format("{:.1f}", ceilings.dgemm_tflop_per_s) << " TFLOP/s, pageable host-to-device "
      << fmt::format("{:.1f}", ceilings.host_to_device_gb_per_s) << " GB/s.\n\n";
   md << "One solve (setup + solve: factor and substitute), median ms:\n\n"
-     << "| M | n | gepp-cpu | lapack | gepp-cuda paper | gepp-cuda best | cusolver | paper speed-up over gepp-cpu | best speed-up over gepp-cpu | best / cusolver | dense floor |\n"
+     << "| M | n | gepp-cpu | lapack | gepp-cuda paper | gepp-cuda best | cusolver | paper "
+        "speed-up over gepp-cpu | best speed-up over gepp-cpu | best / cusolver | dense floor |\n"
      << "|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const auto m : levels) {
     auto& r = results[m];
@@ -320,25 +346,29 @@ int main(int argc, char** argv) {
        << fmt::format("{:.3g}", floor_ms) << " |\n";
   }
   md << "\nOne IMEX step after setup (right-hand side, solve, projection), median ms:\n\n"
-     << "| M | gepp-cpu | lapack | gepp-cuda paper | gepp-cuda best | cusolver | gepp-cuda best, refactor | cusolver, refactor | best / cusolver | best refactor / cusolver refactor |\n"
+     << "| M | gepp-cpu | lapack | gepp-cuda paper | gepp-cuda best | cusolver | gepp-cuda best, "
+        "refactor | cusolver, refactor | best / cusolver | best refactor / cusolver refactor |\n"
      << "|---|---|---|---|---|---|---|---|---|---|\n";
   for (const auto m : levels) {
     auto& r = results[m];
-    md << "| " << m << " | " << ms(r["gepp-cpu"].step_ms) << " | " << ms(r["lapack"].step_ms) << " | "
-       << ms(r["gepp-cuda paper"].step_ms) << " | " << ms(r["gepp-cuda best"].step_ms) << " | "
-       << ms(r["cusolver"].step_ms) << " | " << ms(r["gepp-cuda best, refactor"].step_ms) << " | "
-       << ms(r["cusolver, refactor"].step_ms) << " | "
+    md << "| " << m << " | " << ms(r["gepp-cpu"].step_ms) << " | " << ms(r["lapack"].step_ms)
+       << " | " << ms(r["gepp-cuda paper"].step_ms) << " | " << ms(r["gepp-cuda best"].step_ms)
+       << " | " << ms(r["cusolver"].step_ms) << " | " << ms(r["gepp-cuda best, refactor"].step_ms)
+       << " | " << ms(r["cusolver, refactor"].step_ms) << " | "
        << ratio(r["gepp-cuda best"].step_ms, r["cusolver"].step_ms) << " | "
        << ratio(r["gepp-cuda best, refactor"].step_ms, r["cusolver, refactor"].step_ms) << " |\n";
   }
   if (results.count(-ablation_m)) {
-    md << "\nOne improvement at a time, M = " << ablation_m << ", median ms (phases of the last solve from CUDA events):\n\n"
-       << "| configuration | one solve | one IMEX step | upload | factor | substitute | download |\n|---|---|---|---|---|---|---|\n";
+    md << "\nOne improvement at a time, M = " << ablation_m
+       << ", median ms (phases of the last solve from CUDA events):\n\n"
+       << "| configuration | one solve | one IMEX step | upload | factor | substitute | download "
+          "|\n|---|---|---|---|---|---|---|\n";
     for (const auto& c : ablation) {
       auto& r = results[-ablation_m][c.label];
       md << "| " << c.label << " | " << ms(r.solve_ms) << " | " << ms(r.step_ms) << " | "
          << fact(r.facts, "last_upload_ms") << " | " << fact(r.facts, "last_factor_ms") << " | "
-         << fact(r.facts, "last_substitute_ms") << " | " << fact(r.facts, "last_download_ms") << " |\n";
+         << fact(r.facts, "last_substitute_ms") << " | " << fact(r.facts, "last_download_ms")
+         << " |\n";
     }
   }
   std::ofstream(out_dir / "dense_solvers.md") << md.str();

@@ -3,9 +3,10 @@
 // side in one run: gepp-cpu (the paper's CPU baseline: dense GEPP on [S | b] every step),
 // lapack (getrf + getrs every step), lapack+reuse (getrs only), banded (band substitution
 // with factors made once by gbtrf, on the model's band ordering: the fast path) and
-// banded-refactor (gbtrf + substitution every step). The state after the first step of every path is checked against lapack's
-// before its times count. Each cell is the median over the steps timed; slow cells stop
-// after --budget-s seconds of steps (at least one step), fast ones after --max-steps.
+// banded-refactor (gbtrf + substitution every step). The state after the first step of every path
+// is checked against lapack's before its times count. Each cell is the median over the steps timed;
+// slow cells stop after --budget-s seconds of steps (at least one step), fast ones after
+// --max-steps.
 //
 // The floor of each cell: dense refactoring paths, (2/3 n^3 + 2 n^2) flops at the DGEMM
 // rate measured here; lapack+reuse, the 8 n^2 bytes of the LU factors at the read
@@ -59,8 +60,9 @@ Options parse(int argc, char** argv) {
       std::stringstream ss(value);
       for (std::string item; std::getline(ss, item, ',');) o.only.push_back(item);
     } else {
-      throw std::runtime_error("unknown option " + key +
-                               " (options: --levels LIST, --budget-s S, --max-steps N, --csv FILE, --only LABELS)");
+      throw std::runtime_error(
+          "unknown option " + key +
+          " (options: --levels LIST, --budget-s S, --max-steps N, --csv FILE, --only LABELS)");
     }
   }
   return o;
@@ -115,11 +117,12 @@ int main(int argc, char** argv) try {
   if (std::ifstream f("/proc/loadavg"); f) std::getline(f, load);
   fmt::print("load average at start (1, 5, 15 min, ...): {}\n", load);
   const double dgemm = dgemm_flops_per_second(1500);
-  fmt::print("machine: DGEMM (n = 1500, OpenBLAS) {:.1f} GFlop/s; read bandwidth 1 thread: "
-             "{:.1f} GB/s at 256 KiB, {:.1f} GB/s at 256 MiB\n",
-             dgemm / 1e9, read_bytes_per_second(256 << 10) / 1e9, read_bytes_per_second(256 << 20) / 1e9);
-  fmt::print("{:>4} {:>5}  {:<16} {:>6} {:>13} {:>11} {:>12} {:>8} {:>10}\n", "M", "n", "backend", "steps",
-             "median s/step", "x gepp-cpu", "floor s", "x floor", "vs lapack");
+  fmt::print(
+      "machine: DGEMM (n = 1500, OpenBLAS) {:.1f} GFlop/s; read bandwidth 1 thread: "
+      "{:.1f} GB/s at 256 KiB, {:.1f} GB/s at 256 MiB\n",
+      dgemm / 1e9, read_bytes_per_second(256 << 10) / 1e9, read_bytes_per_second(256 << 20) / 1e9);
+  fmt::print("{:>4} {:>5}  {:<16} {:>6} {:>13} {:>11} {:>12} {:>8} {:>10}\n", "M", "n", "backend",
+             "steps", "median s/step", "x gepp-cpu", "floor s", "x floor", "vs lapack");
 
   std::ofstream csv(opt.csv);
   csv << "M,n,backend,operator_form,steps_timed,median_s,speedup_vs_gepp_cpu,floor_s,floor_basis,"
@@ -135,14 +138,17 @@ int main(int argc, char** argv) try {
         continue;
       auto probe = time_steps(cell.backend, m, 1);
       if (reference.empty()) reference = probe.state_after_first_step;
-      Row r{&cell, probe.operator_form, 0, 0, 0, relative_difference(probe.state_after_first_step, reference)};
+      Row r{&cell, probe.operator_form,
+            0,     0,
+            0,     relative_difference(probe.state_after_first_step, reference)};
       const bool agrees = r.diff <= 1e-10;
       all_agree = all_agree && agrees;
       std::vector<double> samples = probe.seconds;
       auto spent = [&] { return std::accumulate(samples.begin(), samples.end(), 0.0); };
       while (agrees && std::int64_t(samples.size()) < opt.max_steps && spent() < opt.budget_s) {
-        const auto more = std::clamp<std::int64_t>(std::int64_t((opt.budget_s - spent()) / median(samples)), 1,
-                                                   opt.max_steps - std::int64_t(samples.size()));
+        const auto more =
+            std::clamp<std::int64_t>(std::int64_t((opt.budget_s - spent()) / median(samples)), 1,
+                                     opt.max_steps - std::int64_t(samples.size()));
         const auto run = time_steps(cell.backend, m, more);
         samples.insert(samples.end(), run.seconds.begin(), run.seconds.end());
       }
@@ -156,16 +162,18 @@ int main(int argc, char** argv) try {
       }
       rows.push_back(r);
     }
-    const double gepp_median = rows.size() > 1 && rows[1].cell->backend.label == "gepp-cpu" ? rows[1].median : NAN;
+    const double gepp_median =
+        rows.size() > 1 && rows[1].cell->backend.label == "gepp-cpu" ? rows[1].median : NAN;
     for (const auto& r : rows) {
       const double speedup = gepp_median / r.median;
-      fmt::print("{:>4} {:>5}  {:<16} {:>6} {:>13.4g} {:>11.4g} {:>12.4g} {:>8.3g} {:>10.2g}{}\n", m, 4 * m,
-                 r.cell->backend.label, r.steps, r.median, speedup, r.floor, r.median / r.floor, r.diff,
-                 r.diff <= 1e-10 ? "" : "  DISAGREES");
-      csv << fmt::format("{},{},{},{},{},{:.6e},{:.6g},{:.6e},{},{:.4g},{:.3e}\n", m, 4 * m,
-                         r.cell->backend.label, r.operator_form, r.steps, r.median, speedup, r.floor,
-                         r.cell->basis == FloorBasis::Flops ? "flops/dgemm" : "bytes/read-bandwidth",
-                         r.median / r.floor, r.diff);
+      fmt::print("{:>4} {:>5}  {:<16} {:>6} {:>13.4g} {:>11.4g} {:>12.4g} {:>8.3g} {:>10.2g}{}\n",
+                 m, 4 * m, r.cell->backend.label, r.steps, r.median, speedup, r.floor,
+                 r.median / r.floor, r.diff, r.diff <= 1e-10 ? "" : "  DISAGREES");
+      csv << fmt::format(
+          "{},{},{},{},{},{:.6e},{:.6g},{:.6e},{},{:.4g},{:.3e}\n", m, 4 * m, r.cell->backend.label,
+          r.operator_form, r.steps, r.median, speedup, r.floor,
+          r.cell->basis == FloorBasis::Flops ? "flops/dgemm" : "bytes/read-bandwidth",
+          r.median / r.floor, r.diff);
     }
     std::fflush(stdout);
   }

@@ -37,8 +37,8 @@ double dgemm_flops_per_second(std::size_t n) {
   std::vector<double> a(n * n, 1.0), b(n * n, 0.5), c(n * n, 0.0);
   const int ni = int(n);
   auto gemm = [&] {
-    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, ni, ni, ni, 1.0, a.data(), ni, b.data(), ni, 0.0,
-                c.data(), ni);
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, ni, ni, ni, 1.0, a.data(), ni, b.data(),
+                ni, 0.0, c.data(), ni);
   };
   gemm();  // warm-up: thread pool, pages
   return 2.0 * double(n) * double(n) * double(n) / best_seconds(gemm, 0.5);

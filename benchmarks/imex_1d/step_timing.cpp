@@ -25,7 +25,8 @@ class StepClock : public solvent::Observer {
 
 StepTimes time_steps(const Backend& backend, std::int64_t m, std::int64_t steps) {
   auto model = solvent::testkit::make_model("angiogenesis-1d", {{"M", m}});
-  auto integrator = solvent::testkit::make_integrator("imex-trapezoid", {{"dt", 0.01}, {"steps", steps}});
+  auto integrator =
+      solvent::testkit::make_integrator("imex-trapezoid", {{"dt", 0.01}, {"steps", steps}});
   auto solver = solvent::testkit::make_linear_solver(backend.solver, backend.settings);
   StepTimes out;
   StepClock clock(out);

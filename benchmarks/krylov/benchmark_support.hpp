@@ -14,7 +14,7 @@
 namespace solvent::krylov::bench {
 
 struct TestMatrix {
-  std::string name;  // e.g. "cabin-40"
+  std::string name;                    // e.g. "cabin-40"
   std::shared_ptr<const Operator> op;  // holds a CsrMatrix<complex>
   std::vector<complex> rhs;
   const CsrMatrix<complex>& csr() const { return std::get<CsrMatrix<complex>>(*op); }
@@ -22,20 +22,23 @@ struct TestMatrix {
 
 struct Context {
   bool gpu = false;
-  double copy_gbs = 0.0;  // measured device-to-device copy bandwidth (read + write)
+  double copy_gbs = 0.0;      // measured device-to-device copy bandwidth (read + write)
   double cpu_budget_s = 3.0;  // per CPU solve; longer solves are cut and extrapolated
 };
 
 // Median host wall time (ms) of f over at least `reps` runs and at least `min_seconds`.
-inline double median_host_ms(const std::function<void()>& f, int reps = 5, double min_seconds = 0.2) {
+inline double median_host_ms(const std::function<void()>& f, int reps = 5,
+                             double min_seconds = 0.2) {
   f();  // warm-up: first touch of pages, thread pool start
   std::vector<double> ms;
   const auto begin = std::chrono::steady_clock::now();
   while (static_cast<int>(ms.size()) < reps ||
-         std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count() < min_seconds) {
+         std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count() <
+             min_seconds) {
     const auto t0 = std::chrono::steady_clock::now();
     f();
-    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    ms.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     if (ms.size() >= 200) break;
   }
   std::sort(ms.begin(), ms.end());

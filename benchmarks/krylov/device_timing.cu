@@ -39,7 +39,8 @@ CusparseSpmv::CusparseSpmv(std::int64_t rows, std::int64_t nnz, const std::int32
                           CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
                           CUDA_C_64F),
         "cusparseCreateCsr");
-  check(cusparseCreateDnVec(&s_->x, rows, const_cast<complex*>(x), CUDA_C_64F), "cusparseCreateDnVec");
+  check(cusparseCreateDnVec(&s_->x, rows, const_cast<complex*>(x), CUDA_C_64F),
+        "cusparseCreateDnVec");
   check(cusparseCreateDnVec(&s_->y, rows, y, CUDA_C_64F), "cusparseCreateDnVec");
   std::size_t bytes = 0;
   check(cusparseSpMV_bufferSize(s_->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &s_->one, s_->a,

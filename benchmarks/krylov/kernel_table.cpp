@@ -1,13 +1,13 @@
-// Cheik Ahamed and Magoules, tables 3-8: the complex vector kernels on the CPU (OpenMP, all cores) and the
-// GPU, per vector length. Each GPU result is compared with the CPU one before timing.
+// Cheik Ahamed and Magoules, tables 3-8: the complex vector kernels on the CPU (OpenMP, all cores)
+// and the GPU, per vector length. Each GPU result is compared with the CPU one before timing.
 #include "benchmark_support.hpp"
 #include "device_timing.hpp"
 
 #include <solvent_test/device_timing.hpp>
 
-#include <solvent_krylov/host_kernels.hpp>
 #include <solvent_krylov/device_kernels.hpp>
 #include <solvent_krylov/device_memory.hpp>
+#include <solvent_krylov/host_kernels.hpp>
 
 #include <cmath>
 #include <cstdio>
@@ -33,11 +33,13 @@ struct Kernel {
 }  // namespace
 
 void kernel_table(const Context& c, const std::vector<std::size_t>& sizes) {
-  const Kernel kernels[] = {{"assign (y = x)", 32, 0},     {"scale (x = a x)", 32, 6},
-                            {"axpy (y += a x)", 48, 8},    {"element-wise product", 48, 6},
+  const Kernel kernels[] = {{"assign (y = x)", 32, 0},          {"scale (x = a x)", 32, 6},
+                            {"axpy (y += a x)", 48, 8},         {"element-wise product", 48, 6},
                             {"dot <x, y> (conjugated)", 32, 8}, {"2-norm", 16, 4}};
   std::printf("\n### Complex vector kernels (Cheik Ahamed and Magoules tables 3-8)\n\n");
-  std::printf("| kernel | n | CPU ms | CPU GB/s | GPU ms | GPU GB/s | GPU Gflop/s | %% of copy BW | CPU/GPU |\n");
+  std::printf(
+      "| kernel | n | CPU ms | CPU GB/s | GPU ms | GPU GB/s | GPU Gflop/s | %% of copy BW | "
+      "CPU/GPU |\n");
   std::printf("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
   const complex a(0.75, -0.5);
   for (std::size_t n : sizes) {
@@ -106,7 +108,8 @@ void kernel_table(const Context& c, const std::vector<std::size_t>& sizes) {
           error = std::abs(scalar_out - ref) / std::abs(ref);
         } else {
           device::copy_to_host(host_check.data(), dy->data(), n * sizeof(complex));
-          for (std::size_t i = 0; i < n; ++i) error = std::max(error, std::abs(host_check[i] - y[i]));
+          for (std::size_t i = 0; i < n; ++i)
+            error = std::max(error, std::abs(host_check[i] - y[i]));
         }
       }
       // Values stay bounded under repetition: |a| < 1 and |x_i| < 1.5.
@@ -118,8 +121,9 @@ void kernel_table(const Context& c, const std::vector<std::size_t>& sizes) {
         const double gbs = bytes / (gpu_ms * 1e6);
         std::printf("| %s | %zu | %.3f | %.1f | %.4f | %.0f | %.1f | %.0f%% | %.1f |%s\n",
                     kernels[k].name, n, cpu_ms, cpu_gbs, gpu_ms, gbs,
-                    kernels[k].flops_per_element * double(n) / (gpu_ms * 1e6), 100.0 * gbs / c.copy_gbs,
-                    cpu_ms / gpu_ms, error > 1e-12 ? " **GPU result differs**" : "");
+                    kernels[k].flops_per_element * double(n) / (gpu_ms * 1e6),
+                    100.0 * gbs / c.copy_gbs, cpu_ms / gpu_ms,
+                    error > 1e-12 ? " **GPU result differs**" : "");
       } else {
         std::printf("| %s | %zu | %.3f | %.1f | - | - | - | - | - |\n", kernels[k].name, n, cpu_ms,
                     cpu_gbs);

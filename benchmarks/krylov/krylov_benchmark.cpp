@@ -1,5 +1,5 @@
-// krylov-benchmark: Cheik Ahamed and Magoules' tables 3-12 re-done on this machine - the complex vector
-// kernels, complex CSR SpMV against cuSPARSE, and the three Krylov solvers on CPU and GPU,
+// krylov-benchmark: Cheik Ahamed and Magoules' tables 3-12 re-done on this machine - the complex
+// vector kernels, complex CSR SpMV against cuSPARSE, and the three Krylov solvers on CPU and GPU,
 // on the Helmholtz model's built-in cabin and cylinder meshes at several resolutions.
 //
 //   krylov-benchmark [--quick] [--sections kernels,spmv,solvers] [--cpu-budget SECONDS]
@@ -10,8 +10,8 @@
 
 #include <solvent_test/device_timing.hpp>
 
-#include <solvent_krylov/device_memory.hpp>
 #include <solvent/testkit.hpp>
+#include <solvent_krylov/device_memory.hpp>
 
 #include <solvent_test/test_matrices.hpp>
 
@@ -33,7 +33,8 @@ namespace {
 TestMatrix helmholtz_matrix(const std::string& mesh, std::int64_t resolution) {
   TestMatrix m;
   m.name = mesh + "-" + std::to_string(resolution);
-  auto model = testkit::make_model("helmholtz", {{"mesh", "builtin:" + mesh}, {"resolution", resolution}});
+  auto model =
+      testkit::make_model("helmholtz", {{"mesh", "builtin:" + mesh}, {"resolution", resolution}});
   m.op = model->linear()->matrix();
   m.rhs = std::get<std::vector<complex>>(model->linear()->rhs());
   return m;
@@ -55,11 +56,16 @@ int main(int argc, char** argv) {
   std::string sections = "kernels,spmv,solvers";
   Context c;
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--quick")) quick = true;
-    else if (!std::strcmp(argv[i], "--sections") && i + 1 < argc) sections = argv[++i];
-    else if (!std::strcmp(argv[i], "--cpu-budget") && i + 1 < argc) c.cpu_budget_s = std::atof(argv[++i]);
+    if (!std::strcmp(argv[i], "--quick"))
+      quick = true;
+    else if (!std::strcmp(argv[i], "--sections") && i + 1 < argc)
+      sections = argv[++i];
+    else if (!std::strcmp(argv[i], "--cpu-budget") && i + 1 < argc)
+      c.cpu_budget_s = std::atof(argv[++i]);
     else {
-      std::fprintf(stderr, "usage: krylov-benchmark [--quick] [--sections kernels,spmv,solvers] [--cpu-budget S]\n");
+      std::fprintf(
+          stderr,
+          "usage: krylov-benchmark [--quick] [--sections kernels,spmv,solvers] [--cpu-budget S]\n");
       return 2;
     }
   }
@@ -67,14 +73,15 @@ int main(int argc, char** argv) {
 #ifdef _OPENMP
   threads = omp_get_max_threads();
 #endif
-  std::printf("## Krylov benchmark\n\nCPU: %u hardware threads, %d OpenMP threads.\n", std::thread::hardware_concurrency(),
-              threads);
+  std::printf("## Krylov benchmark\n\nCPU: %u hardware threads, %d OpenMP threads.\n",
+              std::thread::hardware_concurrency(), threads);
   try {
     const std::string name = krylov::device::require_device();
     c.gpu = true;
     c.copy_gbs = test::copy_bandwidth_gbs(std::size_t(1) << 30);
-    std::printf("GPU: %s.\nMeasured device-to-device copy bandwidth (1 GiB, read + write): %.0f GB/s.\n",
-                test::device_description().c_str(), c.copy_gbs);
+    std::printf(
+        "GPU: %s.\nMeasured device-to-device copy bandwidth (1 GiB, read + write): %.0f GB/s.\n",
+        test::device_description().c_str(), c.copy_gbs);
   } catch (const DeviceUnavailable& e) {
     std::printf("GPU: none (%s); GPU columns are left empty.\n", e.what());
   }
@@ -82,24 +89,29 @@ int main(int argc, char** argv) {
   try {
     if (sections.find("kernels") != std::string::npos)
       kernel_table(c, quick ? std::vector<std::size_t>{100000, 1000000}
-                            : std::vector<std::size_t>{100000, 500000, 1000000, 8000000, 10000000, 15000000});
+                            : std::vector<std::size_t>{100000, 500000, 1000000, 8000000, 10000000,
+                                                       15000000});
 
     std::vector<TestMatrix> matrices;
-    const std::vector<std::int64_t> cabin = quick ? std::vector<std::int64_t>{10, 20}
-                                                  : std::vector<std::int64_t>{20, 40, 80, 100};
-    const std::vector<std::int64_t> cylinder = quick ? std::vector<std::int64_t>{10}
-                                                     : std::vector<std::int64_t>{20, 40, 80};
+    const std::vector<std::int64_t> cabin =
+        quick ? std::vector<std::int64_t>{10, 20} : std::vector<std::int64_t>{20, 40, 80, 100};
+    const std::vector<std::int64_t> cylinder =
+        quick ? std::vector<std::int64_t>{10} : std::vector<std::int64_t>{20, 40, 80};
     try {
       for (auto r : cabin) matrices.push_back(helmholtz_matrix("cabin", r));
       for (auto r : cylinder) matrices.push_back(helmholtz_matrix("cylinder", r));
     } catch (const Error& e) {
-      std::printf("\n(helmholtz model unavailable: %s; using seven-point Helmholtz boxes)\n", e.what());
+      std::printf("\n(helmholtz model unavailable: %s; using seven-point Helmholtz boxes)\n",
+                  e.what());
       matrices.clear();
-      for (std::size_t n : quick ? std::vector<std::size_t>{16, 32} : std::vector<std::size_t>{32, 64, 128})
+      for (std::size_t n :
+           quick ? std::vector<std::size_t>{16, 32} : std::vector<std::size_t>{32, 64, 128})
         matrices.push_back(box_matrix(n));
     }
-    std::printf("\nMatrices (Helmholtz model defaults: 100 Hz, c = 343 m/s, impedance on seats/outlet, "
-                "source on the firewall/inlet):\n\n| matrix | n | nnz | nnz/row |\n| --- | ---: | ---: | ---: |\n");
+    std::printf(
+        "\nMatrices (Helmholtz model defaults: 100 Hz, c = 343 m/s, impedance on seats/outlet, "
+        "source on the firewall/inlet):\n\n| matrix | n | nnz | nnz/row |\n| --- | ---: | ---: | "
+        "---: |\n");
     for (const auto& m : matrices)
       std::printf("| %s | %zu | %zu | %.1f |\n", m.name.c_str(), m.csr().rows, m.csr().nnz(),
                   double(m.csr().nnz()) / double(m.csr().rows));

@@ -1,13 +1,13 @@
-// Cheik Ahamed and Magoules, tables 10-12: iterations, CPU time, GPU time and speed-up of the Krylov
-// plugins (loaded by name, Jacobi, tolerance 1e-9, zero initial guess, at most 1000
+// Cheik Ahamed and Magoules, tables 10-12: iterations, CPU time, GPU time and speed-up of the
+// Krylov plugins (loaded by name, Jacobi, tolerance 1e-9, zero initial guess, at most 1000
 // iterations). The GPU solution's residual is recomputed on the host before its time is
 // reported. A CPU solve that would take longer than the budget is cut after the number
 // of iterations the budget allows; its per-iteration time then gives the speed-up, and
 // the table says so.
 #include "benchmark_support.hpp"
 
-#include <solvent_krylov/host_kernels.hpp>
 #include <solvent/testkit.hpp>
+#include <solvent_krylov/host_kernels.hpp>
 
 #include <cmath>
 #include <cstdio>
@@ -31,9 +31,8 @@ struct Run {
 Run solve(LinearSolver& s, const TestMatrix& m, std::vector<complex>& x) {
   Run r;
   std::fill(x.begin(), x.end(), complex(0));
-  r.seconds = seconds_of([&] {
-    r.stats = s.solve(std::span<const complex>(m.rhs), std::span<complex>(x));
-  });
+  r.seconds = seconds_of(
+      [&] { r.stats = s.solve(std::span<const complex>(m.rhs), std::span<complex>(x)); });
   return r;
 }
 
@@ -41,14 +40,22 @@ Run solve(LinearSolver& s, const TestMatrix& m, std::vector<complex>& x) {
 
 void solver_table(const Context& c, const std::vector<TestMatrix>& matrices,
                   const std::vector<std::string>& methods) {
-  std::printf("\n### Krylov solvers, Jacobi, tolerance 1e-9 (Cheik Ahamed and Magoules tables 10-12)\n\n");
-  std::printf("GPU time: mean of 2 solves (1 when a solve takes over 1 s) after one warm-up solve (solve() only; setup, which "
-              "uploads the matrix, is listed apart). CPU: one solve; `cut at k` means the CPU solve "
-              "was stopped after k iterations (budget %.0f s) and its time scaled to the GPU's "
-              "iteration count.\n\n", c.cpu_budget_s);
-  std::printf("| method | matrix | n | #iter GPU | status GPU | rel. residual (host check) | GPU s | GPU ms/iter | "
-              "GPU setup s | #iter CPU | CPU s | CPU ms/iter | speed-up |\n");
-  std::printf("| --- | --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+  std::printf(
+      "\n### Krylov solvers, Jacobi, tolerance 1e-9 (Cheik Ahamed and Magoules tables 10-12)\n\n");
+  std::printf(
+      "GPU time: mean of 2 solves (1 when a solve takes over 1 s) after one warm-up solve (solve() "
+      "only; setup, which "
+      "uploads the matrix, is listed apart). CPU: one solve; `cut at k` means the CPU solve "
+      "was stopped after k iterations (budget %.0f s) and its time scaled to the GPU's "
+      "iteration count.\n\n",
+      c.cpu_budget_s);
+  std::printf(
+      "| method | matrix | n | #iter GPU | status GPU | rel. residual (host check) | GPU s | GPU "
+      "ms/iter | "
+      "GPU setup s | #iter CPU | CPU s | CPU ms/iter | speed-up |\n");
+  std::printf(
+      "| --- | --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
+      "|\n");
   for (const std::string& method : methods)
     for (const TestMatrix& m : matrices) {
       const std::size_t n = m.csr().rows;
@@ -70,7 +77,8 @@ void solver_table(const Context& c, const std::vector<TestMatrix>& matrices,
       auto probe = cpu_solver(3);
       probe->setup(m.op);
       const Run p = solve(*probe, m, x);
-      const double probe_per_iter = p.seconds / double(std::max<std::int64_t>(p.stats.iterations, 1));
+      const double probe_per_iter =
+          p.seconds / double(std::max<std::int64_t>(p.stats.iterations, 1));
       const std::int64_t wanted = c.gpu ? std::max<std::int64_t>(gpu.stats.iterations, 1) : 1000;
       const auto affordable = static_cast<std::int64_t>(c.cpu_budget_s / probe_per_iter);
       const std::int64_t k = std::max<std::int64_t>(3, std::min(wanted, affordable));
@@ -80,17 +88,20 @@ void solver_table(const Context& c, const std::vector<TestMatrix>& matrices,
       const double cpu_per_iter = r.seconds / double(std::max<std::int64_t>(r.stats.iterations, 1));
       const bool cut = k < wanted;
       if (c.gpu) {
-        const double gpu_per_iter = gpu.seconds / double(std::max<std::int64_t>(gpu.stats.iterations, 1));
-        std::printf("| %s | %s | %zu | %lld | %s | %.2e (%.2e) | %.3f | %.3f | %.3f | %lld%s | %.2f%s | %.2f | %.1f |\n",
-                    method.c_str(), m.name.c_str(), n, static_cast<long long>(gpu.stats.iterations),
-                    gpu.stats.status.c_str(), gpu.stats.residual, check, gpu.seconds, 1e3 * gpu_per_iter,
-                    setup_s, static_cast<long long>(r.stats.iterations), cut ? " (cut)" : "",
-                    cut ? cpu_per_iter * double(wanted) : r.seconds, cut ? " (scaled)" : "",
-                    1e3 * cpu_per_iter, cpu_per_iter / gpu_per_iter);
+        const double gpu_per_iter =
+            gpu.seconds / double(std::max<std::int64_t>(gpu.stats.iterations, 1));
+        std::printf(
+            "| %s | %s | %zu | %lld | %s | %.2e (%.2e) | %.3f | %.3f | %.3f | %lld%s | %.2f%s | "
+            "%.2f | %.1f |\n",
+            method.c_str(), m.name.c_str(), n, static_cast<long long>(gpu.stats.iterations),
+            gpu.stats.status.c_str(), gpu.stats.residual, check, gpu.seconds, 1e3 * gpu_per_iter,
+            setup_s, static_cast<long long>(r.stats.iterations), cut ? " (cut)" : "",
+            cut ? cpu_per_iter * double(wanted) : r.seconds, cut ? " (scaled)" : "",
+            1e3 * cpu_per_iter, cpu_per_iter / gpu_per_iter);
       } else {
-        std::printf("| %s | %s | %zu | - | - | %.2e | - | - | - | %lld | %.2f | %.2f | - |\n", method.c_str(),
-                    m.name.c_str(), n, r.stats.residual, static_cast<long long>(r.stats.iterations),
-                    r.seconds, 1e3 * cpu_per_iter);
+        std::printf("| %s | %s | %zu | - | - | %.2e | - | - | - | %lld | %.2f | %.2f | - |\n",
+                    method.c_str(), m.name.c_str(), n, r.stats.residual,
+                    static_cast<long long>(r.stats.iterations), r.seconds, 1e3 * cpu_per_iter);
       }
       std::fflush(stdout);
     }

@@ -23,8 +23,8 @@
 #include <iostream>
 #include <sstream>
 #include <string>
-#include <utility>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #ifdef _OPENMP
@@ -76,9 +76,15 @@ Problem make_problem(long n, bool convection) {
   return p;
 }
 
-double true_residual(const solvent::Stencil7<double>& a, const std::vector<double>& f, const std::vector<double>& x) {
-  const std::ptrdiff_t off[7] = {0, -1, 1, -std::ptrdiff_t(a.n1), std::ptrdiff_t(a.n1),
-                                 -std::ptrdiff_t(a.n1 * a.n2), std::ptrdiff_t(a.n1 * a.n2)};
+double true_residual(const solvent::Stencil7<double>& a, const std::vector<double>& f,
+                     const std::vector<double>& x) {
+  const std::ptrdiff_t off[7] = {0,
+                                 -1,
+                                 1,
+                                 -std::ptrdiff_t(a.n1),
+                                 std::ptrdiff_t(a.n1),
+                                 -std::ptrdiff_t(a.n1 * a.n2),
+                                 std::ptrdiff_t(a.n1 * a.n2)};
   double rr = 0, ff = 0;
   const auto n = static_cast<std::ptrdiff_t>(a.size());
 #pragma omp parallel for reduction(+ : rr, ff)
@@ -113,16 +119,20 @@ std::string describe(const Settings& s) {
   for (const auto& [k, v] : s) {
     if (k == "tolerance" || k == "max_iterations") continue;
     o << (o.tellp() > 0 ? " " : "") << k << "=";
-    std::visit([&](const auto& x) {
-      if constexpr (std::is_arithmetic_v<std::decay_t<decltype(x)>> || std::is_same_v<std::decay_t<decltype(x)>, std::string>)
-        o << x;
-    }, v);
+    std::visit(
+        [&](const auto& x) {
+          if constexpr (std::is_arithmetic_v<std::decay_t<decltype(x)>> ||
+                        std::is_same_v<std::decay_t<decltype(x)>, std::string>)
+            o << x;
+        },
+        v);
   }
   return o.str();
 }
 
 // One solve; `fixed` > 0 runs exactly that many iterations (time per iteration only).
-Row solve(const Problem& p, const std::string& name, Settings s, long fixed, int repeats = 1, bool warm_up = true) {
+Row solve(const Problem& p, const std::string& name, Settings s, long fixed, int repeats = 1,
+          bool warm_up = true) {
   Row row;
   row.solver = name;
   row.settings = describe(s);
@@ -146,11 +156,13 @@ Row solve(const Problem& p, const std::string& name, Settings s, long fixed, int
       std::fill(x.begin(), x.end(), 0.0);
       const auto t0 = std::chrono::steady_clock::now();
       st = solver->solve(std::span<const double>(p.b), std::span<double>(x));
-      const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      const double wall =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       const std::string dev = fact(solver->facts(), "device_seconds");
       const double seconds = dev.empty() ? wall : std::stod(dev);
       if (dev.empty() && r == 0)
-        row.note = name.find("cuda") != std::string::npos ? "wall clock, uploads included" : "wall clock";
+        row.note =
+            name.find("cuda") != std::string::npos ? "wall clock, uploads included" : "wall clock";
       per_iteration.push_back(1e3 * seconds / double(std::max<std::int64_t>(st.iterations, 1)));
     }
     std::sort(per_iteration.begin(), per_iteration.end());
@@ -161,7 +173,8 @@ Row solve(const Problem& p, const std::string& name, Settings s, long fixed, int
     for (const auto& o : p.model->linear()->observables(solvent::Vector(x)))
       if (o.name == "error_max") row.error_max = o.value;
     row.ran = true;
-    if (fixed == 0 && (!st.converged || row.residual > 1.5e-8)) row.note = "CHECK FAILED: not converged to 1e-8";
+    if (fixed == 0 && (!st.converged || row.residual > 1.5e-8))
+      row.note = "CHECK FAILED: not converged to 1e-8";
   } catch (const solvent::PluginError& e) {
     row.note = std::string("skipped: ") + e.what();
   } catch (const solvent::DeviceUnavailable& e) {
@@ -204,20 +217,23 @@ std::string fmt(double v, int precision = 3) {
 }
 
 void print_rows(std::ostream& out, const std::vector<Row>& rows) {
-  out << "| n^3 | solver | settings | iterations | converged | relative residual | max error | ms/iteration | "
+  out << "| n^3 | solver | settings | iterations | converged | relative residual | max error | "
+         "ms/iteration | "
          "ms/iteration/1000 nodes | floor ms | ratio | note |\n";
   out << "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const auto& r : rows) {
     if (!r.ran) {
-      out << "| " << r.n << " | " << r.solver << " | " << r.settings << " | | | | | | | | | " << r.note << " |\n";
+      out << "| " << r.n << " | " << r.solver << " | " << r.settings << " | | | | | | | | | "
+          << r.note << " |\n";
       continue;
     }
     const double nodes = double(r.n) * r.n * r.n;
     out << "| " << r.n << " | " << r.solver << " | " << r.settings << " | " << r.iterations << " | "
-        << (r.converged ? "yes" : "no") << " | " << fmt(r.residual) << " | " << fmt(r.error_max) << " | "
-        << fmt(r.ms_per_iteration) << " | " << fmt(r.ms_per_iteration / (nodes / 1000.0)) << " | "
-        << (r.floor_ms > 0 ? fmt(r.floor_ms) : "") << " | "
-        << (r.floor_ms > 0 ? fmt(r.ms_per_iteration / r.floor_ms) : "") << " | " << r.note << " |\n";
+        << (r.converged ? "yes" : "no") << " | " << fmt(r.residual) << " | " << fmt(r.error_max)
+        << " | " << fmt(r.ms_per_iteration) << " | " << fmt(r.ms_per_iteration / (nodes / 1000.0))
+        << " | " << (r.floor_ms > 0 ? fmt(r.floor_ms) : "") << " | "
+        << (r.floor_ms > 0 ? fmt(r.ms_per_iteration / r.floor_ms) : "") << " | " << r.note
+        << " |\n";
   }
   out << "\n";
 }
@@ -239,11 +255,16 @@ int main(int argc, char** argv) {
   bool quick = false;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i];
-    if (a == "--sizes") sizes = parse_list(argv[i + 1]);
-    else if (a == "--shape-size") shape_size = std::stol(argv[i + 1]);
-    else if (a == "--cpu-full-max") cpu_full_max = std::stol(argv[i + 1]);
-    else if (a == "--out") out_path = argv[i + 1];
-    else if (a == "--quick") quick = std::string(argv[i + 1]) == "1";
+    if (a == "--sizes")
+      sizes = parse_list(argv[i + 1]);
+    else if (a == "--shape-size")
+      shape_size = std::stol(argv[i + 1]);
+    else if (a == "--cpu-full-max")
+      cpu_full_max = std::stol(argv[i + 1]);
+    else if (a == "--out")
+      out_path = argv[i + 1];
+    else if (a == "--quick")
+      quick = std::string(argv[i + 1]) == "1";
   }
   std::ostringstream out;
   const auto [device_bw, device] = device_ceiling();
@@ -258,8 +279,8 @@ int main(int argc, char** argv) {
   std::cout << out.str() << std::flush;
 
   const Settings all_threads{{"threads", std::int64_t(0)}};
-  const std::vector<std::pair<std::string, Settings>> krylov{{"cg-cuda", {}}, {"bicgstab-cuda", {}}, {"cg", {}},
-                                                             {"bicgstab", {}}};
+  const std::vector<std::pair<std::string, Settings>> krylov{
+      {"cg-cuda", {}}, {"bicgstab-cuda", {}}, {"cg", {}}, {"bicgstab", {}}};
   for (bool convection : {false, true}) {
     if (quick && convection) continue;
     std::vector<Row> rows;
@@ -297,7 +318,7 @@ int main(int argc, char** argv) {
     const Problem p = make_problem(shape_size, false);
     const double floor_ms = 1e3 * matm_bytes_per_iteration(shape_size, true) / device_bw;
     const std::vector<std::tuple<const char*, int, int>> quick_shapes{
-        {"warp-scan", 64, 4},  {"warp-scan", 64, 8}, {"warp-scan", 64, 16}, {"warp-scan", 32, 32},
+        {"warp-scan", 64, 4},  {"warp-scan", 64, 8},  {"warp-scan", 64, 16}, {"warp-scan", 32, 32},
         {"warp-scan", 128, 8}, {"warp-scan", 256, 4}, {"paper", 64, 8}};
     const std::vector<std::tuple<const char*, int, int>> all_shapes{
         {"warp-scan", 32, 1},  {"warp-scan", 32, 4},  {"warp-scan", 32, 8},  {"warp-scan", 64, 1},
@@ -308,15 +329,18 @@ int main(int argc, char** argv) {
     std::vector<Row> rows;
     for (const auto& [sweep, bx, bz] : quick ? quick_shapes : all_shapes) {
       Row r = solve(p, "matm-cuda",
-                    {{"sweep", std::string(sweep)}, {"block_x", std::int64_t(bx)}, {"block_z", std::int64_t(bz)}}, 10,
-                    3, false);
+                    {{"sweep", std::string(sweep)},
+                     {"block_x", std::int64_t(bx)},
+                     {"block_z", std::int64_t(bz)}},
+                    10, 3, false);
       r.floor_ms = floor_ms;
       rows.push_back(r);
-      std::cout << sweep << " " << bx << "x" << bz << ": " << fmt(r.ms_per_iteration) << " ms/iteration " << r.note
-                << "\n"
+      std::cout << sweep << " " << bx << "x" << bz << ": " << fmt(r.ms_per_iteration)
+                << " ms/iteration " << r.note << "\n"
                 << std::flush;
     }
-    out << "### matm-cuda block shapes, poisson " << shape_size << "^3 (10 iterations, median of 3)\n\n";
+    out << "### matm-cuda block shapes, poisson " << shape_size
+        << "^3 (10 iterations, median of 3)\n\n";
     print_rows(out, rows);
   }
 

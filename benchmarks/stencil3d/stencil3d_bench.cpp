@@ -1,7 +1,7 @@
 // Darbyshire's table 3 re-done: time per step of explicit-stencil3d on CUDA for the grids
 // 100^3, 200^3, 300^3, 400 x 400 x 140 and the block shapes (4,4,4), (16,16,4), (16,4,4),
-// (16,8,4), (64,4,4), and the tiled (2.5D) kernel; speed-up over the CPU engine (all cores, and one core as the
-// paper's serial C++); effective bandwidth of the field update against a measured
+// (16,8,4), (64,4,4), and the tiled (2.5D) kernel; speed-up over the CPU engine (all cores, and one
+// core as the paper's serial C++); effective bandwidth of the field update against a measured
 // device-to-device copy; the tip phase's share of the step.
 //
 // Before timing, the CUDA state after the CPU's timed steps is compared byte for byte
@@ -9,13 +9,13 @@
 // warm-up; CPU: steady_clock, median of single steps.
 //
 //   stencil3d-bench [--steps 1000] [--cpu-steps 3] [--out bench.csv]
-#include <solvent_test/device_timing.hpp>
 #include <solvent_stencil3d/simulation_state.hpp>
 #include <solvent_stencil3d/stencil_engine.hpp>
+#include <solvent_test/device_timing.hpp>
 
+#include <solvent/testkit.hpp>
 #include <solvent_family_angiogenesis_3d/grid.hpp>
 #include <solvent_family_angiogenesis_3d/parameters.hpp>
-#include <solvent/testkit.hpp>
 
 #include <algorithm>
 #include <array>
@@ -44,8 +44,8 @@ double median(std::vector<double> v) {
 
 solvent::angiogenesis_3d::Parameters parameters(std::int64_t nx, std::int64_t ny, std::int64_t nz) {
   static std::vector<std::shared_ptr<solvent::Model>> keep;  // the block lives in the model
-  keep.push_back(solvent::testkit::make_model(
-      "angiogenesis-3d", {{"nx", nx}, {"ny", ny}, {"nz", nz}}));
+  keep.push_back(
+      solvent::testkit::make_model("angiogenesis-3d", {{"nx", nx}, {"ny", ny}, {"nz", nz}}));
   return *static_cast<const solvent::angiogenesis_3d::Parameters*>(
       keep.back()->extension(solvent::angiogenesis_3d::extension_name));
 }
@@ -55,8 +55,8 @@ struct StepTimes {
   double field, tips;
 };
 
-StepTimes time_engine(solvent::stencil3d::StencilEngine& e, const SimulationState& s, std::int64_t steps,
-                      std::int64_t chunk, std::int64_t warmup) {
+StepTimes time_engine(solvent::stencil3d::StencilEngine& e, const SimulationState& s,
+                      std::int64_t steps, std::int64_t chunk, std::int64_t warmup) {
   e.load(s);
   if (warmup > 0) e.timed_steps(warmup);
   std::vector<double> field, tips;
@@ -70,8 +70,7 @@ StepTimes time_engine(solvent::stencil3d::StencilEngine& e, const SimulationStat
 
 bool same_state(const SimulationState& a, const SimulationState& b) {
   auto eq = [](const auto& x, const auto& y) {
-    return x.size() == y.size() &&
-           std::memcmp(x.data(), y.data(), x.size() * sizeof(x[0])) == 0;
+    return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(x[0])) == 0;
   };
   return eq(a.n, b.n) && eq(a.f, b.f) && eq(a.c, b.c) && eq(a.owner, b.owner) &&
          eq(a.node, b.node) && eq(a.active, b.active) && eq(a.birth, b.birth) &&
@@ -85,9 +84,12 @@ int run_benchmark(int argc, char** argv) {
   Options opt;
   for (int a = 1; a + 1 < argc; a += 2) {
     const std::string key = argv[a];
-    if (key == "--steps") opt.steps = std::stoll(argv[a + 1]);
-    else if (key == "--cpu-steps") opt.cpu_steps = std::stoll(argv[a + 1]);
-    else if (key == "--out") opt.out = argv[a + 1];
+    if (key == "--steps")
+      opt.steps = std::stoll(argv[a + 1]);
+    else if (key == "--cpu-steps")
+      opt.cpu_steps = std::stoll(argv[a + 1]);
+    else if (key == "--out")
+      opt.out = argv[a + 1];
     else {
       std::fprintf(stderr, "unknown option %s\n", key.c_str());
       return 2;
@@ -110,16 +112,17 @@ int run_benchmark(int argc, char** argv) {
   std::ofstream csv(opt.out);
   csv << "grid,block,gpu_field_ms,gpu_tips_ms,gpu_step_ms,cpu_all_ms,cpu_one_ms,"
          "speedup_all,speedup_one,field_GBps,field_frac_copy,tip_frac\n";
-  std::printf("| grid | block | GPU step (ms) | field (ms) | tips (ms) | tips share | "
-              "field GB/s | of copy BW | vs CPU %u thr | vs 1 thr |\n",
-              cores);
+  std::printf(
+      "| grid | block | GPU step (ms) | field (ms) | tips (ms) | tips share | "
+      "field GB/s | of copy BW | vs CPU %u thr | vs 1 thr |\n",
+      cores);
   std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
   for (const auto& g : grids) {
     const auto p = parameters(g[0], g[1], g[2]);
     const auto init = solvent::stencil3d::initial_state(p, dt, seed, 1 << 22);
     const double nodes = static_cast<double>(g[0] * g[1] * g[2]);
-    const std::string grid = std::to_string(g[0]) + "x" + std::to_string(g[1]) + "x" +
-                             std::to_string(g[2]);
+    const std::string grid =
+        std::to_string(g[0]) + "x" + std::to_string(g[1]) + "x" + std::to_string(g[2]);
 
     // CPU reference and timings: all cores, then one core (fewer steps).
     auto cpu = solvent::stencil3d::make_cpu_engine(0);
@@ -127,7 +130,8 @@ int run_benchmark(int argc, char** argv) {
     SimulationState cpu_state;
     cpu->store(cpu_state);
     auto serial = solvent::stencil3d::make_cpu_engine(1);
-    const auto cpu_one = time_engine(*serial, init, std::max<std::int64_t>(1, opt.cpu_steps / 2), 1, 0);
+    const auto cpu_one =
+        time_engine(*serial, init, std::max<std::int64_t>(1, opt.cpu_steps / 2), 1, 0);
 
     // Each kernel must reproduce the CPU's state bit for bit before it is timed.
     auto matches_cpu = [&](solvent::stencil3d::FieldKernel kernel) {
@@ -138,9 +142,10 @@ int run_benchmark(int argc, char** argv) {
       cuda->store(cuda_state);
       const bool same = same_state(cpu_state, cuda_state);
       if (!same)
-        std::printf("%s: the %s kernel's state after %lld steps differs from the CPU's; not timed\n",
-                    grid.c_str(), kernel == solvent::stencil3d::FieldKernel::Tiled ? "tiled" : "direct",
-                    static_cast<long long>(opt.cpu_steps));
+        std::printf(
+            "%s: the %s kernel's state after %lld steps differs from the CPU's; not timed\n",
+            grid.c_str(), kernel == solvent::stencil3d::FieldKernel::Tiled ? "tiled" : "direct",
+            static_cast<long long>(opt.cpu_steps));
       return same;
     };
     struct Variant {
@@ -151,9 +156,9 @@ int run_benchmark(int argc, char** argv) {
     std::vector<Variant> variants;
     if (matches_cpu(solvent::stencil3d::FieldKernel::Direct))
       for (const auto& b : blocks)
-        variants.push_back({std::to_string(b[0]) + "x" + std::to_string(b[1]) + "x" +
-                                std::to_string(b[2]),
-                            b, solvent::stencil3d::FieldKernel::Direct});
+        variants.push_back(
+            {std::to_string(b[0]) + "x" + std::to_string(b[1]) + "x" + std::to_string(b[2]), b,
+             solvent::stencil3d::FieldKernel::Direct});
     if (matches_cpu(solvent::stencil3d::FieldKernel::Tiled))
       variants.push_back({"tiled 32x8, z 32", {32, 8, 1}, solvent::stencil3d::FieldKernel::Tiled});
     const double cpu_all_step = cpu_all.field + cpu_all.tips;

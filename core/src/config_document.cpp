@@ -49,7 +49,8 @@ ConfigDocument load_config_document(const std::filesystem::path& file,
     bool ok = true;
     while (true) {
       auto dot = path.find('.', start);
-      const std::string part = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+      const std::string part =
+          path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
       if (part.empty()) {
         ok = false;
         break;

@@ -52,23 +52,35 @@ void flatten(const toml::table& t, const std::string& prefix,
 
 std::string type_name(const toml::node& n) {
   switch (n.type()) {
-    case toml::node_type::string: return "a string";
-    case toml::node_type::integer: return "an integer";
-    case toml::node_type::floating_point: return "a real";
-    case toml::node_type::boolean: return "a boolean";
-    case toml::node_type::array: return "an array";
-    case toml::node_type::table: return "a table";
-    default: return "a date or time";
+    case toml::node_type::string:
+      return "a string";
+    case toml::node_type::integer:
+      return "an integer";
+    case toml::node_type::floating_point:
+      return "a real";
+    case toml::node_type::boolean:
+      return "a boolean";
+    case toml::node_type::array:
+      return "an array";
+    case toml::node_type::table:
+      return "a table";
+    default:
+      return "a date or time";
   }
 }
 
 std::string expected_name(ParamType t) {
   switch (t) {
-    case ParamType::Boolean: return "a boolean";
-    case ParamType::Integer: return "an integer";
-    case ParamType::Real: return "a real";
-    case ParamType::String: return "a string";
-    default: return std::string(to_string(t));
+    case ParamType::Boolean:
+      return "a boolean";
+    case ParamType::Integer:
+      return "an integer";
+    case ParamType::Real:
+      return "a real";
+    case ParamType::String:
+      return "a string";
+    default:
+      return std::string(to_string(t));
   }
 }
 
@@ -78,11 +90,11 @@ std::string number_text(double v) { return fmt::format("{}", v); }
 std::string range_problem(const ParamSpec& s, double v) {
   if (!std::isfinite(v)) return fmt::format("value {} is not finite", v);
   if (s.min && (s.min_exclusive ? !(v > *s.min) : !(v >= *s.min)))
-    return fmt::format("value {} must be {} {}", number_text(v), s.min_exclusive ? ">" : ">=",
-                       number_text(*s.min));
+    return fmt::format("value {} must be {} {}", number_text(v),
+                       s.min_exclusive ? ">" : ">=", number_text(*s.min));
   if (s.max && (s.max_exclusive ? !(v < *s.max) : !(v <= *s.max)))
-    return fmt::format("value {} must be {} {}", number_text(v), s.max_exclusive ? "<" : "<=",
-                       number_text(*s.max));
+    return fmt::format("value {} must be {} {}", number_text(v),
+                       s.max_exclusive ? "<" : "<=", number_text(*s.max));
   return {};
 }
 
@@ -144,10 +156,9 @@ std::optional<ParamValue> convert(const toml::node& n, const ParamSpec& s, std::
           strs.push_back(*v);
           continue;
         }
-        std::optional<double> d =
-            s.type == ParamType::RealList ? as_number(e)
-            : e.value_exact<std::int64_t>() ? as_number(e)
-                                            : std::nullopt;
+        std::optional<double> d = s.type == ParamType::RealList   ? as_number(e)
+                                  : e.value_exact<std::int64_t>() ? as_number(e)
+                                                                  : std::nullopt;
         if (!d)
           return why = fmt::format("element {} must be {}", i,
                                    s.type == ParamType::RealList ? "a number" : "an integer"),
@@ -177,15 +188,16 @@ Parameters check_section(const toml::table& table, const Schema& schema, const s
   for (const auto& s : schema) valid.push_back(s.name);
   for (const auto& [key, node] : flat) {
     if (std::find(ignored_keys.begin(), ignored_keys.end(), key) != ignored_keys.end()) continue;
-    auto spec = std::find_if(schema.begin(), schema.end(), [&](const auto& s) { return s.name == key; });
+    auto spec =
+        std::find_if(schema.begin(), schema.end(), [&](const auto& s) { return s.name == key; });
     if (spec == schema.end()) {
       auto near = nearest(key, valid);
       std::string list;
       for (const auto& v : valid) list += (list.empty() ? "" : ", ") + v;
-      problems.push_back(fmt::format(
-          "{}: {}: unknown key '{}'{}", where(*node), label, key,
-          near.empty() ? fmt::format(" (valid keys: {})", list.empty() ? "none" : list)
-                       : fmt::format("; did you mean '{}'?", near)));
+      problems.push_back(
+          fmt::format("{}: {}: unknown key '{}'{}", where(*node), label, key,
+                      near.empty() ? fmt::format(" (valid keys: {})", list.empty() ? "none" : list)
+                                   : fmt::format("; did you mean '{}'?", near)));
       continue;
     }
     std::string why;
@@ -310,16 +322,16 @@ ResolvedConfig resolve_config(const ConfigDocument& doc) {
   std::vector<std::string> problems;
   ResolvedConfig cfg;
   cfg.file = doc.file;
-  static const std::vector<std::string> sections{"run", "plugins", "model", "integrator",
-                                                 "linear_solver", "output"};
+  static const std::vector<std::string> sections{"run",        "plugins",       "model",
+                                                 "integrator", "linear_solver", "output"};
   for (const auto& [k, v] : doc.table) {
     const std::string key(k.str());
     if (std::find(sections.begin(), sections.end(), key) != sections.end()) continue;
     auto near = nearest(key, sections);
-    problems.push_back(fmt::format("{}: unknown section [{}]{}", where(v), key,
-                                   near.empty() ? fmt::format(" (valid sections: {})",
-                                                              fmt::join(sections, ", "))
-                                                : fmt::format("; did you mean [{}]?", near)));
+    problems.push_back(
+        fmt::format("{}: unknown section [{}]{}", where(v), key,
+                    near.empty() ? fmt::format(" (valid sections: {})", fmt::join(sections, ", "))
+                                 : fmt::format("; did you mean [{}]?", near)));
   }
   auto core_section = [&](const char* name, const Schema& schema) {
     const auto* n = doc.table.get(name);
@@ -347,9 +359,9 @@ ResolvedConfig resolve_config(const ConfigDocument& doc) {
   cfg.model = resolve_role(doc, *cfg.registry, {"model", PluginKind::Model, true}, problems, {});
   cfg.integrator =
       resolve_role(doc, *cfg.registry, {"integrator", PluginKind::Integrator, true}, problems, {});
-  cfg.linear_solver = resolve_role(doc, *cfg.registry,
-                                   {"linear_solver", PluginKind::LinearSolver, false}, problems,
-                                   {"fallback"});
+  cfg.linear_solver =
+      resolve_role(doc, *cfg.registry, {"linear_solver", PluginKind::LinearSolver, false}, problems,
+                   {"fallback"});
   if (cfg.linear_solver) {
     const auto* t = doc.table.get("linear_solver")->as_table();
     toml::table only_core;
@@ -366,8 +378,8 @@ ResolvedConfig resolve_config(const ConfigDocument& doc) {
         fb.params = check_section(toml::table{}, fb.plugin->descriptor->schema(), "", none);
         cfg.fallback_solver = std::move(fb);
       } catch (const PluginError& e) {
-        problems.push_back(fmt::format("{}: [linear_solver] fallback: {}",
-                                       where(*t->get("fallback")), e.what()));
+        problems.push_back(
+            fmt::format("{}: [linear_solver] fallback: {}", where(*t->get("fallback")), e.what()));
       }
     }
   }

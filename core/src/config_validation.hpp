@@ -38,8 +38,8 @@ const Schema& output_schema();
 ResolvedConfig resolve_config(const ConfigDocument& doc);
 
 // Validates `table` (a plugin's section, "type" excluded) against `schema`.
-Parameters check_section(const toml::table& table, const Schema& schema,
-                         const std::string& label, std::vector<std::string>& problems,
+Parameters check_section(const toml::table& table, const Schema& schema, const std::string& label,
+                         std::vector<std::string>& problems,
                          const std::vector<std::string>& ignored_keys = {});
 
 }  // namespace solvent

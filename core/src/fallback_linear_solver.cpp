@@ -6,7 +6,9 @@ namespace solvent {
 
 FallbackLinearSolver::FallbackLinearSolver(std::shared_ptr<LinearSolver> primary, Factory fallback,
                                            std::function<void(const std::string&)> on_switch)
-    : active_(std::move(primary)), fallback_(std::move(fallback)), on_switch_(std::move(on_switch)) {}
+    : active_(std::move(primary)),
+      fallback_(std::move(fallback)),
+      on_switch_(std::move(on_switch)) {}
 
 bool FallbackLinearSolver::accepts(OperatorKind kind, ScalarKind scalar) const {
   return active_->accepts(kind, scalar);

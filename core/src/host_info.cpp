@@ -1,10 +1,10 @@
 #include "host_info.hpp"
 
+#include <sys/utsname.h>
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
 #include <thread>
-#include <sys/utsname.h>
-#include <unistd.h>
 
 namespace solvent {
 

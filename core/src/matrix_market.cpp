@@ -90,10 +90,14 @@ class NumberedText {
 
 const char* symmetry_name(MatrixSymmetry s) {
   switch (s) {
-    case MatrixSymmetry::General: return "general";
-    case MatrixSymmetry::Symmetric: return "symmetric";
-    case MatrixSymmetry::SkewSymmetric: return "skew-symmetric";
-    case MatrixSymmetry::Hermitian: return "hermitian";
+    case MatrixSymmetry::General:
+      return "general";
+    case MatrixSymmetry::Symmetric:
+      return "symmetric";
+    case MatrixSymmetry::SkewSymmetric:
+      return "skew-symmetric";
+    case MatrixSymmetry::Hermitian:
+      return "hermitian";
   }
   return "general";
 }
@@ -109,7 +113,8 @@ struct Header {
 
 // The first line: %%MatrixMarket matrix <format> <field> <symmetry>, case-insensitive.
 Header read_banner(NumberedText& text) {
-  const std::string banner = "expected the banner '%%MatrixMarket matrix <format> <field> <symmetry>'";
+  const std::string banner =
+      "expected the banner '%%MatrixMarket matrix <format> <field> <symmetry>'";
   std::string_view line;
   if (!text.next(line)) text.fail("empty file; " + banner);
   auto words = split_words(line);
@@ -119,20 +124,31 @@ Header read_banner(NumberedText& text) {
     text.fail("unsupported object '" + std::string(words[1]) + "' (expected matrix)");
   const std::string format = lowercase(words[2]), field = lowercase(words[3]),
                     symmetry = lowercase(words[4]);
-  if (format == "coordinate") h.format = Format::Coordinate;
-  else if (format == "array") h.format = Format::Array;
-  else text.fail("unknown format '" + std::string(words[2]) + "' (expected coordinate or array)");
-  if (field == "real") h.field = Field::Real;
-  else if (field == "complex") h.field = Field::Complex;
-  else if (field == "integer") h.field = Field::Integer;
-  else if (field == "pattern") h.field = Field::Pattern;
+  if (format == "coordinate")
+    h.format = Format::Coordinate;
+  else if (format == "array")
+    h.format = Format::Array;
+  else
+    text.fail("unknown format '" + std::string(words[2]) + "' (expected coordinate or array)");
+  if (field == "real")
+    h.field = Field::Real;
+  else if (field == "complex")
+    h.field = Field::Complex;
+  else if (field == "integer")
+    h.field = Field::Integer;
+  else if (field == "pattern")
+    h.field = Field::Pattern;
   else
     text.fail("unknown field '" + std::string(words[3]) +
               "' (expected real, complex, integer or pattern)");
-  if (symmetry == "general") h.symmetry = MatrixSymmetry::General;
-  else if (symmetry == "symmetric") h.symmetry = MatrixSymmetry::Symmetric;
-  else if (symmetry == "skew-symmetric") h.symmetry = MatrixSymmetry::SkewSymmetric;
-  else if (symmetry == "hermitian") h.symmetry = MatrixSymmetry::Hermitian;
+  if (symmetry == "general")
+    h.symmetry = MatrixSymmetry::General;
+  else if (symmetry == "symmetric")
+    h.symmetry = MatrixSymmetry::Symmetric;
+  else if (symmetry == "skew-symmetric")
+    h.symmetry = MatrixSymmetry::SkewSymmetric;
+  else if (symmetry == "hermitian")
+    h.symmetry = MatrixSymmetry::Hermitian;
   else
     text.fail("unknown symmetry '" + std::string(words[4]) +
               "' (expected general, symmetric, skew-symmetric or hermitian)");
@@ -154,7 +170,8 @@ void read_size_line(NumberedText& text, Header& h) {
   if (!text.next_content(line)) text.fail("missing the size line; " + expected);
   h.size_line = text.line();
   const auto words = split_words(line);
-  if (words.size() != (coordinate ? 3u : 2u)) text.fail(expected + ", found '" + std::string(line) + "'");
+  if (words.size() != (coordinate ? 3u : 2u))
+    text.fail(expected + ", found '" + std::string(line) + "'");
   std::array<std::size_t, 3> n{};
   for (std::size_t k = 0; k < words.size(); ++k) {
     auto [end, ec] = std::from_chars(words[k].data(), words[k].data() + words[k].size(), n[k]);
@@ -238,9 +255,12 @@ struct Entries {
 template <class T>
 T parse_value(NumberedText& text, Field field, std::span<const std::string_view> words) {
   switch (field) {
-    case Field::Pattern: return T(1.0);
-    case Field::Integer: return T(parse_integer(text, words[0]));
-    case Field::Real: return T(parse_real(text, words[0]));
+    case Field::Pattern:
+      return T(1.0);
+    case Field::Integer:
+      return T(parse_integer(text, words[0]));
+    case Field::Real:
+      return T(parse_real(text, words[0]));
     case Field::Complex:
       if constexpr (std::is_same_v<T, complex>) {
         return complex(parse_real(text, words[0]), parse_real(text, words[1]));
@@ -293,8 +313,9 @@ Entries<T> read_entries(NumberedText& text, const Header& h) {
       j = static_cast<std::int32_t>(aj);
       if (++ai == h.rows) {
         ++aj;
-        ai = h.symmetry == MatrixSymmetry::General ? 0
-             : h.symmetry == MatrixSymmetry::SkewSymmetric ? aj + 1 : aj;
+        ai = h.symmetry == MatrixSymmetry::General         ? 0
+             : h.symmetry == MatrixSymmetry::SkewSymmetric ? aj + 1
+                                                           : aj;
       }
     }
     T v = parse_value<T>(text, h.field, std::span(words).subspan(indices));
@@ -303,9 +324,9 @@ Entries<T> read_entries(NumberedText& text, const Header& h) {
       if (j > i)
         text.fail("entry (" + std::to_string(i + 1) + ", " + std::to_string(j + 1) +
                   ") above the diagonal of a " +
-                  std::string(h.symmetry == MatrixSymmetry::Symmetric ? "symmetric"
+                  std::string(h.symmetry == MatrixSymmetry::Symmetric   ? "symmetric"
                               : h.symmetry == MatrixSymmetry::Hermitian ? "hermitian"
-                                                                  : "skew-symmetric") +
+                                                                        : "skew-symmetric") +
                   " matrix (only the lower triangle is stored)");
       if (i == j && h.symmetry == MatrixSymmetry::SkewSymmetric)
         text.fail("entry (" + std::to_string(i + 1) + ", " + std::to_string(j + 1) +
@@ -314,9 +335,14 @@ Entries<T> read_entries(NumberedText& text, const Header& h) {
     e.add(i, j, v);
     if (i != j) {
       switch (h.symmetry) {
-        case MatrixSymmetry::General: break;
-        case MatrixSymmetry::Symmetric: e.add(j, i, v); break;
-        case MatrixSymmetry::SkewSymmetric: e.add(j, i, -v); break;
+        case MatrixSymmetry::General:
+          break;
+        case MatrixSymmetry::Symmetric:
+          e.add(j, i, v);
+          break;
+        case MatrixSymmetry::SkewSymmetric:
+          e.add(j, i, -v);
+          break;
         case MatrixSymmetry::Hermitian:
           if constexpr (std::is_same_v<T, complex>) e.add(j, i, std::conj(v));
           break;
@@ -325,7 +351,8 @@ Entries<T> read_entries(NumberedText& text, const Header& h) {
   }
   if (seen != h.entries)
     text.fail("the file ends after " + std::to_string(seen) + " of the " +
-              std::to_string(h.entries) + " entries declared on line " + std::to_string(h.size_line));
+              std::to_string(h.entries) + " entries declared on line " +
+              std::to_string(h.size_line));
   return e;
 }
 
@@ -344,7 +371,8 @@ CsrMatrix<T> to_csr(Entries<T>&& e) {
   std::vector<std::int32_t> order(e.value.size());
   {
     auto next = start;
-    for (std::size_t k = 0; k < e.row.size(); ++k) order[next[e.row[k]]++] = static_cast<std::int32_t>(k);
+    for (std::size_t k = 0; k < e.row.size(); ++k)
+      order[next[e.row[k]]++] = static_cast<std::int32_t>(k);
   }
   a.row_ptr.assign(a.rows + 1, 0);
   a.col_idx.reserve(e.value.size());
@@ -398,15 +426,16 @@ constexpr const char* field_name() {
   return std::is_same_v<T, complex> ? "complex" : "real";
 }
 
-
 template <class T>
 T mirrored(MatrixSymmetry s, T v) {
   switch (s) {
-    case MatrixSymmetry::SkewSymmetric: return -v;
+    case MatrixSymmetry::SkewSymmetric:
+      return -v;
     case MatrixSymmetry::Hermitian:
       if constexpr (std::is_same_v<T, complex>) return std::conj(v);
       return v;
-    default: return v;
+    default:
+      return v;
   }
 }
 
@@ -441,12 +470,14 @@ void write_csr(const std::filesystem::path& path, const CsrMatrix<T>& a, MatrixS
   }
   std::string out = std::string("%%MatrixMarket matrix coordinate ") + field_name<T>() + " " +
                     symmetry_name(symmetry) + "\n% written by Solvent\n";
-  out += std::to_string(a.rows) + " " + std::to_string(a.cols) + " " + std::to_string(stored) + "\n";
+  out +=
+      std::to_string(a.rows) + " " + std::to_string(a.cols) + " " + std::to_string(stored) + "\n";
   out.reserve(out.size() + stored * (std::is_same_v<T, complex> ? 60 : 36));
   for (std::size_t i = 0; i < a.rows; ++i) {
     for (auto p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p) {
       const auto j = static_cast<std::size_t>(a.col_idx[p]);
-      if (symmetry != MatrixSymmetry::General && (j > i || (j == i && symmetry == MatrixSymmetry::SkewSymmetric)))
+      if (symmetry != MatrixSymmetry::General &&
+          (j > i || (j == i && symmetry == MatrixSymmetry::SkewSymmetric)))
         continue;
       out += std::to_string(i + 1);
       out += ' ';

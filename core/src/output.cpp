@@ -1,10 +1,10 @@
 #include <solvent/errors.hpp>
 #include <solvent/output.hpp>
 
+#include <unistd.h>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <unistd.h>
 
 namespace solvent {
 

@@ -5,13 +5,20 @@ namespace solvent {
 
 std::string_view to_string(ParamType t) {
   switch (t) {
-    case ParamType::Boolean: return "boolean";
-    case ParamType::Integer: return "integer";
-    case ParamType::Real: return "real";
-    case ParamType::String: return "string";
-    case ParamType::RealList: return "array of reals";
-    case ParamType::IntegerList: return "array of integers";
-    case ParamType::StringList: return "array of strings";
+    case ParamType::Boolean:
+      return "boolean";
+    case ParamType::Integer:
+      return "integer";
+    case ParamType::Real:
+      return "real";
+    case ParamType::String:
+      return "string";
+    case ParamType::RealList:
+      return "array of reals";
+    case ParamType::IntegerList:
+      return "array of integers";
+    case ParamType::StringList:
+      return "array of strings";
   }
   return "?";
 }

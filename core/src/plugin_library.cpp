@@ -35,14 +35,14 @@ PluginLibrary load_plugin_library(const std::filesystem::path& path) {
         "plugin against Solvent {}",
         path.string(), d->abi_version, plugin_abi_version, version_string()));
   if (d->name == nullptr || d->schema == nullptr || d->version == nullptr)
-    throw PluginError(fmt::format("{}: incomplete descriptor (name, version or schema missing)",
-                                  path.string()));
+    throw PluginError(
+        fmt::format("{}: incomplete descriptor (name, version or schema missing)", path.string()));
   const bool has_factory = (d->kind == PluginKind::Model && d->make_model) ||
                            (d->kind == PluginKind::Integrator && d->make_integrator) ||
                            (d->kind == PluginKind::LinearSolver && d->make_linear_solver);
   if (!has_factory)
-    throw PluginError(fmt::format("{}: descriptor of '{}' has no factory for its kind",
-                                  path.string(), d->name));
+    throw PluginError(
+        fmt::format("{}: descriptor of '{}' has no factory for its kind", path.string(), d->name));
   return lib;
 }
 

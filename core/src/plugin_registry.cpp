@@ -2,8 +2,8 @@
 
 #include <solvent/errors.hpp>
 
-#include <boost/dll/runtime_symbol_info.hpp>
 #include <fmt/format.h>
+#include <boost/dll/runtime_symbol_info.hpp>
 
 #include <algorithm>
 #include <cstdlib>
@@ -38,7 +38,8 @@ PluginRegistry::PluginRegistry(const std::vector<fs::path>& search_path)
     std::vector<fs::path> files;
     for (const auto& e : fs::directory_iterator(dir, ec)) {
       const auto name = e.path().filename().string();
-      if (name.rfind("libsolvent-", 0) == 0 && e.path().extension() == ".so") files.push_back(e.path());
+      if (name.rfind("libsolvent-", 0) == 0 && e.path().extension() == ".so")
+        files.push_back(e.path());
     }
     std::sort(files.begin(), files.end());
     for (const auto& f : files) {
@@ -85,7 +86,8 @@ const PluginLibrary& PluginRegistry::find(const std::string& name_or_path, Plugi
   }
   auto valid = names(kind);
   std::string hint;
-  if (auto n = nearest(name_or_path, valid); !n.empty()) hint = fmt::format("; did you mean '{}'?", n);
+  if (auto n = nearest(name_or_path, valid); !n.empty())
+    hint = fmt::format("; did you mean '{}'?", n);
   std::string list;
   for (const auto& v : valid) list += (list.empty() ? "" : ", ") + v;
   throw PluginError(fmt::format("unknown {} plugin '{}'{} (available: {})", to_string(kind),
@@ -112,7 +114,8 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
   auto same = [](char x, char y) { return std::tolower(x) == std::tolower(y); };
   for (std::size_t i = 1; i <= n; ++i)
     for (std::size_t j = 1; j <= m; ++j) {
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (same(a[i - 1], b[j - 1]) ? 0 : 1)});
+      d[i][j] = std::min(
+          {d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (same(a[i - 1], b[j - 1]) ? 0 : 1)});
       if (i > 1 && j > 1 && same(a[i - 1], b[j - 2]) && same(a[i - 2], b[j - 1]))
         d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
     }
@@ -137,9 +140,12 @@ std::string nearest(const std::string& word, const std::vector<std::string>& can
 
 std::string_view to_string(PluginKind k) {
   switch (k) {
-    case PluginKind::Model: return "model";
-    case PluginKind::Integrator: return "integrator";
-    case PluginKind::LinearSolver: return "linear_solver";
+    case PluginKind::Model:
+      return "model";
+    case PluginKind::Integrator:
+      return "integrator";
+    case PluginKind::LinearSolver:
+      return "linear_solver";
   }
   return "?";
 }

@@ -13,9 +13,9 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <unistd.h>
 #include <chrono>
 #include <sstream>
-#include <unistd.h>
 
 namespace solvent {
 
@@ -30,7 +30,8 @@ class ObserverFanOut : public Observer {
     a_.on_start(l);
     b_.on_start(l);
   }
-  void on_step(const StepInfo& i, std::span<const double> u, std::span<const Observable> o) override {
+  void on_step(const StepInfo& i, std::span<const double> u,
+               std::span<const Observable> o) override {
     a_.on_step(i, u, o);
     b_.on_step(i, u, o);
   }
@@ -67,9 +68,7 @@ void prepare_output_dir(const fs::path& dir, const RunOptions& opt) {
   fs::create_directories(dir);
 }
 
-PluginContext context_for(const ResolvedRole& r) {
-  return PluginContext{r.params, core_logger()};
-}
+PluginContext context_for(const ResolvedRole& r) { return PluginContext{r.params, core_logger()}; }
 
 }  // namespace
 
@@ -119,11 +118,12 @@ RunSummary run_experiment(const RunOptions& opt) {
     if (solver) record.add_facts("linear_solver", solver->facts());
     // After a failure the integrator returned nothing: the observer knows how far it got.
     const bool failed = status != "completed";
-    record.set_result(failed ? csv.last_step().step : result.steps, failed ? csv.last_step().t : result.t,
-                      csv.solve_stats(), csv.last_observables());
-    record.set_timings(timer.seconds(), std::chrono::duration<double>(
-                                            std::chrono::steady_clock::now() - wall_start)
-                                            .count());
+    record.set_result(failed ? csv.last_step().step : result.steps,
+                      failed ? csv.last_step().t : result.t, csv.solve_stats(),
+                      csv.last_observables());
+    record.set_timings(
+        timer.seconds(),
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count());
     record.set_outcome(status, message);
     record.write();
   };
@@ -141,10 +141,14 @@ RunSummary run_experiment(const RunOptions& opt) {
           throw ConfigError({fmt::format("{}: integrator '{}' needs a [linear_solver] section",
                                          cfg.file.string(), summary.integrator)});
         summary.linear_solver = cfg.linear_solver->plugin->descriptor->name;
-        auto primary = create_linear_solver(*cfg.linear_solver->plugin, context_for(*cfg.linear_solver));
+        auto primary =
+            create_linear_solver(*cfg.linear_solver->plugin, context_for(*cfg.linear_solver));
         FallbackLinearSolver::Factory fallback;
         if (cfg.fallback_solver)
-          fallback = [&] { return create_linear_solver(*cfg.fallback_solver->plugin, context_for(*cfg.fallback_solver)); };
+          fallback = [&] {
+            return create_linear_solver(*cfg.fallback_solver->plugin,
+                                        context_for(*cfg.fallback_solver));
+          };
         solver = std::make_shared<FallbackLinearSolver>(
             std::move(primary), std::move(fallback), [&](const std::string& why_switch) {
               log->warn("{}; falling back to linear solver '{}'", why_switch, cfg.fallback);
@@ -156,8 +160,9 @@ RunSummary run_experiment(const RunOptions& opt) {
     try {
       result = integrator->run(*model, solver.get(), ctx);
     } catch (const UnsupportedOperator& e) {
-      throw UnsupportedOperator(fmt::format("linear solver '{}' cannot be used by integrator '{}': {}",
-                                            summary.linear_solver, summary.integrator, e.what()));
+      throw UnsupportedOperator(
+          fmt::format("linear solver '{}' cannot be used by integrator '{}': {}",
+                      summary.linear_solver, summary.integrator, e.what()));
     }
   } catch (const Error& e) {
     finish_record("failed", e.what());

@@ -11,13 +11,13 @@ namespace solvent {
 enum class ProgressMode { Auto, Always, Never };
 
 struct RunOptions {
-  std::filesystem::path config;                      // empty with `resume`: DIR/config.toml
-  std::vector<std::string> overrides;                // --set section.key=value
-  std::optional<std::filesystem::path> output_dir;   // --output DIR
-  std::optional<std::filesystem::path> resume;       // --resume DIR
-  bool overwrite = false;                            // --overwrite: replace an earlier run
+  std::filesystem::path config;                     // empty with `resume`: DIR/config.toml
+  std::vector<std::string> overrides;               // --set section.key=value
+  std::optional<std::filesystem::path> output_dir;  // --output DIR
+  std::optional<std::filesystem::path> resume;      // --resume DIR
+  bool overwrite = false;                           // --overwrite: replace an earlier run
   ProgressMode progress = ProgressMode::Auto;
-  std::vector<std::string> argv;                     // for the record
+  std::vector<std::string> argv;  // for the record
 };
 
 struct RunSummary {

@@ -45,9 +45,10 @@ RunRecord::RunRecord(std::filesystem::path dir, const ResolvedConfig& cfg,
                                    {"command", std::move(args)},
                                    {"started", utc_now()},
                                    {"status", "running"}});
-  table_.insert("solvent", toml::table{{"version", version_string()},
-                                       {"git_commit", build_info::git_commit},
-                                       {"plugin_abi", static_cast<std::int64_t>(plugin_abi_version)}});
+  table_.insert("solvent",
+                toml::table{{"version", version_string()},
+                            {"git_commit", build_info::git_commit},
+                            {"plugin_abi", static_cast<std::int64_t>(plugin_abi_version)}});
   table_.insert("build", toml::table{{"compiler", build_info::compiler},
                                      {"build_type", build_info::build_type},
                                      {"cuda_compiler", build_info::cuda_compiler},
@@ -65,7 +66,8 @@ RunRecord::RunRecord(std::filesystem::path dir, const ResolvedConfig& cfg,
   if (cfg.model) plugins.insert("model", plugin_entry(*cfg.model));
   if (cfg.integrator) plugins.insert("integrator", plugin_entry(*cfg.integrator));
   if (cfg.linear_solver) plugins.insert("linear_solver", plugin_entry(*cfg.linear_solver));
-  if (cfg.fallback_solver) plugins.insert("fallback_linear_solver", plugin_entry(*cfg.fallback_solver));
+  if (cfg.fallback_solver)
+    plugins.insert("fallback_linear_solver", plugin_entry(*cfg.fallback_solver));
   table_.insert("plugins", std::move(plugins));
 }
 

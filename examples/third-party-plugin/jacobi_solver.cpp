@@ -34,16 +34,18 @@ void JacobiSolver::setup(std::shared_ptr<const solvent::Operator> op) {
 }
 
 template <class T>
-SolveStats JacobiSolver::iterate(std::span<const T> b, std::span<T> x, const std::vector<T>& diagonal) {
+SolveStats JacobiSolver::iterate(std::span<const T> b, std::span<T> x,
+                                 const std::vector<T>& diagonal) {
   if (!op_) throw solvent::SolverError("acme-jacobi: solve() before setup()");
   if (solvent::scalar_of(*op_) != solvent::scalar_kind_of<T>)
-    throw solvent::UnsupportedOperator(fmt::format(
-        "acme-jacobi: a {} right-hand side for a {} matrix", solvent::to_string(solvent::scalar_kind_of<T>),
-        solvent::to_string(solvent::scalar_of(*op_))));
+    throw solvent::UnsupportedOperator(
+        fmt::format("acme-jacobi: a {} right-hand side for a {} matrix",
+                    solvent::to_string(solvent::scalar_kind_of<T>),
+                    solvent::to_string(solvent::scalar_of(*op_))));
   const std::size_t n = diagonal.size();
   if (b.size() != n || x.size() != n)
-    throw solvent::SolverError(fmt::format("acme-jacobi: vector length {} for a {} x {} matrix",
-                                           b.size(), n, n));
+    throw solvent::SolverError(
+        fmt::format("acme-jacobi: vector length {} for a {} x {} matrix", b.size(), n, n));
   double bnorm = 0.0;
   for (const auto& v : b) bnorm += std::norm(v);
   bnorm = std::sqrt(bnorm);

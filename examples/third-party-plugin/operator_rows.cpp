@@ -14,7 +14,8 @@ namespace {
 
 void require_square(std::size_t rows, std::size_t cols) {
   if (rows != cols)
-    throw solvent::SolverError(fmt::format("acme-jacobi: matrix is {} x {}, not square", rows, cols));
+    throw solvent::SolverError(
+        fmt::format("acme-jacobi: matrix is {} x {}, not square", rows, cols));
 }
 
 template <class T>

@@ -1,5 +1,5 @@
-#include "src/angiogenesis_3d_model.hpp"
 #include "schema_angiogenesis_3d.hpp"
+#include "src/angiogenesis_3d_model.hpp"
 
 #include <solvent/plugin.hpp>
 

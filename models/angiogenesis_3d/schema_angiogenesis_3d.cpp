@@ -41,7 +41,8 @@ solvent::Schema model_schema() {
                        "initial tip z positions, fractions of the box's z extent")
           .at_least(0.0)
           .at_most(1.0),
-      ParamSpec::real("branching.age", 0.5, "age psi (time since the tip appeared or last branched) needed to branch")
+      ParamSpec::real("branching.age", 0.5,
+                      "age psi (time since the tip appeared or last branched) needed to branch")
           .at_least(0.0),
       ParamSpec::real("branching.density_factor", 2.5,
                       "branch only where the neighbourhood holds more than density_factor / c "

@@ -7,14 +7,16 @@ namespace {
 solvent::Schema cusolver_schema() {
   using solvent::ParamSpec;
   return {
-      ParamSpec::boolean("reuse_factorization", true,
-                         "getrf once in setup and only getrs per solve; off: copy the resident "
-                         "matrix and getrf again in every solve (what gepp-cuda's paper mode does)"),
+      ParamSpec::boolean(
+          "reuse_factorization", true,
+          "getrf once in setup and only getrs per solve; off: copy the resident "
+          "matrix and getrf again in every solve (what gepp-cuda's paper mode does)"),
       ParamSpec::integer("device", 0, "CUDA device ordinal").at_least(0),
   };
 }
 }  // namespace
 
 SOLVENT_PLUGIN(solvent::describe_linear_solver<solvent::dense::CusolverSolver>(
-    "cusolver", "1.0.0", "cuSOLVER dense LU with partial pivoting (getrf/getrs), the vendor reference",
-    &cusolver_schema, "cuda"))
+    "cusolver", "1.0.0",
+    "cuSOLVER dense LU with partial pivoting (getrf/getrs), the vendor reference", &cusolver_schema,
+    "cuda"))

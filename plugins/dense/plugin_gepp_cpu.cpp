@@ -10,5 +10,6 @@ solvent::Schema schema() {
 
 SOLVENT_PLUGIN(solvent::describe_linear_solver<solvent::dense::GeppCpuSolver>(
     "gepp-cpu", "1.0.0",
-    "Dense Gaussian elimination with partial pivoting on the augmented matrix (De Luca et al.'s CPU baseline)",
+    "Dense Gaussian elimination with partial pivoting on the augmented matrix (De Luca et al.'s "
+    "CPU baseline)",
     &schema))

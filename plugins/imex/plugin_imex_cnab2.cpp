@@ -12,5 +12,6 @@ class ImexCnab2 : public solvent::imex::ImexIntegrator {
 
 SOLVENT_PLUGIN(solvent::describe_integrator<ImexCnab2>(
     "imex-cnab2", "1.0.0",
-    "IMEX: Crank-Nicolson on the linear part, Adams-Bashforth 2 on the nonlinear part (second order)",
+    "IMEX: Crank-Nicolson on the linear part, Adams-Bashforth 2 on the nonlinear part (second "
+    "order)",
     &solvent::imex::common_schema))

@@ -3,6 +3,9 @@
 #include <solvent_krylov/host_space.hpp>
 #include <solvent_krylov/krylov_solver.hpp>
 
-SOLVENT_PLUGIN(solvent::describe_linear_solver<
-               solvent::krylov::KrylovSolver<solvent::krylov::Bicgstab, solvent::krylov::HostSpace>>(
-    "bicgstab", "1.0.0", "BiCGSTAB (van der Vorst) for real and complex CSR and seven-point operators, on the CPU", &solvent::krylov::krylov_schema))
+SOLVENT_PLUGIN(
+    solvent::describe_linear_solver<
+        solvent::krylov::KrylovSolver<solvent::krylov::Bicgstab, solvent::krylov::HostSpace>>(
+        "bicgstab", "1.0.0",
+        "BiCGSTAB (van der Vorst) for real and complex CSR and seven-point operators, on the CPU",
+        &solvent::krylov::krylov_schema))

@@ -5,4 +5,7 @@
 
 SOLVENT_PLUGIN(solvent::describe_linear_solver<
                solvent::krylov::KrylovSolver<solvent::krylov::Cg, solvent::krylov::HostSpace>>(
-    "cg", "1.0.0", "Jacobi-preconditioned conjugate gradients for Hermitian positive definite CSR and seven-point operators, on the CPU", &solvent::krylov::krylov_schema))
+    "cg", "1.0.0",
+    "Jacobi-preconditioned conjugate gradients for Hermitian positive definite CSR and seven-point "
+    "operators, on the CPU",
+    &solvent::krylov::krylov_schema))

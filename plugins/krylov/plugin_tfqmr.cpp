@@ -1,8 +1,10 @@
 // The `tfqmr` plugin: the Tfqmr method in the CPU vector space.
-#include <solvent_krylov/tfqmr.hpp>
 #include <solvent_krylov/host_space.hpp>
 #include <solvent_krylov/krylov_solver.hpp>
+#include <solvent_krylov/tfqmr.hpp>
 
 SOLVENT_PLUGIN(solvent::describe_linear_solver<
                solvent::krylov::KrylovSolver<solvent::krylov::Tfqmr, solvent::krylov::HostSpace>>(
-    "tfqmr", "1.0.0", "TFQMR (Freund) for real and complex CSR and seven-point operators, on the CPU", &solvent::krylov::krylov_schema))
+    "tfqmr", "1.0.0",
+    "TFQMR (Freund) for real and complex CSR and seven-point operators, on the CPU",
+    &solvent::krylov::krylov_schema))

@@ -1,5 +1,5 @@
-#include "src/explicit_stencil3d.hpp"
 #include "schema_explicit_stencil3d.hpp"
+#include "src/explicit_stencil3d.hpp"
 
 #include <solvent/plugin.hpp>
 

@@ -10,8 +10,7 @@ solvent::Schema integrator_schema() {
       ParamSpec::integer("steps", 1000, "steps to take (fewer if a tip reaches model.stop_x)")
           .at_least(0),
       ParamSpec::choice("device", "cpu", {"cpu", "cuda"}, "where the state lives and steps"),
-      ParamSpec::integer("threads", 0, "CPU threads (0: OpenMP's default, all cores)")
-          .at_least(0),
+      ParamSpec::integer("threads", 0, "CPU threads (0: OpenMP's default, all cores)").at_least(0),
       ParamSpec::choice("field_kernel", "direct", {"direct", "tiled"},
                         "CUDA field update: one thread per node in block_x*y*z blocks (seed "
                         "003), or 32x8 columns marching along z with a shared-memory plane"),

@@ -13,7 +13,7 @@ set +e
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/device.txt"
 plugins=$(sed -n 's/^build \(lib\/solvent\/libsolvent-[^:]*\.so\):.*/\1/p' "$BUILD/build.ninja")
 SECONDS=0
-timeout 220 ninja -C "$BUILD" -k 0 $plugins bin/solvent solvent-testkit sdk-loader-test \
+timeout 220 ninja -C "$BUILD" -k 0 $plugins bin/solvent solvent-testkit sdk-loader-tests \
   > "$OUT/build.log" 2>&1 || grep -E "error|FAILED" "$OUT/build.log" | head -30
 echo "built in $SECONDS s"
 (cd "$BUILD" && timeout 110 ctest -R '^sdk-' --output-on-failure -V) > "$OUT/sdk-tests.log" 2>&1

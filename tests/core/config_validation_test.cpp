@@ -27,7 +27,8 @@ bool matches(const std::string& actual, const std::string& expected) {
   return actual == expected;
 }
 
-std::vector<std::string> problems_of(const fs::path& file, const std::vector<std::string>& overrides = {}) {
+std::vector<std::string> problems_of(const fs::path& file,
+                                     const std::vector<std::string>& overrides = {}) {
   try {
     resolve_config(load_config_document(file, overrides));
   } catch (const ConfigError& e) {
@@ -72,21 +73,24 @@ TEST_CASE("--set overrides are validated like the file, and reported as --set") 
   CHECK(p[0] == "--set nonsense: expected section.key=value");
   const auto q = problems_of(good, {"model.M=two", "integrator.dtt=0.1"});
   REQUIRE(q.size() == 2);
-  CHECK(q[0] == "--set: [model] (model 'angiogenesis-1d'): key 'M' must be an integer, got a string");
-  CHECK(q[1] == "--set: [integrator] (integrator 'imex-trapezoid'): unknown key 'dtt'; did you mean 'dt'?");
+  CHECK(q[0] ==
+        "--set: [model] (model 'angiogenesis-1d'): key 'M' must be an integer, got a string");
+  CHECK(q[1] ==
+        "--set: [integrator] (integrator 'imex-trapezoid'): unknown key 'dtt'; did you mean 'dt'?");
 }
 
 TEST_CASE("the resolved configuration holds every default, including a named set's") {
   const auto file = fs::temp_directory_path() / "solvent-second-set.toml";
-  std::ofstream(file) << "[model]\ntype = \"angiogenesis-1d\"\nparameter_set = \"second\"\n"
-                         "[model.parameters]\ndC = 0.5\n"
-                         "[integrator]\ntype = \"imex-trapezoid\"\n[linear_solver]\ntype = \"lapack\"\n";
+  std::ofstream(file)
+      << "[model]\ntype = \"angiogenesis-1d\"\nparameter_set = \"second\"\n"
+         "[model.parameters]\ndC = 0.5\n"
+         "[integrator]\ntype = \"imex-trapezoid\"\n[linear_solver]\ntype = \"lapack\"\n";
   auto cfg = resolve_config(load_config_document(file, {}));
   const auto resolved = cfg.to_toml();
   CHECK(resolved["model"]["parameters"]["dC"].value<double>() == 0.5);    // written: wins
   CHECK(resolved["model"]["parameters"]["dP"].value<double>() == 0.005);  // from the set
   CHECK(resolved["model"]["parameters"]["a3"].value<double>() == 0.2);
-  CHECK(resolved["model"]["M"].value<std::int64_t>() == 400);             // schema default
+  CHECK(resolved["model"]["M"].value<std::int64_t>() == 400);  // schema default
   CHECK(resolved["integrator"]["projection"].value<bool>() == true);
   CHECK(resolved["output"]["every"].value<std::int64_t>() == 10);
   fs::remove(file);

@@ -15,8 +15,10 @@ TEST_CASE("a plugin built against another ABI is refused, naming both versions")
     FAIL("the wrong-ABI plugin was accepted");
   } catch (const PluginError& e) {
     CHECK(std::string(e.what()) ==
-          path + ": plugin ABI version 999 does not match this Solvent's ABI version 1; "
-                 "rebuild the plugin against Solvent " + version_string());
+          path +
+              ": plugin ABI version 999 does not match this Solvent's ABI version 1; "
+              "rebuild the plugin against Solvent " +
+              version_string());
   }
 }
 
@@ -34,7 +36,9 @@ TEST_CASE("a missing plugin is an error that lists what exists and the nearest n
     FAIL("found a plugin that does not exist");
   } catch (const PluginError& e) {
     const std::string msg = e.what();
-    CHECK(msg.rfind("unknown linear_solver plugin 'gepp-cpx'; did you mean 'gepp-cpu'? (available: ", 0) == 0);
+    CHECK(
+        msg.rfind("unknown linear_solver plugin 'gepp-cpx'; did you mean 'gepp-cpu'? (available: ",
+                  0) == 0);
     CHECK(msg.find("lapack") != std::string::npos);
   }
   CHECK_THROWS_WITH_AS(registry.find("gepp-cpu", PluginKind::Model),

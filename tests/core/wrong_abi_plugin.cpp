@@ -4,9 +4,17 @@
 namespace {
 solvent::Schema no_parameters() { return {}; }
 const solvent::PluginDescriptor* descriptor() {
-  static const solvent::PluginDescriptor d{999u, "9.0.0", "future-solver", solvent::PluginKind::LinearSolver,
-                                           "1.0.0", "built against ABI 999", "cpu", &no_parameters,
-                                           nullptr, nullptr, nullptr};
+  static const solvent::PluginDescriptor d{999u,
+                                           "9.0.0",
+                                           "future-solver",
+                                           solvent::PluginKind::LinearSolver,
+                                           "1.0.0",
+                                           "built against ABI 999",
+                                           "cpu",
+                                           &no_parameters,
+                                           nullptr,
+                                           nullptr,
+                                           nullptr};
   return &d;
 }
 }  // namespace

@@ -18,7 +18,8 @@ class RefusingSolver : public solvent::LinearSolver {
 solvent::Schema schema() { return {}; }
 
 solvent::PluginDescriptor describe() {
-  auto d = solvent::describe_linear_solver<RefusingSolver>(FIXTURE_NAME, "1.0.0", FIXTURE_SUMMARY, &schema);
+  auto d = solvent::describe_linear_solver<RefusingSolver>(FIXTURE_NAME, "1.0.0", FIXTURE_SUMMARY,
+                                                           &schema);
   d.abi_version = FIXTURE_ABI_VERSION;
   d.solvent_version = FIXTURE_SOLVENT_VERSION;
   return d;

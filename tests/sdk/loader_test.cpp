@@ -84,11 +84,13 @@ TEST_CASE("plugins chosen by path off the search path stay valid while more are 
   // The config keeps one reference per role (model, integrator, solver, fallback): a later
   // lookup must not move an earlier one.
   PluginRegistry registry({});
-  const auto& first = registry.find(library("twin-a", "sdk-twin").string(), PluginKind::LinearSolver);
+  const auto& first =
+      registry.find(library("twin-a", "sdk-twin").string(), PluginKind::LinearSolver);
   const auto* first_address = &first;
   registry.find(library("twin-b", "sdk-twin").string(), PluginKind::LinearSolver);
   registry.find(library("newer-minor", "sdk-newer-minor").string(), PluginKind::LinearSolver);
   CHECK(&first == first_address);
   CHECK(std::string(first.descriptor->summary) == "twin a");
-  CHECK(&registry.find(library("twin-a", "sdk-twin").string(), PluginKind::LinearSolver) == first_address);
+  CHECK(&registry.find(library("twin-a", "sdk-twin").string(), PluginKind::LinearSolver) ==
+        first_address);
 }

@@ -58,8 +58,9 @@ std::string device_description() {
   cudaDriverGetVersion(&driver);
   cudaRuntimeGetVersion(&runtime);
   return name + ", " + std::to_string(p.multiProcessorCount) + " SMs, " +
-         std::to_string(p.totalGlobalMem >> 30) + " GiB, L2 " + std::to_string(p.l2CacheSize >> 20) +
-         " MiB, driver " + std::to_string(driver) + ", runtime " + std::to_string(runtime);
+         std::to_string(p.totalGlobalMem >> 30) + " GiB, L2 " +
+         std::to_string(p.l2CacheSize >> 20) + " MiB, driver " + std::to_string(driver) +
+         ", runtime " + std::to_string(runtime);
 }
 
 }  // namespace solvent::test

@@ -17,8 +17,8 @@ class logger;
 namespace solvent {
 
 struct RunContext {
-  std::filesystem::path output_dir;          // files an integrator writes itself go here
-  std::uint64_t seed = 0;                    // [run] seed
+  std::filesystem::path output_dir;                  // files an integrator writes itself go here
+  std::uint64_t seed = 0;                            // [run] seed
   std::optional<std::filesystem::path> resume_from;  // `solvent run --resume DIR`
   Observer* observer = nullptr;
   PhaseTimer* timer = nullptr;

@@ -13,8 +13,8 @@
 namespace solvent {
 
 struct SolveStats {
-  std::int64_t iterations = 0;           // 1 for a direct solve
-  double residual = 0.0;                 // relative residual ||b - Ax|| / ||b|| where known
+  std::int64_t iterations = 0;  // 1 for a direct solve
+  double residual = 0.0;        // relative residual ||b - Ax|| / ||b|| where known
   bool converged = false;
   std::string status;                    // "converged", "max_iterations", "breakdown: rho = 0", ...
   std::vector<double> residual_history;  // iterative solvers: one entry per iteration

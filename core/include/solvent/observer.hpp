@@ -10,7 +10,7 @@
 namespace solvent {
 
 struct StepInfo {
-  std::int64_t step = 0;         // 0 is the initial state
+  std::int64_t step = 0;  // 0 is the initial state
   std::int64_t total_steps = 0;
   double t = 0.0;
   double dt = 0.0;

@@ -17,17 +17,21 @@ enum class OperatorKind { Dense, Csr, Stencil7, Banded };
 
 constexpr std::string_view to_string(OperatorKind k) {
   switch (k) {
-    case OperatorKind::Dense: return "dense";
-    case OperatorKind::Csr: return "csr";
-    case OperatorKind::Stencil7: return "stencil7";
-    case OperatorKind::Banded: return "banded";
+    case OperatorKind::Dense:
+      return "dense";
+    case OperatorKind::Csr:
+      return "csr";
+    case OperatorKind::Stencil7:
+      return "stencil7";
+    case OperatorKind::Banded:
+      return "banded";
   }
   return "?";
 }
 
-using Operator = std::variant<DenseMatrix<double>, DenseMatrix<complex>, CsrMatrix<double>,
-                              CsrMatrix<complex>, Stencil7<double>, Stencil7<complex>,
-                              BandedMatrix<double>, BandedMatrix<complex>>;
+using Operator =
+    std::variant<DenseMatrix<double>, DenseMatrix<complex>, CsrMatrix<double>, CsrMatrix<complex>,
+                 Stencil7<double>, Stencil7<complex>, BandedMatrix<double>, BandedMatrix<complex>>;
 
 OperatorKind kind_of(const Operator& op);
 ScalarKind scalar_of(const Operator& op);

@@ -14,8 +14,8 @@ class PhaseTimer {
     Scope(PhaseTimer& t, std::string phase)
         : timer_(t), phase_(std::move(phase)), start_(std::chrono::steady_clock::now()) {}
     ~Scope() {
-      timer_.add(phase_, std::chrono::duration<double>(std::chrono::steady_clock::now() - start_)
-                             .count());
+      timer_.add(phase_,
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count());
     }
     Scope(const Scope&) = delete;
     Scope& operator=(const Scope&) = delete;

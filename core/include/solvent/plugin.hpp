@@ -57,35 +57,61 @@ struct PluginDescriptor {
 template <class T>
 PluginDescriptor describe_model(const char* name, const char* version, const char* summary,
                                 Schema (*schema)(), const char* device = "cpu") {
-  return {plugin_abi_version, SOLVENT_VERSION, name, PluginKind::Model, version, summary, device,
-          schema, [](const PluginContext& c) -> std::unique_ptr<Model> { return std::make_unique<T>(c); },
-          nullptr, nullptr};
+  return {plugin_abi_version,
+          SOLVENT_VERSION,
+          name,
+          PluginKind::Model,
+          version,
+          summary,
+          device,
+          schema,
+          [](const PluginContext& c) -> std::unique_ptr<Model> { return std::make_unique<T>(c); },
+          nullptr,
+          nullptr};
 }
 
 template <class T>
 PluginDescriptor describe_integrator(const char* name, const char* version, const char* summary,
                                      Schema (*schema)(), const char* device = "cpu") {
-  return {plugin_abi_version, SOLVENT_VERSION, name, PluginKind::Integrator, version, summary,
-          device, schema, nullptr,
-          [](const PluginContext& c) -> std::unique_ptr<Integrator> { return std::make_unique<T>(c); },
-          nullptr};
+  return {
+      plugin_abi_version,
+      SOLVENT_VERSION,
+      name,
+      PluginKind::Integrator,
+      version,
+      summary,
+      device,
+      schema,
+      nullptr,
+      [](const PluginContext& c) -> std::unique_ptr<Integrator> { return std::make_unique<T>(c); },
+      nullptr};
 }
 
 template <class T>
 PluginDescriptor describe_linear_solver(const char* name, const char* version, const char* summary,
                                         Schema (*schema)(), const char* device = "cpu") {
-  return {plugin_abi_version, SOLVENT_VERSION, name, PluginKind::LinearSolver, version, summary,
-          device, schema, nullptr, nullptr,
-          [](const PluginContext& c) -> std::unique_ptr<LinearSolver> { return std::make_unique<T>(c); }};
+  return {plugin_abi_version,
+          SOLVENT_VERSION,
+          name,
+          PluginKind::LinearSolver,
+          version,
+          summary,
+          device,
+          schema,
+          nullptr,
+          nullptr,
+          [](const PluginContext& c) -> std::unique_ptr<LinearSolver> {
+            return std::make_unique<T>(c);
+          }};
 }
 
 }  // namespace solvent
 
-#define SOLVENT_PLUGIN(...)                                                   \
-  namespace solvent_plugin_entry {                                            \
-  const ::solvent::PluginDescriptor* descriptor() {                          \
-    static const ::solvent::PluginDescriptor d = __VA_ARGS__;                \
-    return &d;                                                                \
-  }                                                                           \
-  }                                                                           \
+#define SOLVENT_PLUGIN(...)                                   \
+  namespace solvent_plugin_entry {                            \
+  const ::solvent::PluginDescriptor* descriptor() {           \
+    static const ::solvent::PluginDescriptor d = __VA_ARGS__; \
+    return &d;                                                \
+  }                                                           \
+  }                                                           \
   BOOST_DLL_ALIAS(solvent_plugin_entry::descriptor, solvent_plugin_descriptor)

@@ -25,24 +25,24 @@ concept VectorSpace = requires(const S& s, const typename S::Vector& x, typename
   typename S::Vector;
   { s.size() } -> std::convertible_to<std::size_t>;
   { s.device_name() } -> std::convertible_to<std::string>;
-  { s.vector() } -> std::same_as<typename S::Vector>;        // zero-filled, size()
-  { s.upload(in) } -> std::same_as<typename S::Vector>;      // host span -> space
-  s.download(x, out);                                        // space -> host span
-  s.assign(x, y);                                            // y = x
-  s.scale(a, y);                                             // y = a y
-  s.axpy(a, x, y);                                           // y = a x + y
-  s.axpby(a, x, a, y);                                       // y = a x + b y
-  { s.dot(x, x) } -> std::same_as<typename S::Scalar>;       // conj(x) . y
-  { s.norm(x) } -> std::same_as<double>;                     // 2-norm
+  { s.vector() } -> std::same_as<typename S::Vector>;                    // zero-filled, size()
+  { s.upload(in) } -> std::same_as<typename S::Vector>;                  // host span -> space
+  s.download(x, out);                                                    // space -> host span
+  s.assign(x, y);                                                        // y = x
+  s.scale(a, y);                                                         // y = a y
+  s.axpy(a, x, y);                                                       // y = a x + y
+  s.axpby(a, x, a, y);                                                   // y = a x + b y
+  { s.dot(x, x) } -> std::same_as<typename S::Scalar>;                   // conj(x) . y
+  { s.norm(x) } -> std::same_as<double>;                                 // 2-norm
   { s.dots(x, many) } -> std::same_as<std::vector<typename S::Scalar>>;  // fused dots
 };
 
 // A vector space that also applies a linear operator and its preconditioner in place.
 template <class S>
-concept OperatorSpace = VectorSpace<S> && requires(const S& s, const typename S::Vector& x,
-                                                   typename S::Vector& y) {
-  s.apply(x, y);         // y = A x
-  s.precondition(y);     // y = M^{-1} y (identity without a preconditioner)
+concept OperatorSpace = VectorSpace<S> &&
+    requires(const S& s, const typename S::Vector& x, typename S::Vector& y) {
+  s.apply(x, y);      // y = A x
+  s.precondition(y);  // y = M^{-1} y (identity without a preconditioner)
 };
 
 }  // namespace solvent

@@ -48,7 +48,8 @@ class ManufacturedImex : public Model, public ImexProblem {
 
 class FinalState : public Observer {
  public:
-  void on_step(const StepInfo& info, std::span<const double> u, std::span<const Observable>) override {
+  void on_step(const StepInfo& info, std::span<const double> u,
+               std::span<const Observable>) override {
     t = info.t;
     state.assign(u.begin(), u.end());
   }
@@ -58,7 +59,8 @@ class FinalState : public Observer {
 
 }  // namespace
 
-double measured_time_order(const std::string& integrator, const Settings& s, const std::string& solver) {
+double measured_time_order(const std::string& integrator, const Settings& s,
+                           const std::string& solver) {
   const double t_end = 1.0;
   std::vector<double> errors, dts;
   for (std::int64_t steps : {20, 40, 80, 160}) {

@@ -28,7 +28,8 @@ DenseMatrix<T> make_matrix(Family f, std::size_t n, std::mt19937_64& rng) {
   DenseMatrix<T> a(n, n);
   for (auto& v : a.values) v = draw<T>(rng);
   switch (f) {
-    case Family::Random: break;
+    case Family::Random:
+      break;
     case Family::BadlyScaled:
       // Row scales spanning 16 orders of magnitude: partial pivoting must cope.
       for (std::size_t i = 0; i < n; ++i) {
@@ -51,7 +52,8 @@ template <class T>
 Operator to_operator(const DenseMatrix<T>& a, OperatorKind kind) {
   const std::size_t n = a.rows;
   switch (kind) {
-    case OperatorKind::Dense: return a;
+    case OperatorKind::Dense:
+      return a;
     case OperatorKind::Csr: {
       CsrMatrix<T> c;
       c.rows = c.cols = n;
@@ -72,7 +74,8 @@ Operator to_operator(const DenseMatrix<T>& a, OperatorKind kind) {
         for (std::size_t j = 0; j < n; ++j) b.at(i, j) = a(i, j);
       return b;
     }
-    case OperatorKind::Stencil7: break;
+    case OperatorKind::Stencil7:
+      break;
   }
   throw Error("testkit: dense matrices are not converted to Stencil7");
 }
@@ -88,8 +91,13 @@ std::pair<Stencil7<T>, DenseMatrix<T>> make_stencil(std::size_t m, std::mt19937_
     for (std::size_t j = 0; j < m; ++j)
       for (std::size_t i = 0; i < m; ++i) {
         const std::size_t r = s.index(i, j, k);
-        const std::ptrdiff_t off[7] = {0, -1, 1, -std::ptrdiff_t(m), std::ptrdiff_t(m),
-                                       -std::ptrdiff_t(m * m), std::ptrdiff_t(m * m)};
+        const std::ptrdiff_t off[7] = {0,
+                                       -1,
+                                       1,
+                                       -std::ptrdiff_t(m),
+                                       std::ptrdiff_t(m),
+                                       -std::ptrdiff_t(m * m),
+                                       std::ptrdiff_t(m * m)};
         const bool inside[7] = {true, i > 0, i + 1 < m, j > 0, j + 1 < m, k > 0, k + 1 < m};
         double sum = 0;
         for (int d = 1; d < 7; ++d) {
@@ -112,8 +120,9 @@ std::vector<T> lapack_solve(DenseMatrix<T> a, std::vector<T> b) {
   if constexpr (std::is_same_v<T, double>)
     info = LAPACKE_dgesv(LAPACK_ROW_MAJOR, n, 1, a.values.data(), n, piv.data(), b.data(), 1);
   else
-    info = LAPACKE_zgesv(LAPACK_ROW_MAJOR, n, 1, reinterpret_cast<lapack_complex_double*>(a.values.data()),
-                         n, piv.data(), reinterpret_cast<lapack_complex_double*>(b.data()), 1);
+    info = LAPACKE_zgesv(LAPACK_ROW_MAJOR, n, 1,
+                         reinterpret_cast<lapack_complex_double*>(a.values.data()), n, piv.data(),
+                         reinterpret_cast<lapack_complex_double*>(b.data()), 1);
   REQUIRE(info == 0);
   return b;
 }
@@ -137,7 +146,8 @@ double backward_error(const DenseMatrix<T>& a, const std::vector<T>& x, const st
 }
 
 template <class T>
-double relative_residual(const DenseMatrix<T>& a, const std::vector<T>& x, const std::vector<T>& b) {
+double relative_residual(const DenseMatrix<T>& a, const std::vector<T>& x,
+                         const std::vector<T>& b) {
   double r2 = 0, b2 = 0;
   for (std::size_t i = 0; i < a.rows; ++i) {
     T r = b[i];
@@ -187,10 +197,12 @@ void check_scalar(LinearSolver& solver, const LinearSolverChecks& c) {
     return;
   }
   const std::vector<std::pair<Family, const char*>> families =
-      c.direct ? std::vector<std::pair<Family, const char*>>{{Family::Random, "random"},
-                                                             {Family::BadlyScaled, "badly scaled"},
-                                                             {Family::NearlySingular, "nearly singular"}}
-               : std::vector<std::pair<Family, const char*>>{{Family::DiagonallyDominant, "diagonally dominant"}};
+      c.direct
+          ? std::vector<std::pair<Family, const char*>>{{Family::Random, "random"},
+                                                        {Family::BadlyScaled, "badly scaled"},
+                                                        {Family::NearlySingular, "nearly singular"}}
+          : std::vector<std::pair<Family, const char*>>{
+                {Family::DiagonallyDominant, "diagonally dominant"}};
   for (const auto& [f, name] : families) {
     auto a = make_matrix<T>(f, c.n, rng);
     check_system(solver, a, to_operator(a, c.kind), c, rng, name);
@@ -210,7 +222,8 @@ void check_linear_solver(const std::string& name, const Settings& s, const Linea
     check_scalar<complex>(*solver, c);
   }
   // An operator kind the solver says it does not take must be refused, not misread.
-  for (auto kind : {OperatorKind::Dense, OperatorKind::Csr, OperatorKind::Banded, OperatorKind::Stencil7}) {
+  for (auto kind :
+       {OperatorKind::Dense, OperatorKind::Csr, OperatorKind::Banded, OperatorKind::Stencil7}) {
     if (solver->accepts(kind, ScalarKind::Real)) continue;
     Operator op;
     if (kind == OperatorKind::Stencil7) {

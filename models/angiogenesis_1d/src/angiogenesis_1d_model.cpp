@@ -22,10 +22,10 @@ Angiogenesis1d::Angiogenesis1d(const PluginContext& ctx)
       f0_(ctx.params.real("initial.F")),
       random_amplitude_(ctx.params.real("initial.amplitude")) {
   const auto& p = ctx.params;
-  k_ = {p.real("parameters.dC"), p.real("parameters.dP"), p.real("parameters.dI"),
-        p.real("parameters.k1"), p.real("parameters.k2"), p.real("parameters.k3"),
-        p.real("parameters.k4"), p.real("parameters.k5"), p.real("parameters.k6"),
-        p.real("parameters.a1"), p.real("parameters.a2"), p.real("parameters.a3"),
+  k_ = {p.real("parameters.dC"), p.real("parameters.dP"),  p.real("parameters.dI"),
+        p.real("parameters.k1"), p.real("parameters.k2"),  p.real("parameters.k3"),
+        p.real("parameters.k4"), p.real("parameters.k5"),  p.real("parameters.k6"),
+        p.real("parameters.a1"), p.real("parameters.a2"),  p.real("parameters.a3"),
         p.real("parameters.a4"), p.real("parameters.eps0")};
   x_.resize(m_);
   taf_.resize(m_);
@@ -48,7 +48,8 @@ void Angiogenesis1d::initial_state(std::span<double> u, std::uint64_t seed) cons
   const bool random = initial_ == "random";
   for (std::size_t i = 0; i < m_; ++i) u[C * m_ + i] = x_[i] < front_ ? 1.0 : 0.0;
   for (auto [s, v] : {std::pair{P, p0_}, std::pair{I, i0_}, std::pair{F, f0_}})
-    for (std::size_t i = 0; i < m_; ++i) u[s * m_ + i] = random ? random_amplitude_ * uniform(rng) : v;
+    for (std::size_t i = 0; i < m_; ++i)
+      u[s * m_ + i] = random ? random_amplitude_ * uniform(rng) : v;
 }
 
 CsrMatrix<double> Angiogenesis1d::linear_operator() const {
@@ -100,7 +101,8 @@ std::vector<std::int32_t> Angiogenesis1d::band_ordering() const {
   return p;
 }
 
-void Angiogenesis1d::explicit_term(double t, std::span<const double> u, std::span<double> out) const {
+void Angiogenesis1d::explicit_term(double t, std::span<const double> u,
+                                   std::span<double> out) const {
   const double* c = u.data() + C * m_;
   const double* p = u.data() + P * m_;
   const double* in = u.data() + I * m_;
@@ -110,7 +112,8 @@ void Angiogenesis1d::explicit_term(double t, std::span<const double> u, std::spa
   // boundary fluxes antisymmetric, so the trapezoid-rule mass of C changes only by growth.
   auto flux = [&](std::size_t i) {
     const double cm = 0.5 * (c[i] + c[i + 1]);
-    return cm * (k_.a2 * (in[i + 1] - in[i]) / h_ - k_.a1 * (f[i + 1] - f[i]) / h_ - k_.a3 * taf_flux_[i]);
+    return cm * (k_.a2 * (in[i + 1] - in[i]) / h_ - k_.a1 * (f[i + 1] - f[i]) / h_ -
+                 k_.a3 * taf_flux_[i]);
   };
   double left = flux(0);
   out[C * m_] = 2.0 * left / h_ + k_.k1 * c[0] * (1.0 - c[0]);

@@ -35,7 +35,7 @@ class Angiogenesis1d : public Model, public ImexProblem {
   Coefficients k_;
   std::string initial_;
   double front_, p0_, i0_, f0_, random_amplitude_;
-  std::vector<double> x_, taf_, taf_flux_;  // taf_flux_[i]: T_x / (1 + a4 T) at i + 1/2
+  std::vector<double> x_, taf_, taf_flux_;            // taf_flux_[i]: T_x / (1 + a4 T) at i + 1/2
   std::optional<ManufacturedSolution> manufactured_;  // mode = "manufactured"
 };
 

@@ -20,9 +20,12 @@ TimeFactors time_factors(std::size_t s, double t) {
       const double a = 1.0 + 0.5 * std::sin(t), da = 0.5 * std::cos(t);
       return {0.5 * a, 0.5 * da, -0.5 * a, -0.5 * da, 2};
     }
-    case P: return {0.5, 0.0, 0.25 * std::cos(t), -0.25 * std::sin(t), 1};
-    case I: return {0.5, 0.0, 0.25 * std::exp(-t), -0.25 * std::exp(-t), 2};
-    default: return {0.6, 0.0, -0.2 * std::cos(t), 0.2 * std::sin(t), 1};
+    case P:
+      return {0.5, 0.0, 0.25 * std::cos(t), -0.25 * std::sin(t), 1};
+    case I:
+      return {0.5, 0.0, 0.25 * std::exp(-t), -0.25 * std::exp(-t), 2};
+    default:
+      return {0.6, 0.0, -0.2 * std::cos(t), 0.2 * std::sin(t), 1};
   }
 }
 }  // namespace
@@ -41,7 +44,8 @@ ManufacturedSolution::ManufacturedSolution(const Coefficients& k, std::vector<do
   }
 }
 
-ManufacturedSolution::Value ManufacturedSolution::species(std::size_t s, double t, std::size_t i) const {
+ManufacturedSolution::Value ManufacturedSolution::species(std::size_t s, double t,
+                                                          std::size_t i) const {
   const auto f = time_factors(s, t);
   const double w = f.k * std::numbers::pi;
   const double c = std::cos(w * x_[i]), sn = std::sin(w * x_[i]);
@@ -57,12 +61,15 @@ void ManufacturedSolution::state(double t, std::span<double> u) const {
 void ManufacturedSolution::add_source(double t, std::span<double> out) const {
   const std::size_t m = x_.size();
   for (std::size_t i = 0; i < m; ++i) {
-    const auto c = species(C, t, i), p = species(P, t, i), in = species(I, t, i), f = species(F, t, i);
+    const auto c = species(C, t, i), p = species(P, t, i), in = species(I, t, i),
+               f = species(F, t, i);
     const double chi_x = k_.a2 * in.ux - k_.a1 * f.ux - k_.a3 * g_[i];
     const double chi_xx = k_.a2 * in.uxx - k_.a1 * f.uxx - k_.a3 * gx_[i];
     const double binding = k_.k3 * p.u * in.u;
-    out[C * m + i] += c.ut - (k_.dC * c.uxx + c.ux * chi_x + c.u * chi_xx + k_.k1 * c.u * (1.0 - c.u));
-    out[P * m + i] += p.ut - (k_.dP * p.uxx + k_.k4 * taf_[i] * c.u + k_.k5 * taf_[i] - k_.k6 * p.u - binding);
+    out[C * m + i] +=
+        c.ut - (k_.dC * c.uxx + c.ux * chi_x + c.u * chi_xx + k_.k1 * c.u * (1.0 - c.u));
+    out[P * m + i] +=
+        p.ut - (k_.dP * p.uxx + k_.k4 * taf_[i] * c.u + k_.k5 * taf_[i] - k_.k6 * p.u - binding);
     out[I * m + i] += in.ut - (k_.dI * in.uxx - binding);
     out[F * m + i] += f.ut + k_.k2 * p.u * f.u;
   }

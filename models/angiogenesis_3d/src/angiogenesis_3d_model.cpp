@@ -82,10 +82,10 @@ void* Angiogenesis3dModel::extension(std::string_view name) {
 }
 
 solvent::Facts Angiogenesis3dModel::facts() const {
-  return {{"grid", std::to_string(p_.nx) + "x" + std::to_string(p_.ny) + "x" +
-                       std::to_string(p_.nz)},
-          {"h", std::to_string(p_.h)},
-          {"tumour", p_.tumour == Tumour::Planar ? "planar" : "spherical"}};
+  return {
+      {"grid", std::to_string(p_.nx) + "x" + std::to_string(p_.ny) + "x" + std::to_string(p_.nz)},
+      {"h", std::to_string(p_.h)},
+      {"tumour", p_.tumour == Tumour::Planar ? "planar" : "spherical"}};
 }
 
 }  // namespace solvent::angiogenesis_3d

@@ -1,7 +1,7 @@
 #pragma once
-#include <solvent_family_angiogenesis_3d/parameters.hpp>
 #include <solvent/model.hpp>
 #include <solvent/plugin.hpp>
+#include <solvent_family_angiogenesis_3d/parameters.hpp>
 
 namespace solvent::angiogenesis_3d {
 

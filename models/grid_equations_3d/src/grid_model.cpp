@@ -18,7 +18,8 @@ Schema grid_equations_schema() {
       ParamSpec::choice("velocity", "rotating", {"uniform", "shear", "rotating"},
                         "convection-diffusion velocity: uniform along (1,1,1); shear "
                         "(2z - 1, 0, 0); rotating about the vertical axis through the centre"),
-      ParamSpec::real("peclet", 10.0, "Peclet number V L / mu (L = 1, V the largest speed)").at_least(0.0),
+      ParamSpec::real("peclet", 10.0, "Peclet number V L / mu (L = 1, V the largest speed)")
+          .at_least(0.0),
       ParamSpec::real("mu", 1.0, "diffusion coefficient").above(0.0),
       ParamSpec::choice("domain", "box", {"box", "basin"},
                         "box: every interior node active; basin: only the nodes inside the bowl "
@@ -31,14 +32,15 @@ GridEquationsModel::GridEquationsModel(const PluginContext& ctx)
   const char* names[3] = {"n1", "n2", "n3"};
   for (int d = 0; d < 3; ++d) {
     const auto n = ctx.params.integer(names[d]);
-    if (n < 3) throw ConfigError({std::string("grid-equations-3d: ") + names[d] + " = " + std::to_string(n) +
-                                  " is below 3"});
+    if (n < 3)
+      throw ConfigError({std::string("grid-equations-3d: ") + names[d] + " = " + std::to_string(n) +
+                         " is below 3"});
     n_[d] = static_cast<std::size_t>(n);
     h_[d] = 1.0 / static_cast<double>(n_[d] - 1);
   }
   const bool poisson = ctx.params.string("problem") == "poisson";
   const std::string& v = ctx.params.string("velocity");
-  velocity_ = poisson ? Velocity::None
+  velocity_ = poisson          ? Velocity::None
               : v == "uniform" ? Velocity::Uniform
               : v == "shear"   ? Velocity::Shear
                                : Velocity::Rotating;
@@ -50,14 +52,16 @@ GridEquationsModel::GridEquationsModel(const PluginContext& ctx)
     ctx.log->info("grid-equations-3d: {} x {} x {} grid, {} active nodes, {}", n_[0], n_[1], n_[2],
                   active_nodes_, poisson ? "poisson" : "convection-diffusion (" + v + ")");
     if (cell_peclet_ > 1.0)
-      ctx.log->warn("grid-equations-3d: cell Peclet number {:.3g} > 1: central differences lose "
-                    "diagonal dominance of A and the discrete solution may oscillate",
-                    cell_peclet_);
+      ctx.log->warn(
+          "grid-equations-3d: cell Peclet number {:.3g} > 1: central differences lose "
+          "diagonal dominance of A and the discrete solution may oscillate",
+          cell_peclet_);
   }
 }
 
 bool GridEquationsModel::active(std::size_t i, std::size_t j, std::size_t k) const {
-  if (i == 0 || j == 0 || k == 0 || i + 1 == n_[0] || j + 1 == n_[1] || k + 1 == n_[2]) return false;
+  if (i == 0 || j == 0 || k == 0 || i + 1 == n_[0] || j + 1 == n_[1] || k + 1 == n_[2])
+    return false;
   if (!basin_) return true;
   const double x = i * h_[0], y = j * h_[1], z = k * h_[2];
   const double a = (x - 0.5) / 0.48, b = (y - 0.5) / 0.48, c = (z - 1.0) / 0.9;
@@ -132,9 +136,10 @@ std::vector<Observable> GridEquationsModel::observables(const Vector& xv) const 
 }
 
 Facts GridEquationsModel::facts() const {
-  return {{"grid", std::to_string(n_[0]) + "x" + std::to_string(n_[1]) + "x" + std::to_string(n_[2])},
-          {"active_nodes", std::to_string(active_nodes_)},
-          {"cell_peclet", std::to_string(cell_peclet_)}};
+  return {
+      {"grid", std::to_string(n_[0]) + "x" + std::to_string(n_[1]) + "x" + std::to_string(n_[2])},
+      {"active_nodes", std::to_string(active_nodes_)},
+      {"cell_peclet", std::to_string(cell_peclet_)}};
 }
 
 }  // namespace solvent::grid_equations_3d

@@ -26,8 +26,8 @@ struct HexGrid {
 
 // The 6 tetrahedra of the Kuhn split of the unit cube: paths from corner 0 to corner 7
 // adding one axis at a time. Corner c has x = bit 0, y = bit 1, z = bit 2.
-constexpr std::array<std::array<unsigned, 4>, 6> kuhn_tets = {{
-    {0, 1, 3, 7}, {0, 1, 5, 7}, {0, 2, 3, 7}, {0, 2, 6, 7}, {0, 4, 5, 7}, {0, 4, 6, 7}}};
+constexpr std::array<std::array<unsigned, 4>, 6> kuhn_tets = {
+    {{0, 1, 3, 7}, {0, 1, 5, 7}, {0, 2, 3, 7}, {0, 2, 6, 7}, {0, 4, 5, 7}, {0, 4, 6, 7}}};
 
 int cells_along(double length, std::int64_t resolution) {
   return std::max(1, static_cast<int>(std::lround(length * static_cast<double>(resolution))));
@@ -36,7 +36,9 @@ int cells_along(double length, std::int64_t resolution) {
 TetMesh mesh_hex_grid(const HexGrid& g) {
   const auto [nx, ny, nz] = g.n;
   const std::size_t vx = nx + 1, vy = ny + 1, vz = nz + 1;
-  auto cell_index = [&](int i, int j, int k) { return i + std::size_t(nx) * (j + std::size_t(ny) * k); };
+  auto cell_index = [&](int i, int j, int k) {
+    return i + std::size_t(nx) * (j + std::size_t(ny) * k);
+  };
   auto vertex_index = [&](int i, int j, int k) { return i + vx * (j + vy * k); };
 
   std::vector<int> solid(std::size_t(nx) * ny * nz);
@@ -49,7 +51,8 @@ TetMesh mesh_hex_grid(const HexGrid& g) {
     for (int j = 0; j < ny; ++j)
       for (int i = 0; i < nx; ++i)
         if (solid[cell_index(i, j, k)] == fluid)
-          for (unsigned c = 0; c < 8; ++c) id[vertex_index(i + (c & 1), j + (c >> 1 & 1), k + (c >> 2 & 1))] = 0;
+          for (unsigned c = 0; c < 8; ++c)
+            id[vertex_index(i + (c & 1), j + (c >> 1 & 1), k + (c >> 2 & 1))] = 0;
 
   TetMesh mesh;
   for (std::size_t k = 0; k < vz; ++k)
@@ -76,8 +79,8 @@ TetMesh mesh_hex_grid(const HexGrid& g) {
         std::array<std::array<unsigned, 4>, 6> corners;
         for (std::size_t t = 0; t < 6; ++t) {
           for (std::size_t m = 0; m < 4; ++m) corners[t][m] = kuhn_tets[t][m] ^ flip;
-          mesh.tets.push_back({node(corners[t][0]), node(corners[t][1]), node(corners[t][2]),
-                               node(corners[t][3])});
+          mesh.tets.push_back(
+              {node(corners[t][0]), node(corners[t][1]), node(corners[t][2]), node(corners[t][3])});
         }
         const std::array<int, 3> at{i, j, k};
         for (int axis = 0; axis < 3; ++axis)
@@ -85,8 +88,10 @@ TetMesh mesh_hex_grid(const HexGrid& g) {
             auto next = at;
             next[axis] += side ? 1 : -1;
             int group;
-            if (next[axis] < 0 || next[axis] >= g.n[axis]) group = g.outer(axis, side);
-            else group = solid[cell_index(next[0], next[1], next[2])];
+            if (next[axis] < 0 || next[axis] >= g.n[axis])
+              group = g.outer(axis, side);
+            else
+              group = solid[cell_index(next[0], next[1], next[2])];
             if (group == fluid) continue;
             // The two triangles on this face are the tetrahedron faces whose corners all
             // lie on it, so they match the volume split exactly.
@@ -126,7 +131,8 @@ HexGrid cylinder_grid(const BuiltinShape& s) {
   const int half = cells_along(s.cylinder_radius, s.resolution);
   g.n = {2 * half, 2 * half, cells_along(s.cylinder_length, s.resolution)};
   g.group_names = {"inlet", "outlet", "walls"};
-  g.vertex = [half, r = s.cylinder_radius, len = s.cylinder_length, nz = g.n[2]](int i, int j, int k) {
+  g.vertex = [half, r = s.cylinder_radius, len = s.cylinder_length, nz = g.n[2]](int i, int j,
+                                                                                 int k) {
     const double u = double(i - half) / half, v = double(j - half) / half;
     const double rho = std::hypot(u, v);
     const double stretch = rho > 0 ? r * std::max(std::abs(u), std::abs(v)) / rho : 0.0;
@@ -162,7 +168,8 @@ HexGrid cabin_grid(const BuiltinShape& s) {
     const auto [x, y, z] = place(i + 0.5, j + 0.5, k + 0.5);
     const double ay = std::abs(y);
     if (x < 0.45 && z > 0.5) return int(dashboard);
-    const bool front_seat = x > 1.2 && x < 1.75 && ay > 0.1 && ay < 0.6 && (z < 0.45 || (x > 1.6 && z < 0.95));
+    const bool front_seat =
+        x > 1.2 && x < 1.75 && ay > 0.1 && ay < 0.6 && (z < 0.45 || (x > 1.6 && z < 0.95));
     const bool rear_bench = x > 2.1 && x < 2.65 && ay < 0.6 && (z < 0.45 || (x > 2.5 && z < 0.9));
     return front_seat || rear_bench ? int(seats) : fluid;
   };

@@ -40,7 +40,8 @@ class Words {
     const std::size_t start = pos_;
     if (text_[pos_] == '"') {
       const std::size_t close = text_.find('"', pos_ + 1);
-      if (close == std::string::npos || text_.find('\n', pos_) < close) fail("unterminated quoted name");
+      if (close == std::string::npos || text_.find('\n', pos_) < close)
+        fail("unterminated quoted name");
       pos_ = close + 1;
       return std::string_view(text_).substr(start + 1, close - start - 1);
     }
@@ -111,7 +112,8 @@ int nodes_per_element(Words& w, int type) {
   if (type == quadratic_tetrahedron_type || type == quadratic_triangle_type)
     w.fail("second-order elements (type " + std::to_string(type) +
            ") are not supported; mesh with gmsh -order 1");
-  static const std::map<int, int> nodes{{1, 2}, {2, 3}, {3, 4}, {4, 4}, {5, 8}, {6, 6}, {7, 5}, {15, 1}};
+  static const std::map<int, int> nodes{{1, 2}, {2, 3}, {3, 4}, {4, 4},
+                                        {5, 8}, {6, 6}, {7, 5}, {15, 1}};
   auto it = nodes.find(type);
   if (it == nodes.end()) w.fail("unsupported element type " + std::to_string(type));
   return it->second;
@@ -181,7 +183,8 @@ void read_v4_nodes(Words& w, RawMesh& raw) {
   w.expect("$EndNodes");
 }
 
-void read_v4_elements(Words& w, RawMesh& raw, const std::map<int, std::vector<int>>& surface_physicals) {
+void read_v4_elements(Words& w, RawMesh& raw,
+                      const std::map<int, std::vector<int>>& surface_physicals) {
   const auto blocks = w.integer<std::int64_t>("the number of element blocks");
   w.integer<std::int64_t>("the number of elements");
   w.integer<std::int64_t>("the smallest element tag");
@@ -195,7 +198,8 @@ void read_v4_elements(Words& w, RawMesh& raw, const std::map<int, std::vector<in
     const std::vector<int>* physicals = nullptr;
     if (dim == 2) {
       auto it = surface_physicals.find(entity);
-      if (it == surface_physicals.end()) w.fail("element block of unknown surface " + std::to_string(entity));
+      if (it == surface_physicals.end())
+        w.fail("element block of unknown surface " + std::to_string(entity));
       physicals = &it->second;
     }
     for (std::int64_t e = 0; e < n; ++e) {
@@ -252,10 +256,14 @@ RawMesh read_raw(Words& w, int& version_major) {
       const std::string version(w.next("the format version"));
       const int binary = w.integer<int>("the file type");
       w.integer<int>("the data size");
-      if (version == "4.1") version_major = 4;
-      else if (version == "2.2") version_major = 2;
-      else w.fail("MSH version " + version + " is not supported (4.1 or 2.2 ASCII)");
-      if (binary != 0) w.fail("binary MSH files are not supported; save as ASCII (gmsh -format msh41)");
+      if (version == "4.1")
+        version_major = 4;
+      else if (version == "2.2")
+        version_major = 2;
+      else
+        w.fail("MSH version " + version + " is not supported (4.1 or 2.2 ASCII)");
+      if (binary != 0)
+        w.fail("binary MSH files are not supported; save as ASCII (gmsh -format msh41)");
       w.expect("$EndMeshFormat");
       have_format = true;
     } else if (!have_format) {
@@ -289,7 +297,8 @@ TetMesh read_gmsh(const std::filesystem::path& path) {
   int version_major = 0;
   RawMesh raw = read_raw(w, version_major);
   if (raw.tets.empty())
-    throw InputError(path.string() + ": the mesh has no linear tetrahedra (type 4); mesh it with gmsh -3");
+    throw InputError(path.string() +
+                     ": the mesh has no linear tetrahedra (type 4); mesh it with gmsh -3");
 
   TetMesh mesh;
   std::unordered_map<std::int64_t, std::int32_t> index;
@@ -300,7 +309,8 @@ TetMesh read_gmsh(const std::filesystem::path& path) {
     return it->second;
   };
   mesh.tets.reserve(raw.tets.size());
-  for (const auto& t : raw.tets) mesh.tets.push_back({renumber(t[0]), renumber(t[1]), renumber(t[2]), renumber(t[3])});
+  for (const auto& t : raw.tets)
+    mesh.tets.push_back({renumber(t[0]), renumber(t[1]), renumber(t[2]), renumber(t[3])});
   for (const auto& [physical, triangles] : raw.triangles_by_physical) {
     BoundaryGroup g;
     auto name = raw.physical_names.find(physical);

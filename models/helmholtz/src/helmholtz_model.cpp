@@ -27,30 +27,37 @@ std::string where(const Parameters& p, const std::string& name) {
 
 Schema schema() {
   return {
-      ParamSpec::string("mesh", "builtin:cabin",
-                        "builtin:box, builtin:cylinder, builtin:cabin, or the path of a gmsh MSH 4.1/2.2 "
-                        "ASCII file"),
-      ParamSpec::integer("resolution", 10, "Built-in meshes: hexahedral cells per metre along each axis")
+      ParamSpec::string(
+          "mesh", "builtin:cabin",
+          "builtin:box, builtin:cylinder, builtin:cabin, or the path of a gmsh MSH 4.1/2.2 "
+          "ASCII file"),
+      ParamSpec::integer("resolution", 10,
+                         "Built-in meshes: hexahedral cells per metre along each axis")
           .at_least(1)
           .in_unit("1/m"),
       ParamSpec::reals("box.size", {1.0, 1.0, 1.0}, "builtin:box edge lengths Lx, Ly, Lz")
           .above(0.0)
           .in_unit("m"),
       ParamSpec::real("cylinder.radius", 0.5, "builtin:cylinder radius").above(0.0).in_unit("m"),
-      ParamSpec::real("cylinder.length", 2.0, "builtin:cylinder length along z").above(0.0).in_unit("m"),
+      ParamSpec::real("cylinder.length", 2.0, "builtin:cylinder length along z")
+          .above(0.0)
+          .in_unit("m"),
       ParamSpec::real("frequency", 100.0, "Frequency F; k = 2 pi F / c").above(0.0).in_unit("Hz"),
       ParamSpec::real("sound_speed", 343.0, "Speed of sound c").above(0.0).in_unit("m/s"),
-      ParamSpec::strings("boundary.dirichlet", {"inlet"},
-                         "Boundary groups where u = dirichlet.value (missing default groups are skipped)"),
+      ParamSpec::strings(
+          "boundary.dirichlet", {"inlet"},
+          "Boundary groups where u = dirichlet.value (missing default groups are skipped)"),
       ParamSpec::strings("boundary.impedance", {"outlet", "seats"},
                          "Boundary groups with the absorbing condition du/dn - i k u = 0"),
-      ParamSpec::strings("boundary.source", {"firewall"},
-                         "Boundary groups with the prescribed normal derivative du/dn = source.amplitude"),
+      ParamSpec::strings(
+          "boundary.source", {"firewall"},
+          "Boundary groups with the prescribed normal derivative du/dn = source.amplitude"),
       ParamSpec::real("dirichlet.value", 1.0, "u on the Dirichlet groups").in_unit("Pa"),
       ParamSpec::real("source.amplitude", 1.0, "du/dn on the source groups").in_unit("Pa/m"),
-      ParamSpec::choice("reference", "none", {"none", "plane-wave-x", "plane-wave-y", "plane-wave-z"},
-                        "Closed-form solution u = dirichlet.value exp(i k (x_d - min x_d)) to compare "
-                        "with (a duct with rigid walls along axis d)"),
+      ParamSpec::choice(
+          "reference", "none", {"none", "plane-wave-x", "plane-wave-y", "plane-wave-z"},
+          "Closed-form solution u = dirichlet.value exp(i k (x_d - min x_d)) to compare "
+          "with (a duct with rigid walls along axis d)"),
   };
 }
 
@@ -68,14 +75,16 @@ HelmholtzModel::HelmholtzModel(const PluginContext& ctx) : log_(ctx.log) {
   if (reference != "none") {
     reference_axis_ = reference.back() - 'x';
     reference_origin_ = std::numeric_limits<double>::infinity();
-    for (const auto& n : mesh_.nodes) reference_origin_ = std::min(reference_origin_, n[reference_axis_]);
+    for (const auto& n : mesh_.nodes)
+      reference_origin_ = std::min(reference_origin_, n[reference_axis_]);
   }
   h_max_ = longest_edge(mesh_);
   if (log_)
-    log_->info("helmholtz: {} nodes, {} tetrahedra from {} in {:.2f} s; k = {:.6g}, h_max = {:.4g}, "
-               "{:.1f} points per wavelength",
-               mesh_.nodes.size(), mesh_.tets.size(), mesh_name_, mesh_seconds_, k_, h_max_,
-               2.0 * std::numbers::pi / (k_ * h_max_));
+    log_->info(
+        "helmholtz: {} nodes, {} tetrahedra from {} in {:.2f} s; k = {:.6g}, h_max = {:.4g}, "
+        "{:.1f} points per wavelength",
+        mesh_.nodes.size(), mesh_.tets.size(), mesh_name_, mesh_seconds_, k_, h_max_,
+        2.0 * std::numbers::pi / (k_ * h_max_));
 }
 
 std::shared_ptr<const Operator> HelmholtzModel::matrix() const {
@@ -156,8 +165,9 @@ void HelmholtzModel::select_groups(const Parameters& p) {
     for (const auto& name : p.strings(key)) {
       const BoundaryGroup* g = mesh_.group(name);
       if (!g) {
-        if (p.given(key)) problems.push_back(where(p, key) + ": the mesh has no boundary group '" + name +
-                                             "' (it has: " + group_list() + ")");
+        if (p.given(key))
+          problems.push_back(where(p, key) + ": the mesh has no boundary group '" + name +
+                             "' (it has: " + group_list() + ")");
         continue;
       }
       if (auto [it, fresh] = claimed.emplace(name, key); !fresh)
@@ -178,17 +188,19 @@ std::string HelmholtzModel::group_list() const {
 }
 
 complex HelmholtzModel::reference(const Point& x) const {
-  return bc_.dirichlet_value * std::exp(complex(0.0, k_ * (x[reference_axis_] - reference_origin_)));
+  return bc_.dirichlet_value *
+         std::exp(complex(0.0, k_ * (x[reference_axis_] - reference_origin_)));
 }
 
 void HelmholtzModel::assemble() const {
   if (matrix_) return;
   const auto start = std::chrono::steady_clock::now();
   HelmholtzSystem s = assemble_helmholtz(mesh_, k_, bc_);
-  assembly_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  assembly_seconds_ =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (log_)
-    log_->info("helmholtz: assembled {} x {} complex matrix, {} non-zeros, in {:.2f} s", s.matrix.rows,
-               s.matrix.cols, s.matrix.nnz(), assembly_seconds_);
+    log_->info("helmholtz: assembled {} x {} complex matrix, {} non-zeros, in {:.2f} s",
+               s.matrix.rows, s.matrix.cols, s.matrix.nnz(), assembly_seconds_);
   rhs_ = std::move(s.rhs);
   matrix_ = std::make_shared<const Operator>(std::move(s.matrix));
 }

@@ -42,7 +42,7 @@ class HelmholtzModel final : public Model, public LinearProblem {
   double k_ = 0.0;
   double h_max_ = 0.0;
   double mesh_seconds_ = 0.0;
-  int reference_axis_ = -1;     // 0, 1, 2 for plane-wave-x, -y, -z; -1 without a reference
+  int reference_axis_ = -1;      // 0, 1, 2 for plane-wave-x, -y, -z; -1 without a reference
   double reference_origin_ = 0;  // the inlet plane: the smallest coordinate along that axis
   mutable std::shared_ptr<const Operator> matrix_;
   mutable std::vector<complex> rhs_;

@@ -184,8 +184,10 @@ void add_boundary_terms(const TetMesh& mesh, const std::vector<char>& fixed, dou
         if (fixed[t[r]]) continue;
         for (int c = 0; c < 3; ++c) {
           const complex v = -ik * area / 12.0 * (r == c ? 2.0 : 1.0);
-          if (fixed[t[c]]) s.rhs[t[r]] -= v * bc.dirichlet_value;
-          else s.matrix.values[position(s.matrix, t[r], t[c])] += v;
+          if (fixed[t[c]])
+            s.rhs[t[r]] -= v * bc.dirichlet_value;
+          else
+            s.matrix.values[position(s.matrix, t[r], t[c])] += v;
         }
       }
     }

@@ -32,9 +32,11 @@ Vector multiply(const Operator& a, const Vector& x) {
   return std::visit(
       [&](const auto& m) -> Vector {
         using M = std::decay_t<decltype(m)>;
-        if constexpr (std::is_same_v<M, CsrMatrix<double>> || std::is_same_v<M, DenseMatrix<double>>)
+        if constexpr (std::is_same_v<M, CsrMatrix<double>> ||
+                      std::is_same_v<M, DenseMatrix<double>>)
           return multiply(m, std::get<std::vector<double>>(x));
-        else if constexpr (std::is_same_v<M, CsrMatrix<complex>> || std::is_same_v<M, DenseMatrix<complex>>)
+        else if constexpr (std::is_same_v<M, CsrMatrix<complex>> ||
+                           std::is_same_v<M, DenseMatrix<complex>>)
           return multiply(m, std::get<std::vector<complex>>(x));
         else
           throw InputError("matrix-file: unexpected operator kind");
@@ -64,7 +66,8 @@ Operator to_complex(Operator a) {
   return std::visit(
       [](auto& m) -> Operator {
         using M = std::decay_t<decltype(m)>;
-        if constexpr (std::is_same_v<M, CsrMatrix<double>> || std::is_same_v<M, DenseMatrix<double>>)
+        if constexpr (std::is_same_v<M, CsrMatrix<double>> ||
+                      std::is_same_v<M, DenseMatrix<double>>)
           return to_complex(m);
         else
           return std::move(m);
@@ -73,7 +76,8 @@ Operator to_complex(Operator a) {
 }
 
 Vector to_complex(const Vector& v) {
-  if (const auto* r = std::get_if<std::vector<double>>(&v)) return std::vector<complex>(r->begin(), r->end());
+  if (const auto* r = std::get_if<std::vector<double>>(&v))
+    return std::vector<complex>(r->begin(), r->end());
   return v;
 }
 
@@ -86,8 +90,10 @@ Extent extent_of(const Operator& a) {
   return std::visit(
       [](const auto& m) -> Extent {
         using M = std::decay_t<decltype(m)>;
-        if constexpr (std::is_same_v<M, CsrMatrix<double>> || std::is_same_v<M, CsrMatrix<complex>> ||
-                      std::is_same_v<M, DenseMatrix<double>> || std::is_same_v<M, DenseMatrix<complex>>)
+        if constexpr (std::is_same_v<M, CsrMatrix<double>> ||
+                      std::is_same_v<M, CsrMatrix<complex>> ||
+                      std::is_same_v<M, DenseMatrix<double>> ||
+                      std::is_same_v<M, DenseMatrix<complex>>)
           return {m.cols, m.values.size()};
         else
           return {};
@@ -127,7 +133,8 @@ Vector known_solution(const Parameters& p, std::size_t n) {
   if (kind == "file") return read_matrix_market_vector(p.string("solution_file"));
   std::vector<double> x(n, 1.0);
   if (kind == "ramp")
-    for (std::size_t i = 0; i < n; ++i) x[i] = 1.0 + static_cast<double>(i) / static_cast<double>(n);
+    for (std::size_t i = 0; i < n; ++i)
+      x[i] = 1.0 + static_cast<double>(i) / static_cast<double>(n);
   return x;
 }
 
@@ -136,21 +143,26 @@ std::string where(const Parameters& p, const std::string& name) {
   return (w.empty() ? std::string("[model] ") : w + ": ") + name;
 }
 
-void require_file_parameter(const Parameters& p, const std::string& name, const std::string& because) {
-  if (p.string(name).empty()) throw ConfigError({where(p, name) + ": a Matrix Market file is required " + because});
+void require_file_parameter(const Parameters& p, const std::string& name,
+                            const std::string& because) {
+  if (p.string(name).empty())
+    throw ConfigError({where(p, name) + ": a Matrix Market file is required " + because});
 }
 
 }  // namespace
 
 Schema schema() {
   return {
-      ParamSpec::string("matrix", "", "Path of the Matrix Market file holding A (coordinate or array)"),
+      ParamSpec::string("matrix", "",
+                        "Path of the Matrix Market file holding A (coordinate or array)"),
       ParamSpec::choice("rhs", "ones", {"ones", "file", "product"},
                         "b: all ones, read from rhs_file, or A times the known solution"),
       ParamSpec::string("rhs_file", "", "Matrix Market vector (n x 1) for rhs = \"file\""),
-      ParamSpec::choice("solution", "ones", {"ones", "ramp", "file"},
-                        "Known x for rhs = \"product\": all ones, x_i = 1 + i/n, or read from solution_file"),
-      ParamSpec::string("solution_file", "", "Matrix Market vector (n x 1) for solution = \"file\""),
+      ParamSpec::choice(
+          "solution", "ones", {"ones", "ramp", "file"},
+          "Known x for rhs = \"product\": all ones, x_i = 1 + i/n, or read from solution_file"),
+      ParamSpec::string("solution_file", "",
+                        "Matrix Market vector (n x 1) for solution = \"file\""),
   };
 }
 
@@ -167,8 +179,8 @@ MatrixFileModel::MatrixFileModel(const PluginContext& ctx) : path_(ctx.params.st
   const std::size_t rows = rows_of(a);
   const std::size_t cols = extent_of(a).cols;
   if (rows != cols)
-    throw InputError(path_ + ": the matrix is " + std::to_string(rows) + " x " + std::to_string(cols) +
-                     "; a linear system needs a square matrix");
+    throw InputError(path_ + ": the matrix is " + std::to_string(rows) + " x " +
+                     std::to_string(cols) + "; a linear system needs a square matrix");
 
   Vector x_or_b;
   std::string vector_path;

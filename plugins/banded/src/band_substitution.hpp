@@ -25,8 +25,8 @@ struct BandLu {
   const T* ab;  // gbtrf's output, leading dimension ldab
   std::size_t ldab, n, kl, ku;
   const int* ipiv;
-  const std::size_t* u_reach;      // u_reach[i]: largest k with U(i, i + k) != 0
-  const T* inverse_diagonal;       // 1 / U(i, i)
+  const std::size_t* u_reach;  // u_reach[i]: largest k with U(i, i + k) != 0
+  const T* inverse_diagonal;   // 1 / U(i, i)
 
   T at(std::size_t i, std::size_t j) const { return ab[j * ldab + kl + ku + i - j]; }
 };
@@ -56,7 +56,8 @@ void band_lu_substitute(const BandLu<T>& f, T* x) {
     }
     // What the run's last columns owe the rows from e on.
     for (std::size_t c = e > j + kl ? e - kl : j; c < e; ++c)
-      for (std::size_t i = e - c; i <= std::min(kl, n - 1 - c); ++i) x[c + i] -= f.at(c + i, c) * x[c];
+      for (std::size_t i = e - c; i <= std::min(kl, n - 1 - c); ++i)
+        x[c + i] -= f.at(c + i, c) * x[c];
     j = e;
   }
   T next{};

@@ -12,7 +12,9 @@ namespace solvent::banded {
 BandedSolver::BandedSolver(const PluginContext& ctx)
     : reuse_(ctx.params.boolean("reuse_factorization")) {}
 
-bool BandedSolver::accepts(OperatorKind kind, ScalarKind) const { return kind == OperatorKind::Banded; }
+bool BandedSolver::accepts(OperatorKind kind, ScalarKind) const {
+  return kind == OperatorKind::Banded;
+}
 
 template <class T>
 void BandedSolver::factor(const BandedMatrix<T>& a, std::vector<T>& lu) {
@@ -24,12 +26,13 @@ void BandedSolver::factor(const BandedMatrix<T>& a, std::vector<T>& lu) {
   if constexpr (std::is_same_v<T, double>)
     info = LAPACKE_dgbtrf(LAPACK_COL_MAJOR, n, n, kl, ku, lu.data(), ldab, ipiv_.data());
   else
-    info = LAPACKE_zgbtrf(LAPACK_COL_MAJOR, n, n, kl, ku, reinterpret_cast<lapack_complex_double*>(lu.data()),
-                          ldab, ipiv_.data());
+    info = LAPACKE_zgbtrf(LAPACK_COL_MAJOR, n, n, kl, ku,
+                          reinterpret_cast<lapack_complex_double*>(lu.data()), ldab, ipiv_.data());
   ++factorizations_;
   if (info > 0)
     throw SolverError(fmt::format(
-        "banded: singular matrix: gbtrf found U({0},{0}) = 0 at elimination step {0} of {1}", info, n));
+        "banded: singular matrix: gbtrf found U({0},{0}) = 0 at elimination step {0} of {1}", info,
+        n));
   if (info < 0) throw SolverError(fmt::format("banded: gbtrf rejected argument {}", -info));
   interchanges_ = 0;
   for (std::size_t j = 0; j < a.n; ++j) interchanges_ += ipiv_[j] != int(j + 1);
@@ -46,26 +49,32 @@ void BandedSolver::factor(const BandedMatrix<T>& a, std::vector<T>& lu) {
 
 template <class T>
 std::vector<T>& BandedSolver::inverse_diagonal() {
-  if constexpr (std::is_same_v<T, double>) return inverse_diagonal_real_;
-  else return inverse_diagonal_complex_;
+  if constexpr (std::is_same_v<T, double>)
+    return inverse_diagonal_real_;
+  else
+    return inverse_diagonal_complex_;
 }
 
 void BandedSolver::setup(std::shared_ptr<const Operator> op) {
   if (kind_of(*op) != OperatorKind::Banded)
-    throw UnsupportedOperator(fmt::format("banded takes a banded matrix, not a {} operator",
-                                          to_string(kind_of(*op))));
+    throw UnsupportedOperator(
+        fmt::format("banded takes a banded matrix, not a {} operator", to_string(kind_of(*op))));
   const bool real = scalar_of(*op) == ScalarKind::Real;
   const auto check = [](const auto& a) {
     if (a.band.size() != a.ldab() * a.n)
-      throw SolverError(fmt::format("banded: band storage holds {} values, {} x {} needs {}", a.band.size(),
-                                    a.ldab(), a.n, a.ldab() * a.n));
+      throw SolverError(fmt::format("banded: band storage holds {} values, {} x {} needs {}",
+                                    a.band.size(), a.ldab(), a.n, a.ldab() * a.n));
   };
-  if (real) check(std::get<BandedMatrix<double>>(*op));
-  else check(std::get<BandedMatrix<complex>>(*op));
+  if (real)
+    check(std::get<BandedMatrix<double>>(*op));
+  else
+    check(std::get<BandedMatrix<complex>>(*op));
   op_ = std::move(op);
   if (!reuse_) return;
-  if (real) factor(std::get<BandedMatrix<double>>(*op_), lu_real_);
-  else factor(std::get<BandedMatrix<complex>>(*op_), lu_complex_);
+  if (real)
+    factor(std::get<BandedMatrix<double>>(*op_), lu_real_);
+  else
+    factor(std::get<BandedMatrix<complex>>(*op_), lu_complex_);
 }
 
 template <class T>
@@ -75,14 +84,18 @@ SolveStats BandedSolver::solve_impl(std::span<const T> b, std::span<T> x) {
     throw UnsupportedOperator("banded: right-hand side and matrix have different scalar types");
   const auto& a = std::get<BandedMatrix<T>>(*op_);
   if (b.size() != a.n || x.size() != a.n)
-    throw SolverError(fmt::format("banded: vector length {} for a {} x {} matrix", b.size(), a.n, a.n));
+    throw SolverError(
+        fmt::format("banded: vector length {} for a {} x {} matrix", b.size(), a.n, a.n));
   auto& lu = [&]() -> std::vector<T>& {
-    if constexpr (std::is_same_v<T, double>) return lu_real_;
-    else return lu_complex_;
+    if constexpr (std::is_same_v<T, double>)
+      return lu_real_;
+    else
+      return lu_complex_;
   }();
   if (!reuse_) factor(a, lu);
   std::copy(b.begin(), b.end(), x.begin());
-  band_lu_substitute(BandLu<T>{lu.data(), a.ldab(), a.n, a.kl, a.ku, ipiv_.data(), u_reach_.data(), inverse_diagonal<T>().data()},
+  band_lu_substitute(BandLu<T>{lu.data(), a.ldab(), a.n, a.kl, a.ku, ipiv_.data(), u_reach_.data(),
+                               inverse_diagonal<T>().data()},
                      x.data());
   SolveStats s;
   s.iterations = 1;
@@ -91,8 +104,12 @@ SolveStats BandedSolver::solve_impl(std::span<const T> b, std::span<T> x) {
   return s;
 }
 
-SolveStats BandedSolver::solve(std::span<const double> b, std::span<double> x) { return solve_impl(b, x); }
-SolveStats BandedSolver::solve(std::span<const complex> b, std::span<complex> x) { return solve_impl(b, x); }
+SolveStats BandedSolver::solve(std::span<const double> b, std::span<double> x) {
+  return solve_impl(b, x);
+}
+SolveStats BandedSolver::solve(std::span<const complex> b, std::span<complex> x) {
+  return solve_impl(b, x);
+}
 
 Facts BandedSolver::facts() const {
   return {{"factorizations", std::to_string(factorizations_)},

@@ -33,7 +33,7 @@ class BandedSolver : public LinearSolver {
   std::vector<complex> inverse_diagonal_complex_;
   std::vector<int> ipiv_;
   std::size_t interchanges_ = 0;      // rows partial pivoting swapped
-  std::vector<std::size_t> u_reach_;   // per row of U, the distance to its last non-zero
+  std::vector<std::size_t> u_reach_;  // per row of U, the distance to its last non-zero
   std::int64_t factorizations_ = 0;
 };
 

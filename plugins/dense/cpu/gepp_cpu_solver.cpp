@@ -67,16 +67,19 @@ const DenseMatrix<T>& dense_of(const Operator& op) {
 GeppCpuSolver::GeppCpuSolver(const PluginContext& ctx)
     : reuse_(ctx.params.boolean("reuse_factorization")) {}
 
-bool GeppCpuSolver::accepts(OperatorKind kind, ScalarKind) const { return kind == OperatorKind::Dense; }
+bool GeppCpuSolver::accepts(OperatorKind kind, ScalarKind) const {
+  return kind == OperatorKind::Dense;
+}
 
 void GeppCpuSolver::setup(std::shared_ptr<const Operator> op) {
   if (kind_of(*op) != OperatorKind::Dense)
-    throw UnsupportedOperator(fmt::format("gepp-cpu takes a dense matrix, not a {} operator",
-                                          to_string(kind_of(*op))));
+    throw UnsupportedOperator(
+        fmt::format("gepp-cpu takes a dense matrix, not a {} operator", to_string(kind_of(*op))));
   op_ = std::move(op);
   if (!reuse_) return;
   auto factor = [&](const auto& m, auto& lu) {
-    if (m.rows != m.cols) throw SolverError(fmt::format("gepp-cpu: matrix is {} x {}, not square", m.rows, m.cols));
+    if (m.rows != m.cols)
+      throw SolverError(fmt::format("gepp-cpu: matrix is {} x {}, not square", m.rows, m.cols));
     lu = m.values;
     eliminate(lu.data(), m.rows, m.cols, pivot_);
     ++factorizations_;
@@ -94,13 +97,17 @@ SolveStats GeppCpuSolver::solve_impl(std::span<const T> b, std::span<T> x) {
     throw UnsupportedOperator("gepp-cpu: right-hand side and matrix have different scalar types");
   const auto& a = dense_of<T>(*op_);
   const std::size_t n = a.rows;
-  if (a.cols != n) throw SolverError(fmt::format("gepp-cpu: matrix is {} x {}, not square", n, a.cols));
+  if (a.cols != n)
+    throw SolverError(fmt::format("gepp-cpu: matrix is {} x {}, not square", n, a.cols));
   if (b.size() != n || x.size() != n)
-    throw SolverError(fmt::format("gepp-cpu: vector length {} for a {} x {} matrix", b.size(), n, n));
+    throw SolverError(
+        fmt::format("gepp-cpu: vector length {} for a {} x {} matrix", b.size(), n, n));
   if (reuse_) {
     const auto& lu = [&]() -> const std::vector<T>& {
-      if constexpr (std::is_same_v<T, double>) return lu_real_;
-      else return lu_complex_;
+      if constexpr (std::is_same_v<T, double>)
+        return lu_real_;
+      else
+        return lu_complex_;
     }();
     // eliminate() swaps whole rows, multipliers included, so all row exchanges apply to b
     // first; then each b entry receives the same updates, in the same order, as in the
@@ -133,8 +140,12 @@ SolveStats GeppCpuSolver::solve_impl(std::span<const T> b, std::span<T> x) {
   return s;
 }
 
-SolveStats GeppCpuSolver::solve(std::span<const double> b, std::span<double> x) { return solve_impl(b, x); }
-SolveStats GeppCpuSolver::solve(std::span<const complex> b, std::span<complex> x) { return solve_impl(b, x); }
+SolveStats GeppCpuSolver::solve(std::span<const double> b, std::span<double> x) {
+  return solve_impl(b, x);
+}
+SolveStats GeppCpuSolver::solve(std::span<const complex> b, std::span<complex> x) {
+  return solve_impl(b, x);
+}
 
 Facts GeppCpuSolver::facts() const {
   return {{"factorizations", std::to_string(factorizations_)},

@@ -8,11 +8,14 @@ namespace solvent::dense {
 LapackSolver::LapackSolver(const PluginContext& ctx)
     : reuse_(ctx.params.boolean("reuse_factorization")) {}
 
-bool LapackSolver::accepts(OperatorKind kind, ScalarKind) const { return kind == OperatorKind::Dense; }
+bool LapackSolver::accepts(OperatorKind kind, ScalarKind) const {
+  return kind == OperatorKind::Dense;
+}
 
 template <class T>
 void LapackSolver::factor(const DenseMatrix<T>& a, std::vector<T>& lu) {
-  if (a.rows != a.cols) throw SolverError(fmt::format("lapack: matrix is {} x {}, not square", a.rows, a.cols));
+  if (a.rows != a.cols)
+    throw SolverError(fmt::format("lapack: matrix is {} x {}, not square", a.rows, a.cols));
   const auto n = static_cast<lapack_int>(a.rows);
   lu = a.values;
   ipiv_.resize(a.rows);
@@ -20,8 +23,8 @@ void LapackSolver::factor(const DenseMatrix<T>& a, std::vector<T>& lu) {
   if constexpr (std::is_same_v<T, double>)
     info = LAPACKE_dgetrf(LAPACK_COL_MAJOR, n, n, lu.data(), n, ipiv_.data());
   else
-    info = LAPACKE_zgetrf(LAPACK_COL_MAJOR, n, n, reinterpret_cast<lapack_complex_double*>(lu.data()), n,
-                          ipiv_.data());
+    info = LAPACKE_zgetrf(LAPACK_COL_MAJOR, n, n,
+                          reinterpret_cast<lapack_complex_double*>(lu.data()), n, ipiv_.data());
   ++factorizations_;
   if (info > 0)
     throw SolverError(fmt::format(
@@ -31,8 +34,8 @@ void LapackSolver::factor(const DenseMatrix<T>& a, std::vector<T>& lu) {
 
 void LapackSolver::setup(std::shared_ptr<const Operator> op) {
   if (kind_of(*op) != OperatorKind::Dense)
-    throw UnsupportedOperator(fmt::format("lapack takes a dense matrix, not a {} operator",
-                                          to_string(kind_of(*op))));
+    throw UnsupportedOperator(
+        fmt::format("lapack takes a dense matrix, not a {} operator", to_string(kind_of(*op))));
   op_ = std::move(op);
   if (!reuse_) return;
   if (scalar_of(*op_) == ScalarKind::Real)
@@ -48,10 +51,13 @@ SolveStats LapackSolver::solve_impl(std::span<const T> b, std::span<T> x) {
     throw UnsupportedOperator("lapack: right-hand side and matrix have different scalar types");
   const auto& a = std::get<DenseMatrix<T>>(*op_);
   if (b.size() != a.rows || x.size() != a.rows)
-    throw SolverError(fmt::format("lapack: vector length {} for a {} x {} matrix", b.size(), a.rows, a.cols));
+    throw SolverError(
+        fmt::format("lapack: vector length {} for a {} x {} matrix", b.size(), a.rows, a.cols));
   auto& lu = [&]() -> std::vector<T>& {
-    if constexpr (std::is_same_v<T, double>) return lu_real_;
-    else return lu_complex_;
+    if constexpr (std::is_same_v<T, double>)
+      return lu_real_;
+    else
+      return lu_complex_;
   }();
   if (!reuse_) factor(a, lu);
   std::copy(b.begin(), b.end(), x.begin());
@@ -60,7 +66,8 @@ SolveStats LapackSolver::solve_impl(std::span<const T> b, std::span<T> x) {
   if constexpr (std::is_same_v<T, double>)
     info = LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'T', n, 1, lu.data(), n, ipiv_.data(), x.data(), n);
   else
-    info = LAPACKE_zgetrs(LAPACK_COL_MAJOR, 'T', n, 1, reinterpret_cast<const lapack_complex_double*>(lu.data()), n,
+    info = LAPACKE_zgetrs(LAPACK_COL_MAJOR, 'T', n, 1,
+                          reinterpret_cast<const lapack_complex_double*>(lu.data()), n,
                           ipiv_.data(), reinterpret_cast<lapack_complex_double*>(x.data()), n);
   if (info != 0) throw SolverError(fmt::format("lapack: getrs rejected argument {}", -info));
   SolveStats s;
@@ -70,8 +77,12 @@ SolveStats LapackSolver::solve_impl(std::span<const T> b, std::span<T> x) {
   return s;
 }
 
-SolveStats LapackSolver::solve(std::span<const double> b, std::span<double> x) { return solve_impl(b, x); }
-SolveStats LapackSolver::solve(std::span<const complex> b, std::span<complex> x) { return solve_impl(b, x); }
+SolveStats LapackSolver::solve(std::span<const double> b, std::span<double> x) {
+  return solve_impl(b, x);
+}
+SolveStats LapackSolver::solve(std::span<const complex> b, std::span<complex> x) {
+  return solve_impl(b, x);
+}
 
 Facts LapackSolver::facts() const {
   return {{"factorizations", std::to_string(factorizations_)},

@@ -57,8 +57,9 @@ struct CusolverLu::State {
   }
 
   void release() {
-    for (void* p : {static_cast<void*>(lu), static_cast<void*>(pristine), static_cast<void*>(work),
-                    static_cast<void*>(rhs), static_cast<void*>(pivots), static_cast<void*>(info)}) {
+    for (void* p :
+         {static_cast<void*>(lu), static_cast<void*>(pristine), static_cast<void*>(work),
+          static_cast<void*>(rhs), static_cast<void*>(pivots), static_cast<void*>(info)}) {
       if (p != nullptr) cudaFree(p);
     }
     lu = pristine = work = rhs = nullptr;
@@ -78,7 +79,8 @@ struct CusolverLu::State {
                         std::to_string(status) + ") = 0 at elimination step " +
                         std::to_string(status) + " of " + std::to_string(n));
     }
-    if (status < 0) throw SolverError("cusolver: getrf rejected argument " + std::to_string(-status));
+    if (status < 0)
+      throw SolverError("cusolver: getrf rejected argument " + std::to_string(-status));
   }
 
   double elapsed(int from, int to) const {

@@ -17,11 +17,13 @@ bool CusolverSolver::accepts(OperatorKind kind, ScalarKind scalar) const {
 void CusolverSolver::setup(std::shared_ptr<const Operator> op) {
   const auto* dense = std::get_if<DenseMatrix<double>>(op.get());
   if (dense == nullptr) {
-    throw UnsupportedOperator(fmt::format("cusolver: takes a dense real matrix, got a {} {} operator",
-                                          to_string(kind_of(*op)), to_string(scalar_of(*op))));
+    throw UnsupportedOperator(
+        fmt::format("cusolver: takes a dense real matrix, got a {} {} operator",
+                    to_string(kind_of(*op)), to_string(scalar_of(*op))));
   }
   if (dense->rows != dense->cols) {
-    throw SolverError(fmt::format("cusolver: matrix is {} x {}, not square", dense->rows, dense->cols));
+    throw SolverError(
+        fmt::format("cusolver: matrix is {} x {}, not square", dense->rows, dense->cols));
   }
   if (!lu_) {
     lu_ = std::make_unique<CusolverLu>(device_, reuse_);

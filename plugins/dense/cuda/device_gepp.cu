@@ -1,10 +1,10 @@
 #include "cuda/gepp_kernels.cuh"
 
 #include <solvent/cuda.hpp>
-#include "cuda/device_gepp.hpp"
+#include <solvent/errors.hpp>
 #include <solvent_dense/elimination_envelope.hpp>
 #include <solvent_dense/host_substitution.hpp>
-#include <solvent/errors.hpp>
+#include "cuda/device_gepp.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -33,7 +33,8 @@ class DeviceArray {
   void resize(std::size_t count) {
     if (count == count_) return;
     release();
-    if (count > 0) check(cudaMalloc(reinterpret_cast<void**>(&ptr_), count * sizeof(T)), "cudaMalloc");
+    if (count > 0)
+      check(cudaMalloc(reinterpret_cast<void**>(&ptr_), count * sizeof(T)), "cudaMalloc");
     count_ = count;
   }
   void upload(const T* host, std::size_t count, cudaStream_t stream) {
@@ -115,7 +116,8 @@ struct DeviceGepp::State {
   int ldi() const { return static_cast<int>(ld); }
 
   void after_kernel() {
-    if (options.launch == Launch::Synchronized) check(cudaStreamSynchronize(stream), "elimination step");
+    if (options.launch == Launch::Synchronized)
+      check(cudaStreamSynchronize(stream), "elimination step");
   }
 
   // Everything one factorisation puts on the stream; `augmented` eliminates column n
@@ -141,7 +143,8 @@ struct DeviceGepp::State {
         if (trivial(k) && trivial(k + 1)) {
           int end = k + 1;
           while (end + 1 < ni() && trivial(end + 1)) ++end;
-          launch_diagonal_pivots(work.get(), ldi(), k + 1, end, pivots.get(), failure.get(), stream);
+          launch_diagonal_pivots(work.get(), ldi(), k + 1, end, pivots.get(), failure.get(),
+                                 stream);
           after_kernel();
           k = end - 1;  // step `end` still runs: its elimination is empty, it pivots end + 1
           continue;
@@ -167,7 +170,8 @@ struct DeviceGepp::State {
 
   void capture_refactorization() {
     cudaGraph_t captured = nullptr;
-    check(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
+    check(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal),
+          "cudaStreamBeginCapture");
     try {
       enqueue_factorization(true, options.resident_matrix);
     } catch (...) {
@@ -195,7 +199,8 @@ struct DeviceGepp::State {
     check(cudaStreamSynchronize(stream), "gepp-cuda kernels");
     if (!check_pivots) return;
     PivotFailure f{};
-    check(cudaMemcpy(&f, failure.get(), sizeof f, cudaMemcpyDeviceToHost), "reading the pivot status");
+    check(cudaMemcpy(&f, failure.get(), sizeof f, cudaMemcpyDeviceToHost),
+          "reading the pivot status");
     if (f.step >= 0) throw solvent::SolverError(singular_pivot_message(f, n));
   }
 
@@ -207,8 +212,8 @@ struct DeviceGepp::State {
   }
 
   Substitution substitution(bool factored) const {
-    return {work.get(), ldi(), ni(), device_permutation.get(), lower_begin.get(), upper_end.get(),
-            factored};
+    return {work.get(),        ldi(),           ni(),    device_permutation.get(),
+            lower_begin.get(), upper_end.get(), factored};
   }
 
   // One contiguous transfer (a pitched copy from pageable memory goes row by row), then
@@ -298,7 +303,8 @@ struct DeviceGepp::State {
       back_substitute(host_work.data(), ld, n, profile.upper_end.data(), host_y.data(), x);
       times = PhaseTimes{};
       times.substitute_ms =
-          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+              .count();
       return;
     }
     mark(0);

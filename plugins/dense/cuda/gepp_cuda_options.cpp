@@ -8,18 +8,20 @@ solvent::Schema gepp_cuda_schema() {
   return {
       ParamSpec::choice(
           "mode", "best", {"best", "paper"},
-          "preset for the switches below. paper: De Luca et al.'s pipeline (atomic-max pivot search, "
+          "preset for the switches below. paper: De Luca et al.'s pipeline (atomic-max pivot "
+          "search, "
           "row swap and elimination as three kernels per step, the augmented matrix sent to the "
           "device for every solve, a synchronisation after every kernel, no zero-block skipping, "
           "back substitution on the host). best: every improvement on. A switch written in the "
           "config overrides the preset; the defaults shown are those of best"),
-      ParamSpec::choice("kernels", "fused", {"paper", "fused"},
-                        "paper: De Luca et al.'s kernels (one-block pivot search with a CAS atomic max, "
-                        "one-thread-per-column row swap, 16x16 elimination blocks over the whole "
-                        "augmented matrix). fused: one launch per step, the elimination over the "
-                        "active submatrix whose last block to finish then does the next step's "
-                        "pivot search (warp-shuffle reduction) and row swap; with "
-                        "skip_zero_blocks, runs of diagonal pivots are checked in one launch"),
+      ParamSpec::choice(
+          "kernels", "fused", {"paper", "fused"},
+          "paper: De Luca et al.'s kernels (one-block pivot search with a CAS atomic max, "
+          "one-thread-per-column row swap, 16x16 elimination blocks over the whole "
+          "augmented matrix). fused: one launch per step, the elimination over the "
+          "active submatrix whose last block to finish then does the next step's "
+          "pivot search (warp-shuffle reduction) and row swap; with "
+          "skip_zero_blocks, runs of diagonal pivots are checked in one launch"),
       ParamSpec::choice("launch", "graph", {"sync", "stream", "graph"},
                         "sync: synchronise after every kernel (the paper). stream: queue all "
                         "kernels of a factorisation without waiting. graph: capture the "
@@ -63,7 +65,7 @@ EngineOptions read_engine_options(const solvent::Parameters& p) {
   EngineOptions o;
   o.kernels = choice(p, "kernels", "paper", "fused") == "paper" ? Kernels::Paper : Kernels::Fused;
   const std::string launch = choice(p, "launch", "sync", "graph");
-  o.launch = launch == "sync" ? Launch::Synchronized
+  o.launch = launch == "sync"     ? Launch::Synchronized
              : launch == "stream" ? Launch::Stream
                                   : Launch::Graph;
   o.resident_matrix = switch_on(p, "resident_matrix", false, true);

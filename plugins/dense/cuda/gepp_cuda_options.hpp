@@ -1,8 +1,8 @@
 #pragma once
 // gepp-cuda's TOML options: a `mode` preset (paper or best) and one switch per
 // improvement over De Luca et al., each of which overrides the preset when written.
-#include "cuda/device_gepp.hpp"
 #include <solvent/parameters.hpp>
+#include "cuda/device_gepp.hpp"
 
 #include <string>
 

@@ -20,10 +20,9 @@ bool GeppCudaSolver::accepts(OperatorKind kind, ScalarKind scalar) const {
 void GeppCudaSolver::setup(std::shared_ptr<const solvent::Operator> op) {
   const auto* dense = std::get_if<solvent::DenseMatrix<double>>(op.get());
   if (dense == nullptr) {
-    throw solvent::UnsupportedOperator(
-        fmt::format("gepp-cuda: takes a dense real matrix, got a {} {} operator",
-                    solvent::to_string(solvent::kind_of(*op)),
-                    solvent::to_string(solvent::scalar_of(*op))));
+    throw solvent::UnsupportedOperator(fmt::format(
+        "gepp-cuda: takes a dense real matrix, got a {} {} operator",
+        solvent::to_string(solvent::kind_of(*op)), solvent::to_string(solvent::scalar_of(*op))));
   }
   if (dense->rows != dense->cols) {
     throw solvent::SolverError(
@@ -40,10 +39,10 @@ void GeppCudaSolver::setup(std::shared_ptr<const solvent::Operator> op) {
   totals_.upload_ms += t.upload_ms;
   totals_.factor_ms += t.factor_ms;
   if (log_) {
-    const double dense_updates = static_cast<double>(n_) * static_cast<double>(n_) *
-                                 static_cast<double>(n_) / 3.0;
-    log_->debug("gepp-cuda: order {}, {:.3g} multiply-adds per factorisation ({:.1f}% of dense)", n_,
-                device_->updates_per_factorization(),
+    const double dense_updates =
+        static_cast<double>(n_) * static_cast<double>(n_) * static_cast<double>(n_) / 3.0;
+    log_->debug("gepp-cuda: order {}, {:.3g} multiply-adds per factorisation ({:.1f}% of dense)",
+                n_, device_->updates_per_factorization(),
                 n_ == 0 ? 0.0 : 100.0 * device_->updates_per_factorization() / dense_updates);
   }
 }
@@ -73,17 +72,17 @@ solvent::Facts GeppCudaSolver::facts() const {
   solvent::Facts f{{"options", describe(options_)}, {"solves", std::to_string(solves_)}};
   if (!device_) return f;
   const PhaseTimes& t = device_->last_times();
-  f.insert(f.end(),
-           {{"device", device_->device_name()},
-            {"multiply_adds_per_factorization", fmt::format("{:.6g}", device_->updates_per_factorization())},
-            {"upload_ms_total", fmt::format("{:.3f}", totals_.upload_ms)},
-            {"factor_ms_total", fmt::format("{:.3f}", totals_.factor_ms)},
-            {"substitute_ms_total", fmt::format("{:.3f}", totals_.substitute_ms)},
-            {"download_ms_total", fmt::format("{:.3f}", totals_.download_ms)},
-            {"last_upload_ms", fmt::format("{:.4f}", t.upload_ms)},
-            {"last_factor_ms", fmt::format("{:.4f}", t.factor_ms)},
-            {"last_substitute_ms", fmt::format("{:.4f}", t.substitute_ms)},
-            {"last_download_ms", fmt::format("{:.4f}", t.download_ms)}});
+  f.insert(f.end(), {{"device", device_->device_name()},
+                     {"multiply_adds_per_factorization",
+                      fmt::format("{:.6g}", device_->updates_per_factorization())},
+                     {"upload_ms_total", fmt::format("{:.3f}", totals_.upload_ms)},
+                     {"factor_ms_total", fmt::format("{:.3f}", totals_.factor_ms)},
+                     {"substitute_ms_total", fmt::format("{:.3f}", totals_.substitute_ms)},
+                     {"download_ms_total", fmt::format("{:.3f}", totals_.download_ms)},
+                     {"last_upload_ms", fmt::format("{:.4f}", t.upload_ms)},
+                     {"last_factor_ms", fmt::format("{:.4f}", t.factor_ms)},
+                     {"last_substitute_ms", fmt::format("{:.4f}", t.substitute_ms)},
+                     {"last_download_ms", fmt::format("{:.4f}", t.download_ms)}});
   return f;
 }
 

@@ -1,8 +1,8 @@
 #pragma once
 // gepp-cuda: De Luca et al.'s Gaussian elimination with partial pivoting on the GPU, behind the
 // LinearSolver interface. The GPU is probed at the first setup(), never at load.
-#include "cuda/device_gepp.hpp"
 #include <solvent/solvent.hpp>
+#include "cuda/device_gepp.hpp"
 
 #include <cstdint>
 #include <memory>

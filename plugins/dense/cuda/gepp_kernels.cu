@@ -15,8 +15,8 @@ constexpr const char* kPlugin = "gepp-cuda";
 constexpr int kAtomicPivotThreads = 256;
 constexpr int kSwapThreads = 256;
 constexpr int kFusedPivotThreads = 1024;
-constexpr int kPaperTile = 16;     // De Luca et al.'s square 2D thread blocks
-constexpr int kActiveTileX = 32;   // a warp along a row: coalesced pivot-row reads and writes
+constexpr int kPaperTile = 16;    // De Luca et al.'s square 2D thread blocks
+constexpr int kActiveTileX = 32;  // a warp along a row: coalesced pivot-row reads and writes
 constexpr int kActiveTileY = 8;
 constexpr int kSubstituteThreads = 1024;
 constexpr int kWarp = 32;
@@ -43,8 +43,8 @@ __global__ void copy_rhs_kernel(double* a, int ld, int n, const double* b) {
 // One block. Each thread keeps the first maximum of its rows, then the block agrees on
 // the maximum with the CAS atomic max in shared memory; among the threads holding it
 // the lowest row wins (atomicMin), so ties resolve as in the sequential search.
-__global__ void pivot_search_atomic_kernel(const double* a, int ld, int k, int row_end,
-                                           int* pivots, PivotFailure* failure) {
+__global__ void pivot_search_atomic_kernel(const double* a, int ld, int k, int row_end, int* pivots,
+                                           PivotFailure* failure) {
   __shared__ double block_max;
   __shared__ int block_row;
   if (threadIdx.x == 0) {
@@ -158,8 +158,8 @@ __global__ void pivot_and_swap_kernel(double* a, int ld, int n, EliminationStep 
 // atomic ticket after a fence, the pattern of the CUDA programming guide's fence example)
 // does the pivot search and row swap of step `next`: one launch per elimination step.
 __global__ void eliminate_and_pivot_kernel(double* a, int ld, int n, EliminationStep s,
-                                           EliminationStep next, int* pivots,
-                                           PivotFailure* failure, unsigned int* finished) {
+                                           EliminationStep next, int* pivots, PivotFailure* failure,
+                                           unsigned int* finished) {
   const int rows = s.row_end - s.k;
   const int main_cols = s.col_end - s.k;
   const int c = blockIdx.x * blockDim.x + threadIdx.x;
@@ -255,7 +255,8 @@ struct SubstitutionShared {
 };
 
 __device__ inline double warp_sum(double v) {
-  for (int offset = kWarp / 2; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
+  for (int offset = kWarp / 2; offset > 0; offset /= 2)
+    v += __shfl_down_sync(0xffffffffu, v, offset);
   return v;
 }
 
@@ -342,7 +343,7 @@ void launch_copy_rhs_into_matrix(double* a, int ld, int n, const double* b, cuda
 void launch_pivot_search_atomic(const double* a, int ld, const EliminationStep& s, int* pivots,
                                 PivotFailure* failure, cudaStream_t stream) {
   pivot_search_atomic_kernel<<<1, kAtomicPivotThreads, 0, stream>>>(a, ld, s.k, s.row_end, pivots,
-                                                                   failure);
+                                                                    failure);
   cuda::check_launch(kPlugin, "pivot_search_atomic_kernel");
 }
 
@@ -366,7 +367,8 @@ void launch_eliminate_and_pivot(double* a, int ld, int n, const EliminationStep&
   const int rows = s.row_end - s.k;
   const int cols = s.col_end - s.k + (s.rhs ? 1 : 0);
   const dim3 block(kActiveTileX, kActiveTileY);
-  const dim3 grid(std::max(1, blocks_for(cols, kActiveTileX)), std::max(1, blocks_for(rows, kActiveTileY)));
+  const dim3 grid(std::max(1, blocks_for(cols, kActiveTileX)),
+                  std::max(1, blocks_for(rows, kActiveTileY)));
   eliminate_and_pivot_kernel<<<grid, block, 0, stream>>>(a, ld, n, s, next, pivots, failure,
                                                          finished);
   cuda::check_launch(kPlugin, "eliminate_and_pivot_kernel");
@@ -407,12 +409,12 @@ bool prepare_substitution(int n) {
   cuda::check(cudaGetDevice(&device), kPlugin, "cudaGetDevice");
   int limit = 0;
   cuda::check(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
-             kPlugin, "cudaDeviceGetAttribute");
+              kPlugin, "cudaDeviceGetAttribute");
   const std::size_t bytes = substitution_shared_bytes(n);
   if (bytes > static_cast<std::size_t>(limit)) return false;
   cuda::check(cudaFuncSetAttribute(substitute_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  static_cast<int>(bytes)),
-             kPlugin, "cudaFuncSetAttribute(substitute_kernel)");
+                                   static_cast<int>(bytes)),
+              kPlugin, "cudaFuncSetAttribute(substitute_kernel)");
   return true;
 }
 

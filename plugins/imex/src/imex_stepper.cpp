@@ -11,8 +11,9 @@ Schema common_schema() {
   return {
       std::move(ParamSpec::real("dt", 0.01, "Time step").above(0.0)),
       std::move(ParamSpec::integer("steps", 100, "Number of time steps").at_least(1)),
-      ParamSpec::boolean("projection", true,
-                         "Clip negative values to zero after each step (the paper's non-negativity projection)"),
+      ParamSpec::boolean(
+          "projection", true,
+          "Clip negative values to zero after each step (the paper's non-negativity projection)"),
       ParamSpec::choice("operator", "auto", {"auto", "dense", "banded"},
                         "Form of (I - dt/2 Lin) handed to the linear solver; auto: banded when the "
                         "solver takes it, else dense"),

@@ -12,7 +12,8 @@ DenseMatrix<double> dense_system(const CsrMatrix<double>& lin, double half_dt) {
   DenseMatrix<double> s(lin.rows, lin.cols);
   for (std::size_t i = 0; i < lin.rows; ++i) {
     s(i, i) = 1.0;
-    for (auto k = lin.row_ptr[i]; k < lin.row_ptr[i + 1]; ++k) s(i, std::size_t(lin.col_idx[k])) -= half_dt * lin.values[k];
+    for (auto k = lin.row_ptr[i]; k < lin.row_ptr[i + 1]; ++k)
+      s(i, std::size_t(lin.col_idx[k])) -= half_dt * lin.values[k];
   }
   return s;
 }
@@ -33,7 +34,8 @@ BandedMatrix<double> banded_system(const CsrMatrix<double>& lin, double half_dt,
   for (std::size_t i = 0; i < n; ++i) s.at(i, i) = 1.0;
   for (std::size_t r = 0; r < n; ++r)
     for (auto k = lin.row_ptr[r]; k < lin.row_ptr[r + 1]; ++k)
-      s.at(std::size_t(inverse[r]), std::size_t(inverse[std::size_t(lin.col_idx[k])])) -= half_dt * lin.values[k];
+      s.at(std::size_t(inverse[r]), std::size_t(inverse[std::size_t(lin.col_idx[k])])) -=
+          half_dt * lin.values[k];
   return s;
 }
 
@@ -44,8 +46,11 @@ ImplicitSystem::ImplicitSystem(const ImexProblem& problem, double dt, LinearSolv
     : lin_(problem.linear_operator()), half_dt_(0.5 * dt), solver_(solver) {
   const bool can_band = solver.accepts(OperatorKind::Banded, ScalarKind::Real);
   const bool can_dense = solver.accepts(OperatorKind::Dense, ScalarKind::Real);
-  if (form == "banded" || (form == "auto" && can_band && !(can_dense && problem.band_ordering().empty()))) {
-    if (!can_band) throw UnsupportedOperator("operator = \"banded\" was asked for, but the solver takes no real banded matrix");
+  if (form == "banded" ||
+      (form == "auto" && can_band && !(can_dense && problem.band_ordering().empty()))) {
+    if (!can_band)
+      throw UnsupportedOperator(
+          "operator = \"banded\" was asked for, but the solver takes no real banded matrix");
     perm_ = problem.band_ordering();
     if (perm_.empty()) {
       perm_.resize(lin_.rows);
@@ -67,7 +72,8 @@ ImplicitSystem::ImplicitSystem(const ImexProblem& problem, double dt, LinearSolv
 void ImplicitSystem::explicit_half(std::span<const double> u, std::span<double> out) const {
   for (std::size_t i = 0; i < lin_.rows; ++i) {
     double s = 0.0;
-    for (auto k = lin_.row_ptr[i]; k < lin_.row_ptr[i + 1]; ++k) s += lin_.values[k] * u[std::size_t(lin_.col_idx[k])];
+    for (auto k = lin_.row_ptr[i]; k < lin_.row_ptr[i + 1]; ++k)
+      s += lin_.values[k] * u[std::size_t(lin_.col_idx[k])];
     out[i] = u[i] + half_dt_ * s;
   }
 }

@@ -11,7 +11,8 @@ namespace solvent::imex {
 class ImplicitSystem {
  public:
   // form: "auto" (banded if the solver and the model allow it, else dense), "dense", "banded".
-  ImplicitSystem(const ImexProblem& problem, double dt, LinearSolver& solver, const std::string& form);
+  ImplicitSystem(const ImexProblem& problem, double dt, LinearSolver& solver,
+                 const std::string& form);
 
   // rhs_out = (I + dt/2 Lin) u
   void explicit_half(std::span<const double> u, std::span<double> rhs_out) const;

@@ -14,7 +14,8 @@ void require_finite(std::span<const double> u, const FieldLayout& layout, std::i
     const std::size_t c = m ? i / m : 0, p = m ? i % m : i;
     throw DivergenceError(fmt::format(
         "{}: {} became non-finite at step {} (t = {:.6g}): {} = {} at x = {:.6g} (grid "
-        "point {}); the explicit step is probably unstable — reduce dt. Output up to step {} is kept.",
+        "point {}); the explicit step is probably unstable — reduce dt. Output up to step {} is "
+        "kept.",
         integrator, what, step, t, c < layout.components.size() ? layout.components[c] : "?", u[i],
         p < layout.coordinates.size() ? layout.coordinates[p] : 0.0, p, step - 1));
   }

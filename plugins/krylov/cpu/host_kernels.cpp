@@ -109,15 +109,15 @@ void apply(const MatrixView<T>& a, std::span<const T> x, std::span<T> y) {
   }
 }
 
-#define SOLVENT_KRYLOV_HOST_KERNELS(T)                                                    \
-  template void assign<T>(std::span<const T>, std::span<T>);                              \
-  template void scale<T>(T, std::span<T>);                                                \
-  template void axpy<T>(T, std::span<const T>, std::span<T>);                             \
-  template void axpby<T>(T, std::span<const T>, T, std::span<T>);                         \
-  template void elementwise_product<T>(std::span<const T>, std::span<T>);                 \
-  template T dot<T>(std::span<const T>, std::span<const T>);                              \
-  template double norm2<T>(std::span<const T>);                                           \
-  template void dots<T>(std::span<const T>, std::span<const T* const>, std::span<T>);     \
+#define SOLVENT_KRYLOV_HOST_KERNELS(T)                                                \
+  template void assign<T>(std::span<const T>, std::span<T>);                          \
+  template void scale<T>(T, std::span<T>);                                            \
+  template void axpy<T>(T, std::span<const T>, std::span<T>);                         \
+  template void axpby<T>(T, std::span<const T>, T, std::span<T>);                     \
+  template void elementwise_product<T>(std::span<const T>, std::span<T>);             \
+  template T dot<T>(std::span<const T>, std::span<const T>);                          \
+  template double norm2<T>(std::span<const T>);                                       \
+  template void dots<T>(std::span<const T>, std::span<const T* const>, std::span<T>); \
   template void apply<T>(const MatrixView<T>&, std::span<const T>, std::span<T>);
 SOLVENT_KRYLOV_HOST_KERNELS(double)
 SOLVENT_KRYLOV_HOST_KERNELS(complex)

@@ -5,8 +5,8 @@
 #include <solvent/errors.hpp>
 #include <solvent/scalar.hpp>
 
-#include <cuda/std/complex>
 #include <cuda_runtime.h>
+#include <cuda/std/complex>
 
 #include <cstdint>
 #include <string>
@@ -38,15 +38,13 @@ const device_t<T>* to_device(const T* p) {
   return reinterpret_cast<const device_t<T>*>(p);
 }
 inline double to_device(double a) { return a; }
-inline ::cuda::std::complex<double> to_device(const complex& a) {
-  return {a.real(), a.imag()};
-}
+inline ::cuda::std::complex<double> to_device(const complex& a) { return {a.real(), a.imag()}; }
 
 __device__ inline double shuffle_down(double v, int offset, int width) {
   return __shfl_down_sync(0xffffffffu, v, offset, width);
 }
-__device__ inline ::cuda::std::complex<double> shuffle_down(::cuda::std::complex<double> v, int offset,
-                                                          int width) {
+__device__ inline ::cuda::std::complex<double> shuffle_down(::cuda::std::complex<double> v,
+                                                            int offset, int width) {
   return {__shfl_down_sync(0xffffffffu, v.real(), offset, width),
           __shfl_down_sync(0xffffffffu, v.imag(), offset, width)};
 }

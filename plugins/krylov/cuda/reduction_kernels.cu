@@ -61,7 +61,8 @@ template <class Z>
 __global__ void dots_final_kernel(int blocks, const Z* __restrict__ partial, Z* __restrict__ out) {
   __shared__ Z scratch[warps_per_block];
   Z acc = Z(0);
-  for (int b = threadIdx.x; b < blocks; b += blockDim.x) acc = acc + partial[blockIdx.x * blocks + b];
+  for (int b = threadIdx.x; b < blocks; b += blockDim.x)
+    acc = acc + partial[blockIdx.x * blocks + b];
   acc = block_sum(acc, scratch);
   if (threadIdx.x == 0) out[blockIdx.x] = acc;
 }
@@ -93,14 +94,22 @@ template <class Z>
 void launch_partial_any(int count, unsigned blocks, std::int64_t n, const Z* x, const Z* const* ys,
                         Z* partial) {
   switch (count) {
-    case 1: return launch_partial<Z, 1>(blocks, n, x, ys, partial);
-    case 2: return launch_partial<Z, 2>(blocks, n, x, ys, partial);
-    case 3: return launch_partial<Z, 3>(blocks, n, x, ys, partial);
-    case 4: return launch_partial<Z, 4>(blocks, n, x, ys, partial);
-    case 5: return launch_partial<Z, 5>(blocks, n, x, ys, partial);
-    case 6: return launch_partial<Z, 6>(blocks, n, x, ys, partial);
-    case 7: return launch_partial<Z, 7>(blocks, n, x, ys, partial);
-    default: return launch_partial<Z, 8>(blocks, n, x, ys, partial);
+    case 1:
+      return launch_partial<Z, 1>(blocks, n, x, ys, partial);
+    case 2:
+      return launch_partial<Z, 2>(blocks, n, x, ys, partial);
+    case 3:
+      return launch_partial<Z, 3>(blocks, n, x, ys, partial);
+    case 4:
+      return launch_partial<Z, 4>(blocks, n, x, ys, partial);
+    case 5:
+      return launch_partial<Z, 5>(blocks, n, x, ys, partial);
+    case 6:
+      return launch_partial<Z, 6>(blocks, n, x, ys, partial);
+    case 7:
+      return launch_partial<Z, 7>(blocks, n, x, ys, partial);
+    default:
+      return launch_partial<Z, 8>(blocks, n, x, ys, partial);
   }
 }
 
@@ -132,7 +141,8 @@ void dots(std::int64_t n, const T* x, const T* const* ys, int count, T* workspac
         "cudaMemcpy of dot products");
 }
 
-template void dots<double>(std::int64_t, const double*, const double* const*, int, double*, double*);
+template void dots<double>(std::int64_t, const double*, const double* const*, int, double*,
+                           double*);
 template void dots<complex>(std::int64_t, const complex*, const complex* const*, int, complex*,
                             complex*);
 

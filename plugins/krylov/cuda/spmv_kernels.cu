@@ -57,13 +57,26 @@ void csr_spmv(std::int64_t rows, const std::int32_t* row_ptr, const std::int32_t
   const Z* xd = to_device(x);
   Z* yd = to_device(y);
   switch (group) {
-    case 1: launch_csr<Z, 1>(rows, row_ptr, col_idx, v, xd, yd); break;
-    case 2: launch_csr<Z, 2>(rows, row_ptr, col_idx, v, xd, yd); break;
-    case 4: launch_csr<Z, 4>(rows, row_ptr, col_idx, v, xd, yd); break;
-    case 8: launch_csr<Z, 8>(rows, row_ptr, col_idx, v, xd, yd); break;
-    case 16: launch_csr<Z, 16>(rows, row_ptr, col_idx, v, xd, yd); break;
-    case 32: launch_csr<Z, 32>(rows, row_ptr, col_idx, v, xd, yd); break;
-    default: throw SolverError("csr_spmv: the thread group must be 1, 2, 4, 8, 16 or 32");
+    case 1:
+      launch_csr<Z, 1>(rows, row_ptr, col_idx, v, xd, yd);
+      break;
+    case 2:
+      launch_csr<Z, 2>(rows, row_ptr, col_idx, v, xd, yd);
+      break;
+    case 4:
+      launch_csr<Z, 4>(rows, row_ptr, col_idx, v, xd, yd);
+      break;
+    case 8:
+      launch_csr<Z, 8>(rows, row_ptr, col_idx, v, xd, yd);
+      break;
+    case 16:
+      launch_csr<Z, 16>(rows, row_ptr, col_idx, v, xd, yd);
+      break;
+    case 32:
+      launch_csr<Z, 32>(rows, row_ptr, col_idx, v, xd, yd);
+      break;
+    default:
+      throw SolverError("csr_spmv: the thread group must be 1, 2, 4, 8, 16 or 32");
   }
   check_launch("csr_spmv");
 }

@@ -1,5 +1,5 @@
-// The level-1 kernels of Cheik Ahamed and Magoules (assign, scale, axpy, element-wise product) and the
-// fused y = a x + b y the solvers use: one thread per element.
+// The level-1 kernels of Cheik Ahamed and Magoules (assign, scale, axpy, element-wise product) and
+// the fused y = a x + b y the solvers use: one thread per element.
 #include <solvent_krylov/device_kernels.hpp>
 
 #include "cuda/cuda_support.cuh"
@@ -26,8 +26,7 @@ __global__ void axpy_kernel(std::int64_t n, Z a, const Z* __restrict__ x, Z* __r
 }
 
 template <class Z>
-__global__ void axpby_kernel(std::int64_t n, Z a, const Z* __restrict__ x, Z b,
-                             Z* __restrict__ y) {
+__global__ void axpby_kernel(std::int64_t n, Z a, const Z* __restrict__ x, Z b, Z* __restrict__ y) {
   const std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   if (i < n) y[i] = mul_add(a, x[i], mul(b, y[i]));
 }
@@ -77,11 +76,11 @@ void elementwise_product(std::int64_t n, const T* d, T* x) {
   check_launch("elementwise_product");
 }
 
-#define SOLVENT_KRYLOV_VECTOR_KERNELS(T)                                      \
-  template void assign<T>(std::int64_t, const T*, T*);                        \
-  template void scale<T>(std::int64_t, T, T*);                                \
-  template void axpy<T>(std::int64_t, T, const T*, T*);                       \
-  template void axpby<T>(std::int64_t, T, const T*, T, T*);                   \
+#define SOLVENT_KRYLOV_VECTOR_KERNELS(T)                    \
+  template void assign<T>(std::int64_t, const T*, T*);      \
+  template void scale<T>(std::int64_t, T, T*);              \
+  template void axpy<T>(std::int64_t, T, const T*, T*);     \
+  template void axpby<T>(std::int64_t, T, const T*, T, T*); \
   template void elementwise_product<T>(std::int64_t, const T*, T*);
 SOLVENT_KRYLOV_VECTOR_KERNELS(double)
 SOLVENT_KRYLOV_VECTOR_KERNELS(complex)

@@ -4,8 +4,10 @@ namespace solvent::krylov {
 
 Schema krylov_schema() {
   return {
-      ParamSpec::real("tolerance", 1e-9, "relative residual ||b - Ax|| / ||b|| to reach").above(0.0),
-      ParamSpec::integer("max_iterations", 1000, "iterations before giving up (BiCGSTAB(l): cycles)")
+      ParamSpec::real("tolerance", 1e-9, "relative residual ||b - Ax|| / ||b|| to reach")
+          .above(0.0),
+      ParamSpec::integer("max_iterations", 1000,
+                         "iterations before giving up (BiCGSTAB(l): cycles)")
           .at_least(1),
       ParamSpec::choice("preconditioner", "jacobi", {"none", "jacobi"},
                         "none, or jacobi (diagonal scaling, applied on the right)"),

@@ -11,7 +11,8 @@ namespace solvent::matm {
 namespace {
 
 // z0 = A0 v, z1 = A1 v (when z1 is given), and the inner products eq. (5) takes from them.
-ProductSums apply(const SplitView& s, const double* v, const double* r, double* z0, double* z1, int threads) {
+ProductSums apply(const SplitView& s, const double* v, const double* r, double* z0, double* z1,
+                  int threads) {
   double d_v_v = 0.0, r2_v = 0.0, a0_v_v = 0.0, r_v = 0.0;
   const index_t lines = s.n2 * s.n3;
 #pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : d_v_v, r2_v, a0_v_v, r_v)
@@ -46,7 +47,8 @@ void wavefront(const SplitView& s, bool reverse, int threads, Line&& line) {
 #pragma omp parallel num_threads(threads)
   for (index_t f = 0; f < fronts; ++f) {
     const index_t d = reverse ? fronts - 1 - f : f;
-    const index_t j_lo = std::max<index_t>(0, d - (s.n3 - 1)), j_hi = std::min<index_t>(d, s.n2 - 1);
+    const index_t j_lo = std::max<index_t>(0, d - (s.n3 - 1)),
+                  j_hi = std::min<index_t>(d, s.n2 - 1);
 #pragma omp for schedule(static)
     for (index_t j = j_lo; j <= j_hi; ++j) line(j, d - j);
   }

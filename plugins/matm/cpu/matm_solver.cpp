@@ -8,18 +8,20 @@ namespace solvent::matm {
 
 Schema matm_schema() {
   Schema s = iteration_schema();
-  s.push_back(ParamSpec::integer("threads", 0, "OpenMP threads; 0 takes all OpenMP offers").at_least(0.0));
+  s.push_back(
+      ParamSpec::integer("threads", 0, "OpenMP threads; 0 takes all OpenMP offers").at_least(0.0));
   return s;
 }
 
 MatmSolver::MatmSolver(const PluginContext& ctx)
-    : SolverBase(ctx, "matm"), threads_(cpu_threads(static_cast<int>(ctx.params.integer("threads")))) {}
+    : SolverBase(ctx, "matm"),
+      threads_(cpu_threads(static_cast<int>(ctx.params.integer("threads")))) {}
 
 void MatmSolver::setup(std::shared_ptr<const Operator> op) {
   split_.emplace(stencil_of(*op), name_);
   if (log_)
-    log_->info("matm: {} x {} x {} grid, {} active nodes, {}, {} thread(s)", split_->n1(), split_->n2(),
-               split_->n3(), split_->active_nodes(),
+    log_->info("matm: {} x {} x {} grid, {} active nodes, {}, {} thread(s)", split_->n1(),
+               split_->n2(), split_->n3(), split_->active_nodes(),
                split_->self_adjoint() ? "self-adjoint (k = 0)" : "non-self-adjoint", threads_);
 }
 

@@ -30,7 +30,8 @@ DeviceMatm::DeviceMatm(const SplitStencil& a, const SweepShape& shape)
     view_.n3 = host.n3;
     auto upload_array = [&](const std::vector<double>& v) {
       double* d = allocate(v.size());
-      check(cudaMemcpy(d, v.data(), v.size() * sizeof(double), cudaMemcpyHostToDevice), "cudaMemcpy (operator)");
+      check(cudaMemcpy(d, v.data(), v.size() * sizeof(double), cudaMemcpyHostToDevice),
+            "cudaMemcpy (operator)");
       return d;
     };
     view_.c0 = upload_array(a.c0());
@@ -84,7 +85,8 @@ void DeviceMatm::upload(std::span<const double> f, std::span<const double> x) {
   }
   current_ = 0;
   check(cudaMemcpy(f_, f.data(), n_ * sizeof(double), cudaMemcpyHostToDevice), "cudaMemcpy (f)");
-  check(cudaMemcpy(x_[0], x0.data(), n_ * sizeof(double), cudaMemcpyHostToDevice), "cudaMemcpy (x)");
+  check(cudaMemcpy(x_[0], x0.data(), n_ * sizeof(double), cudaMemcpyHostToDevice),
+        "cudaMemcpy (x)");
   check(cudaMemset(w_, 0, n_ * sizeof(double)), "cudaMemset (w)");
   check(cudaEventRecord(static_cast<cudaEvent_t>(start_)), "cudaEventRecord");
 }
@@ -93,20 +95,24 @@ void DeviceMatm::download(std::span<double> x) const {
   check(cudaEventRecord(static_cast<cudaEvent_t>(stop_)), "cudaEventRecord");
   check(cudaEventSynchronize(static_cast<cudaEvent_t>(stop_)), "cudaEventSynchronize");
   float ms = 0.0f;
-  check(cudaEventElapsedTime(&ms, static_cast<cudaEvent_t>(start_), static_cast<cudaEvent_t>(stop_)),
-        "cudaEventElapsedTime");
+  check(
+      cudaEventElapsedTime(&ms, static_cast<cudaEvent_t>(start_), static_cast<cudaEvent_t>(stop_)),
+      "cudaEventElapsedTime");
   device_seconds_ = 1e-3 * ms;
-  check(cudaMemcpy(x.data(), x_[current_], n_ * sizeof(double), cudaMemcpyDeviceToHost), "cudaMemcpy (x)");
+  check(cudaMemcpy(x.data(), x_[current_], n_ * sizeof(double), cudaMemcpyDeviceToHost),
+        "cudaMemcpy (x)");
 }
 
 std::vector<double> DeviceMatm::fetch_sums(int count) const {
   std::vector<double> h(count);
-  check(cudaMemcpy(h.data(), sums_, count * sizeof(double), cudaMemcpyDeviceToHost), "cudaMemcpy (sums)");
+  check(cudaMemcpy(h.data(), sums_, count * sizeof(double), cudaMemcpyDeviceToHost),
+        "cudaMemcpy (sums)");
   return h;
 }
 
 double DeviceMatm::update_and_residual(double tau) {
-  cuda::update_and_residual(view_, x_[current_], w_, tau, x_[1 - current_], f_, r_, partials_, sums_ + rr);
+  cuda::update_and_residual(view_, x_[current_], w_, tau, x_[1 - current_], f_, r_, partials_,
+                            sums_ + rr);
   current_ = 1 - current_;
   return fetch_sums(1)[0];
 }

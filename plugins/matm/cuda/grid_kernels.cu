@@ -28,9 +28,10 @@ __device__ void block_partials(double (&v)[K], double* partials) {
     for (int q = 0; q < K; ++q) partials[blockIdx.x * K + q] = s[q][0];
 }
 
-__global__ void residual_kernel(SplitView s, const double* __restrict__ x, const double* __restrict__ w, double tau,
-                                double* __restrict__ x_out, const double* __restrict__ f, double* __restrict__ r,
-                                double* partials) {
+__global__ void residual_kernel(SplitView s, const double* __restrict__ x,
+                                const double* __restrict__ w, double tau,
+                                double* __restrict__ x_out, const double* __restrict__ f,
+                                double* __restrict__ r, double* partials) {
   double rr[1] = {0.0};
   const UpdatedValues updated{x, w, tau};
   for (index_t line = blockIdx.x; line < s.n2 * s.n3; line += gridDim.x) {
@@ -51,8 +52,9 @@ __global__ void residual_kernel(SplitView s, const double* __restrict__ x, const
   block_partials(rr, partials);
 }
 
-__global__ void apply_kernel(SplitView s, const double* __restrict__ v, const double* __restrict__ r,
-                             double* __restrict__ z0, double* __restrict__ z1, double* partials) {
+__global__ void apply_kernel(SplitView s, const double* __restrict__ v,
+                             const double* __restrict__ r, double* __restrict__ z0,
+                             double* __restrict__ z1, double* partials) {
   ProductSums sums;
   for (index_t line = blockIdx.x; line < s.n2 * s.n3; line += gridDim.x) {
     const index_t j = line % s.n2, k = line / s.n2;
@@ -92,15 +94,16 @@ int grid_blocks(const SplitView& s) {
   return int(lines < max_blocks ? lines : max_blocks);
 }
 
-void update_and_residual(const SplitView& s, const double* x, const double* w, double tau, double* x_out,
-                         const double* f, double* r, double* partials, double* sums) {
+void update_and_residual(const SplitView& s, const double* x, const double* w, double tau,
+                         double* x_out, const double* f, double* r, double* partials,
+                         double* sums) {
   residual_kernel<<<grid_blocks(s), threads_per_block>>>(s, x, w, tau, x_out, f, r, partials);
   check_launch("residual kernel");
   reduce_partials(partials, grid_blocks(s), 1, sums);
 }
 
-void apply_split(const SplitView& s, const double* v, const double* r, double* z0, double* z1, double* partials,
-                 double* sums) {
+void apply_split(const SplitView& s, const double* v, const double* r, double* z0, double* z1,
+                 double* partials, double* sums) {
   apply_kernel<<<grid_blocks(s), threads_per_block>>>(s, v, r, z0, z1, partials);
   check_launch("operator kernel");
   reduce_partials(partials, grid_blocks(s), 4, sums);

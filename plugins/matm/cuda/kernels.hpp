@@ -28,19 +28,20 @@ struct SweepScratch {
 int sweep_tiles(const SplitView& s, const SweepShape& shape);
 
 // y = (D + w R1)^-1 src. With dot != nullptr, *dot (device) receives (D y, y).
-void lower_sweep(const SplitView& s, const double* src, double* y, double omega, const SweepShape& shape,
-                 const SweepScratch& scratch, double* dot);
+void lower_sweep(const SplitView& s, const double* src, double* y, double omega,
+                 const SweepShape& shape, const SweepScratch& scratch, double* dot);
 // v = (D + w R2)^-1 D y.
-void upper_sweep(const SplitView& s, const double* y, double* v, double omega, const SweepShape& shape,
-                 const SweepScratch& scratch);
+void upper_sweep(const SplitView& s, const double* y, double* v, double omega,
+                 const SweepShape& shape, const SweepScratch& scratch);
 
 // Blocks the grid kernels below use; `partials` must hold 4 doubles per block.
 int grid_blocks(const SplitView& s);
 
 // x_out = x - tau w, r = A x_out - f; sums[0] = (r, r).
-void update_and_residual(const SplitView& s, const double* x, const double* w, double tau, double* x_out,
-                         const double* f, double* r, double* partials, double* sums);
-// z0 = A0 v, z1 = A1 v (z1 may be null); sums[0..3] = (D v, v), (D^-1 R2 v, R2 v), (A0 v, v), (r, v).
+void update_and_residual(const SplitView& s, const double* x, const double* w, double tau,
+                         double* x_out, const double* f, double* r, double* partials, double* sums);
+// z0 = A0 v, z1 = A1 v (z1 may be null); sums[0..3] = (D v, v), (D^-1 R2 v, R2 v), (A0 v, v), (r,
+// v).
 void apply_split(const SplitView& s, const double* v, const double* r, double* z0, double* z1,
                  double* partials, double* sums);
 

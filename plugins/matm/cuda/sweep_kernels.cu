@@ -32,10 +32,11 @@ struct NodeInputs {
 
 // Upper sweeps run the same code on the grid mirrored in every axis.
 template <bool Upper>
-__device__ NodeInputs load_inputs(const SplitView& s, const double* __restrict__ src, index_t il, index_t jl,
-                                  index_t kl) {
+__device__ NodeInputs load_inputs(const SplitView& s, const double* __restrict__ src, index_t il,
+                                  index_t jl, index_t kl) {
   NodeInputs in;
-  const index_t i = Upper ? s.n1 - 1 - il : il, j = Upper ? s.n2 - 1 - jl : jl, k = Upper ? s.n3 - 1 - kl : kl;
+  const index_t i = Upper ? s.n1 - 1 - il : il, j = Upper ? s.n2 - 1 - jl : jl,
+                k = Upper ? s.n3 - 1 - kl : kl;
   const index_t plane = s.n1 * s.n2;
   in.m = s.index(i, j, k);
   in.c0 = s.c0[in.m];
@@ -61,8 +62,9 @@ __device__ int read_flag(const int* p) { return *reinterpret_cast<const volatile
 __device__ void fence_acq_rel_gpu() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
 
 template <bool Upper, int G>
-__global__ void __launch_bounds__(1024) pipelined_sweep(SplitView s, const double* __restrict__ src, double* out, double omega,
-                                int* sync, double* partials, int tiles_x, int tiles) {
+__global__ void __launch_bounds__(1024)
+    pipelined_sweep(SplitView s, const double* __restrict__ src, double* out, double omega,
+                    int* sync, double* partials, int tiles_x, int tiles) {
   extern __shared__ double cache[];  // [2][block_z][block_x], double-buffered by step parity
   __shared__ int ticket;
   const int bx = blockDim.x, bz = blockDim.y;
@@ -184,19 +186,22 @@ void check_shape(const SweepShape& shape) {
 }
 
 template <bool Upper>
-void launch(const SplitView& s, const double* src, double* out, double omega, const SweepShape& shape,
-            const SweepScratch& scratch, double* dot) {
+void launch(const SplitView& s, const double* src, double* out, double omega,
+            const SweepShape& shape, const SweepScratch& scratch, double* dot) {
   check_shape(shape);
   const int tiles_x = int((s.n1 + shape.block_x - 1) / shape.block_x);
   const int tiles = sweep_tiles(s, shape);
-  check(cudaMemsetAsync(scratch.sync, 0, sizeof(int) * (tiles + 1)), "cudaMemsetAsync (sweep flags)");
+  check(cudaMemsetAsync(scratch.sync, 0, sizeof(int) * (tiles + 1)),
+        "cudaMemsetAsync (sweep flags)");
   const dim3 block(shape.block_x, shape.block_z);
   const std::size_t shared = 2 * sizeof(double) * shape.block_x * shape.block_z;
   double* partials = dot ? scratch.partials : nullptr;
   if (shape.paper)
-    pipelined_sweep<Upper, 1><<<tiles, block, shared>>>(s, src, out, omega, scratch.sync, partials, tiles_x, tiles);
+    pipelined_sweep<Upper, 1>
+        <<<tiles, block, shared>>>(s, src, out, omega, scratch.sync, partials, tiles_x, tiles);
   else
-    pipelined_sweep<Upper, 32><<<tiles, block, shared>>>(s, src, out, omega, scratch.sync, partials, tiles_x, tiles);
+    pipelined_sweep<Upper, 32>
+        <<<tiles, block, shared>>>(s, src, out, omega, scratch.sync, partials, tiles_x, tiles);
   check_launch(Upper ? "upper sweep" : "lower sweep");
   if (dot) reduce_partials(scratch.partials, tiles, 1, dot);
 }
@@ -204,16 +209,17 @@ void launch(const SplitView& s, const double* src, double* out, double omega, co
 }  // namespace
 
 int sweep_tiles(const SplitView& s, const SweepShape& shape) {
-  return int((s.n1 + shape.block_x - 1) / shape.block_x) * int((s.n3 + shape.block_z - 1) / shape.block_z);
+  return int((s.n1 + shape.block_x - 1) / shape.block_x) *
+         int((s.n3 + shape.block_z - 1) / shape.block_z);
 }
 
-void lower_sweep(const SplitView& s, const double* src, double* y, double omega, const SweepShape& shape,
-                 const SweepScratch& scratch, double* dot) {
+void lower_sweep(const SplitView& s, const double* src, double* y, double omega,
+                 const SweepShape& shape, const SweepScratch& scratch, double* dot) {
   launch<false>(s, src, y, omega, shape, scratch, dot);
 }
 
-void upper_sweep(const SplitView& s, const double* y, double* v, double omega, const SweepShape& shape,
-                 const SweepScratch& scratch) {
+void upper_sweep(const SplitView& s, const double* y, double* v, double omega,
+                 const SweepShape& shape, const SweepScratch& scratch) {
   launch<true>(s, y, v, omega, shape, scratch, nullptr);
 }
 

@@ -20,8 +20,9 @@ Schema iteration_schema() {
       ParamSpec::real("tolerance", 1e-8, "stop when ||A x - f|| / ||f|| falls to this").above(0.0),
       ParamSpec::integer("max_iterations", 1000, "stop unconverged after this many iterations")
           .at_least(0.0),
-      ParamSpec::real("omega0", 0.0,
-                      "w of the first iteration; 0 takes the w~ formula of eq. (5) on the first residual")
+      ParamSpec::real(
+          "omega0", 0.0,
+          "w of the first iteration; 0 takes the w~ formula of eq. (5) on the first residual")
           .at_least(0.0),
   };
 }
@@ -71,7 +72,8 @@ Outcome iterate(MatmBackend& backend, const IterationSettings& s) {
     const StepParameters p = iteration_parameters(d, omega);
     if (!p.valid) {
       st.status = d.a0_w_w <= 0.0
-                      ? "breakdown: (A0 w, w) <= 0, the symmetric part of the operator is not positive definite"
+                      ? "breakdown: (A0 w, w) <= 0, the symmetric part of the operator is not "
+                        "positive definite"
                       : "breakdown: an inner product of eq. (5) is not positive and finite (w = " +
                             number(omega) + ")";
       break;

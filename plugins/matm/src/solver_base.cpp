@@ -23,9 +23,10 @@ const SolveStats& SolverBase::run(MatmBackend& backend) {
   last_ = iterate(backend, settings_);
   const SolveStats& st = last_->stats;
   if (log_)
-    log_->info("{}: {} after {} iterations, relative residual {:.3e}, w = {:.4g}, s = {:.4g}, k = {:.4g}", name_,
-               st.status, st.iterations, st.residual, last_->last.omega, std::sqrt(last_->last.s2),
-               std::sqrt(last_->last.k2));
+    log_->info(
+        "{}: {} after {} iterations, relative residual {:.3e}, w = {:.4g}, s = {:.4g}, k = {:.4g}",
+        name_, st.status, st.iterations, st.residual, last_->last.omega, std::sqrt(last_->last.s2),
+        std::sqrt(last_->last.k2));
   return st;
 }
 

@@ -25,7 +25,8 @@ SplitStencil::SplitStencil(const Stencil7<double>& a, const std::string& who)
   }
   const std::size_t n = a.size();
   for (const auto& c : a.c)
-    if (c.size() != n) throw SolverError(who + ": a coefficient array of the Stencil7 has the wrong length");
+    if (c.size() != n)
+      throw SolverError(who + ": a coefficient array of the Stencil7 has the wrong length");
 
   c0_.assign(n, 0.0);
   for (std::size_t m = 0; m < n; ++m) {
@@ -66,8 +67,8 @@ SplitStencil::SplitStencil(const Stencil7<double>& a, const std::string& who)
     skew_[d].assign(n, 0.0);
     for (std::size_t m = 0; m < n; ++m) {
       if (coordinate(m, d) == 0) continue;
-      const double down = coupling(m, d, false);               // A(m, m - s) = -down
-      const double up = coupling(m - stride[d], d, true);      // A(m - s, m) = -up
+      const double down = coupling(m, d, false);           // A(m, m - s) = -down
+      const double up = coupling(m - stride[d], d, true);  // A(m - s, m) = -up
       lower_[d][m] = 0.5 * (down + up);
       skew_[d][m] = 0.5 * (down - up);
       skew_free = skew_free && skew_[d][m] == 0.0;
@@ -83,7 +84,8 @@ SplitStencil::SplitStencil(const Stencil7<double>& a, const std::string& who)
     if (c0_[m] == 0.0) continue;
     double off = 0.0;
     for (int d = 0; d < 3; ++d) {
-      if (lower_[d][m] != 0.0) off += std::abs(lower_[d][m]) / std::sqrt(c0_[m] * c0_[m - stride[d]]);
+      if (lower_[d][m] != 0.0)
+        off += std::abs(lower_[d][m]) / std::sqrt(c0_[m] * c0_[m - stride[d]]);
       if (coordinate(m, d) + 1 < extent[d] && lower_[d][m + stride[d]] != 0.0)
         off += std::abs(lower_[d][m + stride[d]]) / std::sqrt(c0_[m] * c0_[m + stride[d]]);
     }

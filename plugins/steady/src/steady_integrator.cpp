@@ -25,11 +25,11 @@ RunResult SteadyIntegrator::run(Model& model, LinearSolver* solver, RunContext& 
   const auto kind = kind_of(*a);
   const auto scalar = scalar_of(*a);
   if (!solver->accepts(kind, scalar))
-    throw UnsupportedOperator(fmt::format("the model gives a {} {} operator, which it does not accept",
-                                          to_string(scalar), to_string(kind)));
-  Vector x = std::visit([](const auto& v) -> Vector {
-    return std::decay_t<decltype(v)>(v.size());
-  }, b);
+    throw UnsupportedOperator(
+        fmt::format("the model gives a {} {} operator, which it does not accept", to_string(scalar),
+                    to_string(kind)));
+  Vector x =
+      std::visit([](const auto& v) -> Vector { return std::decay_t<decltype(v)>(v.size()); }, b);
   RunResult result;
   {
     auto scope = ctx.timer->measure("setup");

@@ -1,7 +1,7 @@
 // The CPU engine: OpenMP over (k, j) planes for the field update; the tip phases as loops
 // over tips in the order the CUDA engine's barriers impose.
-#include "src/step_plan.hpp"
 #include <solvent_stencil3d/stencil_engine.hpp>
+#include "src/step_plan.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -83,9 +83,9 @@ class CpuEngine final : public StencilEngine {
   }
 
   void tip_phase() {
-    const TipView v = tip_view(s_, s_.f.data(), s_.c.data(), s_.owner.data(), s_.node.data(),
-                               s_.birth.data(), s_.active.data(), s_.segments.data(),
-                               s_.vessel.data(), &s_.counters);
+    const TipView v =
+        tip_view(s_, s_.f.data(), s_.c.data(), s_.owner.data(), s_.node.data(), s_.birth.data(),
+                 s_.active.data(), s_.segments.data(), s_.vessel.data(), &s_.counters);
     const NetworkCounters start = s_.counters;
     const std::int32_t tips = start.tips;
     for (std::int32_t t = 0; t < tips; ++t) decide(v, s_.step, t, target_.data(), site_.data());

@@ -1,8 +1,8 @@
 // The CUDA engine: the whole state lives on the device; a step is three launches on one
 // stream (field update, tip phase in one block, vessel uptake) and no host transfer.
 // Built with --fmad=false so that every node's arithmetic rounds as the CPU engine's does.
-#include "src/step_plan.hpp"
 #include <solvent_stencil3d/stencil_engine.hpp>
+#include "src/step_plan.hpp"
 
 #include <solvent/cuda.hpp>
 #include <solvent/errors.hpp>
@@ -65,9 +65,9 @@ __global__ void field_kernel(solvent::angiogenesis_3d::SchemeConstants sc, Grid 
 constexpr int tile_x = 32, tile_y = 8, z_chunk = 32;
 
 __global__ void __launch_bounds__(tile_x* tile_y, 4)
-    tiled_field_kernel(solvent::angiogenesis_3d::SchemeConstants sc, Grid g, const double* __restrict__ n,
-                       const double* __restrict__ f, const double* __restrict__ c,
-                       double* __restrict__ out) {
+    tiled_field_kernel(solvent::angiogenesis_3d::SchemeConstants sc, Grid g,
+                       const double* __restrict__ n, const double* __restrict__ f,
+                       const double* __restrict__ c, double* __restrict__ out) {
   __shared__ double plane_n[tile_y + 2][tile_x + 2], plane_f[tile_y + 2][tile_x + 2],
       plane_c[tile_y + 2][tile_x + 2];
   using solvent::angiogenesis_3d::mirror_above;
@@ -98,20 +98,25 @@ __global__ void __launch_bounds__(tile_x* tile_y, 4)
       plane_c[sy][sx] = c[m];
     };
     if (tx == 0 && i0 > 0) halo(ty + 1, 0, g.index(i0 - 1, j, k));
-    if (tx == tile_x - 1 && i0 + tile_x < g.nx) halo(ty + 1, tile_x + 1, g.index(i0 + tile_x, j, k));
+    if (tx == tile_x - 1 && i0 + tile_x < g.nx)
+      halo(ty + 1, tile_x + 1, g.index(i0 + tile_x, j, k));
     if (ty == 0 && j0 > 0) halo(0, tx + 1, g.index(i, j0 - 1, k));
-    if (ty == tile_y - 1 && j0 + tile_y < g.ny) halo(tile_y + 1, tx + 1, g.index(i, j0 + tile_y, k));
+    if (ty == tile_y - 1 && j0 + tile_y < g.ny)
+      halo(tile_y + 1, tx + 1, g.index(i, j0 + tile_y, k));
     __syncthreads();
     if (inside) {
       // The stencil order of solvent::angiogenesis_3d::neighbours: centre, x-, x+, y-, y+, z-, z+.
       const solvent::angiogenesis_3d::Stencil sn{{n_here, plane_n[ty + 1][xm], plane_n[ty + 1][xp],
-                                        plane_n[ym][tx + 1], plane_n[yp][tx + 1], n_below, n_above}};
+                                                  plane_n[ym][tx + 1], plane_n[yp][tx + 1], n_below,
+                                                  n_above}};
       const solvent::angiogenesis_3d::Stencil sf{{f_here, plane_f[ty + 1][xm], plane_f[ty + 1][xp],
-                                        plane_f[ym][tx + 1], plane_f[yp][tx + 1], f_below, f_above}};
+                                                  plane_f[ym][tx + 1], plane_f[yp][tx + 1], f_below,
+                                                  f_above}};
       const solvent::angiogenesis_3d::Stencil scc{{c_here, plane_c[ty + 1][xm], plane_c[ty + 1][xp],
-                                         plane_c[ym][tx + 1], plane_c[yp][tx + 1], c_below, c_above}};
-      out[col + plane * k] =
-          solvent::angiogenesis_3d::updated_density(solvent::angiogenesis_3d::coefficients(sc, scc, sf), sn);
+                                                   plane_c[ym][tx + 1], plane_c[yp][tx + 1],
+                                                   c_below, c_above}};
+      out[col + plane * k] = solvent::angiogenesis_3d::updated_density(
+          solvent::angiogenesis_3d::coefficients(sc, scc, sf), sn);
     }
     __syncthreads();
     n_below = n_here;
@@ -186,10 +191,9 @@ __global__ void tip_kernel(TipView v, std::int64_t step) {
 }
 
 __global__ void vessel_kernel(VesselUptake u, const std::int32_t* __restrict__ vessel,
-                              const NetworkCounters* counters, std::int32_t capacity,
-                              double* f, double* c) {
-  const std::int32_t nodes =
-      counters->vessel_nodes < capacity ? counters->vessel_nodes : capacity;
+                              const NetworkCounters* counters, std::int32_t capacity, double* f,
+                              double* c) {
+  const std::int32_t nodes = counters->vessel_nodes < capacity ? counters->vessel_nodes : capacity;
   for (std::int32_t q = blockIdx.x * blockDim.x + threadIdx.x; q < nodes;
        q += gridDim.x * blockDim.x) {
     const std::int32_t m = vessel[q];
@@ -295,7 +299,7 @@ class CudaEngine final : public StencilEngine {
       const dim3 grid((g.nx + tile_x - 1) / tile_x, (g.ny + tile_y - 1) / tile_y,
                       (g.nz + z_chunk - 1) / z_chunk);
       tiled_field_kernel<<<grid, dim3(tile_x, tile_y)>>>(sc, g, n_.get(), f_.get(), c_.get(),
-                                                          n_next_.get());
+                                                         n_next_.get());
       check_launch("tiled_field_kernel");
     } else {
       const dim3 block(block_[0], block_[1], block_[2]);
@@ -308,9 +312,8 @@ class CudaEngine final : public StencilEngine {
   }
 
   void launch_tips() {
-    const TipView v = tip_view(host_, f_.get(), c_.get(), owner_.get(), node_.get(),
-                               birth_.get(), active_.get(), segments_.get(), vessel_.get(),
-                               counters_.get());
+    const TipView v = tip_view(host_, f_.get(), c_.get(), owner_.get(), node_.get(), birth_.get(),
+                               active_.get(), segments_.get(), vessel_.get(), counters_.get());
     tip_kernel<<<1, tip_threads_>>>(v, host_.step);
     check_launch("tip_kernel");
     vessel_kernel<<<2 * sms_, 256>>>(vessel_uptake(host_.p, host_.dt), vessel_.get(),

@@ -4,9 +4,9 @@
 #include "src/stability.hpp"
 #include "src/vtk_output.hpp"
 
-#include <solvent_family_angiogenesis_3d/parameters.hpp>
 #include <solvent/errors.hpp>
 #include <solvent/output.hpp>
+#include <solvent_family_angiogenesis_3d/parameters.hpp>
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -93,11 +93,10 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
   std::unique_ptr<StencilEngine> engine;
   if (q_.string("device") == "cuda") {
 #ifdef SOLVENT_STENCIL3D_HAVE_CUDA
-    engine = make_cuda_engine({static_cast<int>(q_.integer("block_x")),
-                               static_cast<int>(q_.integer("block_y")),
-                               static_cast<int>(q_.integer("block_z"))},
-                              q_.string("field_kernel") == "tiled" ? FieldKernel::Tiled
-                                                                   : FieldKernel::Direct);
+    engine = make_cuda_engine(
+        {static_cast<int>(q_.integer("block_x")), static_cast<int>(q_.integer("block_y")),
+         static_cast<int>(q_.integer("block_z"))},
+        q_.string("field_kernel") == "tiled" ? FieldKernel::Tiled : FieldKernel::Direct);
 #else
     throw solvent::DeviceUnavailable(
         "explicit-stencil3d: device = \"cuda\" but this build has no CUDA support");

@@ -32,7 +32,8 @@ void put32(std::vector<std::uint8_t>& out, std::uint32_t v) {
   for (int s = 24; s >= 0; s -= 8) out.push_back(static_cast<std::uint8_t>(v >> s));
 }
 
-void chunk(std::vector<std::uint8_t>& png, const char* type, const std::vector<std::uint8_t>& data) {
+void chunk(std::vector<std::uint8_t>& png, const char* type,
+           const std::vector<std::uint8_t>& data) {
   put32(png, static_cast<std::uint32_t>(data.size()));
   std::vector<std::uint8_t> body(type, type + 4);
   body.insert(body.end(), data.begin(), data.end());
@@ -88,8 +89,8 @@ std::string network_png(const SimulationState& s) {
     g.coordinates(s.segments[2 * e], i0, j0, k0);
     g.coordinates(s.segments[2 * e + 1], i1, j1, k1);
     const std::int32_t z = std::min(k0, k1);
-    const auto shade = static_cast<std::uint8_t>(
-        shades + (g.nz > 1 ? z * (shades - 1) / (g.nz - 1) : 0));
+    const auto shade =
+        static_cast<std::uint8_t>(shades + (g.nz > 1 ? z * (shades - 1) / (g.nz - 1) : 0));
     const int x0 = std::min(i0, i1) * scale + scale / 2, x1 = std::max(i0, i1) * scale + scale / 2;
     const int y0 = std::min(j0, j1) * scale + scale / 2, y1 = std::max(j0, j1) * scale + scale / 2;
     for (int y = y0 - thick / 2; y <= y1 + (thick - 1) / 2; ++y)
@@ -106,7 +107,7 @@ std::string network_png(const SimulationState& s) {
   std::vector<std::uint8_t> raw;
   raw.reserve(static_cast<std::size_t>(w + 1) * h);
   for (int y = h - 1; y >= 0; --y) {  // PNG rows run top down; y grows upwards here
-    raw.push_back(0);                  // filter: none
+    raw.push_back(0);                 // filter: none
     raw.insert(raw.end(), pixel.begin() + static_cast<std::ptrdiff_t>(y) * w,
                pixel.begin() + static_cast<std::ptrdiff_t>(y + 1) * w);
   }

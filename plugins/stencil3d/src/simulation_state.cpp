@@ -1,8 +1,8 @@
 #include <solvent_stencil3d/simulation_state.hpp>
 
+#include <solvent/errors.hpp>
 #include <solvent_family_angiogenesis_3d/grid.hpp>
 #include <solvent_family_angiogenesis_3d/initial_state.hpp>
-#include <solvent/errors.hpp>
 
 #include <algorithm>
 #include <cstring>
@@ -77,8 +77,7 @@ class Reader {
  public:
   Reader(std::string_view bytes, const std::string& where) : bytes_(bytes), where_(where) {}
   void read(void* dst, std::size_t n) {
-    if (at_ + n > bytes_.size())
-      throw solvent::InputError(where_ + ": checkpoint is truncated");
+    if (at_ + n > bytes_.size()) throw solvent::InputError(where_ + ": checkpoint is truncated");
     std::memcpy(dst, bytes_.data() + at_, n);
     at_ += n;
   }
@@ -129,10 +128,9 @@ SimulationState restore_checkpoint(std::string_view bytes, const Parameters& p, 
   if (std::memcmp(&h.p, &p, sizeof p) != 0)
     throw solvent::InputError(where + ": checkpoint was written with other model parameters");
   if (h.dt != dt || h.seed != seed)
-    throw solvent::InputError(where + ": checkpoint was written with dt = " +
-                              std::to_string(h.dt) + " and seed = " + std::to_string(h.seed) +
-                              ", this run has dt = " + std::to_string(dt) +
-                              " and seed = " + std::to_string(seed));
+    throw solvent::InputError(where + ": checkpoint was written with dt = " + std::to_string(h.dt) +
+                              " and seed = " + std::to_string(h.seed) + ", this run has dt = " +
+                              std::to_string(dt) + " and seed = " + std::to_string(seed));
   SimulationState s = initial_state(p, dt, seed, static_cast<std::int32_t>(h.segment_capacity));
   if (static_cast<std::int64_t>(s.vessel.size()) != h.vessel_capacity)
     throw solvent::InputError(where + ": checkpoint has another vessel-node capacity");

@@ -18,12 +18,11 @@ StabilityLimit stability_limit(const SimulationState& s) {
       for (std::int32_t i = 0; i < g.nx; ++i) {
         const auto nb = solvent::angiogenesis_3d::neighbours(g, i, j, k);
         const auto lim = solvent::angiogenesis_3d::step_limit(s.p, gather(s.c.data(), nb),
-                                                    gather(s.f.data(), nb));
+                                                              gather(s.f.data(), nb));
         centre = std::min(centre, lim.centre);
         drift = std::min(drift, lim.drift);
       }
-  if (centre <= drift)
-    return {centre, "P0 >= 0 (diffusion and taxis on the centre coefficient)"};
+  if (centre <= drift) return {centre, "P0 >= 0 (diffusion and taxis on the centre coefficient)"};
   return {drift, "k |chi grad c + rho grad f|^2 <= 2 D (drift against diffusion)"};
 }
 

@@ -8,10 +8,11 @@ using namespace itest;
 TEST_CASE("a configuration error runs nothing and writes nothing") {
   const auto dir = run_dir("never-written");
   fs::remove_all(dir);
-  auto r = solvent("run " + config("angiogenesis-1d.toml") + " --set model.M=2 --set integrator.dtt=1 --output " +
-                   dir.string());
+  auto r = solvent("run " + config("angiogenesis-1d.toml") +
+                   " --set model.M=2 --set integrator.dtt=1 --output " + dir.string());
   CHECK(r.exit_code == 2);
-  CHECK(r.output.find("--set: [model] (model 'angiogenesis-1d'): key 'M' value 2 must be >= 3") != std::string::npos);
+  CHECK(r.output.find("--set: [model] (model 'angiogenesis-1d'): key 'M' value 2 must be >= 3") !=
+        std::string::npos);
   CHECK(r.output.find("unknown key 'dtt'; did you mean 'dt'?") != std::string::npos);
   CHECK(r.output.find("2 configuration errors; nothing was run") != std::string::npos);
   CHECK_FALSE(fs::exists(dir));
@@ -21,9 +22,12 @@ TEST_CASE("a diverging run says where, exits non-zero and keeps what it wrote") 
   const auto dir = run_dir("diverging");
   auto r = solvent("run " + config("angiogenesis-1d-lapack.toml") +
                    " --set model.M=50 --set integrator.projection=false --set integrator.dt=0.5"
-                   " --set model.parameters.k1=100 --overwrite --output " + dir.string());
+                   " --set model.parameters.k1=100 --overwrite --output " +
+                   dir.string());
   CHECK(r.exit_code == 6);
-  CHECK(r.output.find("imex-trapezoid: the explicit right-hand side became non-finite at step 10") != std::string::npos);
+  CHECK(
+      r.output.find("imex-trapezoid: the explicit right-hand side became non-finite at step 10") !=
+      std::string::npos);
   const auto obs = read_csv(dir / "observables.csv");
   CHECK(obs.rows.size() == 10);  // steps 0..9
   const auto record = file_bytes(dir / "record.toml");
@@ -32,8 +36,9 @@ TEST_CASE("a diverging run says where, exits non-zero and keeps what it wrote") 
 
 TEST_CASE("an earlier run is never overwritten without --overwrite") {
   const auto dir = run_dir("kept");
-  auto first = solvent("run " + config("angiogenesis-1d-lapack.toml") +
-                       " --set model.M=20 --set integrator.steps=3 --overwrite --output " + dir.string());
+  auto first =
+      solvent("run " + config("angiogenesis-1d-lapack.toml") +
+              " --set model.M=20 --set integrator.steps=3 --overwrite --output " + dir.string());
   REQUIRE(first.exit_code == 0);
   const auto before = file_bytes(dir / "observables.csv");
   auto second = solvent("run " + config("angiogenesis-1d-lapack.toml") +
@@ -47,10 +52,12 @@ TEST_CASE("unknown subcommands, missing files and plugins are clear errors") {
   CHECK(solvent("frobnicate").exit_code == 2);
   auto missing = solvent("run /nonexistent/experiment.toml");
   CHECK(missing.exit_code == 2);
-  CHECK(missing.output.find("/nonexistent/experiment.toml: no such configuration file") != std::string::npos);
+  CHECK(missing.output.find("/nonexistent/experiment.toml: no such configuration file") !=
+        std::string::npos);
   auto describe = solvent("describe gepp-cpx");
   CHECK(describe.exit_code == 3);
-  CHECK(describe.output.find("no plugin named 'gepp-cpx'; did you mean 'gepp-cpu'?") != std::string::npos);
+  CHECK(describe.output.find("no plugin named 'gepp-cpx'; did you mean 'gepp-cpu'?") !=
+        std::string::npos);
 }
 
 TEST_CASE("describe and plugins show what a user needs") {

@@ -31,7 +31,8 @@ double profile_difference(const Table& a, const Table& b) {
 
 TEST_CASE("default experiment: gepp-cpu and lapack trajectories agree to 1e-12") {
   const auto gepp = run_dir("default-gepp-cpu"), lapack = run_dir("default-lapack");
-  auto a = solvent("run " + config("angiogenesis-1d.toml") + " --overwrite --output " + gepp.string());
+  auto a =
+      solvent("run " + config("angiogenesis-1d.toml") + " --overwrite --output " + gepp.string());
   INFO(a.output);
   REQUIRE(a.exit_code == 0);
   auto b = solvent("run " + config("angiogenesis-1d.toml") +
@@ -62,7 +63,8 @@ TEST_CASE("a rerun of the same file reproduces every output byte") {
   const auto first = run_dir("repeat-1"), second = run_dir("repeat-2");
   for (const auto& dir : {first, second}) {
     auto r = solvent("run " + config("angiogenesis-1d-lapack.toml") +
-                     " --set model.M=100 --set model.initial.kind=random --overwrite --output " + dir.string());
+                     " --set model.M=100 --set model.initial.kind=random --overwrite --output " +
+                     dir.string());
     REQUIRE(r.exit_code == 0);
   }
   CHECK(file_bytes(first / "observables.csv") == file_bytes(second / "observables.csv"));
@@ -70,16 +72,19 @@ TEST_CASE("a rerun of the same file reproduces every output byte") {
   for (const auto& e : fs::directory_iterator(first / "profiles"))
     CHECK(file_bytes(e.path()) == file_bytes(second / "profiles" / e.path().filename()));
   const auto record = file_bytes(first / "record.toml");
-  for (const char* key : {"sha256 = ", "git_commit = ", "seed = 42", "status = 'completed'", "[seconds]",
-                          "solve = ", "nonlinear = ", "assembly = ", "output = ", "cpu = "})
+  for (const char* key :
+       {"sha256 = ", "git_commit = ", "seed = 42", "status = 'completed'", "[seconds]",
+        "solve = ", "nonlinear = ", "assembly = ", "output = ", "cpu = "})
     CHECK_MESSAGE(record.find(key) != std::string::npos, "record.toml lacks " << key);
 }
 
 TEST_CASE("discrete mass: without growth the trapezoid-rule mass of C is conserved") {
   const auto dir = run_dir("mass");
-  auto r = solvent("run " + config("angiogenesis-1d-lapack.toml") +
-                   " --set model.M=101 --set model.parameters.k1=0 --set integrator.projection=false"
-                   " --overwrite --output " + dir.string());
+  auto r =
+      solvent("run " + config("angiogenesis-1d-lapack.toml") +
+              " --set model.M=101 --set model.parameters.k1=0 --set integrator.projection=false"
+              " --overwrite --output " +
+              dir.string());
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   const auto obs = read_csv(dir / "observables.csv");
@@ -89,7 +94,8 @@ TEST_CASE("discrete mass: without growth the trapezoid-rule mass of C is conserv
   for (const auto& row : obs.rows) CHECK(std::abs(row[col] - m0) <= 1e-12 * m0);
   // With growth on, the mass of C must change: the check above is not vacuous.
   auto g = solvent("run " + config("angiogenesis-1d-lapack.toml") +
-                   " --set model.M=101 --set integrator.projection=false --overwrite --output " + dir.string());
+                   " --set model.M=101 --set integrator.projection=false --overwrite --output " +
+                   dir.string());
   REQUIRE(g.exit_code == 0);
   const auto grown = read_csv(dir / "observables.csv");
   CHECK(std::abs(grown.rows.back()[col] - m0) > 1e-3);

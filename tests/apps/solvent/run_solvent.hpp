@@ -1,12 +1,12 @@
 #pragma once
 // Runs the `solvent` command and reads what it wrote.
+#include <sys/wait.h>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
 #include <vector>
 
 namespace itest {
@@ -22,8 +22,8 @@ inline Outcome solvent(const std::string& args) {
   const fs::path log = fs::path(WORK_DIR) / "last-command.log";
   fs::create_directories(WORK_DIR);
   const bool run = args.rfind("run ", 0) == 0;
-  const std::string cmd = std::string(SOLVENT_EXE) + " " + args + (run ? " --no-progress" : "") + " > " +
-                          log.string() + " 2>&1";
+  const std::string cmd = std::string(SOLVENT_EXE) + " " + args + (run ? " --no-progress" : "") +
+                          " > " + log.string() + " 2>&1";
   const int status = std::system(cmd.c_str());
   std::ifstream f(log);
   std::stringstream ss;

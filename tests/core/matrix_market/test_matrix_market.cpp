@@ -41,8 +41,10 @@ std::vector<T> row_major(std::initializer_list<T> v) {
 
 std::string read_error(const std::string& name, bool as_vector = false) {
   try {
-    if (as_vector) read_matrix_market_vector(data(name));
-    else read_matrix_market(data(name));
+    if (as_vector)
+      read_matrix_market_vector(data(name));
+    else
+      read_matrix_market(data(name));
   } catch (const InputError& e) {
     return e.what();
   }
@@ -50,7 +52,8 @@ std::string read_error(const std::string& name, bool as_vector = false) {
 }
 
 std::filesystem::path scratch(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() / ("solvent-mm-test-" + std::to_string(::getpid()));
+  auto dir =
+      std::filesystem::temp_directory_path() / ("solvent-mm-test-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   return dir / name;
 }
@@ -66,8 +69,10 @@ CsrMatrix<T> random_csr(std::size_t n, std::mt19937& rng) {
     for (std::size_t j = 0; j < n; ++j)
       if (keep(rng) == 0) {
         a.col_idx.push_back(static_cast<std::int32_t>(j));
-        if constexpr (std::is_same_v<T, complex>) a.values.push_back(complex(u(rng), u(rng) * 1e-7));
-        else a.values.push_back(u(rng) / 3.0);
+        if constexpr (std::is_same_v<T, complex>)
+          a.values.push_back(complex(u(rng), u(rng) * 1e-7));
+        else
+          a.values.push_back(u(rng) / 3.0);
       }
     a.row_ptr.push_back(static_cast<std::int32_t>(a.col_idx.size()));
   }
@@ -96,7 +101,8 @@ TEST_CASE("coordinate real general: comments, blank lines, '+' signs, repeated e
 TEST_CASE("symmetric, skew-symmetric, hermitian, pattern and integer storage is expanded") {
   CHECK(read_csr_as_dense<double>("symmetric.mtx").values ==
         row_major<double>({2, -1, 0, -1, 0, -1, 0, -1, 2}));
-  CHECK(read_csr_as_dense<double>("skew.mtx").values == row_major<double>({0, -5, 2, 5, 0, 0, -2, 0, 0}));
+  CHECK(read_csr_as_dense<double>("skew.mtx").values ==
+        row_major<double>({0, -5, 2, 5, 0, 0, -2, 0, 0}));
   CHECK(read_csr_as_dense<complex>("hermitian.mtx").values ==
         row_major<complex>({{1, 0}, {2, -3}, {2, 3}, {4, 0}}));
   CHECK(read_csr_as_dense<double>("pattern.mtx").values == row_major<double>({0, 0, 1, 1, 0, 0}));
@@ -107,9 +113,11 @@ TEST_CASE("array files become dense matrices (column-major in the file, row-majo
   const Operator general = read_matrix_market(data("array.mtx"));
   CHECK(std::get<DenseMatrix<double>>(general).values == row_major<double>({1, 3, 5, 2, 4, 6}));
   const Operator sym = read_matrix_market(data("array-symmetric.mtx"));
-  CHECK(std::get<DenseMatrix<complex>>(sym).values == row_major<complex>({{1, 1}, {2, 2}, {2, 2}, {3, 3}}));
+  CHECK(std::get<DenseMatrix<complex>>(sym).values ==
+        row_major<complex>({{1, 1}, {2, 2}, {2, 2}, {3, 3}}));
   const Operator skew = read_matrix_market(data("array-skew.mtx"));
-  CHECK(std::get<DenseMatrix<double>>(skew).values == row_major<double>({0, -1, -2, 1, 0, -3, 2, 3, 0}));
+  CHECK(std::get<DenseMatrix<double>>(skew).values ==
+        row_major<double>({0, -1, -2, 1, 0, -3, 2, 3, 0}));
 }
 
 TEST_CASE("vectors: array and coordinate, real and complex") {
@@ -120,7 +128,8 @@ TEST_CASE("vectors: array and coordinate, real and complex") {
 }
 
 TEST_CASE("malformed files: InputError '<file>:<line>: <what>'") {
-  const std::string banner = "expected the banner '%%MatrixMarket matrix <format> <field> <symmetry>'";
+  const std::string banner =
+      "expected the banner '%%MatrixMarket matrix <format> <field> <symmetry>'";
   const std::map<std::string, std::string> expected{
       {"empty.mtx", "1: empty file; " + banner},
       {"bad-banner.mtx", "1: " + banner},
@@ -133,7 +142,8 @@ TEST_CASE("malformed files: InputError '<file>:<line>: <what>'") {
       {"bad-pattern-array.mtx", "1: the pattern field is not allowed with the array format"},
       {"bad-size.mtx", "3: expected the size line 'rows columns entries', found '3 3'"},
       {"bad-size-text.mtx", "2: expected the size line 'rows columns', found '3 x'"},
-      {"bad-missing-size.mtx", "2: missing the size line; expected the size line 'rows columns entries'"},
+      {"bad-missing-size.mtx",
+       "2: missing the size line; expected the size line 'rows columns entries'"},
       {"bad-nonsquare-symmetric.mtx", "2: a symmetric matrix must be square, not 2 x 3"},
       {"bad-short.mtx", "5: the file ends after 3 of the 4 entries declared on line 2"},
       {"bad-long.mtx", "5: more entries than the 2 declared on line 2"},
@@ -146,7 +156,9 @@ TEST_CASE("malformed files: InputError '<file>:<line>: <what>'") {
       {"bad-complex-count.mtx", "3: expected 4 numbers (row column real imaginary), found 3"},
       {"bad-pattern-count.mtx", "3: expected 2 numbers (row column), found 3"},
       {"bad-integer.mtx", "3: expected an integer, found '1.5'"},
-      {"bad-upper.mtx", "4: entry (1, 2) above the diagonal of a symmetric matrix (only the lower triangle is stored)"},
+      {"bad-upper.mtx",
+       "4: entry (1, 2) above the diagonal of a symmetric matrix (only the lower triangle is "
+       "stored)"},
       {"bad-skew-diagonal.mtx", "3: entry (2, 2) on the diagonal of a skew-symmetric matrix"},
       {"bad-range.mtx", "3: number '1e999' is out of the range of double"},
   };
@@ -174,7 +186,8 @@ TEST_CASE("round trip: write then read gives back the same matrix bit for bit") 
   CHECK(read_matrix_market_vector(scratch("v.mtx")) == v);
 }
 
-TEST_CASE("symmetric writing stores the lower triangle and refuses a matrix without that symmetry") {
+TEST_CASE(
+    "symmetric writing stores the lower triangle and refuses a matrix without that symmetry") {
   const auto a = std::get<CsrMatrix<complex>>(read_matrix_market(data("hermitian.mtx")));
   write_matrix_market(scratch("h.mtx"), a, MatrixSymmetry::Hermitian);
   check_same(a, std::get<CsrMatrix<complex>>(read_matrix_market(scratch("h.mtx"))));
@@ -188,7 +201,8 @@ TEST_CASE("symmetric writing stores the lower triangle and refuses a matrix with
     write_matrix_market(scratch("bad.mtx"), a, MatrixSymmetry::Symmetric);
     FAIL("a hermitian matrix was written as symmetric");
   } catch (const InputError& e) {
-    CHECK(std::string(e.what()) == scratch("bad.mtx").string() +
-                                       ": the matrix is not symmetric: entry (1, 2) has no matching mirror entry");
+    CHECK(std::string(e.what()) ==
+          scratch("bad.mtx").string() +
+              ": the matrix is not symmetric: entry (1, 2) has no matching mirror entry");
   }
 }

@@ -28,8 +28,9 @@ std::string config_problem(auto make) {
 TEST_CASE("M < 3 and dt <= 0 are refused by the schemas") {
   using solvent::testkit::make_integrator;
   using solvent::testkit::make_model;
-  CHECK(config_problem([] { make_model("angiogenesis-1d", {{"M", std::int64_t(2)}}); })
-            .ends_with("key 'M' value 2 must be >= 3"));
+  CHECK(config_problem([] {
+          make_model("angiogenesis-1d", {{"M", std::int64_t(2)}});
+        }).ends_with("key 'M' value 2 must be >= 3"));
   for (const std::string integrator : {"imex-trapezoid", "imex-cnab2"})
     for (double dt : {0.0, -0.01}) {
       CAPTURE(integrator);
@@ -38,8 +39,9 @@ TEST_CASE("M < 3 and dt <= 0 are refused by the schemas") {
       CHECK(problem.find("key 'dt' value") != std::string::npos);
       CHECK(problem.ends_with("must be > 0"));
     }
-  CHECK(config_problem([] { make_model("angiogenesis-1d", {{"mode", std::string("manufacture")}}); })
-            .find("mode") != std::string::npos);
+  CHECK(config_problem([] {
+          make_model("angiogenesis-1d", {{"mode", std::string("manufacture")}});
+        }).find("mode") != std::string::npos);
 }
 
 TEST_CASE("a blow-up names the step, the species and x; earlier steps were all reported") {
@@ -58,9 +60,11 @@ TEST_CASE("a blow-up names the step, the species and x; earlier steps were all r
     }
     MESSAGE(message);
     std::smatch match;
-    REQUIRE(std::regex_search(message, match,
-                              std::regex(integrator + ": .* non-finite at step ([0-9]+) \\(t = [-0-9.e+]+\\): "
-                                                      "([CPIF]) = -?(inf|nan) at x = [0-9.e-]+ \\(grid point [0-9]+\\)")));
+    REQUIRE(std::regex_search(
+        message, match,
+        std::regex(integrator +
+                   ": .* non-finite at step ([0-9]+) \\(t = [-0-9.e+]+\\): "
+                   "([CPIF]) = -?(inf|nan) at x = [0-9.e-]+ \\(grid point [0-9]+\\)")));
     const int step = std::stoi(match[1]);
     CHECK(step > 1);
     CHECK(message.ends_with("Output up to step " + std::to_string(step - 1) + " is kept."));

@@ -71,7 +71,8 @@ double relative_difference(const std::vector<double>& a, const std::vector<doubl
 double relative_difference(const Trajectory& a, const Trajectory& b) {
   REQUIRE(a.states.size() == b.states.size());
   double d = 0.0;
-  for (std::size_t k = 0; k < a.states.size(); ++k) d = std::max(d, relative_difference(a.states[k], b.states[k]));
+  for (std::size_t k = 0; k < a.states.size(); ++k)
+    d = std::max(d, relative_difference(a.states[k], b.states[k]));
   return d;
 }
 

@@ -30,7 +30,8 @@ TEST_CASE("manufactured solution: second order in space over five grids") {
     const auto traj = run(manufactured(m, "imex-cnab2", steps));
     h.push_back(hm);
     errors.push_back(error_against_exact(traj));
-    MESSAGE("M = " << m << ", h = " << hm << ", steps = " << steps << ", max error = " << errors.back());
+    MESSAGE("M = " << m << ", h = " << hm << ", steps = " << steps
+                   << ", max error = " << errors.back());
   }
   const double order = fitted_order(h, errors);
   MESSAGE("fitted spatial order " << order);

@@ -63,7 +63,8 @@ TEST_CASE("without growth the trapezoid-rule mass of C is conserved to round-off
 
 TEST_CASE("the mass of C agrees between linear-solver back ends at every step") {
   const std::vector<std::pair<std::string, bool>> backends = {
-      {"gepp-cpu", false}, {"gepp-cpu", true}, {"lapack", false}, {"lapack", true}, {"banded", false}, {"banded", true}};
+      {"gepp-cpu", false}, {"gepp-cpu", true}, {"lapack", false},
+      {"lapack", true},    {"banded", false},  {"banded", true}};
   auto spec = paper_run(100, 50);
   spec.solver = "lapack";
   const auto reference = run(spec);
@@ -73,9 +74,11 @@ TEST_CASE("the mass of C agrees between linear-solver back ends at every step") 
     const auto traj = run(spec);
     double worst = 0;
     for (std::size_t k = 0; k < traj.states.size(); ++k)
-      worst = std::max(worst, std::abs(traj.observable(k, "mass_C") - reference.observable(k, "mass_C")) /
-                                  reference.observable(k, "mass_C"));
-    MESSAGE(solver << std::string(reuse ? " (reuse)" : "") << ": mass of C differs from lapack by at most " << worst);
+      worst = std::max(worst,
+                       std::abs(traj.observable(k, "mass_C") - reference.observable(k, "mass_C")) /
+                           reference.observable(k, "mass_C"));
+    MESSAGE(solver << std::string(reuse ? " (reuse)" : "")
+                   << ": mass of C differs from lapack by at most " << worst);
     CAPTURE(solver);
     CAPTURE(reuse);
     CHECK(worst < 1e-13);

@@ -53,7 +53,8 @@ struct Coefficients {
 };
 // docs/models/angiogenesis-1d.md, written out again on purpose.
 constexpr Coefficients julia{0.1, 0.1, 0.1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0.1};
-constexpr Coefficients second{0.001, 0.005, 0.005, 0.1, 0.1, 0.1, 0.1, 0.05, 0.05, 0.1, 0.1, 0.2, 1, 0.1};
+constexpr Coefficients second{0.001, 0.005, 0.005, 0.1, 0.1, 0.1, 0.1,
+                              0.05,  0.05,  0.1,   0.1, 0.2, 1,   0.1};
 
 class ReferenceScheme {
  public:
@@ -100,8 +101,8 @@ class ReferenceScheme {
   Vec nonlinear(const Vec& u) const {
     const Vec c(u.begin(), u.begin() + m_), p(u.begin() + m_, u.begin() + 2 * m_),
         in(u.begin() + 2 * m_, u.begin() + 3 * m_), f(u.begin() + 3 * m_, u.end());
-    const Vec gi = times(grad_, in), gf = times(grad_, f), gt = times(grad_, taf_), mt = times(mean_, taf_),
-              mc = times(mean_, c);
+    const Vec gi = times(grad_, in), gf = times(grad_, f), gt = times(grad_, taf_),
+              mt = times(mean_, taf_), mc = times(mean_, c);
     Vec flux(m_ - 1);
     for (std::size_t i = 0; i + 1 < m_; ++i)
       flux[i] = mc[i] * (k_.a2 * gi[i] - k_.a1 * gf[i] - k_.a3 * gt[i] / (1 + k_.a4 * mt[i]));

@@ -1,4 +1,5 @@
-// The model plugin: the defaults of docs/models/angiogenesis-3d.md, list checks, the parameter extension.
+// The model plugin: the defaults of docs/models/angiogenesis-3d.md, list checks, the parameter
+// extension.
 #include <solvent_test/angiogenesis_3d_runs.hpp>
 
 #include <solvent_family_angiogenesis_3d/parameters.hpp>
@@ -43,10 +44,12 @@ TEST_CASE("defaults are those of docs/models/angiogenesis-3d.md") {
 }
 
 TEST_CASE("the spherical tumour's centre is given as fractions of the box") {
-  auto m = solvent::testkit::make_model(
-      "angiogenesis-3d", {{"nx", std::int64_t(11)}, {"ny", std::int64_t(21)},
-                          {"nz", std::int64_t(6)}, {"tumour", std::string("spherical")},
-                          {"tumour_centre", std::vector<double>{1.0, 0.5, 0.5}}});
+  auto m = solvent::testkit::make_model("angiogenesis-3d",
+                                        {{"nx", std::int64_t(11)},
+                                         {"ny", std::int64_t(21)},
+                                         {"nz", std::int64_t(6)},
+                                         {"tumour", std::string("spherical")},
+                                         {"tumour_centre", std::vector<double>{1.0, 0.5, 0.5}}});
   const auto& p = parameters_of(*m);
   CHECK(p.tumour == solvent::angiogenesis_3d::Tumour::Spherical);
   CHECK(p.tumour_centre[1] == doctest::Approx(1.0));   // (21 - 1) * 0.1 / 2
@@ -55,9 +58,9 @@ TEST_CASE("the spherical tumour's centre is given as fractions of the box") {
 
 TEST_CASE("lists of the wrong length are refused with one message each") {
   CHECK_THROWS_WITH_AS(
-      solvent::testkit::make_model(
-          "angiogenesis-3d", {{"branching.c_thresholds", std::vector<double>{0.5, 0.2}},
-                              {"branching.probabilities", std::vector<double>{0.1}}}),
+      solvent::testkit::make_model("angiogenesis-3d",
+                                   {{"branching.c_thresholds", std::vector<double>{0.5, 0.2}},
+                                    {"branching.probabilities", std::vector<double>{0.1}}}),
       "model.branching.c_thresholds: need 4 ascending values, got 2\n"
       "model.branching.probabilities: need 5 values (one per band), got 1",
       solvent::ConfigError);

@@ -16,7 +16,9 @@ double order_between(const Settings& base, std::int64_t coarse, std::int64_t fin
     s["n2"] = n[l];
     s["n3"] = n[l];
     const auto r = matm_test::solve_grid(s, "matm",
-                                          {{"tolerance", 1e-12}, {"max_iterations", std::int64_t(5000)}, {"threads", std::int64_t(1)}});
+                                         {{"tolerance", 1e-12},
+                                          {"max_iterations", std::int64_t(5000)},
+                                          {"threads", std::int64_t(1)}});
     REQUIRE(r.stats.converged);
     err[l] = r.error_max;
   }
@@ -33,7 +35,8 @@ TEST_CASE("poisson on the box: second order") {
 }
 
 TEST_CASE("poisson in the basin (inactive nodes outside): second order") {
-  const double p = order_between({{"problem", std::string("poisson")}, {"domain", std::string("basin")}}, 17, 33);
+  const double p = order_between(
+      {{"problem", std::string("poisson")}, {"domain", std::string("basin")}}, 17, 33);
   CHECK(p > 1.8);
 }
 
@@ -50,9 +53,11 @@ TEST_CASE("convection-diffusion, every velocity field: second order") {
 }
 
 TEST_CASE("the operator: inactive nodes have c0 = 0 and no coupling reaches them") {
-  auto model = solvent::testkit::make_model(
-      "grid-equations-3d", {{"n1", std::int64_t(13)}, {"n2", std::int64_t(11)}, {"n3", std::int64_t(9)},
-                            {"domain", std::string("basin")}});
+  auto model =
+      solvent::testkit::make_model("grid-equations-3d", {{"n1", std::int64_t(13)},
+                                                         {"n2", std::int64_t(11)},
+                                                         {"n3", std::int64_t(9)},
+                                                         {"domain", std::string("basin")}});
   const auto& a = std::get<solvent::Stencil7<double>>(*model->linear()->matrix());
   CHECK(a.n1 == 13);
   CHECK(a.n2 == 11);

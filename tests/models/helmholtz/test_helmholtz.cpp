@@ -2,11 +2,11 @@
 // gmsh reader agrees across file versions and reports malformed files by line, the
 // assembled matrix has the structure the equations imply, and the plane-wave solution
 // in a duct converges at order 2 in L2.
-#include "banded_solver.hpp"
 #include <solvent_helmholtz/builtin_mesher.hpp>
 #include <solvent_helmholtz/gmsh_reader.hpp>
 #include <solvent_helmholtz/mesh_ordering.hpp>
 #include <solvent_helmholtz/p1_assembly.hpp>
+#include "banded_solver.hpp"
 
 #include <solvent/testkit.hpp>
 
@@ -79,7 +79,8 @@ BoundaryConditions duct_conditions(const TetMesh& mesh) {
 double plane_wave_error(const TetMesh& mesh, double k, int axis) {
   const HelmholtzSystem s = assemble_helmholtz(mesh, k, duct_conditions(mesh));
   const auto u = test::solve_banded(s.matrix, s.rhs);
-  return l2_error(mesh, u, [&](const Point& x) { return std::exp(complex(0.0, k * x[axis])); }).error;
+  return l2_error(mesh, u, [&](const Point& x) { return std::exp(complex(0.0, k * x[axis])); })
+      .error;
 }
 
 // Solves the model's own LinearProblem, as the steady integrator would, and returns
@@ -152,8 +153,8 @@ TEST_CASE("assembly: complex symmetric, row sums give -k^2 volume - i k impedanc
   for (std::size_t i = 0; i < a.rows; ++i)
     for (auto p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p) {
       const auto j = a.col_idx[p];
-      auto q = std::lower_bound(a.col_idx.begin() + a.row_ptr[j], a.col_idx.begin() + a.row_ptr[j + 1],
-                                static_cast<std::int32_t>(i));
+      auto q = std::lower_bound(a.col_idx.begin() + a.row_ptr[j],
+                                a.col_idx.begin() + a.row_ptr[j + 1], static_cast<std::int32_t>(i));
       REQUIRE(*q == static_cast<std::int32_t>(i));
       asymmetry = std::max(asymmetry, std::abs(a.values[p] - a.values[q - a.col_idx.begin()]));
       scale = std::max(scale, std::abs(a.values[p]));
@@ -196,11 +197,14 @@ TEST_CASE("plane wave along the built-in cylinder: L2 error of order 2") {
     h.push_back(1.0 / resolution);
   }
   const double order = std::log(errors[1] / errors[2]) / std::log(h[1] / h[2]);
-  MESSAGE("cylinder errors " << errors[0] << " " << errors[1] << " " << errors[2] << ", order " << order);
+  MESSAGE("cylinder errors " << errors[0] << " " << errors[1] << " " << errors[2] << ", order "
+                             << order);
   CHECK(order == doctest::Approx(2.0).epsilon(0.1));
 }
 
-TEST_CASE("gmsh duct: MSH 4.1 (with and without parametric nodes) and 2.2 give the same mesh; the plane wave converges") {
+TEST_CASE(
+    "gmsh duct: MSH 4.1 (with and without parametric nodes) and 2.2 give the same mesh; the plane "
+    "wave converges") {
   TetMesh v41 = read_gmsh(data_dir + "/duct-h0.125.msh");
   TetMesh v22 = read_gmsh(data_dir + "/duct-h0.125-v22.msh");
   TetMesh parametric = read_gmsh(data_dir + "/duct-h0.125-parametric.msh");
@@ -222,11 +226,13 @@ TEST_CASE("gmsh duct: MSH 4.1 (with and without parametric nodes) and 2.2 give t
   const std::size_t before = bandwidth(fine);
   renumber_reverse_cuthill_mckee(fine);
   check_conforming(fine);
-  MESSAGE("bandwidth of the fine duct: " << before << " as read, " << bandwidth(fine) << " after RCM");
+  MESSAGE("bandwidth of the fine duct: " << before << " as read, " << bandwidth(fine)
+                                         << " after RCM");
   CHECK(bandwidth(fine) * 4 < before);
   renumber_reverse_cuthill_mckee(v41);
   const double k = 2 * std::numbers::pi;
-  const double coarse_error = plane_wave_error(v41, k, 0), fine_error = plane_wave_error(fine, k, 0);
+  const double coarse_error = plane_wave_error(v41, k, 0),
+               fine_error = plane_wave_error(fine, k, 0);
   const double h_ratio = std::cbrt(double(fine.tets.size()) / v41.tets.size());
   const double order = std::log(coarse_error / fine_error) / std::log(h_ratio);
   MESSAGE("gmsh duct errors " << coarse_error << " " << fine_error << ", order " << order);
@@ -253,13 +259,15 @@ TEST_CASE("gmsh reader: malformed files name file and line") {
     return std::string("no error");
   };
   const std::string d = data_dir + "/";
-  CHECK(message("bad-version.msh") == d + "bad-version.msh:2: MSH version 3.0 is not supported (4.1 or 2.2 ASCII)");
-  CHECK(message("bad-binary.msh") ==
-        d + "bad-binary.msh:2: binary MSH files are not supported; save as ASCII (gmsh -format msh41)");
+  CHECK(message("bad-version.msh") ==
+        d + "bad-version.msh:2: MSH version 3.0 is not supported (4.1 or 2.2 ASCII)");
+  CHECK(message("bad-binary.msh") == d + "bad-binary.msh:2: binary MSH files are not supported; "
+                                         "save as ASCII (gmsh -format msh41)");
   CHECK(message("bad-node.msh") == d + "bad-node.msh:13: node 99 is not in $Nodes");
-  CHECK(message("bad-coordinate.msh") == d + "bad-coordinate.msh:8: expected a coordinate, found 'abc'");
-  CHECK(message("bad-order.msh") ==
-        d + "bad-order.msh:13: second-order elements (type 11) are not supported; mesh with gmsh -order 1");
+  CHECK(message("bad-coordinate.msh") ==
+        d + "bad-coordinate.msh:8: expected a coordinate, found 'abc'");
+  CHECK(message("bad-order.msh") == d + "bad-order.msh:13: second-order elements (type 11) are not "
+                                        "supported; mesh with gmsh -order 1");
   CHECK(message("missing.msh") == d + "missing.msh: cannot open for reading");
 }
 
@@ -272,13 +280,16 @@ TEST_CASE("model parameters: unknown or doubly used groups are configuration err
     }
     return std::string("no error");
   };
-  const std::string unknown = problem({{"mesh", std::string("builtin:box")}, {"resolution", std::int64_t{2}},
+  const std::string unknown = problem({{"mesh", std::string("builtin:box")},
+                                       {"resolution", std::int64_t{2}},
                                        {"boundary.source", std::vector<std::string>{"nozzle"}}});
-  CHECK(unknown.find("boundary.source: the mesh has no boundary group 'nozzle' (it has: inlet, outlet, walls)") !=
-        std::string::npos);
-  const std::string twice = problem({{"mesh", std::string("builtin:box")}, {"resolution", std::int64_t{2}},
+  CHECK(unknown.find("boundary.source: the mesh has no boundary group 'nozzle' (it has: inlet, "
+                     "outlet, walls)") != std::string::npos);
+  const std::string twice = problem({{"mesh", std::string("builtin:box")},
+                                     {"resolution", std::int64_t{2}},
                                      {"boundary.impedance", std::vector<std::string>{"inlet"}}});
-  CHECK(twice.find("boundary.impedance: group 'inlet' is already in boundary.dirichlet") != std::string::npos);
+  CHECK(twice.find("boundary.impedance: group 'inlet' is already in boundary.dirichlet") !=
+        std::string::npos);
   const std::string shape = problem({{"mesh", std::string("builtin:sphere")}});
   CHECK(shape.find("unknown built-in mesh 'builtin:sphere'") != std::string::npos);
 }

@@ -23,7 +23,8 @@ TEST_CASE("matrix-file model: b = A x for a known x; solving gives x back") {
   REQUIRE(exact.has_value());
   CHECK(std::get<std::vector<complex>>(*exact) == std::vector<complex>{1.0, 1.5});
   CHECK(std::get<std::vector<complex>>(problem->rhs()) ==
-        std::vector<complex>{complex(1, 1) + 1.5 * complex(2, 2), complex(2, 2) + 1.5 * complex(3, 3)});
+        std::vector<complex>{complex(1, 1) + 1.5 * complex(2, 2),
+                             complex(2, 2) + 1.5 * complex(3, 3)});
   for (const auto& o : problem->observables(*exact)) CHECK(o.value == 0.0);
 
   auto solver = testkit::make_linear_solver("lapack");
@@ -57,12 +58,15 @@ TEST_CASE("matrix-file model: clear errors for a missing, non-square or mismatch
     }
     return std::string("no error");
   };
-  CHECK(error({}).find("matrix: a Matrix Market file is required (the matrix A)") != std::string::npos);
+  CHECK(error({}).find("matrix: a Matrix Market file is required (the matrix A)") !=
+        std::string::npos);
   CHECK(error({{"matrix", data("array.mtx")}}) ==
         data("array.mtx") + ": the matrix is 2 x 3; a linear system needs a square matrix");
-  CHECK(error({{"matrix", data("symmetric.mtx")}, {"rhs", std::string("file")},
+  CHECK(error({{"matrix", data("symmetric.mtx")},
+               {"rhs", std::string("file")},
                {"rhs_file", data("vector-coordinate.mtx")}}) ==
-        data("vector-coordinate.mtx") + ": the vector has 4 entries, the matrix " + data("symmetric.mtx") +
-            " has 3 rows");
-  CHECK(error({{"matrix", data("bad-row.mtx")}}) == data("bad-row.mtx") + ":4: row index 4 out of range 1..3");
+        data("vector-coordinate.mtx") + ": the vector has 4 entries, the matrix " +
+            data("symmetric.mtx") + " has 3 rows");
+  CHECK(error({{"matrix", data("bad-row.mtx")}}) ==
+        data("bad-row.mtx") + ":4: row index 4 out of range 1..3");
 }

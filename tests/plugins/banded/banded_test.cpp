@@ -20,7 +20,8 @@ TEST_CASE("banded passes the linear-solver conformance checks") {
 
 TEST_CASE("banded refuses what it cannot take, with a clear message") {
   auto solver = solvent::testkit::make_linear_solver("banded");
-  const auto singular = std::make_shared<const solvent::Operator>(solvent::BandedMatrix<double>(3, 1, 1));
+  const auto singular =
+      std::make_shared<const solvent::Operator>(solvent::BandedMatrix<double>(3, 1, 1));
   CHECK_THROWS_WITH_AS(solver->setup(singular),
                        "banded: singular matrix: gbtrf found U(1,1) = 0 at elimination step 1 of 3",
                        solvent::SolverError);

@@ -83,8 +83,10 @@ TEST_CASE("the envelope of a block lower triangular matrix bounds every step of 
 
   const auto profile = FactorProfile::of(env, pivots);
   for (std::size_t i = 0; i < n; ++i) {
-    for (std::size_t k = 0; k < std::size_t(profile.lower_begin[i]); ++k) CHECK(lu[i * n + k] == 0.0);
-    for (std::size_t j = std::size_t(profile.upper_end[i]) + 1; j < n; ++j) CHECK(lu[i * n + j] == 0.0);
+    for (std::size_t k = 0; k < std::size_t(profile.lower_begin[i]); ++k)
+      CHECK(lu[i * n + k] == 0.0);
+    for (std::size_t j = std::size_t(profile.upper_end[i]) + 1; j < n; ++j)
+      CHECK(lu[i * n + j] == 0.0);
   }
 }
 
@@ -110,15 +112,16 @@ TEST_CASE("host substitution with the profile solves A x = b") {
   const auto profile = FactorProfile::of(env, pivots);
   std::vector<std::int32_t> permutation(n);
   std::iota(permutation.begin(), permutation.end(), 0);
-  for (std::size_t k = 0; k < n; ++k) std::swap(permutation[k], permutation[std::size_t(pivots[k])]);
+  for (std::size_t k = 0; k < n; ++k)
+    std::swap(permutation[k], permutation[std::size_t(pivots[k])]);
 
   std::vector<double> x_true(n), b(n, 0.0), y(n), x(n);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   for (auto& v : x_true) v = u(rng);
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t j = 0; j < n; ++j) b[i] += a[i * n + j] * x_true[j];
-  solvent::dense::forward_substitute(lu.data(), n, n, permutation.data(), profile.lower_begin.data(),
-                                b.data(), y.data());
+  solvent::dense::forward_substitute(lu.data(), n, n, permutation.data(),
+                                     profile.lower_begin.data(), b.data(), y.data());
   solvent::dense::back_substitute(lu.data(), n, n, profile.upper_end.data(), y.data(), x.data());
   for (std::size_t i = 0; i < n; ++i) CHECK(x[i] == doctest::Approx(x_true[i]).epsilon(1e-12));
 }

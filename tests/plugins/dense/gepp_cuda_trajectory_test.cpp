@@ -41,7 +41,8 @@ class TrajectoryRecorder : public solvent::Observer {
 TrajectoryRecorder run_trajectory(const std::string& solver_name, const Settings& solver_settings) {
   auto model = solvent::testkit::make_model("angiogenesis-1d", {{"M", std::int64_t{400}}});
   auto integrator = solvent::testkit::make_integrator(
-      "imex-trapezoid", {{"dt", 0.01}, {"steps", std::int64_t{100}}, {"operator", std::string("dense")}});
+      "imex-trapezoid",
+      {{"dt", 0.01}, {"steps", std::int64_t{100}}, {"operator", std::string("dense")}});
   auto solver = solvent::testkit::make_linear_solver(solver_name, solver_settings);
   TrajectoryRecorder recorder;
   solvent::PhaseTimer timer;
@@ -106,8 +107,9 @@ TEST_CASE("validation: the M = 400 trajectory on the GPU agrees with gepp-cpu at
       worst_state = std::max(worst_state, e);
       worst_mass = std::max(worst_mass, m);
     }
-    std::printf("validation M=400 dt=0.01 100 steps, gepp-cuda %s vs gepp-cpu: max relative state "
-                "difference %.3e, max relative mass_C difference %.3e\n",
-                mode, worst_state, worst_mass);
+    std::printf(
+        "validation M=400 dt=0.01 100 steps, gepp-cuda %s vs gepp-cpu: max relative state "
+        "difference %.3e, max relative mass_C difference %.3e\n",
+        mode, worst_state, worst_mass);
   }
 }

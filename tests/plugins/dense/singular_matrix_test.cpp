@@ -16,7 +16,8 @@ DenseMatrix<double> singular() {
   return a;
 }
 
-std::string solve_error(const std::string& solver, const DenseMatrix<double>& a, testkit::Settings s = {}) {
+std::string solve_error(const std::string& solver, const DenseMatrix<double>& a,
+                        testkit::Settings s = {}) {
   auto lin = testkit::make_linear_solver(solver, s);
   try {
     lin->setup(std::make_shared<const Operator>(a));
@@ -43,7 +44,8 @@ TEST_CASE("a non-finite pivot is an error, not a NaN solution") {
   auto a = singular();
   a(2, 0) = std::numeric_limits<double>::quiet_NaN();
   a(0, 0) = std::numeric_limits<double>::infinity();
-  CHECK(solve_error("gepp-cpu", a).rfind("gepp-cpu: singular matrix: pivot inf at elimination step 1 of 3", 0) == 0);
+  CHECK(solve_error("gepp-cpu", a)
+            .rfind("gepp-cpu: singular matrix: pivot inf at elimination step 1 of 3", 0) == 0);
 }
 
 TEST_CASE("a solver refuses operator kinds it does not take, naming them") {

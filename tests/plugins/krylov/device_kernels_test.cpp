@@ -1,7 +1,7 @@
 // Each CUDA kernel against the sequential reference (and SpMV for every thread-group size).
+#include <solvent/errors.hpp>
 #include <solvent_krylov/device_kernels.hpp>
 #include <solvent_krylov/device_memory.hpp>
-#include <solvent/errors.hpp>
 
 #include <solvent_test/reference_kernels.hpp>
 
@@ -80,18 +80,20 @@ TEST_CASE_TEMPLATE("CUDA SpMV agrees with the reference for every group size", T
   const auto a = random_csr<T>(20011, 40, 7);
   const auto x = random_vector<T>(a.cols, 8);
   const auto ref = reference_apply(a, x);
-  device::Array<std::int32_t> rp(a.row_ptr.data(), a.row_ptr.size()), ci(a.col_idx.data(), a.col_idx.size());
+  device::Array<std::int32_t> rp(a.row_ptr.data(), a.row_ptr.size()),
+      ci(a.col_idx.data(), a.col_idx.size());
   device::Array<T> v(a.values.data(), a.values.size()), dx(x.data(), x.size());
   for (int g : {1, 2, 4, 8, 16, 32}) {
     CAPTURE(g);
     const std::vector<T> poison(a.rows, T(1e300));
     device::Array<T> y(poison.data(), a.rows);
-    device::csr_spmv<T>(static_cast<std::int64_t>(a.rows), rp.data(), ci.data(), v.data(), dx.data(),
-                        y.data(), g);
+    device::csr_spmv<T>(static_cast<std::int64_t>(a.rows), rp.data(), ci.data(), v.data(),
+                        dx.data(), y.data(), g);
     CHECK(max_relative_difference(fetch(y), ref) <= 1e-14);
   }
-  CHECK_THROWS_WITH_AS(device::csr_spmv<T>(1, rp.data(), ci.data(), v.data(), dx.data(), dx.data(), 3),
-                       "csr_spmv: the thread group must be 1, 2, 4, 8, 16 or 32", SolverError);
+  CHECK_THROWS_WITH_AS(
+      device::csr_spmv<T>(1, rp.data(), ci.data(), v.data(), dx.data(), dx.data(), 3),
+      "csr_spmv: the thread group must be 1, 2, 4, 8, 16 or 32", SolverError);
 
   const auto s = random_stencil<T>(33, 17, 9, 9);
   const auto xs = random_vector<T>(s.size(), 10);

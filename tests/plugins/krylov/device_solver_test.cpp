@@ -10,14 +10,16 @@ using namespace solvent::krylov::testing;
 using testkit::Settings;
 
 TEST_CASE("conformance of the CUDA plugins") {
-  for (const char* name : {"bicgstab-cuda", "bicgstab-l-cuda", "tfqmr-cuda"}) check_conformance(name);
+  for (const char* name : {"bicgstab-cuda", "bicgstab-l-cuda", "tfqmr-cuda"})
+    check_conformance(name);
 }
 
 TEST_CASE("each CUDA plugin matches its CPU twin on a complex Helmholtz system") {
   const auto a = helmholtz_box(24, 24, 24, 8.0);
   const auto op = share(a);
   std::vector<complex> b(a.rows);
-  for (std::size_t i = 0; i < a.rows; ++i) b[i] = complex(1.0 + 0.1 * double(i % 7), 0.05 * double(i % 3));
+  for (std::size_t i = 0; i < a.rows; ++i)
+    b[i] = complex(1.0 + 0.1 * double(i % 7), 0.05 * double(i % 3));
   for (const char* name : {"bicgstab", "bicgstab-l", "tfqmr"})
     for (const char* pc : {"none", "jacobi"}) {
       CAPTURE(name);
@@ -57,7 +59,8 @@ TEST_CASE("CUDA plugins name breakdowns and limits like the CPU ones") {
   a.col_idx = {1, 2, 0, 2};
   a.values = {1, 1, -1, 1};
   std::vector<double> b{1, 0, 1}, x(3);
-  auto st = solve_with<double>("bicgstab-cuda", {{"preconditioner", std::string("none")}}, share(a), b, x);
+  auto st = solve_with<double>("bicgstab-cuda", {{"preconditioner", std::string("none")}}, share(a),
+                               b, x);
   CHECK(st.status == "breakdown: omega = 0");
   CHECK_FALSE(st.converged);
   check_stats_honest(a, b, x, st);

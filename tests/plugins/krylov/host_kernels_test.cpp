@@ -42,7 +42,8 @@ TEST_CASE_TEMPLATE("CPU vector kernels agree with the sequential reference", T, 
 
     const double scale = static_cast<double>(n);
     CHECK(std::abs(host::dot<T>(x, y0) - reference_dot(x, y0)) <= 1e-13 * scale);
-    CHECK(host::norm2<T>(x) == doctest::Approx(std::sqrt(std::abs(reference_dot(x, x)))).epsilon(1e-13));
+    CHECK(host::norm2<T>(x) ==
+          doctest::Approx(std::sqrt(std::abs(reference_dot(x, x)))).epsilon(1e-13));
 
     const T* ys[3] = {y0.data(), d.data(), x.data()};
     std::vector<T> out(3);

@@ -14,7 +14,8 @@ const char* const nonsymmetric_solvers[] = {"bicgstab", "bicgstab-l", "tfqmr"};
 
 std::vector<complex> helmholtz_rhs(std::size_t n) {
   std::vector<complex> b(n);
-  for (std::size_t i = 0; i < n; ++i) b[i] = complex(1.0 + 0.1 * double(i % 7), 0.05 * double(i % 3));
+  for (std::size_t i = 0; i < n; ++i)
+    b[i] = complex(1.0 + 0.1 * double(i % 7), 0.05 * double(i % 3));
   return b;
 }
 
@@ -59,7 +60,8 @@ TEST_CASE("bicgstab-l: l = 1 behaves like bicgstab, larger l needs fewer cycles"
     std::fill(x.begin(), x.end(), complex(0));
     const auto st = solve_with<complex>("bicgstab-l", {{"l", l}}, op, b, x);
     CHECK(st.converged);
-    if (l == 1) CHECK(std::abs(double(st.iterations - plain.iterations)) <= 0.2 * double(plain.iterations));
+    if (l == 1)
+      CHECK(std::abs(double(st.iterations - plain.iterations)) <= 0.2 * double(plain.iterations));
     if (previous) CHECK(st.iterations < previous);
     previous = st.iterations;
   }
@@ -83,7 +85,8 @@ TEST_CASE("cg and bicgstab on a real Stencil7 (the MATM operator form) give the 
 TEST_CASE("cg stops with a named breakdown on an indefinite operator") {
   const auto s = laplacian_stencil<double>(6, 6, 6, -3.0);  // diagonal 3: indefinite
   std::vector<double> b = random_vector<double>(s.size(), 4), x(s.size());
-  const auto st = solve_with<double>("cg", {{"preconditioner", std::string("none")}}, share(s), b, x);
+  const auto st =
+      solve_with<double>("cg", {{"preconditioner", std::string("none")}}, share(s), b, x);
   CHECK_FALSE(st.converged);
   CHECK(st.status == "breakdown: p^H A p <= 0 (the operator is not positive definite)");
   check_stats_honest(s, b, x, st);
@@ -98,7 +101,8 @@ TEST_CASE("initial guess: 'given' starts from x, 'zero' ignores it") {
   REQUIRE(first.converged);
 
   std::vector<complex> again = x;
-  auto st = solve_with<complex>("bicgstab", {{"initial_guess", std::string("given")}}, op, b, again);
+  auto st =
+      solve_with<complex>("bicgstab", {{"initial_guess", std::string("given")}}, op, b, again);
   CHECK(st.converged);
   CHECK(st.iterations == 0);
 
@@ -112,7 +116,8 @@ TEST_CASE("a zero right-hand side gives x = 0 without iterating") {
   const auto a = helmholtz_box(4, 4, 4, 1.0);
   std::vector<complex> b(a.rows), x = random_vector<complex>(a.rows, 5);
   for (const char* name : {"bicgstab", "bicgstab-l", "tfqmr", "cg"}) {
-    const auto st = solve_with<complex>(name, {{"initial_guess", std::string("given")}}, share(a), b, x);
+    const auto st =
+        solve_with<complex>(name, {{"initial_guess", std::string("given")}}, share(a), b, x);
     CHECK(st.converged);
     CHECK(st.iterations == 0);
     CHECK(std::all_of(x.begin(), x.end(), [](complex v) { return v == complex(0); }));
@@ -125,7 +130,8 @@ TEST_CASE("max_iterations: unconverged, named, with the best iterate") {
   for (const char* name : nonsymmetric_solvers) {
     CAPTURE(name);
     std::vector<complex> x(a.rows);
-    const auto st = solve_with<complex>(name, {{"max_iterations", std::int64_t(3)}}, share(a), b, x);
+    const auto st =
+        solve_with<complex>(name, {{"max_iterations", std::int64_t(3)}}, share(a), b, x);
     CHECK_FALSE(st.converged);
     CHECK(st.status == "max_iterations");
     CHECK(st.iterations == 3);
@@ -184,8 +190,8 @@ void check_breakdown(const char* name, const Settings& extra, const solvent::Csr
 TEST_CASE("breakdowns are named and return the best iterate") {
   check_breakdown("bicgstab", {}, small_matrix({{0, 1, 1}, {-1, 0, 0}, {0, 0, 1}}), {1, 0, 1},
                   "breakdown: omega = 0");
-  check_breakdown("bicgstab", {}, small_matrix({{-1, 1, -1}, {-1, -1, -1}, {-1, -1, -1}}), {1, 0, 1},
-                  "breakdown: rho = 0");
+  check_breakdown("bicgstab", {}, small_matrix({{-1, 1, -1}, {-1, -1, -1}, {-1, -1, -1}}),
+                  {1, 0, 1}, "breakdown: rho = 0");
   check_breakdown("bicgstab", {}, small_matrix({{0, 1, 0}, {-1, 0, 0}, {0, 0, 1}}), {1, 0, 0},
                   "breakdown: sigma = <r0, B p> = 0");
   check_breakdown("tfqmr", {}, small_matrix({{-1, 0, -1}, {-1, -1, -1}, {-1, -1, -1}}), {0, 1, 0},
@@ -210,7 +216,8 @@ TEST_CASE("misuse is refused with one clear message") {
                        "bicgstab: the operator has 27 rows but b has 28 and x 27 entries",
                        SolverError);
   auto z = small_matrix({{0, 1, 0}, {1, 1, 0}, {0, 0, 1}});
-  CHECK_THROWS_WITH_AS(solver->setup(share(z)),
-                       "jacobi preconditioner: the diagonal of row 0 is zero (use preconditioner = \"none\")",
-                       SolverError);
+  CHECK_THROWS_WITH_AS(
+      solver->setup(share(z)),
+      "jacobi preconditioner: the diagonal of row 0 is zero (use preconditioner = \"none\")",
+      SolverError);
 }

@@ -10,7 +10,8 @@ using solvent::Stencil7;
 
 namespace {
 
-const Settings poisson{{"n1", std::int64_t(21)}, {"n2", std::int64_t(17)}, {"n3", std::int64_t(19)}};
+const Settings poisson{
+    {"n1", std::int64_t(21)}, {"n2", std::int64_t(17)}, {"n3", std::int64_t(19)}};
 const Settings convection{{"n1", std::int64_t(21)},
                           {"n2", std::int64_t(17)},
                           {"n3", std::int64_t(19)},
@@ -30,9 +31,15 @@ std::string setup_error(const Stencil7<double>& a) {
 }
 
 // ||A x - f|| / ||f|| straight from the Stencil7, independent of the solver's own code.
-double residual_of(const Stencil7<double>& a, const std::vector<double>& f, const std::vector<double>& x) {
-  const std::ptrdiff_t off[7] = {0, -1, 1, -std::ptrdiff_t(a.n1), std::ptrdiff_t(a.n1),
-                                 -std::ptrdiff_t(a.n1 * a.n2), std::ptrdiff_t(a.n1 * a.n2)};
+double residual_of(const Stencil7<double>& a, const std::vector<double>& f,
+                   const std::vector<double>& x) {
+  const std::ptrdiff_t off[7] = {0,
+                                 -1,
+                                 1,
+                                 -std::ptrdiff_t(a.n1),
+                                 std::ptrdiff_t(a.n1),
+                                 -std::ptrdiff_t(a.n1 * a.n2),
+                                 std::ptrdiff_t(a.n1 * a.n2)};
   double rr = 0, ff = 0;
   for (std::size_t m = 0; m < a.size(); ++m) {
     if (a.c[0][m] == 0.0) continue;
@@ -72,7 +79,8 @@ TEST_CASE("self-adjoint system: k = 0, theta = 1, residual history down to the t
 }
 
 TEST_CASE("non-self-adjoint system: k > 0, theta < 1, converges") {
-  const auto r = matm_test::solve_grid(convection, "matm", {{"max_iterations", std::int64_t(3000)}});
+  const auto r =
+      matm_test::solve_grid(convection, "matm", {{"max_iterations", std::int64_t(3000)}});
   REQUIRE(r.stats.converged);
   CHECK(fact(r.facts, "self_adjoint") == "false");
   CHECK(std::stod(fact(r.facts, "k")) > 0.0);
@@ -84,8 +92,10 @@ TEST_CASE("non-self-adjoint system: k > 0, theta < 1, converges") {
 }
 
 TEST_CASE("one thread and two threads give the same iterates") {
-  const auto one = matm_test::solve_grid(convection, "matm", {{"threads", std::int64_t(1)}, {"max_iterations", std::int64_t(3000)}});
-  const auto two = matm_test::solve_grid(convection, "matm", {{"threads", std::int64_t(2)}, {"max_iterations", std::int64_t(3000)}});
+  const auto one = matm_test::solve_grid(
+      convection, "matm", {{"threads", std::int64_t(1)}, {"max_iterations", std::int64_t(3000)}});
+  const auto two = matm_test::solve_grid(
+      convection, "matm", {{"threads", std::int64_t(2)}, {"max_iterations", std::int64_t(3000)}});
   CHECK(fact(two.facts, "threads") == "2");
   CHECK(std::abs(one.stats.iterations - two.stats.iterations) <= 1);
   double d = 0, n = 0;
@@ -96,7 +106,8 @@ TEST_CASE("one thread and two threads give the same iterates") {
   CHECK(d / n < 1e-7);
   const std::size_t common = std::min<std::size_t>(20, one.stats.residual_history.size());
   for (std::size_t i = 0; i < common; ++i)
-    CHECK(two.stats.residual_history[i] == doctest::Approx(one.stats.residual_history[i]).epsilon(1e-9));
+    CHECK(two.stats.residual_history[i] ==
+          doctest::Approx(one.stats.residual_history[i]).epsilon(1e-9));
 }
 
 TEST_CASE("max_iterations reached: converged = false, status, and the iterate's true residual") {
@@ -115,13 +126,15 @@ TEST_CASE("operators MATM cannot take: one clear message each") {
   SUBCASE("a grid dimension below 3") {
     Stencil7<double> a(2, 5, 5);
     CHECK(setup_error(a) ==
-          "matm: grid 2 x 5 x 5: every dimension must be at least 3 (a layer of boundary nodes on each side)");
+          "matm: grid 2 x 5 x 5: every dimension must be at least 3 (a layer of boundary nodes on "
+          "each side)");
   }
   SUBCASE("a negative c0") {
     Stencil7<double> a(3, 3, 3);
     a.c[0][a.index(1, 1, 1)] = -1.0;
     CHECK(setup_error(a) ==
-          "matm: c0 = -1 at node (1, 1, 1); MATM needs c0 > 0 on every active node (c0 = 0 marks an inactive node)");
+          "matm: c0 = -1 at node (1, 1, 1); MATM needs c0 > 0 on every active node (c0 = 0 marks "
+          "an inactive node)");
   }
   SUBCASE("a symmetric part that is not diagonally dominant") {
     Stencil7<double> a(4, 3, 3);
@@ -130,14 +143,17 @@ TEST_CASE("operators MATM cannot take: one clear message each") {
     a.c[2][p] = 3.0;  // p -> its +x neighbour q
     a.c[1][q] = 3.0;  // q -> its -x neighbour p
     CHECK(setup_error(a) ==
-          "matm: the symmetric part of the operator is not diagonally dominant at node (1, 1, 1): sum of "
-          "|a0(m, n)| / sqrt(c0(m) c0(n)) = 3 > 1; MATM builds its preconditioner from that part and needs it "
+          "matm: the symmetric part of the operator is not diagonally dominant at node (1, 1, 1): "
+          "sum of "
+          "|a0(m, n)| / sqrt(c0(m) c0(n)) = 3 > 1; MATM builds its preconditioner from that part "
+          "and needs it "
           "positive definite");
   }
   SUBCASE("an operator of another kind") {
     auto solver = solvent::testkit::make_linear_solver("matm");
     solvent::DenseMatrix<double> d(2, 2);
-    CHECK_THROWS_AS(solver->setup(std::make_shared<const solvent::Operator>(d)), solvent::UnsupportedOperator);
+    CHECK_THROWS_AS(solver->setup(std::make_shared<const solvent::Operator>(d)),
+                    solvent::UnsupportedOperator);
   }
 }
 

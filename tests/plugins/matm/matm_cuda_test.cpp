@@ -19,7 +19,8 @@ const Settings convection{{"n1", std::int64_t(45)},
                           {"velocity", std::string("rotating")},
                           {"peclet", 40.0},
                           {"domain", std::string("basin")}};
-const Settings poisson{{"n1", std::int64_t(70)}, {"n2", std::int64_t(33)}, {"n3", std::int64_t(41)}};
+const Settings poisson{
+    {"n1", std::int64_t(70)}, {"n2", std::int64_t(33)}, {"n3", std::int64_t(41)}};
 
 double max_relative_difference(const std::vector<double>& a, const std::vector<double>& b) {
   double d = 0, n = 0;
@@ -37,10 +38,12 @@ void compare_with_cpu(const Settings& model, Settings gpu) {
   const auto gpu8 = matm_test::solve_grid(model, "matm-cuda", gpu);
   REQUIRE(gpu8.stats.residual_history.size() == cpu8.stats.residual_history.size());
   for (std::size_t i = 0; i < cpu8.stats.residual_history.size(); ++i)
-    CHECK(gpu8.stats.residual_history[i] == doctest::Approx(cpu8.stats.residual_history[i]).epsilon(1e-9));
+    CHECK(gpu8.stats.residual_history[i] ==
+          doctest::Approx(cpu8.stats.residual_history[i]).epsilon(1e-9));
   CHECK(max_relative_difference(cpu8.x, gpu8.x) < 1e-10);
   for (const char* p : {"omega", "s", "k", "theta", "tau"})
-    CHECK(std::stod(fact(gpu8.facts, p)) == doctest::Approx(std::stod(fact(cpu8.facts, p))).epsilon(1e-5));
+    CHECK(std::stod(fact(gpu8.facts, p)) ==
+          doctest::Approx(std::stod(fact(cpu8.facts, p))).epsilon(1e-5));
   // To convergence: the same iteration count (one apart at most) and solution.
   gpu["max_iterations"] = std::int64_t(3000);
   const auto cpu = matm_test::solve_grid(model, "matm", {{"max_iterations", std::int64_t(3000)}});
@@ -66,8 +69,9 @@ TEST_CASE("the paper's Algorithm 2 sweeps: the CPU's iterates") {
   const std::pair<int, int> shapes[] = {{16, 4}, {33, 3}, {64, 8}};
   for (auto [bx, bz] : shapes) {
     INFO("block " << bx << " x " << bz);
-    compare_with_cpu(convection,
-                     {{"sweep", std::string("paper")}, {"block_x", std::int64_t(bx)}, {"block_z", std::int64_t(bz)}});
+    compare_with_cpu(convection, {{"sweep", std::string("paper")},
+                                  {"block_x", std::int64_t(bx)},
+                                  {"block_z", std::int64_t(bz)}});
   }
 }
 
@@ -94,7 +98,8 @@ TEST_CASE("a grid dimension below 3: the same message as on the CPU, named matm-
     FAIL("no error");
   } catch (const solvent::SolverError& e) {
     CHECK(std::string(e.what()) ==
-          "matm-cuda: grid 5 x 2 x 5: every dimension must be at least 3 (a layer of boundary nodes on each side)");
+          "matm-cuda: grid 5 x 2 x 5: every dimension must be at least 3 (a layer of boundary "
+          "nodes on each side)");
   }
 }
 

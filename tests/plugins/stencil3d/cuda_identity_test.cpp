@@ -18,12 +18,12 @@ void check_identical(const Settings& model, std::int64_t steps, std::int64_t bx,
                      std::int64_t bz, const std::string& name) {
   const auto cpu = fresh_dir(name + "-cpu"), gpu = fresh_dir(name + "-cuda");
   const auto a = run(model, integrator(steps), cpu, 21);
-  const auto b = run(model,
-                     integrator(steps, {{"device", std::string("cuda")},
-                                        {"block_x", bx},
-                                        {"block_y", by},
-                                        {"block_z", bz}}),
-                     gpu, 21);
+  const auto b =
+      run(model,
+          integrator(
+              steps,
+              {{"device", std::string("cuda")}, {"block_x", bx}, {"block_y", by}, {"block_z", bz}}),
+          gpu, 21);
   CHECK(a.result.steps == b.result.steps);
   REQUIRE(a.observer.rows.size() == b.observer.rows.size());
   for (std::size_t r = 0; r < a.observer.rows.size(); ++r)
@@ -55,9 +55,9 @@ TEST_CASE("the tiled field kernel too") {
   model["nz"] = std::int64_t(45);
   run(model, integrator(200, {{"dt", 0.002}}), cpu, 4);
   run(model,
-      integrator(200, {{"dt", 0.002},
-                       {"device", std::string("cuda")},
-                       {"field_kernel", std::string("tiled")}}),
+      integrator(
+          200,
+          {{"dt", 0.002}, {"device", std::string("cuda")}, {"field_kernel", std::string("tiled")}}),
       gpu, 4);
   CHECK(read_file(cpu / "checkpoint.bin") == read_file(gpu / "checkpoint.bin"));
 }
@@ -70,8 +70,8 @@ TEST_CASE("with hundreds of tips (several warps in the tip block)") {
   const auto cpu = run(model, integrator(250, {{"dt", 0.0015}}), dir, 21);
   CHECK(cpu.observer.last("sprouts") > 300);
   const auto gpu_dir = fresh_dir("cuda-many-tips-cuda");
-  const auto gpu = run(model, integrator(250, {{"dt", 0.0015}, {"device", std::string("cuda")}}),
-                       gpu_dir, 21);
+  const auto gpu =
+      run(model, integrator(250, {{"dt", 0.0015}, {"device", std::string("cuda")}}), gpu_dir, 21);
   CHECK(read_file(dir / "checkpoint.bin") == read_file(gpu_dir / "checkpoint.bin"));
   MESSAGE("41^3: " << cpu.observer.last("sprouts") << " sprouts, "
                    << cpu.observer.last("anastomoses") << " anastomoses — identical");

@@ -16,12 +16,12 @@ using namespace angio3d_test;
 namespace {
 
 solvent::stencil3d::SimulationState load_checkpoint(const fs::path& dir, const Settings& model,
-                                           double dt, std::uint64_t seed) {
+                                                    double dt, std::uint64_t seed) {
   auto m = solvent::testkit::make_model("angiogenesis-3d", model);
   const auto& p = *static_cast<const solvent::angiogenesis_3d::Parameters*>(
       m->extension(solvent::angiogenesis_3d::extension_name));
   return solvent::stencil3d::restore_checkpoint(read_file(dir / "checkpoint.bin"), p, dt, seed,
-                                       (dir / "checkpoint.bin").string());
+                                                (dir / "checkpoint.bin").string());
 }
 
 }  // namespace
@@ -54,8 +54,8 @@ TEST_CASE("the same seed grows the same network bit for bit; another seed anothe
 
 TEST_CASE("a run resumed from its checkpoint ends bit for bit as the uninterrupted run") {
   const auto whole = fresh_dir("whole"), part = fresh_dir("part");
-  const auto full = run(fast_model(), integrator(160, {{"checkpoint_every", std::int64_t(60)}}),
-                        whole, 5);
+  const auto full =
+      run(fast_model(), integrator(160, {{"checkpoint_every", std::int64_t(60)}}), whole, 5);
   run(fast_model(), integrator(60), part, 5);
   const auto resumed = run(fast_model(), integrator(160), part, 5, part);
   CHECK(resumed.result.steps == 160);
@@ -73,11 +73,12 @@ TEST_CASE("a run resumed from its checkpoint ends bit for bit as the uninterrupt
 
 TEST_CASE("the network: tips branch and fuse, segments join neighbours, counters add up") {
   const auto dir = fresh_dir("network");
-  const auto out = run(fast_model(), integrator(300, {{"fields_every", std::int64_t(100)}}), dir, 3);
+  const auto out =
+      run(fast_model(), integrator(300, {{"fields_every", std::int64_t(100)}}), dir, 3);
   const auto s = load_checkpoint(dir, fast_model(), 0.004, 3);
   const auto& n = s.counters;
-  INFO("tips " << n.tips << " active " << n.active << " branches " << n.branches
-               << " anastomoses " << n.anastomoses << " segments " << n.segments);
+  INFO("tips " << n.tips << " active " << n.active << " branches " << n.branches << " anastomoses "
+               << n.anastomoses << " segments " << n.segments);
   CHECK(n.branches > 0);
   CHECK(n.anastomoses > 0);
   CHECK(n.tips == 9 + n.branches);

@@ -29,8 +29,8 @@ struct LinearSolverChecks {
   bool real = true;
   bool complex = false;
   OperatorKind kind = OperatorKind::Dense;  // which operator form the solver is fed
-  bool direct = true;        // direct solvers: backward error ~ machine epsilon
-  double tolerance = 1e-10;  // iterative solvers: relative residual asked for
+  bool direct = true;                       // direct solvers: backward error ~ machine epsilon
+  double tolerance = 1e-10;                 // iterative solvers: relative residual asked for
   std::size_t n = 64;
 };
 void check_linear_solver(const std::string& name, const Settings& s, const LinearSolverChecks& c);

@@ -64,8 +64,8 @@ SOLVENT_HD inline Coefficients coefficients(const SchemeConstants& s, const Sten
 
 // The forward-Euler value of n at a node from its stencil.
 SOLVENT_HD inline double updated_density(const Coefficients& k, const Stencil& n) {
-  return k.P[0] * n.v[0] + k.P[1] * n.v[2] + k.P[2] * n.v[1] + k.P[3] * n.v[4] +
-         k.P[4] * n.v[3] + k.P[5] * n.v[6] + k.P[6] * n.v[5];
+  return k.P[0] * n.v[0] + k.P[1] * n.v[2] + k.P[2] * n.v[1] + k.P[3] * n.v[4] + k.P[4] * n.v[3] +
+         k.P[5] * n.v[6] + k.P[6] * n.v[5];
 }
 
 // The largest stable k at one node, for the frozen-coefficient scheme: P0 >= 0

@@ -10,9 +10,7 @@ namespace solvent::angiogenesis_3d {
 struct Grid {
   std::int32_t nx, ny, nz;
 
-  SOLVENT_HD std::int64_t size() const {
-    return static_cast<std::int64_t>(nx) * ny * nz;
-  }
+  SOLVENT_HD std::int64_t size() const { return static_cast<std::int64_t>(nx) * ny * nz; }
   SOLVENT_HD std::int32_t index(std::int32_t i, std::int32_t j, std::int32_t k) const {
     return i + nx * (j + ny * k);
   }

@@ -43,8 +43,8 @@ inline std::vector<std::int32_t> initial_tip_nodes(const Parameters& p) {
   std::vector<std::int32_t> nodes;
   for (std::int64_t a = 0; a < p.tip_ny; ++a)
     for (std::int64_t b = 0; b < p.tip_nz; ++b) {
-      const std::int32_t m = nearest_node(p, p.tip_x, p.tip_y[a] * (p.ny - 1) * p.h,
-                                          p.tip_z[b] * (p.nz - 1) * p.h);
+      const std::int32_t m =
+          nearest_node(p, p.tip_x, p.tip_y[a] * (p.ny - 1) * p.h, p.tip_z[b] * (p.nz - 1) * p.h);
       bool seen = false;
       for (auto q : nodes) seen = seen || q == m;
       if (!seen) nodes.push_back(m);

@@ -1,7 +1,7 @@
 #pragma once
 // The discrete rules of a tip cell: where it moves and how likely it is to branch.
-#include <solvent_family_angiogenesis_3d/coefficients.hpp>
 #include <solvent/host_device.hpp>
+#include <solvent_family_angiogenesis_3d/coefficients.hpp>
 #include <solvent_family_angiogenesis_3d/parameters.hpp>
 
 namespace solvent::angiogenesis_3d {

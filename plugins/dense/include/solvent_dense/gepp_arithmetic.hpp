@@ -4,10 +4,10 @@
 #include <cmath>
 #include <solvent/host_device.hpp>
 
-
 namespace solvent::dense {
 
-// The multiplier l_ik = a_ik / a_kk of De Luca et al. (kept unscaled in the matrix, divided on use).
+// The multiplier l_ik = a_ik / a_kk of De Luca et al. (kept unscaled in the matrix, divided on
+// use).
 SOLVENT_HD inline double multiplier(double a_ik, double a_kk) { return a_ik / a_kk; }
 
 // a_ij - l * a_kj: the elimination update, also the substitution update.

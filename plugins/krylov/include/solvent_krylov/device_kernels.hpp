@@ -11,11 +11,16 @@
 
 namespace solvent::krylov::device {
 
-template <class T> void assign(std::int64_t n, const T* x, T* y);                  // y = x
-template <class T> void scale(std::int64_t n, T a, T* x);                          // x = a x
-template <class T> void axpy(std::int64_t n, T a, const T* x, T* y);               // y += a x
-template <class T> void axpby(std::int64_t n, T a, const T* x, T b, T* y);         // y = a x + b y
-template <class T> void elementwise_product(std::int64_t n, const T* d, T* x);     // x = d .* x
+template <class T>
+void assign(std::int64_t n, const T* x, T* y);  // y = x
+template <class T>
+void scale(std::int64_t n, T a, T* x);  // x = a x
+template <class T>
+void axpy(std::int64_t n, T a, const T* x, T* y);  // y += a x
+template <class T>
+void axpby(std::int64_t n, T a, const T* x, T b, T* y);  // y = a x + b y
+template <class T>
+void elementwise_product(std::int64_t n, const T* d, T* x);  // x = d .* x
 
 // Most vectors one dots() call takes (BiCGSTAB(l) with l = 16 needs l + 1).
 inline constexpr int max_dots = 17;

@@ -11,8 +11,8 @@ namespace solvent::krylov::device {
 // Called at setup(), never when a plugin library is loaded.
 std::string require_device();
 
-void* allocate(std::size_t bytes);         // cudaMalloc, zero-filled; SolverError when out of memory
-void release(void* p) noexcept;            // cudaFree
+void* allocate(std::size_t bytes);  // cudaMalloc, zero-filled; SolverError when out of memory
+void release(void* p) noexcept;     // cudaFree
 void* allocate_pinned(std::size_t bytes);  // cudaMallocHost
 void release_pinned(void* p) noexcept;
 void copy_to_device(void* dst, const void* src, std::size_t bytes);

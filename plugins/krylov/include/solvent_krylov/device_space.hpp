@@ -1,6 +1,6 @@
 #pragma once
 // The vector space the Krylov algorithms run in on a CUDA device: the same interface as
-// krylov/host_space.hpp, with vectors, the matrix and the Jacobi diagonal resident in
+// host_space.hpp, with vectors, the matrix and the Jacobi diagonal resident in
 // device memory. Only reductions come back to the host, as scalars.
 #include <solvent_krylov/device_kernels.hpp>
 #include <solvent_krylov/device_memory.hpp>
@@ -25,7 +25,8 @@ class DeviceSpace {
 
   // Probes the device (DeviceUnavailable without one) and uploads the operator.
   DeviceSpace(MatrixView<T> a, std::vector<T> inverse_diagonal)
-      : device_name_(device::require_device()), n_(rows_of(a)),
+      : device_name_(device::require_device()),
+        n_(rows_of(a)),
         inverse_diagonal_(inverse_diagonal.data(), inverse_diagonal.size()),
         workspace_(device::dots_workspace(device::max_dots)),
         host_scalars_(static_cast<T*>(device::allocate_pinned(device::max_dots * sizeof(T))),
@@ -60,7 +61,9 @@ class DeviceSpace {
 
   void assign(const Vector& x, Vector& y) const { device::assign<T>(len(), x.data(), y.data()); }
   void scale(T a, Vector& x) const { device::scale<T>(len(), a, x.data()); }
-  void axpy(T a, const Vector& x, Vector& y) const { device::axpy<T>(len(), a, x.data(), y.data()); }
+  void axpy(T a, const Vector& x, Vector& y) const {
+    device::axpy<T>(len(), a, x.data(), y.data());
+  }
   void axpby(T a, const Vector& x, T b, Vector& y) const {
     device::axpby<T>(len(), a, x.data(), b, y.data());
   }
@@ -72,8 +75,8 @@ class DeviceSpace {
   std::vector<T> dots(const Vector& x, std::span<const Vector* const> ys) const {
     std::vector<const T*> raw(ys.size());
     for (std::size_t k = 0; k < ys.size(); ++k) raw[k] = ys[k]->data();
-    device::dots<T>(len(), x.data(), raw.data(), static_cast<int>(raw.size()),
-                    workspace_.data(), host_scalars_.get());
+    device::dots<T>(len(), x.data(), raw.data(), static_cast<int>(raw.size()), workspace_.data(),
+                    host_scalars_.get());
     return std::vector<T>(host_scalars_.get(), host_scalars_.get() + ys.size());
   }
 

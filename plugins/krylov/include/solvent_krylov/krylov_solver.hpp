@@ -31,14 +31,15 @@ class KrylovSolver final : public LinearSolver {
   void setup(std::shared_ptr<const Operator> op) override {
     if (!accepts(kind_of(*op), scalar_of(*op)))
       throw UnsupportedOperator(name() + ": cannot take a " + std::string(to_string(kind_of(*op))) +
-                        " operator (it takes csr and stencil7)");
+                                " operator (it takes csr and stencil7)");
     real_.reset();
     complex_.reset();
     try {
       std::visit(
           [&](const auto& m) {
             using M = std::decay_t<decltype(m)>;
-            if constexpr (std::is_same_v<M, CsrMatrix<double>> || std::is_same_v<M, Stencil7<double>>)
+            if constexpr (std::is_same_v<M, CsrMatrix<double>> ||
+                          std::is_same_v<M, Stencil7<double>>)
               real_ = make_space<double>(&m);
             else if constexpr (std::is_same_v<M, CsrMatrix<complex>> ||
                                std::is_same_v<M, Stencil7<complex>>)
@@ -61,7 +62,8 @@ class KrylovSolver final : public LinearSolver {
   Facts facts() const override {
     std::ostringstream tolerance;
     tolerance << options_.tolerance;
-    Facts f{{"device", device_}, {"preconditioner", options_.jacobi ? "jacobi" : "none"},
+    Facts f{{"device", device_},
+            {"preconditioner", options_.jacobi ? "jacobi" : "none"},
             {"tolerance", tolerance.str()},
             {"max_iterations", std::to_string(options_.max_iterations)}};
     if constexpr (Method::uses_degree) f.emplace_back("l", std::to_string(options_.degree));
@@ -89,9 +91,8 @@ class KrylovSolver final : public LinearSolver {
                       std::span<T> x) {
     if (!space) {
       if (!op_) throw SolverError(name() + ": solve() called before setup()");
-      throw SolverError(name() + ": the operator is " +
-                        std::string(to_string(scalar_of(*op_))) + " but the right-hand side is " +
-                        std::string(to_string(scalar_kind_of<T>)));
+      throw SolverError(name() + ": the operator is " + std::string(to_string(scalar_of(*op_))) +
+                        " but the right-hand side is " + std::string(to_string(scalar_kind_of<T>)));
     }
     if (b.size() != space->size() || x.size() != space->size())
       throw SolverError(name() + ": the operator has " + std::to_string(space->size()) +

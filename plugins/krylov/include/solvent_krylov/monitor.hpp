@@ -33,8 +33,14 @@ class Monitor {
 
   // The starting point y = 0, with residual norm ||r0||, is the first best iterate.
   Monitor(Space& s, Operator b_op, const Vector& r0, double rhs_norm, const KrylovOptions& o)
-      : s_(s), b_op_(std::move(b_op)), r0_(r0), rhs_norm_(rhs_norm), o_(o), best_(s.vector()),
-        scratch_(s.vector()), best_norm_(s.norm(r0)) {}
+      : s_(s),
+        b_op_(std::move(b_op)),
+        r0_(r0),
+        rhs_norm_(rhs_norm),
+        o_(o),
+        best_(s.vector()),
+        scratch_(s.vector()),
+        best_norm_(s.norm(r0)) {}
 
   double target() const { return o_.tolerance * rhs_norm_; }
   double rhs_norm() const { return rhs_norm_; }
@@ -77,8 +83,8 @@ class Monitor {
     }
     if (iterations() >= o_.max_iterations) return stop("max_iterations");
     if (iterations() - best_iteration_ >= o_.stagnation_window)
-      return stop("stagnation: no new smallest residual in " + std::to_string(o_.stagnation_window) +
-                  " iterations");
+      return stop("stagnation: no new smallest residual in " +
+                  std::to_string(o_.stagnation_window) + " iterations");
     return next;
   }
 

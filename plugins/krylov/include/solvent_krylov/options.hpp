@@ -12,9 +12,9 @@ struct KrylovOptions {
   double tolerance = 1e-9;             // on ||b - A x|| / ||b||
   std::int64_t max_iterations = 1000;  // BiCGSTAB(l): outer cycles
   bool jacobi = true;
-  bool use_initial_guess = false;      // false: start from x = 0
+  bool use_initial_guess = false;  // false: start from x = 0
   std::int64_t stagnation_window = 300;
-  int degree = 8;                      // BiCGSTAB(l) only
+  int degree = 8;  // BiCGSTAB(l) only
 };
 
 Schema krylov_schema();

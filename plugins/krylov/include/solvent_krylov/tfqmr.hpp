@@ -71,7 +71,8 @@ struct Tfqmr {
       const Vector* wv[2] = {&w, &r0};
       const std::vector<T> ww_wr0 = s.dots(w, wv);
       half_step(u2, alpha, std::sqrt(std::real(ww_wr0[0])));
-      const Next next = mon.record(tau, y, &r, tau * std::sqrt(2.0 * static_cast<double>(steps) + 1.0));
+      const Next next =
+          mon.record(tau, y, &r, tau * std::sqrt(2.0 * static_cast<double>(steps) + 1.0));
       if (next == Next::stop) return;
       if (next == Next::residual_replaced) {
         start(r, s.norm(r));

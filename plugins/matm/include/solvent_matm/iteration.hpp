@@ -3,8 +3,8 @@
 // the CPU solver and the CUDA solver each provide that work (MatmBackend) and share
 // everything else: the parameter choice, the stopping rule, the history, the status.
 #include <solvent/linear_solver.hpp>
-#include <solvent_matm/iteration_parameters.hpp>
 #include <solvent/parameters.hpp>
+#include <solvent_matm/iteration_parameters.hpp>
 
 #include <cstdint>
 
@@ -24,9 +24,9 @@ class MatmBackend {
 };
 
 struct IterationSettings {
-  double tolerance = 1e-8;           // on ||A x - f|| / ||f||
+  double tolerance = 1e-8;  // on ||A x - f|| / ||f||
   std::int64_t max_iterations = 1000;
-  double omega0 = 0.0;               // 0: from the first residual
+  double omega0 = 0.0;  // 0: from the first residual
 };
 
 // The keys both MATM solvers read from their TOML section.

@@ -15,12 +15,12 @@
 namespace solvent::matm {
 
 struct Dots {
-  double d_w_w = 0.0;      // (D w, w)
-  double r2_w = 0.0;       // (D^-1 R2 w, R2 w)
-  double a0_w_w = 0.0;     // (A0 w, w)
-  double b_w_w = 0.0;      // (B w, w) = (r, w)
-  double binv_a0 = 0.0;    // (B^-1 A0 w, A0 w)
-  double binv_a1 = 0.0;    // (B^-1 A1 w, A1 w); 0 when self-adjoint
+  double d_w_w = 0.0;    // (D w, w)
+  double r2_w = 0.0;     // (D^-1 R2 w, R2 w)
+  double a0_w_w = 0.0;   // (A0 w, w)
+  double b_w_w = 0.0;    // (B w, w) = (r, w)
+  double binv_a0 = 0.0;  // (B^-1 A0 w, A0 w)
+  double binv_a1 = 0.0;  // (B^-1 A1 w, A1 w); 0 when self-adjoint
 };
 
 struct StepParameters {

@@ -1,8 +1,8 @@
 #pragma once
 // What the CPU and CUDA MATM solvers share around the iteration: the operator they take,
 // the settings, running the iteration with its log line, and the facts of the last solve.
-#include <solvent_matm/iteration.hpp>
 #include <solvent/solvent.hpp>
+#include <solvent_matm/iteration.hpp>
 
 #include <memory>
 #include <optional>

@@ -96,7 +96,8 @@ struct ProductSums {
 
 // One node of a triangular sweep of the preconditioner B = (D + w R1) D^-1 (D + w R2):
 //   lower, (D + w R1) y = r:    y(m) = (r(m) + w sum_d lower[d][m] y(m - s_d)) / ((1 + w/2) c0)
-//   upper, (D + w R2) v = D y:  v(m) = (c0 y(m) + w sum_d lower[d][m + s_d] v(m + s_d)) / ((1 + w/2) c0)
+//   upper, (D + w R2) v = D y:  v(m) = (c0 y(m) + w sum_d lower[d][m + s_d] v(m + s_d)) / ((1 +
+//   w/2) c0)
 // The x-neighbour term is left out and returned as a factor: out(m) = q + beta out(m -+ 1),
 // which the CPU evaluates in order and the GPU by a scan over affine maps.
 struct Affine {

@@ -1,8 +1,8 @@
 #pragma once
 // Builds the split A = A0 + A1 (split_operator.hpp) from a Stencil7 and refuses the
 // operators MATM cannot take, each with one message that names the node.
-#include <solvent_matm/split_operator.hpp>
 #include <solvent/stencil7.hpp>
+#include <solvent_matm/split_operator.hpp>
 
 #include <array>
 #include <string>

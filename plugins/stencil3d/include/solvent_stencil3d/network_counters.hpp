@@ -6,8 +6,8 @@
 namespace solvent::stencil3d {
 
 struct NetworkCounters {
-  std::int32_t tips;          // tip slots in use (initial + branched); slot = sprout id
-  std::int32_t active;        // tips still moving (not fused)
+  std::int32_t tips;    // tip slots in use (initial + branched); slot = sprout id
+  std::int32_t active;  // tips still moving (not fused)
   std::int32_t branches;
   std::int32_t anastomoses;
   std::int32_t segments;      // vessel segments, each one grid step long

@@ -24,7 +24,7 @@ struct SimulationState {
 
   std::vector<std::int32_t> node, active;  // per tip slot (p.max_tips slots)
   std::vector<std::int64_t> birth;
-  std::vector<std::int32_t> segments;      // 2 per segment
+  std::vector<std::int32_t> segments;  // 2 per segment
   std::vector<std::int32_t> vessel;
   NetworkCounters counters{};
 
@@ -34,13 +34,14 @@ struct SimulationState {
 
 // The initial state of the model: fields from the initial conditions, one sprout per
 // initial tip, its node on the network.
-SimulationState initial_state(const solvent::angiogenesis_3d::Parameters& p, double dt, std::uint64_t seed,
-                              std::int32_t segment_capacity);
+SimulationState initial_state(const solvent::angiogenesis_3d::Parameters& p, double dt,
+                              std::uint64_t seed, std::int32_t segment_capacity);
 
 // Binary checkpoint: a header naming the format, the grid, the step and the seed, the
 // parameter block, then every array. restore() refuses a checkpoint of other parameters.
 std::string checkpoint_bytes(const SimulationState& s);
-SimulationState restore_checkpoint(std::string_view bytes, const solvent::angiogenesis_3d::Parameters& p,
-                                   double dt, std::uint64_t seed, const std::string& where);
+SimulationState restore_checkpoint(std::string_view bytes,
+                                   const solvent::angiogenesis_3d::Parameters& p, double dt,
+                                   std::uint64_t seed, const std::string& where);
 
 }  // namespace solvent::stencil3d

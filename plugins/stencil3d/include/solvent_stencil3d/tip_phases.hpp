@@ -102,7 +102,8 @@ SOLVENT_HD inline void decide(const TipView& v, std::int64_t step, std::int32_t 
   }
   const auto coeff = solvent::angiogenesis_3d::coefficients(v.s, cs, fs);
   const int d = solvent::angiogenesis_3d::choose_direction(
-      coeff, solvent::angiogenesis_3d::uniform(v.seed, step, t, solvent::angiogenesis_3d::Draw::Move));
+      coeff,
+      solvent::angiogenesis_3d::uniform(v.seed, step, t, solvent::angiogenesis_3d::Draw::Move));
   if (d != 0) target[t] = step_to(v.g, m, d);  // a move out of the box is cancelled
 
   const double c0 = cs.v[0];
@@ -116,9 +117,12 @@ SOLVENT_HD inline void decide(const TipView& v, std::int64_t step, std::int32_t 
   if (n_free == 0) return;
   if (!(static_cast<double>(vessel_density(v, m)) > v.p.density_factor / c0)) return;
   const double prob = solvent::angiogenesis_3d::branch_probability(v.p, c0);
-  if (!(solvent::angiogenesis_3d::uniform(v.seed, step, t, solvent::angiogenesis_3d::Draw::Branch) < prob)) return;
-  auto pick = static_cast<int>(
-      solvent::angiogenesis_3d::uniform(v.seed, step, t, solvent::angiogenesis_3d::Draw::BranchSite) * n_free);
+  if (!(solvent::angiogenesis_3d::uniform(v.seed, step, t, solvent::angiogenesis_3d::Draw::Branch) <
+        prob))
+    return;
+  auto pick = static_cast<int>(solvent::angiogenesis_3d::uniform(
+                                   v.seed, step, t, solvent::angiogenesis_3d::Draw::BranchSite) *
+                               n_free);
   site[t] = free_sites[pick < n_free ? pick : n_free - 1];
 }
 
@@ -137,8 +141,8 @@ SOLVENT_HD inline bool branch_fits(const TipView& v, std::int32_t tips, std::int
 }
 
 // resolve: the tip's packed Outcome counts, its branch included.
-SOLVENT_HD inline std::int64_t resolve(const TipView& v, std::int32_t t,
-                                       const std::int32_t* target, const std::int32_t* site) {
+SOLVENT_HD inline std::int64_t resolve(const TipView& v, std::int32_t t, const std::int32_t* target,
+                                       const std::int32_t* site) {
   std::int64_t out = 0;
   const std::int32_t q = target[t];
   if (q >= 0) {
@@ -158,9 +162,9 @@ SOLVENT_HD inline std::int64_t resolve(const TipView& v, std::int32_t t,
 // commit: `before` is the exclusive scan of the outcomes over the tips before t; returns
 // the largest x index the tip and its new branch reach.
 SOLVENT_HD inline std::int32_t commit(const TipView& v, const NetworkCounters& start,
-                                      std::int64_t step, std::int32_t t,
-                                      const std::int32_t* target, const std::int32_t* site,
-                                      std::int64_t outcome, std::int64_t before) {
+                                      std::int64_t step, std::int32_t t, const std::int32_t* target,
+                                      const std::int32_t* site, std::int64_t outcome,
+                                      std::int64_t before) {
   const std::int32_t m = v.node[t];
   std::int32_t segment_at = start.segments + Outcome::segments(before);
   std::int32_t vessel_at = start.vessel_nodes + Outcome::vessels(before);
@@ -201,9 +205,8 @@ SOLVENT_HD inline std::int32_t commit(const TipView& v, const NetworkCounters& s
 }
 
 // The counters after a step, from the scan's total.
-SOLVENT_HD inline void add_totals(NetworkCounters& n, std::int64_t totals,
-                                  std::int32_t furthest_i, std::int32_t segment_capacity,
-                                  std::int32_t vessel_capacity) {
+SOLVENT_HD inline void add_totals(NetworkCounters& n, std::int64_t totals, std::int32_t furthest_i,
+                                  std::int32_t segment_capacity, std::int32_t vessel_capacity) {
   const std::int32_t branches = Outcome::branches(totals);
   n.tips += branches;
   n.active += branches - Outcome::fusions(totals);

@@ -9,7 +9,8 @@
 
 namespace dense_bench {
 
-inline solvent::DenseMatrix<double> implicit_matrix(const solvent::CsrMatrix<double>& lin, double dt) {
+inline solvent::DenseMatrix<double> implicit_matrix(const solvent::CsrMatrix<double>& lin,
+                                                    double dt) {
   solvent::DenseMatrix<double> s(lin.rows, lin.cols);
   for (std::size_t i = 0; i < lin.rows; ++i) {
     s(i, i) = 1.0;

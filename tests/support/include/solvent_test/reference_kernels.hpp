@@ -43,7 +43,8 @@ template <class T>
 std::vector<T> reference_apply(const CsrMatrix<T>& a, const std::vector<T>& x) {
   std::vector<T> y(a.rows, T(0));
   for (std::size_t i = 0; i < a.rows; ++i)
-    for (std::int32_t j = a.row_ptr[i]; j < a.row_ptr[i + 1]; ++j) y[i] += a.values[j] * x[a.col_idx[j]];
+    for (std::int32_t j = a.row_ptr[i]; j < a.row_ptr[i + 1]; ++j)
+      y[i] += a.values[j] * x[a.col_idx[j]];
   return y;
 }
 

@@ -38,14 +38,18 @@ inline CsrMatrix<complex> helmholtz_box(std::size_t n1, std::size_t n2, std::siz
         };
         // Columns in increasing order: -z, -y, -x, diagonal, +x, +y, +z.
         for (int d = 2; d >= 0; --d) {
-          if (c[d] > 0) push(m - stride[d], -inv_h2);
-          else ++boundary_faces;
+          if (c[d] > 0)
+            push(m - stride[d], -inv_h2);
+          else
+            ++boundary_faces;
         }
         const std::size_t diag_at = a.values.size();
         push(m, 0.0);
         for (int d = 0; d < 3; ++d) {
-          if (c[d] + 1 < n[d]) push(m + stride[d], -inv_h2);
-          else ++boundary_faces;
+          if (c[d] + 1 < n[d])
+            push(m + stride[d], -inv_h2);
+          else
+            ++boundary_faces;
         }
         a.values[diag_at] = complex(6.0 * inv_h2 - k * k, -k * boundary_faces / h);
         a.row_ptr.push_back(static_cast<std::int32_t>(a.values.size()));
