@@ -43,7 +43,10 @@ ConfigDocument load_config_document(const std::filesystem::path& file,
     }
     const std::string path = o.substr(0, eq);
     const std::string value = o.substr(eq + 1);
-    auto parsed = parse_override_value(value);
+    // `--set section.key=` with nothing after '=' removes the key (an empty string is
+    // written `key=""`), so a setting of the file can be dropped without editing it.
+    const bool remove = value.empty();
+    auto parsed = parse_override_value(remove ? "0" : value);
     toml::table* t = &doc.table;
     std::size_t start = 0;
     bool ok = true;
@@ -56,10 +59,18 @@ ConfigDocument load_config_document(const std::filesystem::path& file,
         break;
       }
       if (dot == std::string::npos) {
-        t->insert_or_assign(part, std::move(*parsed.get("value")));
+        if (!remove) {
+          t->insert_or_assign(part, std::move(*parsed.get("value")));
+        } else if (t->erase(part) == 0) {
+          problems.push_back(fmt::format("--set {}: there is no key '{}' to remove", o, path));
+        }
         break;
       }
       auto* next = t->get(part);
+      if (next == nullptr && remove) {
+        problems.push_back(fmt::format("--set {}: there is no key '{}' to remove", o, path));
+        break;
+      }
       if (next == nullptr) next = &t->insert(part, toml::table{}).first->second;
       if (!next->is_table()) {
         ok = false;

@@ -187,7 +187,11 @@ Parameters check_section(const toml::table& table, const Schema& schema, const s
   std::vector<std::string> valid;
   for (const auto& s : schema) valid.push_back(s.name);
   for (const auto& [key, node] : flat) {
-    if (std::find(ignored_keys.begin(), ignored_keys.end(), key) != ignored_keys.end()) continue;
+    // An ignored name covers a key and, when it names a sub-table, every key inside it.
+    if (std::any_of(ignored_keys.begin(), ignored_keys.end(), [&](const std::string& i) {
+          return key == i || key.rfind(i + ".", 0) == 0;
+        }))
+      continue;
     auto spec =
         std::find_if(schema.begin(), schema.end(), [&](const auto& s) { return s.name == key; });
     if (spec == schema.end()) {
@@ -236,6 +240,37 @@ const Schema& linear_solver_core_schema() {
   return s;
 }
 
+bool is_plugin_name(const PluginRegistry& registry, PluginKind kind, const std::string& name) {
+  const auto names = registry.names(kind);
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+// A role's section may hold settings for several plugins side by side, one sub-table each
+// ([linear_solver.bicgstab], [linear_solver.matm]), so switching `type` is one line: the
+// chosen plugin's sub-table is applied over the section's own keys (it is the more specific);
+// every other plugin's sub-table is checked against that plugin's schema, so a typo in it is
+// found now rather than on the day that plugin is chosen. Returns the sub-table names, which
+// the section's own check skips, and the chosen plugin's sub-table (or null).
+std::pair<std::vector<std::string>, const toml::table*> type_settings(
+    const toml::table& section, PluginRegistry& registry, const RoleInfo& role,
+    const std::string& chosen, std::vector<std::string>& problems) {
+  std::vector<std::string> names;
+  const toml::table* own = nullptr;
+  for (const auto& [k, v] : section) {
+    const std::string key(k.str());
+    if (!v.is_table() || !is_plugin_name(registry, role.kind, key)) continue;
+    names.push_back(key);
+    if (key == chosen) {
+      own = v.as_table();
+      continue;
+    }
+    check_section(*v.as_table(), registry.find(key, role.kind).descriptor->schema(),
+                  fmt::format("[{}.{}] ({} '{}')", role.section, key, to_string(role.kind), key),
+                  problems);
+  }
+  return {names, own};
+}
+
 std::optional<ResolvedRole> resolve_role(const ConfigDocument& doc, PluginRegistry& registry,
                                          const RoleInfo& role, std::vector<std::string>& problems,
                                          const std::vector<std::string>& core_keys) {
@@ -269,9 +304,20 @@ std::optional<ResolvedRole> resolve_role(const ConfigDocument& doc, PluginRegist
   }
   auto ignored = core_keys;
   ignored.push_back("type");
+  const std::string chosen = r.plugin->descriptor->name;
   const std::string label =
-      fmt::format("[{}] ({} '{}')", role.section, to_string(role.kind), r.plugin->descriptor->name);
-  r.params = check_section(*table, r.plugin->descriptor->schema(), label, problems, ignored);
+      fmt::format("[{}] ({} '{}')", role.section, to_string(role.kind), chosen);
+  const auto [subtables, own] = type_settings(*table, registry, role, chosen, problems);
+  ignored.insert(ignored.end(), subtables.begin(), subtables.end());
+  const auto& schema = r.plugin->descriptor->schema();
+  r.params = check_section(*table, schema, label, problems, ignored);
+  if (own) {
+    const auto specific = check_section(
+        *own, schema, fmt::format("[{}.{}] ({} '{}')", role.section, chosen, to_string(role.kind), chosen),
+        problems);
+    for (const auto& [key, e] : specific.entries())
+      if (specific.given(key)) r.params.set(key, e.value, e.origin, e.where);
+  }
   return r;
 }
 
@@ -373,9 +419,13 @@ ResolvedConfig resolve_config(const ConfigDocument& doc) {
         ResolvedRole fb;
         fb.type = cfg.fallback;
         fb.plugin = &cfg.registry->find(cfg.fallback, PluginKind::LinearSolver);
-        // The fallback runs with its defaults: the primary's keys belong to the primary.
-        std::vector<std::string> none;
-        fb.params = check_section(toml::table{}, fb.plugin->descriptor->schema(), "", none);
+        // The fallback runs with its own sub-table ([linear_solver.<fallback>]) or its
+        // defaults: the section's keys belong to the primary. The sub-table was checked
+        // with the primary's section already.
+        std::vector<std::string> reported;
+        const auto* own = t->get(fb.plugin->descriptor->name);
+        fb.params = check_section(own && own->is_table() ? *own->as_table() : toml::table{},
+                                  fb.plugin->descriptor->schema(), "", reported);
         cfg.fallback_solver = std::move(fb);
       } catch (const PluginError& e) {
         problems.push_back(

@@ -84,7 +84,7 @@ void CsvObserver::on_solution(const Vector& x, const SolveStats& stats,
   if (!stats.residual_history.empty()) {
     std::string h = "iteration,relative_residual\n";
     for (std::size_t i = 0; i < stats.residual_history.size(); ++i)
-      h += fmt::format("{},{:.17g}\n", i + 1, stats.residual_history[i]);
+      h += fmt::format("{},{:.17g}\n", i, stats.residual_history[i]);  // 0: the initial guess
     write_file_atomic(dir_ / "residual_history.csv", h);
   }
   if (!write_solution_ && stats.converged) return;

@@ -4,7 +4,7 @@
 //   profiles/step_NNNNNNNN.csv  the state on the grid at the configured steps or times
 //   solution.csv                a converged steady solution
 //   unconverged_iterate.csv     the last iterate of a solve that did not converge
-//   residual_history.csv        an iterative solve's residual per iteration
+//   residual_history.csv        an iterative solve's residual per iteration (0: initial guess)
 // Numbers are printed with 17 significant digits, so a rerun compares bit for bit.
 #include <solvent/observer.hpp>
 #include <solvent/parameters.hpp>

@@ -8,6 +8,7 @@
 #include <solvent/output.hpp>
 
 #include <chrono>
+#include <cmath>
 #include <ctime>
 #include <sstream>
 
@@ -96,7 +97,11 @@ void RunRecord::set_result(std::int64_t steps, double t, const std::optional<Sol
   toml::table r{{"steps", steps}, {"t", t}};
   if (stats) {
     r.insert("iterations", stats->iterations);
-    r.insert("relative_residual", stats->residual);
+    // A solver that does not form the residual says so rather than writing a number.
+    if (std::isnan(stats->residual))
+      r.insert("relative_residual", "not computed by this solver");
+    else
+      r.insert("relative_residual", stats->residual);
     r.insert("converged", stats->converged);
     r.insert("solver_status", stats->status);
   }

@@ -8,4 +8,4 @@ SOLVENT_PLUGIN(solvent::describe_linear_solver<
     "cg", "1.0.0",
     "Jacobi-preconditioned conjugate gradients for Hermitian positive definite CSR and seven-point "
     "operators, on the CPU",
-    &solvent::krylov::krylov_schema))
+    &solvent::krylov::cg_schema))

@@ -8,4 +8,4 @@ SOLVENT_PLUGIN(solvent::describe_linear_solver<
     "cg-cuda", "1.0.0",
     "Jacobi-preconditioned conjugate gradients for Hermitian positive definite CSR and seven-point "
     "operators, on a CUDA device",
-    &solvent::krylov::krylov_schema, "cuda"))
+    &solvent::krylov::cg_schema, "cuda"))

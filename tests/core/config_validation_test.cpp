@@ -95,3 +95,40 @@ TEST_CASE("the resolved configuration holds every default, including a named set
   CHECK(resolved["output"]["every"].value<std::int64_t>() == 10);
   fs::remove(file);
 }
+
+TEST_CASE("settings of several solvers side by side: the chosen type's apply, one line switches") {
+  const auto file = fs::temp_directory_path() / "solvent-per-type.toml";
+  std::ofstream(file) << "[model]\ntype = \"matrix-file\"\nmatrix = \"a.mtx\"\n"
+                         "[integrator]\ntype = \"steady\"\n"
+                         "[linear_solver]\ntype = \"bicgstab\"\n"
+                         "[linear_solver.bicgstab]\ntolerance = 1e-7\nmax_iterations = 77\n"
+                         "[linear_solver.tfqmr]\ntolerance = 1e-5\n"
+                         "[linear_solver.lapack]\nreuse_factorization = true\n";
+  const auto chosen = [&](const std::vector<std::string>& overrides) {
+    return resolve_config(load_config_document(file, overrides)).linear_solver->params;
+  };
+  const auto bicgstab = chosen({});
+  CHECK(bicgstab.real("tolerance") == 1e-7);
+  CHECK(bicgstab.integer("max_iterations") == 77);
+  const auto tfqmr = chosen({"linear_solver.type=tfqmr"});
+  CHECK(tfqmr.real("tolerance") == 1e-5);
+  CHECK(tfqmr.integer("max_iterations") == 1000);  // bicgstab's 77 is not tfqmr's
+  CHECK(chosen({"linear_solver.type=lapack"}).boolean("reuse_factorization"));
+  // The resolved file holds what ran: the chosen type's keys, no sub-tables.
+  const auto resolved =
+      resolve_config(load_config_document(file, {"linear_solver.type=tfqmr"})).to_toml();
+  CHECK(resolved["linear_solver"]["tolerance"].value<double>() == 1e-5);
+  CHECK_FALSE(resolved["linear_solver"]["bicgstab"]);
+  fs::remove(file);
+}
+
+TEST_CASE("--set section.key= removes a key of the file; a key that is not there is an error") {
+  const fs::path good = fs::path(BAD_CONFIGS) / "../../../config/angiogenesis-1d.toml";
+  auto cfg = resolve_config(load_config_document(good, {"model.M="}));
+  CHECK(cfg.model->params.integer("M") == 400);  // the schema default once the file's is gone
+  CHECK_FALSE(cfg.model->params.given("M"));
+  const auto p = problems_of(good, {"model.N=", "nosection.M="});
+  REQUIRE(p.size() == 2);
+  CHECK(p[0] == "--set model.N=: there is no key 'model.N' to remove");
+  CHECK(p[1] == "--set nosection.M=: there is no key 'nosection.M' to remove");
+}

@@ -1,5 +1,5 @@
 #pragma once
-// Row-major dense matrix: the storage the seed-000 GEPP kernels work on.
+// Row-major dense matrix: the storage the dense GEPP solvers (CPU and CUDA) work on.
 #include <cassert>
 #include <cstddef>
 #include <vector>

@@ -5,6 +5,7 @@
 #include <solvent/plugin_object.hpp>
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <span>
 #include <string>
@@ -14,10 +15,16 @@ namespace solvent {
 
 struct SolveStats {
   std::int64_t iterations = 0;  // 1 for a direct solve
-  double residual = 0.0;        // relative residual ||b - Ax|| / ||b|| where known
+  // ||b - A x|| / ||b|| of the returned x as the solver computed it (an iteration's stopping
+  // rule; solvent::relative_residual computes it for any storage). NaN: not computed — the
+  // direct solvers leave it so rather than spend a matrix-vector product on every solve
+  // (+50 % on the banded 1D step); the record then says "not computed", never a made-up 0.
+  double residual = std::numeric_limits<double>::quiet_NaN();
   bool converged = false;
   std::string status;                    // "converged", "max_iterations", "breakdown: rho = 0", ...
-  std::vector<double> residual_history;  // iterative solvers: one entry per iteration
+  // Iterative solvers: entry k is the relative residual after k iterations, entry 0 that of
+  // the initial guess (so iterations + 1 entries); direct solvers leave it empty.
+  std::vector<double> residual_history;
 };
 
 class LinearSolver : public PluginObject {

@@ -7,6 +7,7 @@
 #include <solvent/scalar.hpp>
 #include <solvent/stencil7.hpp>
 
+#include <span>
 #include <string_view>
 #include <variant>
 #include <vector>
@@ -39,5 +40,12 @@ std::size_t rows_of(const Operator& op);
 
 // A vector of either scalar type (right-hand sides, solutions).
 using Vector = std::variant<std::vector<double>, std::vector<complex>>;
+
+// ||b - A x||_2 / ||b||_2 (||b - A x||_2 when b = 0), computed the same way for every
+// storage: what a solver reports as its residual, so that no solver reports one it did not
+// compute. Throws UnsupportedOperator when the scalar types differ.
+double relative_residual(const Operator& a, std::span<const double> b, std::span<const double> x);
+double relative_residual(const Operator& a, std::span<const complex> b,
+                         std::span<const complex> x);
 
 }  // namespace solvent

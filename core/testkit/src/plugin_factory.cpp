@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace solvent::testkit {
 
 namespace {
@@ -78,6 +80,19 @@ std::shared_ptr<Integrator> make_integrator(const std::string& name, const Setti
   PluginContext ctx;
   const auto& lib = resolve(name, PluginKind::Integrator, s, ctx);
   return create_integrator(lib, ctx);
+}
+
+std::vector<std::string> installed(PluginKind kind) {
+  std::vector<std::string> names;
+  for (const auto& lib : registry().plugins())
+    if (lib.descriptor->kind == kind) names.emplace_back(lib.descriptor->name);
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
+Schema schema_of(const std::string& name, PluginKind kind) {
+  return registry().find(name, kind).descriptor->schema();
 }
 
 bool device_available(LinearSolver& solver) {

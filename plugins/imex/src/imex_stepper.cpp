@@ -13,7 +13,8 @@ Schema common_schema() {
       std::move(ParamSpec::integer("steps", 100, "Number of time steps").at_least(1)),
       ParamSpec::boolean(
           "projection", true,
-          "Clip negative values to zero after each step (the paper's non-negativity projection)"),
+          "Apply the model's projection after each step (angiogenesis-1d: negative densities "
+          "set to zero, the paper's non-negativity projection; models without one: no effect)"),
       ParamSpec::choice("operator", "auto", {"auto", "dense", "banded"},
                         "Form of (I - dt/2 Lin) handed to the linear solver; auto: banded when the "
                         "solver takes it, else dense"),

@@ -8,7 +8,9 @@
 
 #include <map>
 #include <memory>
+#include <source_location>
 #include <string>
+#include <vector>
 
 namespace solvent::testkit {
 
@@ -24,16 +26,41 @@ std::shared_ptr<Integrator> make_integrator(const std::string& name, const Setti
 // plugin on a machine without a GPU); tests use it to report themselves skipped.
 bool device_available(LinearSolver& solver);
 
-// The conformance checks (doctest CHECKs inside; call from a TEST_CASE).
+// The names of the plugins of one kind on the search path (each name once).
+std::vector<std::string> installed(PluginKind kind);
+// A plugin's parameter schema, as `solvent describe` prints it.
+Schema schema_of(const std::string& name, PluginKind kind);
+
+// The conformance checks of a linear solver. The kit does not take the solver's word for
+// anything: it recomputes ||b - A x|| / ||b|| of every solve itself, and checks that
+// - every (operator kind, scalar) the solver accepts() is set up and solved correctly
+//   (direct: backward error ~ n * machine epsilon and LAPACK's answer; iterative: the true
+//   residual within 10 x tolerance), and every kind it refuses is refused with
+//   UnsupportedOperator;
+// - the residual it reports is the true one (to 10 %, plus what rounding alone allows);
+// - it never reports convergence while the true residual exceeds 10 x tolerance — also on
+//   a system it cannot solve because max_iterations is cut to 2 (iterative solvers whose
+//   schema has max_iterations);
+// - setup is reused by several right-hand sides.
+// `kind`, `real` and `complex` say which forms the solver must at least accept.
 struct LinearSolverChecks {
   bool real = true;
   bool complex = false;
-  OperatorKind kind = OperatorKind::Dense;  // which operator form the solver is fed
+  OperatorKind kind = OperatorKind::Dense;  // a form the solver must accept
   bool direct = true;                       // direct solvers: backward error ~ machine epsilon
   double tolerance = 1e-10;                 // iterative solvers: relative residual asked for
   std::size_t n = 64;
 };
-void check_linear_solver(const std::string& name, const Settings& s, const LinearSolverChecks& c);
+
+// What is wrong with the solver, one sentence each, naming the operator form and scalar;
+// empty when it conforms. A plugin that cannot find its device is reported as
+// DeviceUnavailable (thrown), not as a problem.
+std::vector<std::string> linear_solver_problems(const std::string& name, const Settings& s,
+                                                const LinearSolverChecks& c);
+
+// The same as doctest failures, each reported at the caller's line (call from a TEST_CASE).
+void check_linear_solver(const std::string& name, const Settings& s, const LinearSolverChecks& c,
+                         std::source_location where = std::source_location::current());
 
 // Runs an ImexProblem-advancing integrator on a linear test problem u' = Lin u + N(u, t)
 // with a known solution and returns the measured order of accuracy in dt.

@@ -31,7 +31,8 @@ class Monitor {
   using Vector = typename Space::Vector;
   using Operator = std::function<void(const Vector&, Vector&)>;  // y = B x
 
-  // The starting point y = 0, with residual norm ||r0||, is the first best iterate.
+  // The starting point y = 0, with residual norm ||r0||, is the first best iterate and the
+  // first entry of the history (the SDK's convention: entry k after k iterations).
   Monitor(Space& s, Operator b_op, const Vector& r0, double rhs_norm, const KrylovOptions& o)
       : s_(s),
         b_op_(std::move(b_op)),
@@ -40,11 +41,13 @@ class Monitor {
         o_(o),
         best_(s.vector()),
         scratch_(s.vector()),
-        best_norm_(s.norm(r0)) {}
+        best_norm_(s.norm(r0)) {
+    history_.push_back(best_norm_ / rhs_norm_);
+  }
 
   double target() const { return o_.tolerance * rhs_norm_; }
   double rhs_norm() const { return rhs_norm_; }
-  std::int64_t iterations() const { return static_cast<std::int64_t>(history_.size()); }
+  std::int64_t iterations() const { return static_cast<std::int64_t>(history_.size()) - 1; }
   const std::vector<double>& history() const { return history_; }
   const std::string& status() const { return status_; }
   bool converged() const { return converged_; }

@@ -17,7 +17,8 @@ struct KrylovOptions {
   int degree = 8;  // BiCGSTAB(l) only
 };
 
-Schema krylov_schema();
+Schema krylov_schema();             // BiCGSTAB, TFQMR (right preconditioning)
+Schema cg_schema();                 // CG (preconditioning inside the iteration)
 Schema krylov_schema_with_degree();  // adds l
 KrylovOptions read_krylov_options(const Parameters& p);
 

@@ -53,7 +53,8 @@ double true_residual(const M& a, const std::vector<T>& b, const std::vector<T>& 
   return std::sqrt(r / n);
 }
 
-// What every solve must satisfy, converged or not: one history entry per iteration, the
+// What every solve must satisfy, converged or not: the initial residual and one history
+// entry per iteration, the
 // reported residual is the true one of the returned x, and x is the best iterate seen
 // (no worse than the start, x = 0, or any recorded residual). TFQMR records its
 // quasi-residual norm, which is not the residual of an iterate: `history_is_residual`
@@ -61,7 +62,7 @@ double true_residual(const M& a, const std::vector<T>& b, const std::vector<T>& 
 template <class T, class M>
 void check_stats_honest(const M& a, const std::vector<T>& b, const std::vector<T>& x,
                         const SolveStats& st, bool history_is_residual = true) {
-  CHECK(static_cast<std::int64_t>(st.residual_history.size()) == st.iterations);
+  CHECK(static_cast<std::int64_t>(st.residual_history.size()) == st.iterations + 1);
   const double r = true_residual(a, b, x);
   CHECK(st.residual == doctest::Approx(r).epsilon(1e-6));
   if (!st.converged) {
