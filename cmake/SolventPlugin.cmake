@@ -1,7 +1,7 @@
 # solvent_add_plugin(NAME SOURCES ... [CUDA] [LIBRARIES ...])
 # One shared library per plugin, named libsolvent-NAME.so so the registry finds it:
 # hidden visibility (only the descriptor is exported), the core's compile definitions
-# (BOOST_DLL_USE_STD_FS, SOLVENT_VERSION) and C++20 through Solvent::core, output in
+# (SOLVENT_VERSION) and C++20 through Solvent::core, output in
 # SOLVENT_PLUGIN_OUTPUT_DIRECTORY, installed to SOLVENT_PLUGIN_INSTALL_DIR, and an RPATH
 # that finds the core both inside a Solvent install (lib/solvent -> lib) and, for a plugin
 # built against an installed package, in that package's library folder.

@@ -23,7 +23,7 @@ PluginLibrary load_plugin_library(const std::filesystem::path& path) {
   if (!lib.library->has("solvent_plugin_descriptor"))
     throw PluginError(fmt::format("{}: not a Solvent plugin (no solvent_plugin_descriptor symbol)",
                                   path.string()));
-  auto& entry = lib.library->get_alias<const PluginDescriptor*()>("solvent_plugin_descriptor");
+  auto& entry = lib.library->get<const PluginDescriptor*()>("solvent_plugin_descriptor");
   lib.descriptor = entry();
   const auto* d = lib.descriptor;
   if (d == nullptr)

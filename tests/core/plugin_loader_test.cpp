@@ -16,7 +16,7 @@ TEST_CASE("a plugin built against another ABI is refused, naming both versions")
   } catch (const PluginError& e) {
     CHECK(std::string(e.what()) ==
           path +
-              ": plugin ABI version 999 does not match this Solvent's ABI version 1; "
+              ": plugin ABI version 999 does not match this Solvent's ABI version 2; "
               "rebuild the plugin against Solvent " +
               version_string());
   }

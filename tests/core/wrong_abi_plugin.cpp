@@ -3,7 +3,10 @@
 
 namespace {
 solvent::Schema no_parameters() { return {}; }
-const solvent::PluginDescriptor* descriptor() {
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) const solvent::PluginDescriptor*
+solvent_plugin_descriptor() {
   static const solvent::PluginDescriptor d{999u,
                                            "9.0.0",
                                            "future-solver",
@@ -17,6 +20,3 @@ const solvent::PluginDescriptor* descriptor() {
                                            nullptr};
   return &d;
 }
-}  // namespace
-
-BOOST_DLL_ALIAS(descriptor, solvent_plugin_descriptor)

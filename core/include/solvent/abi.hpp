@@ -1,10 +1,12 @@
 #pragma once
 // The plugin ABI version: the only number a plugin and the core must agree on exactly.
-// Bump it whenever a type that crosses the library boundary changes layout or a virtual
-// function is added, removed or reordered in an interface.
+// Bump it whenever a type that crosses the library boundary changes layout, a virtual
+// function is added, removed or reordered in an interface, or the exported symbol changes
+// (tests/sdk/abi_layout_test.cpp pins the layouts). 2: the descriptor is a plain extern "C"
+// function instead of a Boost.DLL alias.
 #include <cstdint>
 
-#define SOLVENT_PLUGIN_ABI_VERSION 1u
+#define SOLVENT_PLUGIN_ABI_VERSION 2u
 
 namespace solvent {
 

@@ -1,7 +1,7 @@
 #pragma once
-// The plugin descriptor: the one symbol a plugin library exports (C linkage, through
-// BOOST_DLL_ALIAS), read by the core before any other plugin code runs — the pattern of
-// LLVM's pass-plugin info. abi_version is the first field and never moves, so the core
+// The plugin descriptor: the one symbol a plugin library exports, a plain `extern "C"`
+// function solvent_plugin_descriptor() (no Boost in the SDK's headers), read by the core
+// before any other plugin code runs — the pattern of LLVM's pass-plugin info. abi_version is the first field and never moves, so the core
 // can refuse a mismatched library before touching anything whose layout may differ.
 //
 // A plugin source file ends with, for example:
@@ -13,8 +13,6 @@
 #include <solvent/linear_solver.hpp>
 #include <solvent/model.hpp>
 #include <solvent/parameters.hpp>
-
-#include <boost/dll/alias.hpp>
 
 #include <memory>
 #include <string_view>
@@ -107,11 +105,10 @@ PluginDescriptor describe_linear_solver(const char* name, const char* version, c
 
 }  // namespace solvent
 
-#define SOLVENT_PLUGIN(...)                                   \
-  namespace solvent_plugin_entry {                            \
-  const ::solvent::PluginDescriptor* descriptor() {           \
-    static const ::solvent::PluginDescriptor d = __VA_ARGS__; \
-    return &d;                                                \
-  }                                                           \
-  }                                                           \
-  BOOST_DLL_ALIAS(solvent_plugin_entry::descriptor, solvent_plugin_descriptor)
+// Plugins are built with hidden visibility; the descriptor function alone is exported.
+#define SOLVENT_PLUGIN(...)                                                                    \
+  extern "C" __attribute__((visibility("default"))) const ::solvent::PluginDescriptor*         \
+  solvent_plugin_descriptor() {                                                                \
+    static const ::solvent::PluginDescriptor d = __VA_ARGS__;                                  \
+    return &d;                                                                                 \
+  }

@@ -1,0 +1,50 @@
+// The layouts of the types that cross the plugin boundary, pinned for this platform
+// (x86-64, GCC's libstdc++): a change here without a new SOLVENT_PLUGIN_ABI_VERSION would let
+// an old plugin load and misread the core's objects. When one of these fails, bump the ABI
+// version in core/include/solvent/abi.hpp and then the pinned numbers.
+#include <solvent/solvent.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cstddef>
+
+using namespace solvent;
+
+TEST_CASE("the ABI version this layout belongs to") { CHECK(plugin_abi_version == 2u); }
+
+TEST_CASE("the plugin descriptor: abi_version first, every field where the loader reads it") {
+  CHECK(offsetof(PluginDescriptor, abi_version) == 0);  // never moves: read before the check
+  CHECK(offsetof(PluginDescriptor, solvent_version) == 8);
+  CHECK(offsetof(PluginDescriptor, name) == 16);
+  CHECK(offsetof(PluginDescriptor, kind) == 24);
+  CHECK(offsetof(PluginDescriptor, version) == 32);
+  CHECK(offsetof(PluginDescriptor, summary) == 40);
+  CHECK(offsetof(PluginDescriptor, device) == 48);
+  CHECK(offsetof(PluginDescriptor, schema) == 56);
+  CHECK(offsetof(PluginDescriptor, make_model) == 64);
+  CHECK(offsetof(PluginDescriptor, make_integrator) == 72);
+  CHECK(offsetof(PluginDescriptor, make_linear_solver) == 80);
+  CHECK(sizeof(PluginDescriptor) == 88);
+  CHECK(static_cast<std::uint32_t>(PluginKind::Model) == 1);
+  CHECK(static_cast<std::uint32_t>(PluginKind::Integrator) == 2);
+  CHECK(static_cast<std::uint32_t>(PluginKind::LinearSolver) == 3);
+}
+
+TEST_CASE("the values exchanged with plugin objects") {
+  CHECK(offsetof(SolveStats, iterations) == 0);
+  CHECK(offsetof(SolveStats, residual) == 8);
+  CHECK(offsetof(SolveStats, converged) == 16);
+  CHECK(offsetof(SolveStats, status) == 24);
+  CHECK(offsetof(SolveStats, residual_history) == 56);
+  CHECK(sizeof(SolveStats) == 80);
+  CHECK(sizeof(StepInfo) == 32);
+  CHECK(sizeof(Observable) == 40);
+  CHECK(sizeof(PluginContext) == 64);
+  CHECK(sizeof(ParamSpec) == 232);
+  CHECK(sizeof(Operator) == 200);  // the largest storage (Stencil7) and the index
+  CHECK(sizeof(DenseMatrix<double>) == 40);
+  CHECK(sizeof(CsrMatrix<complex>) == 88);
+  CHECK(sizeof(BandedMatrix<double>) == 48);
+  CHECK(sizeof(Stencil7<double>) == 192);
+  CHECK(sizeof(Vector) == 32);
+}
