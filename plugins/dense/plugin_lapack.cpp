@@ -2,8 +2,9 @@
 
 namespace {
 solvent::Schema schema() {
-  return {solvent::ParamSpec::boolean("reuse_factorization", false,
-                                      "Factor once at setup and only call getrs per solve")};
+  return {solvent::ParamSpec::boolean(
+      "reuse_factorization", true,
+      "Factor once per operator and only call getrs per solve; false refactors on every solve")};
 }
 }  // namespace
 
