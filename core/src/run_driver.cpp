@@ -14,8 +14,13 @@
 #include <spdlog/spdlog.h>
 
 #include <unistd.h>
+
+#include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <optional>
 #include <sstream>
+#include <variant>
 
 namespace solvent {
 
@@ -43,6 +48,56 @@ class ObserverFanOut : public Observer {
  private:
   Observer& a_;
   Observer& b_;
+};
+
+// Where the model knows its exact solution, the error of every reported state or solution,
+// computed here so that every model with an exact solution gets the same two numbers:
+// exact_error_max = max_i |u_i - exact_i| and exact_error_rel_l2 = ||u - exact|| / ||exact||.
+class ExactErrorObserver : public Observer {
+ public:
+  ExactErrorObserver(Model& model, Observer& next) : model_(model), next_(next) {}
+  void on_start(const FieldLayout& l) override { next_.on_start(l); }
+  void on_step(const StepInfo& i, std::span<const double> u,
+               std::span<const Observable> o) override {
+    ImexProblem* p = model_.imex();
+    exact_.resize(u.size());
+    if (p == nullptr || !p->exact_state(i.t, exact_)) return next_.on_step(i, u, o);
+    next_.on_step(i, u, with_errors(o, std::span<const double>(u), std::span<const double>(exact_)));
+  }
+  void on_solution(const Vector& x, const SolveStats& s, std::span<const Observable> o) override {
+    LinearProblem* p = model_.linear();
+    const auto exact = p ? p->exact_solution() : std::nullopt;
+    if (!exact || exact->index() != x.index()) return next_.on_solution(x, s, o);
+    std::visit(
+        [&](const auto& v) {
+          using V = std::decay_t<decltype(v)>;
+          const auto& e = std::get<V>(*exact);
+          next_.on_solution(x, s, with_errors(o, std::span(v.data(), v.size()),
+                                              std::span(e.data(), e.size())));
+        },
+        x);
+  }
+
+ private:
+  template <class T>
+  static std::vector<Observable> with_errors(std::span<const Observable> o, std::span<const T> u,
+                                             std::span<const T> exact) {
+    double max = 0, d2 = 0, e2 = 0;
+    for (std::size_t i = 0; i < u.size() && i < exact.size(); ++i) {
+      const double d = std::abs(u[i] - exact[i]);
+      max = std::max(max, d);
+      d2 += d * d;
+      e2 += std::norm(exact[i]);
+    }
+    std::vector<Observable> all(o.begin(), o.end());
+    all.push_back({"exact_error_max", max});
+    all.push_back({"exact_error_rel_l2", e2 > 0 ? std::sqrt(d2 / e2) : std::sqrt(d2)});
+    return all;
+  }
+
+  Model& model_;
+  Observer& next_;
+  std::vector<double> exact_;
 };
 
 fs::path choose_output_dir(const RunOptions& opt, const ResolvedConfig& cfg) {
@@ -157,6 +212,8 @@ RunSummary run_experiment(const RunOptions& opt) {
             });
       }
     }
+    ExactErrorObserver with_errors(*model, observer);
+    ctx.observer = &with_errors;
     try {
       result = integrator->run(*model, solver.get(), ctx);
     } catch (const UnsupportedOperator& e) {

@@ -41,8 +41,11 @@ class ImexProblem {
   virtual void explicit_term(double t, std::span<const double> u, std::span<double> out) const = 0;
   // Applied after each step (the 1D model's non-negativity projection).
   virtual void project(std::span<double> /*u*/) const {}
-  virtual std::vector<Observable> observables(std::span<const double> u) const = 0;
-  // The exact solution at time t where the model knows one (manufactured solutions).
+  // What to record of the state u at time t (masses, extrema, ...).
+  virtual std::vector<Observable> observables(double t, std::span<const double> u) const = 0;
+  // The exact solution at time t where the model knows one (manufactured solutions). The core
+  // then records the error of every reported state itself (exact_error_max and
+  // exact_error_rel_l2); a model need not compute its own.
   virtual bool exact_state(double /*t*/, std::span<double> /*u*/) const { return false; }
 };
 

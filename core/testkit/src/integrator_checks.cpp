@@ -33,7 +33,9 @@ class ManufacturedImex : public Model, public ImexProblem {
     out[0] = -u[0] * u[0] + (da - (-2 * a) + a * a);
     out[1] = -u[1] * u[1] + (db - (a - 3 * b) + b * b);
   }
-  std::vector<Observable> observables(std::span<const double>) const override { return {}; }
+  std::vector<Observable> observables(double, std::span<const double>) const override {
+    return {};
+  }
   bool exact_state(double t, std::span<double> u) const override {
     exact(t, u);
     return true;

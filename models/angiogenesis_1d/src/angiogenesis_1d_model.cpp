@@ -142,7 +142,7 @@ void Angiogenesis1d::project(std::span<double> u) const {
   for (auto& v : u) v = std::max(v, 0.0);
 }
 
-std::vector<Observable> Angiogenesis1d::observables(std::span<const double> u) const {
+std::vector<Observable> Angiogenesis1d::observables(double /*t*/, std::span<const double> u) const {
   // Named once: observables are taken every step, and formatting names showed in profiles.
   static const std::string names[4][3] = {{"mass_C", "min_C", "max_C"},
                                           {"mass_P", "min_P", "max_P"},

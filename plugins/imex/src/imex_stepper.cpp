@@ -52,7 +52,7 @@ RunResult ImexIntegrator::run(Model& model, LinearSolver* solver, RunContext& ct
 
   auto report = [&](std::int64_t step, double t) {
     auto scope = ctx.timer->measure("output");
-    const auto obs = problem.observables(u);
+    const auto obs = problem.observables(t, u);
     ctx.observer->on_step({step, steps_, t, dt_}, u, obs);
   };
   ctx.observer->on_start(layout);
