@@ -315,8 +315,16 @@ std::optional<ResolvedRole> resolve_role(const ConfigDocument& doc, PluginRegist
     const auto specific = check_section(
         *own, schema, fmt::format("[{}.{}] ({} '{}')", role.section, chosen, to_string(role.kind), chosen),
         problems);
-    for (const auto& [key, e] : specific.entries())
-      if (specific.given(key)) r.params.set(key, e.value, e.origin, e.where);
+    // The sub-table is more specific than the section, but a --set on the command line
+    // wins over anything the file says, wherever the file says it.
+    for (const auto& [key, e] : specific.entries()) {
+      if (!specific.given(key)) continue;
+      const auto mine = r.params.entries().find(key);
+      const bool overridden = mine != r.params.entries().end() &&
+                              mine->second.origin == Origin::CommandLine &&
+                              e.origin != Origin::CommandLine;
+      if (!overridden) r.params.set(key, e.value, e.origin, e.where);
+    }
   }
   return r;
 }

@@ -114,6 +114,9 @@ TEST_CASE("settings of several solvers side by side: the chosen type's apply, on
   CHECK(tfqmr.real("tolerance") == 1e-5);
   CHECK(tfqmr.integer("max_iterations") == 1000);  // bicgstab's 77 is not tfqmr's
   CHECK(chosen({"linear_solver.type=lapack"}).boolean("reuse_factorization"));
+  // --set beats the file, also the chosen type's sub-table.
+  CHECK(chosen({"linear_solver.tolerance=1e-3"}).real("tolerance") == 1e-3);
+  CHECK(chosen({"linear_solver.bicgstab.tolerance=1e-4"}).real("tolerance") == 1e-4);
   // The resolved file holds what ran: the chosen type's keys, no sub-tables.
   const auto resolved =
       resolve_config(load_config_document(file, {"linear_solver.type=tfqmr"})).to_toml();
