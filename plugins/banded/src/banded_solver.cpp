@@ -72,36 +72,22 @@ void BandedSolver::setup(std::shared_ptr<const Operator> op) {
   op_ = std::move(op);
   if (!reuse_) return;
   if (real)
-    factor(std::get<BandedMatrix<double>>(*op_), lu_real_);
+    factor(std::get<BandedMatrix<double>>(*op_), lu_.real);
   else
-    factor(std::get<BandedMatrix<complex>>(*op_), lu_complex_);
+    factor(std::get<BandedMatrix<complex>>(*op_), lu_.complex);
 }
 
 template <class T>
 SolveStats BandedSolver::solve_impl(std::span<const T> b, std::span<T> x) {
-  if (!op_) throw SolverError("banded: solve() before setup()");
-  if (scalar_of(*op_) != scalar_kind_of<T>)
-    throw UnsupportedOperator("banded: right-hand side and matrix have different scalar types");
+  check_direct_solve<T>(op_.get(), b.size(), x.size(), "banded");
   const auto& a = std::get<BandedMatrix<T>>(*op_);
-  if (b.size() != a.n || x.size() != a.n)
-    throw SolverError(
-        fmt::format("banded: vector length {} for a {} x {} matrix", b.size(), a.n, a.n));
-  auto& lu = [&]() -> std::vector<T>& {
-    if constexpr (std::is_same_v<T, double>)
-      return lu_real_;
-    else
-      return lu_complex_;
-  }();
+  auto& lu = lu_.get<T>();
   if (!reuse_) factor(a, lu);
   std::copy(b.begin(), b.end(), x.begin());
   band_lu_substitute(BandLu<T>{lu.data(), a.ldab(), a.n, a.kl, a.ku, ipiv_.data(), u_reach_.data(),
                                inverse_diagonal<T>().data()},
                      x.data());
-  SolveStats s;
-  s.iterations = 1;
-  s.converged = true;
-  s.status = "direct solve";
-  return s;
+  return direct_solve_stats();
 }
 
 SolveStats BandedSolver::solve(std::span<const double> b, std::span<double> x) {

@@ -4,6 +4,7 @@
 // band_substitution.hpp (gbtrs's arithmetic) solves in O(n (2 kl + ku)) — against the
 // dense O(n^3). With reuse_factorization the factors made at setup serve every solve; the
 // IMEX step matrix never changes.
+#include <solvent/direct_solver.hpp>
 #include <solvent/solvent.hpp>
 
 namespace solvent::banded {
@@ -27,8 +28,7 @@ class BandedSolver : public LinearSolver {
 
   bool reuse_;
   std::shared_ptr<const Operator> op_;
-  std::vector<double> lu_real_;
-  std::vector<complex> lu_complex_;
+  PerScalar<std::vector<double>, std::vector<complex>> lu_;  // the factors, by scalar type
   std::vector<double> inverse_diagonal_real_;  // 1 / U(j, j)
   std::vector<complex> inverse_diagonal_complex_;
   std::vector<int> ipiv_;

@@ -85,30 +85,20 @@ void GeppCpuSolver::setup(std::shared_ptr<const Operator> op) {
     ++factorizations_;
   };
   if (scalar_of(*op_) == ScalarKind::Real)
-    factor(dense_of<double>(*op_), lu_real_);
+    factor(dense_of<double>(*op_), lu_.real);
   else
-    factor(dense_of<complex>(*op_), lu_complex_);
+    factor(dense_of<complex>(*op_), lu_.complex);
 }
 
 template <class T>
 SolveStats GeppCpuSolver::solve_impl(std::span<const T> b, std::span<T> x) {
-  if (!op_) throw SolverError("gepp-cpu: solve() before setup()");
-  if (scalar_of(*op_) != scalar_kind_of<T>)
-    throw UnsupportedOperator("gepp-cpu: right-hand side and matrix have different scalar types");
+  check_direct_solve<T>(op_.get(), b.size(), x.size(), "gepp-cpu");
   const auto& a = dense_of<T>(*op_);
   const std::size_t n = a.rows;
   if (a.cols != n)
     throw SolverError(fmt::format("gepp-cpu: matrix is {} x {}, not square", n, a.cols));
-  if (b.size() != n || x.size() != n)
-    throw SolverError(
-        fmt::format("gepp-cpu: vector length {} for a {} x {} matrix", b.size(), n, n));
   if (reuse_) {
-    const auto& lu = [&]() -> const std::vector<T>& {
-      if constexpr (std::is_same_v<T, double>)
-        return lu_real_;
-      else
-        return lu_complex_;
-    }();
+    const auto& lu = lu_.get<T>();
     // eliminate() swaps whole rows, multipliers included, so all row exchanges apply to b
     // first; then each b entry receives the same updates, in the same order, as in the
     // augmented-matrix path — the two paths agree bit for bit.
@@ -133,11 +123,7 @@ SolveStats GeppCpuSolver::solve_impl(std::span<const T> b, std::span<T> x) {
     back_substitute(aug.data(), n, w, y.data());
     std::copy(y.begin(), y.end(), x.begin());
   }
-  SolveStats s;
-  s.iterations = 1;
-  s.converged = true;
-  s.status = "direct solve";
-  return s;
+  return direct_solve_stats();
 }
 
 SolveStats GeppCpuSolver::solve(std::span<const double> b, std::span<double> x) {

@@ -3,6 +3,7 @@
 // the textbook algorithm that De Luca et al. use as its CPU baseline: O(n^3) per solve, no
 // blocking, no use of sparsity. With reuse_factorization the LU factors (same pivot
 // order, same arithmetic) are kept from setup and each solve is two triangular sweeps.
+#include <solvent/direct_solver.hpp>
 #include <solvent/solvent.hpp>
 
 namespace solvent::dense {
@@ -23,8 +24,7 @@ class GeppCpuSolver : public LinearSolver {
   bool reuse_;
   std::shared_ptr<const Operator> op_;
   // With reuse: LU factors of the real or complex matrix, and the row permutation.
-  std::vector<double> lu_real_;
-  std::vector<complex> lu_complex_;
+  PerScalar<std::vector<double>, std::vector<complex>> lu_;  // the factors, by scalar type
   std::vector<std::size_t> pivot_;
   std::int64_t factorizations_ = 0;
 };

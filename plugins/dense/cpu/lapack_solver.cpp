@@ -39,26 +39,16 @@ void LapackSolver::setup(std::shared_ptr<const Operator> op) {
   op_ = std::move(op);
   if (!reuse_) return;
   if (scalar_of(*op_) == ScalarKind::Real)
-    factor(std::get<DenseMatrix<double>>(*op_), lu_real_);
+    factor(std::get<DenseMatrix<double>>(*op_), lu_.real);
   else
-    factor(std::get<DenseMatrix<complex>>(*op_), lu_complex_);
+    factor(std::get<DenseMatrix<complex>>(*op_), lu_.complex);
 }
 
 template <class T>
 SolveStats LapackSolver::solve_impl(std::span<const T> b, std::span<T> x) {
-  if (!op_) throw SolverError("lapack: solve() before setup()");
-  if (scalar_of(*op_) != scalar_kind_of<T>)
-    throw UnsupportedOperator("lapack: right-hand side and matrix have different scalar types");
+  check_direct_solve<T>(op_.get(), b.size(), x.size(), "lapack");
   const auto& a = std::get<DenseMatrix<T>>(*op_);
-  if (b.size() != a.rows || x.size() != a.rows)
-    throw SolverError(
-        fmt::format("lapack: vector length {} for a {} x {} matrix", b.size(), a.rows, a.cols));
-  auto& lu = [&]() -> std::vector<T>& {
-    if constexpr (std::is_same_v<T, double>)
-      return lu_real_;
-    else
-      return lu_complex_;
-  }();
+  auto& lu = lu_.get<T>();
   if (!reuse_) factor(a, lu);
   std::copy(b.begin(), b.end(), x.begin());
   const auto n = static_cast<lapack_int>(a.rows);
@@ -70,11 +60,7 @@ SolveStats LapackSolver::solve_impl(std::span<const T> b, std::span<T> x) {
                           reinterpret_cast<const lapack_complex_double*>(lu.data()), n,
                           ipiv_.data(), reinterpret_cast<lapack_complex_double*>(x.data()), n);
   if (info != 0) throw SolverError(fmt::format("lapack: getrs rejected argument {}", -info));
-  SolveStats s;
-  s.iterations = 1;
-  s.converged = true;
-  s.status = "direct solve";
-  return s;
+  return direct_solve_stats();
 }
 
 SolveStats LapackSolver::solve(std::span<const double> b, std::span<double> x) {

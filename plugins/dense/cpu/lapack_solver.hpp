@@ -2,6 +2,7 @@
 // LAPACK's getrf/getrs (through OpenBLAS): the reference dense direct solver. Our
 // DenseMatrix is row-major, which LAPACK reads as the transpose; factoring that and
 // solving with trans = 'T' avoids transposing a copy.
+#include <solvent/direct_solver.hpp>
 #include <solvent/solvent.hpp>
 
 namespace solvent::dense {
@@ -23,8 +24,7 @@ class LapackSolver : public LinearSolver {
 
   bool reuse_;
   std::shared_ptr<const Operator> op_;
-  std::vector<double> lu_real_;
-  std::vector<complex> lu_complex_;
+  PerScalar<std::vector<double>, std::vector<complex>> lu_;  // the factors, by scalar type
   std::vector<int> ipiv_;
   std::int64_t factorizations_ = 0;
 };
