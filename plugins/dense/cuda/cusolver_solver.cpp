@@ -36,21 +36,12 @@ void CusolverSolver::setup(std::shared_ptr<const Operator> op) {
 }
 
 SolveStats CusolverSolver::solve(std::span<const double> b, std::span<double> x) {
-  if (!op_) throw SolverError("cusolver: solve() called before setup()");
-  if (b.size() != n_ || x.size() != n_) {
-    throw SolverError(fmt::format(
-        "cusolver: right-hand side has {} and solution {} entries, the matrix is of order {}",
-        b.size(), x.size(), n_));
-  }
+  check_direct_solve<double>(op_.get(), b.size(), x.size(), "cusolver");
   lu_->solve(b.data(), x.data());
   totals_.factor_ms += lu_->last_times().factor_ms;
   totals_.solve_ms += lu_->last_times().solve_ms;
   ++solves_;
-  SolveStats stats;
-  stats.iterations = 1;
-  stats.converged = true;
-  stats.status = "converged";
-  return stats;
+  return direct_solve_stats();
 }
 
 Facts CusolverSolver::facts() const {

@@ -3,6 +3,7 @@
 // vendor reference gepp-cuda is measured against. The GPU is probed at the first setup().
 #include "cuda/cusolver_lu.hpp"
 
+#include <solvent/direct_solver.hpp>
 #include <solvent/solvent.hpp>
 
 #include <cstdint>

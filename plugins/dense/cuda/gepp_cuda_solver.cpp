@@ -48,12 +48,7 @@ void GeppCudaSolver::setup(std::shared_ptr<const solvent::Operator> op) {
 }
 
 solvent::SolveStats GeppCudaSolver::solve(std::span<const double> b, std::span<double> x) {
-  if (!op_) throw solvent::SolverError("gepp-cuda: solve() called before setup()");
-  if (b.size() != n_ || x.size() != n_) {
-    throw solvent::SolverError(fmt::format(
-        "gepp-cuda: right-hand side has {} and solution {} entries, the matrix is of order {}",
-        b.size(), x.size(), n_));
-  }
+  solvent::check_direct_solve<double>(op_.get(), b.size(), x.size(), "gepp-cuda");
   device_->solve(b.data(), x.data());
   const PhaseTimes& t = device_->last_times();
   totals_.upload_ms += t.upload_ms;
@@ -61,11 +56,7 @@ solvent::SolveStats GeppCudaSolver::solve(std::span<const double> b, std::span<d
   totals_.substitute_ms += t.substitute_ms;
   totals_.download_ms += t.download_ms;
   ++solves_;
-  solvent::SolveStats stats;
-  stats.iterations = 1;
-  stats.converged = true;
-  stats.status = "converged";
-  return stats;
+  return solvent::direct_solve_stats();
 }
 
 solvent::Facts GeppCudaSolver::facts() const {

@@ -1,6 +1,7 @@
 #pragma once
 // gepp-cuda: De Luca et al.'s Gaussian elimination with partial pivoting on the GPU, behind the
 // LinearSolver interface. The GPU is probed at the first setup(), never at load.
+#include <solvent/direct_solver.hpp>
 #include <solvent/solvent.hpp>
 #include "cuda/device_gepp.hpp"
 
