@@ -10,6 +10,7 @@
 
 #include <solvent_test/device_timing.hpp>
 
+#include <solvent/cuda.hpp>
 #include <solvent/testkit.hpp>
 #include <solvent_krylov/device_memory.hpp>
 
@@ -76,7 +77,7 @@ int main(int argc, char** argv) {
   std::printf("## Krylov benchmark\n\nCPU: %u hardware threads, %d OpenMP threads.\n",
               std::thread::hardware_concurrency(), threads);
   try {
-    const std::string name = krylov::device::require_device();
+    const std::string name = solvent::cuda::current_device("krylov-benchmark");
     c.gpu = true;
     c.copy_gbs = test::copy_bandwidth_gbs(std::size_t(1) << 30);
     std::printf(

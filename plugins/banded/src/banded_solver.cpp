@@ -36,7 +36,7 @@ void BandedSolver::factor(const BandedMatrix<T>& a, std::vector<T>& lu) {
   if (info < 0) throw SolverError(fmt::format("banded: gbtrf rejected argument {}", -info));
   interchanges_ = 0;
   for (std::size_t j = 0; j < a.n; ++j) interchanges_ += ipiv_[j] != int(j + 1);
-  auto& inverse = inverse_diagonal<T>();
+  auto& inverse = inverse_diagonal_.get<T>();
   inverse.resize(a.n);
   u_reach_.assign(a.n, 0);
   const std::size_t kd = a.kl + a.ku;
@@ -45,14 +45,6 @@ void BandedSolver::factor(const BandedMatrix<T>& a, std::vector<T>& lu) {
     for (std::size_t k = std::min(kd, a.n - 1 - i); k > 0 && u_reach_[i] == 0; --k)
       if (lu[(i + k) * a.ldab() + kd - k] != T(0)) u_reach_[i] = k;
   }
-}
-
-template <class T>
-std::vector<T>& BandedSolver::inverse_diagonal() {
-  if constexpr (std::is_same_v<T, double>)
-    return inverse_diagonal_real_;
-  else
-    return inverse_diagonal_complex_;
 }
 
 void BandedSolver::setup(std::shared_ptr<const Operator> op) {
@@ -85,7 +77,7 @@ SolveStats BandedSolver::solve_impl(std::span<const T> b, std::span<T> x) {
   if (!reuse_) factor(a, lu);
   std::copy(b.begin(), b.end(), x.begin());
   band_lu_substitute(BandLu<T>{lu.data(), a.ldab(), a.n, a.kl, a.ku, ipiv_.data(), u_reach_.data(),
-                               inverse_diagonal<T>().data()},
+                               inverse_diagonal_.get<T>().data()},
                      x.data());
   return direct_solve_stats();
 }

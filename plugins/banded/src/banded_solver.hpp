@@ -22,15 +22,12 @@ class BandedSolver : public LinearSolver {
   template <class T>
   void factor(const BandedMatrix<T>& a, std::vector<T>& lu);
   template <class T>
-  std::vector<T>& inverse_diagonal();
-  template <class T>
   SolveStats solve_impl(std::span<const T> b, std::span<T> x);
 
   bool reuse_;
   std::shared_ptr<const Operator> op_;
   PerScalar<std::vector<double>, std::vector<complex>> lu_;  // the factors, by scalar type
-  std::vector<double> inverse_diagonal_real_;  // 1 / U(j, j)
-  std::vector<complex> inverse_diagonal_complex_;
+  PerScalar<std::vector<double>, std::vector<complex>> inverse_diagonal_;  // 1 / U(j, j)
   std::vector<int> ipiv_;
   std::size_t interchanges_ = 0;      // rows partial pivoting swapped
   std::vector<std::size_t> u_reach_;  // per row of U, the distance to its last non-zero

@@ -4,7 +4,6 @@
 
 namespace solvent::krylov::device {
 
-std::string require_device() { return solvent::cuda::current_device("device probe"); }
 
 void* allocate(std::size_t bytes) {
   if (bytes == 0) return nullptr;

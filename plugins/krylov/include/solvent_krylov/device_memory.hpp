@@ -1,5 +1,5 @@
 #pragma once
-// Device memory for the Krylov CUDA plugins, usable from plain C++: the device probe,
+// Device memory for the Krylov CUDA plugins, usable from plain C++:
 // an owning device array, pinned host memory for scalars, and the two copies.
 #include <cstddef>
 #include <string>
@@ -7,9 +7,6 @@
 
 namespace solvent::krylov::device {
 
-// Throws DeviceUnavailable when no CUDA device can be used; otherwise returns its name.
-// Called at setup(), never when a plugin library is loaded.
-std::string require_device();
 
 void* allocate(std::size_t bytes);  // cudaMalloc, zero-filled; SolverError when out of memory
 void release(void* p) noexcept;     // cudaFree

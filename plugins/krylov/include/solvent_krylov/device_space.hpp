@@ -7,6 +7,8 @@
 
 #include <solvent_krylov/matrix_view.hpp>
 
+#include <solvent/cuda.hpp>
+
 #include <array>
 #include <cmath>
 #include <memory>
@@ -25,7 +27,7 @@ class DeviceSpace {
 
   // Probes the device (DeviceUnavailable without one) and uploads the operator.
   DeviceSpace(MatrixView<T> a, std::vector<T> inverse_diagonal)
-      : device_name_(device::require_device()),
+      : device_name_(solvent::cuda::current_device("device probe")),
         n_(rows_of(a)),
         inverse_diagonal_(inverse_diagonal.data(), inverse_diagonal.size()),
         workspace_(device::dots_workspace(device::max_dots)),
