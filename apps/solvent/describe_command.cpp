@@ -44,13 +44,15 @@ std::string range_text(const ParamSpec& s) {
 int describe_plugin(const std::string& name) {
   PluginRegistry registry(PluginRegistry::default_search_path());
   const PluginLibrary* found = nullptr;
-  for (auto kind : {PluginKind::Model, PluginKind::Integrator, PluginKind::LinearSolver}) {
+  for (auto kind : {PluginKind::Model, PluginKind::Integrator, PluginKind::LinearSolver,
+                    PluginKind::Preconditioner}) {
     for (const auto& n : registry.names(kind))
       if (n == name) found = &registry.find(n, kind);
   }
   if (found == nullptr) {
     std::vector<std::string> all;
-    for (auto kind : {PluginKind::Model, PluginKind::Integrator, PluginKind::LinearSolver})
+    for (auto kind : {PluginKind::Model, PluginKind::Integrator, PluginKind::LinearSolver,
+                    PluginKind::Preconditioner})
       for (auto& n : registry.names(kind)) all.push_back(n);
     auto near = nearest(name, all);
     throw PluginError(fmt::format("no plugin named '{}'{} (available: {})", name,

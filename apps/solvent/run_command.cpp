@@ -1,5 +1,6 @@
 #include "commands.hpp"
 
+#include "combination.hpp"
 #include "config_validation.hpp"
 #include "run_driver.hpp"
 
@@ -73,17 +74,22 @@ Command add_validate_command(CLI::App& app) {
   };
   auto opt = std::make_shared<Options>();
   auto* validate = app.add_subcommand(
-      "validate", "Check a configuration and its plugins' parameters; run nothing.");
+      "validate", "Check a configuration, its plugins' parameters and whether the plugins fit "
+      "together; run nothing.");
   validate->add_option("FILE", opt->file, "the experiment's TOML file")->type_name("")->required();
   add_set_option(*validate, opt->overrides);
   return {validate, [opt] {
             const std::filesystem::path file = opt->file;
             auto cfg = resolve_config(load_config_document(file, opt->overrides));
-            std::printf("%s: valid (model %s, integrator %s%s%s)\n", file.c_str(),
+            if (auto problems = combination_problems(cfg, create_plugins(cfg)); !problems.empty())
+              throw ConfigError(std::move(problems));
+            std::printf("%s: valid (model %s, integrator %s%s%s%s%s)\n", file.c_str(),
                         cfg.model->plugin->descriptor->name,
                         cfg.integrator->plugin->descriptor->name,
                         cfg.linear_solver ? ", linear solver " : "",
-                        cfg.linear_solver ? cfg.linear_solver->plugin->descriptor->name : "");
+                        cfg.linear_solver ? cfg.linear_solver->plugin->descriptor->name : "",
+                        cfg.preconditioner ? ", preconditioner " : "",
+                        cfg.preconditioner ? cfg.preconditioner->plugin->descriptor->name : "");
             return 0;
           }};
 }

@@ -234,10 +234,29 @@ struct RoleInfo {
   bool required;
 };
 
+}  // namespace
+
 const Schema& linear_solver_core_schema() {
-  static const Schema s{ParamSpec::string(
-      "fallback", "", "CPU linear solver used when this one finds no device (empty: fail)")};
+  static const Schema s{
+      ParamSpec::string("fallback", "",
+                        "CPU linear solver used when this one finds no device (empty: fail)"),
+      std::move(ParamSpec::real("max_conversion_mib", 2048.0,
+                                "largest operator (MiB) the core may build when it converts the "
+                                "operator to a storage the solver uses (CSR to dense or banded)")
+                    .above(0.0)),
+      ParamSpec::boolean("verify_residual", true,
+                         "compute ||b - Ax|| / ||b|| after every solve of a solver that reports "
+                         "none (the direct solvers): one matrix-vector product per solve"),
+  };
   return s;
+}
+
+namespace {
+
+std::vector<std::string> core_keys(const Schema& schema) {
+  std::vector<std::string> keys;
+  for (const auto& spec : schema) keys.push_back(spec.name);
+  return keys;
 }
 
 bool is_plugin_name(const PluginRegistry& registry, PluginKind kind, const std::string& name) {
@@ -296,6 +315,7 @@ std::optional<ResolvedRole> resolve_role(const ConfigDocument& doc, PluginRegist
   }
   ResolvedRole r;
   r.type = type->value<std::string>().value();
+  r.where = where(*type);
   try {
     r.plugin = &registry.find(r.type, role.kind);
   } catch (const PluginError& e) {
@@ -376,8 +396,8 @@ ResolvedConfig resolve_config(const ConfigDocument& doc) {
   std::vector<std::string> problems;
   ResolvedConfig cfg;
   cfg.file = doc.file;
-  static const std::vector<std::string> sections{"run",        "plugins",       "model",
-                                                 "integrator", "linear_solver", "output"};
+  static const std::vector<std::string> sections{
+      "run", "plugins", "model", "integrator", "linear_solver", "preconditioner", "output"};
   for (const auto& [k, v] : doc.table) {
     const std::string key(k.str());
     if (std::find(sections.begin(), sections.end(), key) != sections.end()) continue;
@@ -415,13 +435,16 @@ ResolvedConfig resolve_config(const ConfigDocument& doc) {
       resolve_role(doc, *cfg.registry, {"integrator", PluginKind::Integrator, true}, problems, {});
   cfg.linear_solver =
       resolve_role(doc, *cfg.registry, {"linear_solver", PluginKind::LinearSolver, false}, problems,
-                   {"fallback"});
+                   core_keys(linear_solver_core_schema()));
+  cfg.preconditioner = resolve_role(
+      doc, *cfg.registry, {"preconditioner", PluginKind::Preconditioner, false}, problems, {});
   if (cfg.linear_solver) {
     const auto* t = doc.table.get("linear_solver")->as_table();
     toml::table only_core;
-    if (const auto* f = t->get("fallback")) only_core.insert("fallback", *f);
-    auto core = check_section(only_core, linear_solver_core_schema(), "[linear_solver]", problems);
-    cfg.fallback = core.string("fallback");
+    for (const auto& key : core_keys(linear_solver_core_schema()))
+      if (const auto* f = t->get(key)) only_core.insert(key, *f);
+    cfg.solver_core = check_section(only_core, linear_solver_core_schema(), "[linear_solver]", problems);
+    cfg.fallback = cfg.solver_core.string("fallback");
     if (!cfg.fallback.empty()) {
       try {
         ResolvedRole fb;
@@ -453,12 +476,14 @@ toml::table ResolvedConfig::to_toml() const {
     if (!r) return;
     auto sec = params_table(r->params);
     sec.insert("type", r->type);
-    if (std::string(name) == "linear_solver") sec.insert("fallback", fallback);
+    if (std::string(name) == "linear_solver")
+      for (const auto& [k, e] : solver_core.entries()) insert_value(sec, k, e.value);
     t.insert(name, std::move(sec));
   };
   role("model", model);
   role("integrator", integrator);
   role("linear_solver", linear_solver);
+  role("preconditioner", preconditioner);
   t.insert("output", params_table(output));
   return t;
 }

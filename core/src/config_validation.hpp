@@ -15,13 +15,15 @@ struct ResolvedRole {
   std::string type;  // as written: a plugin name or a path
   const PluginLibrary* plugin = nullptr;
   Parameters params;  // the plugin's own keys
+  std::string where;  // file:line:col of its `type`
 };
 
 struct ResolvedConfig {
   std::filesystem::path file;
   Parameters run, plugins, output;
-  std::optional<ResolvedRole> model, integrator, linear_solver;
-  std::string fallback;  // [linear_solver] fallback: a CPU solver used when no device
+  std::optional<ResolvedRole> model, integrator, linear_solver, preconditioner;
+  Parameters solver_core;  // the core's keys in [linear_solver] (fallback, conversion, checks)
+  std::string fallback;    // [linear_solver] fallback: a CPU solver used when no device
   std::optional<ResolvedRole> fallback_solver;
   std::unique_ptr<PluginRegistry> registry;
 
@@ -33,6 +35,7 @@ struct ResolvedConfig {
 const Schema& run_schema();
 const Schema& plugins_schema();
 const Schema& output_schema();
+const Schema& linear_solver_core_schema();
 
 // Throws ConfigError listing every problem found.
 ResolvedConfig resolve_config(const ConfigDocument& doc);

@@ -1,5 +1,7 @@
 #include "csv_observer.hpp"
 
+#include "vtk_writer.hpp"
+
 #include <solvent/errors.hpp>
 #include <solvent/output.hpp>
 
@@ -42,19 +44,24 @@ void CsvObserver::on_step(const StepInfo& info, std::span<const double> u,
   for (const auto& o : observables) observables_ << ',' << fmt::format("{:.17g}", o.value);
   observables_ << '\n';
 
-  if (u.size() != layout_.size() || !profile_due(info)) return;
+  const bool one_axis = layout_.axes.size() == 1;
+  if (!(one_axis || vtk_grid_layout(layout_)) || u.size() != layout_.size() || !profile_due(info))
+    return;
   fs::create_directories(dir_ / "profiles");
-  std::string csv = "x";
+  const auto stem = dir_ / "profiles" / fmt::format("step_{:08d}", info.step);
+  if (!one_axis) return write_vtk_grid(stem, layout_, u);
+  const Axis& axis = layout_.axes.front();
+  std::string csv = axis.name;
   for (const auto& c : layout_.components) csv += "," + c;
   csv += '\n';
   const std::size_t m = layout_.points();
   for (std::size_t i = 0; i < m; ++i) {
-    csv += fmt::format("{:.17g}", layout_.coordinates[i]);
+    csv += fmt::format("{:.17g}", axis.coordinates[i]);
     for (std::size_t c = 0; c < layout_.components.size(); ++c)
       csv += fmt::format(",{:.17g}", u[c * m + i]);
     csv += '\n';
   }
-  write_file_atomic(dir_ / "profiles" / fmt::format("step_{:08d}.csv", info.step), csv);
+  write_file_atomic(fs::path(stem) += ".csv", csv);
 }
 
 void CsvObserver::open_observables(const StepInfo& first, std::span<const Observable> observables) {
@@ -102,8 +109,14 @@ void CsvObserver::on_solution(const Vector& x, const SolveStats& stats,
         }
       },
       x);
-  write_file_atomic(dir_ / (stats.converged ? "solution.csv" : "unconverged_iterate.csv"), csv);
+  const auto stem = dir_ / (stats.converged ? "solution" : "unconverged_iterate");
+  write_file_atomic(fs::path(stem) += ".csv", csv);
+  const auto* real = std::get_if<std::vector<double>>(&x);
+  if (real && vtk_grid_layout(solution_layout_) && real->size() == solution_layout_.size())
+    write_vtk_grid(stem, solution_layout_, *real);
 }
+
+void CsvObserver::set_solution_layout(FieldLayout layout) { solution_layout_ = std::move(layout); }
 
 void CsvObserver::finish() {
   if (!observables_.is_open()) return;

@@ -1,9 +1,14 @@
 #pragma once
-// Writes what an integrator reports as CSV in the output directory:
+// Writes what an integrator reports into the output directory, as CSV and, for fields on grids
+// of two or three axes, as VTK:
 //   observables.csv             one row per step (step, t, each observable)
-//   profiles/step_NNNNNNNN.csv  the state on the grid at the configured steps or times
-//   solution.csv                a converged steady solution
-//   unconverged_iterate.csv     the last iterate of a solve that did not converge
+//   profiles/step_NNNNNNNN.csv  the state on a one-axis grid at the configured steps or times
+//   profiles/step_NNNNNNNN.vti  the same on a grid of two or three axes (.vtr where an axis is
+//                               not uniformly spaced; vtk_writer.hpp)
+//   solution.csv                a converged steady solution, and solution.vti (.vtr) where
+//                               set_solution_layout gave a grid of two or three axes
+//   unconverged_iterate.csv     the last iterate of a solve that did not converge (with .vti
+//                               or .vtr as the solution)
 //   residual_history.csv        an iterative solve's residual per iteration (0: initial guess)
 // Numbers are printed with 17 significant digits, so a rerun compares bit for bit.
 #include <solvent/observer.hpp>
@@ -27,6 +32,8 @@ class CsvObserver : public Observer {
                std::span<const Observable> observables) override;
   void on_solution(const Vector& x, const SolveStats& stats,
                    std::span<const Observable> observables) override;
+  // A steady solve's layout (LinearProblem::layout()), which on_solution is not given.
+  void set_solution_layout(FieldLayout layout);
 
   // Closes observables.csv and renames it into place (also after a failed run, so what
   // was computed up to the failure is kept).
@@ -48,6 +55,7 @@ class CsvObserver : public Observer {
   bool write_solution_;
   bool resume_;
   FieldLayout layout_;
+  FieldLayout solution_layout_;
   std::ofstream observables_;
   std::filesystem::path observables_partial_;
   std::optional<SolveStats> solve_stats_;

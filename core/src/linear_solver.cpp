@@ -1,13 +1,189 @@
+#include <solvent/direct_solver.hpp>
 #include <solvent/errors.hpp>
 #include <solvent/linear_solver.hpp>
 
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
 namespace solvent {
 
-SolveStats LinearSolver::solve(std::span<const double>, std::span<double>) {
+namespace {
+template <class T>
+struct PermutedVectors {
+  std::vector<T> b, x;
+};
+}  // namespace
+
+struct LinearSolver::State {
+  SolverPolicy policy;
+  std::shared_ptr<const Operator> op;  // what setup_impl got (converted, maybe permuted)
+  std::vector<std::int32_t> permutation;
+  std::string conversion;
+  std::shared_ptr<Preconditioner> pc;
+  std::shared_ptr<const Operator> pc_op;  // what the preconditioner was last set up with
+  bool pc_ready = false;
+  PerScalar<PermutedVectors<double>, PermutedVectors<complex>> work;
+};
+
+namespace {
+
+// Same storage, size and pattern: the preconditioner may keep its symbolic work.
+bool same_pattern(const Operator& a, const Operator& b) {
+  if (a.index() != b.index() || rows_of(a) != rows_of(b)) return false;
+  return std::visit(
+      [&](const auto& x) {
+        using M = std::decay_t<decltype(x)>;
+        const auto& y = std::get<M>(b);
+        if constexpr (requires { x.row_ptr; })
+          return x.row_ptr == y.row_ptr && x.col_idx == y.col_idx;
+        else if constexpr (requires { x.kl; })
+          return x.kl == y.kl && x.ku == y.ku;
+        else if constexpr (requires { x.n1; })
+          return x.n1 == y.n1 && x.n2 == y.n2 && x.n3 == y.n3;
+        else if constexpr (requires { x.cols; })
+          return x.cols == y.cols;
+        else
+          return false;  // matrix-free: nothing to compare
+      },
+      a);
+}
+
+}  // namespace
+
+LinearSolver::LinearSolver() : state_(std::make_unique<State>()) {}
+LinearSolver::~LinearSolver() = default;
+
+bool LinearSolver::accepts(OperatorForm form) const {
+  const auto f = forms();
+  return std::find(f.begin(), f.end(), form) != f.end();
+}
+
+void LinearSolver::set_policy(SolverPolicy policy) { state_->policy = std::move(policy); }
+
+void LinearSolver::set_preconditioner(std::shared_ptr<Preconditioner> pc) {
+  state_->pc = std::move(pc);
+  state_->pc_op.reset();
+  state_->pc_ready = false;
+}
+
+const std::string& LinearSolver::conversion() const { return state_->conversion; }
+
+std::optional<OperatorForm> LinearSolver::working_form() const {
+  if (!state_->op) return std::nullopt;
+  return form_of(*state_->op);
+}
+
+const Preconditioner* LinearSolver::preconditioner() const {
+  return state_->pc_ready ? state_->pc.get() : nullptr;
+}
+
+void LinearSolver::setup(std::shared_ptr<const Operator> op, const OperatorHints& hints) {
+  auto& s = *state_;
+  if (!op) throw SolverError("setup() was given no operator");
+  s.op.reset();
+  s.pc_ready = false;
+  const auto from = form_of(*op);
+  const auto my_forms = forms();
+  const auto target = reachable_form(my_forms, from);
+  if (!target)
+    throw UnsupportedOperator(fmt::format(
+        "it cannot use a {} {} operator (it takes: {}), and the core cannot convert one to any of "
+        "those",
+        to_string(from.scalar), to_string(from.kind), describe_forms(my_forms)));
+  auto options = s.policy.conversion;
+  options.band_ordering = hints.band_ordering;
+  std::shared_ptr<const Operator> mine = op;
+  s.permutation.clear();
+  s.conversion.clear();
+  if (target->kind != from.kind) {
+    auto converted = convert(*op, target->kind, options);
+    mine = std::make_shared<const Operator>(std::move(converted.op));
+    s.permutation = std::move(converted.permutation);
+    s.conversion = std::move(converted.description);
+    if (s.policy.on_conversion) s.policy.on_conversion(s.conversion);
+  }
+  if (s.pc) {
+    if (!uses_preconditioner())
+      throw UnsupportedOperator("it applies no preconditioner, but one was configured");
+    const auto pc_forms = s.pc->forms();
+    const auto pc_target = reachable_form(pc_forms, form_of(*mine));
+    if (!pc_target)
+      throw UnsupportedOperator(fmt::format(
+          "the preconditioner cannot be built from a {} {} operator (it takes: {})",
+          to_string(from.scalar), to_string(form_of(*mine).kind), describe_forms(pc_forms)));
+    auto pc_op = mine;
+    if (pc_target->kind != form_of(*mine).kind)
+      pc_op = std::make_shared<const Operator>(convert(*mine, pc_target->kind, options).op);
+    if (s.pc_op && same_pattern(*s.pc_op, *pc_op))
+      s.pc->refresh(pc_op);
+    else
+      s.pc->setup(pc_op);
+    s.pc_op = pc_op;
+    s.pc_ready = true;
+  }
+  setup_impl(mine);
+  s.op = std::move(mine);
+}
+
+template <class T>
+SolveStats LinearSolver::checked_solve(std::span<const T> b, std::span<T> x) {
+  auto& s = *state_;
+  if (!s.op) throw SolverError("solve() was called before setup()");
+  if (scalar_of(*s.op) != scalar_kind_of<T>)
+    throw UnsupportedOperator(fmt::format("the operator is {} but the right-hand side is {}",
+                                          to_string(scalar_of(*s.op)),
+                                          to_string(scalar_kind_of<T>)));
+  const std::size_t n = rows_of(*s.op);
+  if (b.size() != n || x.size() != n)
+    throw SolverError(fmt::format("vectors of length {} (b) and {} (x) for an operator of {} rows",
+                                  b.size(), x.size(), n));
+  std::span<const T> pb = b;
+  std::span<T> px = x;
+  auto& work = s.work.template get<T>();
+  if (!s.permutation.empty()) {
+    work.b.resize(n);
+    work.x.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      work.b[i] = b[std::size_t(s.permutation[i])];
+      work.x[i] = x[std::size_t(s.permutation[i])];
+    }
+    pb = work.b;
+    px = work.x;
+  }
+  SolveStats stats = solve_impl(pb, px);
+  if (std::isnan(stats.residual) && s.policy.verify_residual) {
+    stats.residual = relative_residual(*s.op, pb, std::span<const T>(px));
+    if (!std::isfinite(stats.residual)) {
+      stats.converged = false;
+      stats.status = "non-finite residual";
+    }
+  }
+  if (!s.permutation.empty())
+    for (std::size_t i = 0; i < n; ++i) x[std::size_t(s.permutation[i])] = work.x[i];
+  return stats;
+}
+
+SolveStats LinearSolver::solve(std::span<const double> b, std::span<double> x) {
+  return checked_solve(b, x);
+}
+SolveStats LinearSolver::solve(std::span<const complex> b, std::span<complex> x) {
+  return checked_solve(b, x);
+}
+
+SolveStats LinearSolver::solve_impl(std::span<const double>, std::span<double>) {
   throw UnsupportedOperator("this linear solver does not solve real systems");
 }
-SolveStats LinearSolver::solve(std::span<const complex>, std::span<complex>) {
+SolveStats LinearSolver::solve_impl(std::span<const complex>, std::span<complex>) {
   throw UnsupportedOperator("this linear solver does not solve complex systems");
+}
+
+void Preconditioner::apply(std::span<const double>, std::span<double>) const {
+  throw UnsupportedOperator("this preconditioner does not apply to real vectors");
+}
+void Preconditioner::apply(std::span<const complex>, std::span<complex>) const {
+  throw UnsupportedOperator("this preconditioner does not apply to complex vectors");
 }
 
 }  // namespace solvent

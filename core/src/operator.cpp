@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
 namespace solvent {
 namespace {
@@ -28,10 +30,19 @@ struct Traits<BandedMatrix<T>> {
   static constexpr OperatorKind kind = OperatorKind::Banded;
   static std::size_t rows(const BandedMatrix<T>& m) { return m.n; }
 };
+template <class T>
+struct Traits<MatrixFree<T>> {
+  static constexpr OperatorKind kind = OperatorKind::MatrixFree;
+  static std::size_t rows(const MatrixFree<T>& m) { return m ? m->rows() : 0; }
+};
 template <class M>
 struct ScalarOf;
 template <template <class> class M, class T>
 struct ScalarOf<M<T>> {
+  static constexpr ScalarKind value = scalar_kind_of<T>;
+};
+template <class T>
+struct ScalarOf<MatrixFree<T>> {
   static constexpr ScalarKind value = scalar_kind_of<T>;
 };
 }  // namespace
@@ -42,6 +53,7 @@ OperatorKind kind_of(const Operator& op) {
 ScalarKind scalar_of(const Operator& op) {
   return std::visit([](const auto& m) { return ScalarOf<std::decay_t<decltype(m)>>::value; }, op);
 }
+OperatorForm form_of(const Operator& op) { return {kind_of(op), scalar_of(op)}; }
 std::size_t rows_of(const Operator& op) {
   return std::visit([](const auto& m) { return Traits<std::decay_t<decltype(m)>>::rows(m); }, op);
 }
@@ -83,25 +95,81 @@ T row_product(const Stencil7<T>& a, std::size_t m, std::span<const T> x) {
   return s;
 }
 
+// The one product every storage shares: rows one at a time for the assembled storages, the
+// model's own action for a matrix-free one.
 template <class T>
-double residual_of(const Operator& op, std::span<const T> b, std::span<const T> x) {
-  return std::visit(
-      [&](const auto& a) -> double {
+void apply_any(const Operator& op, std::span<const T> x, std::span<T> y) {
+  const std::size_t n = rows_of(op);
+  if (x.size() != n || y.size() != n)
+    throw SolverError("apply: vectors of length " + std::to_string(x.size()) + " and " +
+                      std::to_string(y.size()) + " for an operator of " + std::to_string(n) +
+                      " rows");
+  std::visit(
+      [&](const auto& a) {
         using M = std::decay_t<decltype(a)>;
-        if constexpr (ScalarOf<M>::value != scalar_kind_of<T>) {
-          throw UnsupportedOperator("relative_residual: the vectors' scalar type is not the operator's");
-        } else {
-          double r2 = 0, b2 = 0;
-          for (std::size_t i = 0; i < b.size(); ++i) {
-            r2 += std::norm(b[i] - row_product(a, i, x));
-            b2 += std::norm(b[i]);
-          }
-          return b2 > 0 ? std::sqrt(r2 / b2) : std::sqrt(r2);
-        }
+        if constexpr (ScalarOf<M>::value != scalar_kind_of<T>)
+          throw UnsupportedOperator("apply: the vectors' scalar type is not the operator's");
+        else if constexpr (Traits<M>::kind == OperatorKind::MatrixFree)
+          a->apply(x, y);
+        else
+          for (std::size_t i = 0; i < n; ++i) y[i] = row_product(a, i, x);
       },
       op);
 }
+
+// sum_i |v_i|^2 by f(i) = v_i, in the fast plain way; where squares overflow (entries beyond
+// 1e154, as in a state that is blowing up but still finite) again with a scale, as LAPACK's
+// nrm2 does, so that a finite residual is never reported as NaN.
+template <class F>
+double norm_of(std::size_t n, F f) {
+  double s2 = 0;
+  for (std::size_t i = 0; i < n; ++i) s2 += std::norm(f(i));
+  if (std::isfinite(s2)) return std::sqrt(s2);
+  double scale = 0;
+  for (std::size_t i = 0; i < n; ++i) scale = std::max(scale, std::abs(f(i)));
+  if (!std::isfinite(scale) || scale == 0) return scale;
+  s2 = 0;
+  for (std::size_t i = 0; i < n; ++i) s2 += std::norm(f(i) / scale);
+  return scale * std::sqrt(s2);
+}
+
+// Assembled storages row by row, with no temporary (the core checks every direct solve with
+// it, so it runs once per time step); a matrix-free operator through its action.
+template <class T>
+double residual_of(const Operator& op, std::span<const T> b, std::span<const T> x) {
+  if (b.size() != rows_of(op) || x.size() != rows_of(op))
+    throw SolverError("relative_residual: vectors of length " + std::to_string(b.size()) + " and " +
+                      std::to_string(x.size()) + " for an operator of " +
+                      std::to_string(rows_of(op)) + " rows");
+  const std::size_t n = b.size();
+  double r = 0;
+  std::visit(
+      [&](const auto& a) {
+        using M = std::decay_t<decltype(a)>;
+        if constexpr (ScalarOf<M>::value != scalar_kind_of<T>) {
+          throw UnsupportedOperator(
+              "relative_residual: the vectors' scalar type is not the operator's");
+        } else if constexpr (Traits<M>::kind == OperatorKind::MatrixFree) {
+          std::vector<T> ax(n);
+          apply_any<T>(op, x, ax);
+          r = norm_of(n, [&](std::size_t i) { return b[i] - ax[i]; });
+        } else {
+          r = norm_of(n, [&](std::size_t i) { return b[i] - row_product(a, i, x); });
+        }
+      },
+      op);
+  const double bn = norm_of(n, [&](std::size_t i) { return b[i]; });
+  return bn > 0 ? r / bn : r;
+}
+
 }  // namespace
+
+void apply(const Operator& a, std::span<const double> x, std::span<double> y) {
+  apply_any<double>(a, x, y);
+}
+void apply(const Operator& a, std::span<const complex> x, std::span<complex> y) {
+  apply_any<complex>(a, x, y);
+}
 
 double relative_residual(const Operator& a, std::span<const double> b, std::span<const double> x) {
   return residual_of<double>(a, b, x);

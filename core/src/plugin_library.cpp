@@ -39,7 +39,8 @@ PluginLibrary load_plugin_library(const std::filesystem::path& path) {
         fmt::format("{}: incomplete descriptor (name, version or schema missing)", path.string()));
   const bool has_factory = (d->kind == PluginKind::Model && d->make_model) ||
                            (d->kind == PluginKind::Integrator && d->make_integrator) ||
-                           (d->kind == PluginKind::LinearSolver && d->make_linear_solver);
+                           (d->kind == PluginKind::LinearSolver && d->make_linear_solver) ||
+                           (d->kind == PluginKind::Preconditioner && d->make_preconditioner);
   if (!has_factory)
     throw PluginError(
         fmt::format("{}: descriptor of '{}' has no factory for its kind", path.string(), d->name));
@@ -63,6 +64,10 @@ std::shared_ptr<Integrator> create_integrator(const PluginLibrary& lib, const Pl
 std::shared_ptr<LinearSolver> create_linear_solver(const PluginLibrary& lib,
                                                    const PluginContext& ctx) {
   return keep_library_loaded(lib.descriptor->make_linear_solver(ctx), lib.library);
+}
+std::shared_ptr<Preconditioner> create_preconditioner(const PluginLibrary& lib,
+                                                      const PluginContext& ctx) {
+  return keep_library_loaded(lib.descriptor->make_preconditioner(ctx), lib.library);
 }
 
 }  // namespace solvent

@@ -26,5 +26,7 @@ std::shared_ptr<Model> create_model(const PluginLibrary& lib, const PluginContex
 std::shared_ptr<Integrator> create_integrator(const PluginLibrary& lib, const PluginContext& ctx);
 std::shared_ptr<LinearSolver> create_linear_solver(const PluginLibrary& lib,
                                                    const PluginContext& ctx);
+std::shared_ptr<Preconditioner> create_preconditioner(const PluginLibrary& lib,
+                                                      const PluginContext& ctx);
 
 }  // namespace solvent

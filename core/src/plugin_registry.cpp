@@ -146,6 +146,8 @@ std::string_view to_string(PluginKind k) {
       return "integrator";
     case PluginKind::LinearSolver:
       return "linear_solver";
+    case PluginKind::Preconditioner:
+      return "preconditioner";
   }
   return "?";
 }

@@ -1,8 +1,10 @@
 #include "run_driver.hpp"
 
+#include "combination.hpp"
 #include "config_validation.hpp"
 #include "csv_observer.hpp"
 #include "fallback_linear_solver.hpp"
+#include "plugin_library.hpp"
 #include "logging.hpp"
 #include "progress_line.hpp"
 #include "run_record.hpp"
@@ -115,8 +117,10 @@ void prepare_output_dir(const fs::path& dir, const RunOptions& opt) {
         "or replace it with --overwrite",
         dir.string()));
   if (opt.overwrite && !opt.resume && fs::exists(dir / "record.toml")) {
-    for (const auto& name : {"observables.csv", "solution.csv", "unconverged_iterate.csv",
-                             "residual_history.csv", "record.toml", "config.toml"})
+    for (const auto& name : {"observables.csv", "solution.csv", "solution.vti", "solution.vtr",
+                             "unconverged_iterate.csv", "unconverged_iterate.vti",
+                             "unconverged_iterate.vtr", "residual_history.csv", "record.toml",
+                             "config.toml"})
       fs::remove(dir / name);
     fs::remove_all(dir / "profiles");
   }
@@ -165,12 +169,14 @@ RunSummary run_experiment(const RunOptions& opt) {
   std::shared_ptr<Model> model;
   std::shared_ptr<Integrator> integrator;
   std::shared_ptr<LinearSolver> solver;
+  std::shared_ptr<Preconditioner> preconditioner;
   RunResult result;
   auto finish_record = [&](const std::string& status, const std::string& message) {
     csv.finish();
     if (model) record.add_facts("model", model->facts());
     if (integrator) record.add_facts("integrator", integrator->facts());
     if (solver) record.add_facts("linear_solver", solver->facts());
+    if (preconditioner) record.add_facts("preconditioner", preconditioner->facts());
     // After a failure the integrator returned nothing: the observer knows how far it got.
     const bool failed = status != "completed";
     record.set_result(failed ? csv.last_step().step : result.steps,
@@ -185,31 +191,44 @@ RunSummary run_experiment(const RunOptions& opt) {
   try {
     {
       auto scope = timer.measure("setup");
-      model = create_model(*cfg.model->plugin, context_for(*cfg.model));
-      integrator = create_integrator(*cfg.integrator->plugin, context_for(*cfg.integrator));
-      std::string why;
-      if (!integrator->accepts(*model, why))
-        throw PluginError(fmt::format("integrator '{}' cannot advance model '{}': {}",
-                                      summary.integrator, summary.model, why));
-      if (integrator->needs_linear_solver()) {
-        if (!cfg.linear_solver)
-          throw ConfigError({fmt::format("{}: integrator '{}' needs a [linear_solver] section",
-                                         cfg.file.string(), summary.integrator)});
+      auto plugins = create_plugins(cfg);
+      model = plugins.model;
+      integrator = plugins.integrator;
+      preconditioner = plugins.preconditioner;
+      if (auto problems = combination_problems(cfg, plugins); !problems.empty())
+        throw ConfigError(std::move(problems));
+      if (const auto layout = model->linear() ? model->linear()->layout() : std::nullopt)
+        csv.set_solution_layout(*layout);
+      if (plugins.linear_solver) {
         summary.linear_solver = cfg.linear_solver->plugin->descriptor->name;
-        auto primary =
-            create_linear_solver(*cfg.linear_solver->plugin, context_for(*cfg.linear_solver));
+        SolverPolicy policy;
+        policy.conversion.max_bytes =
+            std::size_t(cfg.solver_core.real("max_conversion_mib") * double(1 << 20));
+        policy.verify_residual = cfg.solver_core.boolean("verify_residual");
+        policy.on_conversion = [&](const std::string& what) {
+          log->info("operator converted for linear solver '{}': {}", summary.linear_solver, what);
+          record.add_conversion(what);
+        };
+        plugins.linear_solver->set_policy(policy);
+        plugins.linear_solver->set_preconditioner(preconditioner);
         FallbackLinearSolver::Factory fallback;
         if (cfg.fallback_solver)
-          fallback = [&] {
-            return create_linear_solver(*cfg.fallback_solver->plugin,
-                                        context_for(*cfg.fallback_solver));
+          fallback = [&, policy] {
+            auto s = create_linear_solver(*cfg.fallback_solver->plugin,
+                                          context_for(*cfg.fallback_solver));
+            s->set_policy(policy);
+            if (preconditioner)
+              log->warn("the fallback linear solver runs without the preconditioner");
+            return s;
           };
         solver = std::make_shared<FallbackLinearSolver>(
-            std::move(primary), std::move(fallback), [&](const std::string& why_switch) {
+            std::move(plugins.linear_solver), std::move(fallback),
+            [&](const std::string& why_switch) {
               log->warn("{}; falling back to linear solver '{}'", why_switch, cfg.fallback);
               record.set_solver_in_use(fmt::format("{} (fallback: {})", cfg.fallback, why_switch));
               summary.linear_solver = cfg.fallback + " (fallback)";
             });
+        solver->set_policy(policy);
       }
     }
     ExactErrorObserver with_errors(*model, observer);

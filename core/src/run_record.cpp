@@ -67,6 +67,7 @@ RunRecord::RunRecord(std::filesystem::path dir, const ResolvedConfig& cfg,
   if (cfg.model) plugins.insert("model", plugin_entry(*cfg.model));
   if (cfg.integrator) plugins.insert("integrator", plugin_entry(*cfg.integrator));
   if (cfg.linear_solver) plugins.insert("linear_solver", plugin_entry(*cfg.linear_solver));
+  if (cfg.preconditioner) plugins.insert("preconditioner", plugin_entry(*cfg.preconditioner));
   if (cfg.fallback_solver)
     plugins.insert("fallback_linear_solver", plugin_entry(*cfg.fallback_solver));
   table_.insert("plugins", std::move(plugins));
@@ -79,6 +80,13 @@ void RunRecord::add_facts(const std::string& role, const Facts& facts) {
   toml::table t;
   for (const auto& [k, v] : facts) t.insert_or_assign(k, v);
   f.insert_or_assign(role, std::move(t));
+}
+
+void RunRecord::add_conversion(const std::string& what) {
+  auto& plugins = *table_["plugins"].as_table();
+  if (!plugins.contains("operator_conversions"))
+    plugins.insert("operator_conversions", toml::array{});
+  plugins["operator_conversions"].as_array()->push_back(what);
 }
 
 void RunRecord::set_solver_in_use(const std::string& note) {

@@ -19,6 +19,7 @@ class RunRecord {
 
   void add_facts(const std::string& role, const Facts& facts);
   void set_solver_in_use(const std::string& note);  // e.g. a fallback taking over
+  void add_conversion(const std::string& what);       // the core converted the operator
   void set_outcome(const std::string& status, const std::string& message);
   void set_result(std::int64_t steps, double t, const std::optional<SolveStats>& stats,
                   const std::vector<Observable>& observables);

@@ -1,7 +1,5 @@
 #include "jacobi_solver.hpp"
 
-#include "operator_rows.hpp"
-
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
@@ -20,32 +18,52 @@ JacobiSolver::JacobiSolver(const solvent::PluginContext& ctx)
       weight_(ctx.params.real("weight")),
       log_(ctx.log) {}
 
-bool JacobiSolver::accepts(OperatorKind kind, ScalarKind) const {
-  return kind == OperatorKind::Dense || kind == OperatorKind::Csr;
+std::vector<solvent::OperatorForm> JacobiSolver::forms() const {
+  return {{OperatorKind::Csr, ScalarKind::Real}, {OperatorKind::Csr, ScalarKind::Complex}};
 }
 
-void JacobiSolver::setup(std::shared_ptr<const solvent::Operator> op) {
-  // The diagonal is all Jacobi prepares; it is inverted once here, not in every sweep.
+namespace {
+// The diagonal, checked once here rather than in every sweep: Jacobi divides by it.
+template <class T>
+std::vector<T> diagonal_of(const solvent::CsrMatrix<T>& a) {
+  std::vector<T> d(a.rows, T{});
+  for (std::size_t i = 0; i < a.rows; ++i) {
+    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
+      if (std::size_t(a.col_idx[std::size_t(k)]) == i) d[i] = a.values[std::size_t(k)];
+    if (d[i] == T{})
+      throw solvent::SolverError(fmt::format(
+          "acme-jacobi: zero diagonal entry in row {}; Jacobi divides by the diagonal", i));
+  }
+  return d;
+}
+
+// r = b - A x; returns ||r||_2.
+template <class T>
+double residual(const solvent::Operator& a, std::span<const T> b, std::span<const T> x,
+                std::span<T> r) {
+  solvent::apply(a, x, r);
+  double norm2 = 0.0;
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    r[i] = b[i] - r[i];
+    norm2 += std::norm(r[i]);
+  }
+  return std::sqrt(norm2);
+}
+}  // namespace
+
+void JacobiSolver::setup_impl(std::shared_ptr<const solvent::Operator> op) {
   if (solvent::scalar_of(*op) == ScalarKind::Real)
-    diagonal_real_ = diagonal_of<double>(*op);
+    diagonal_real_ = diagonal_of(std::get<solvent::CsrMatrix<double>>(*op));
   else
-    diagonal_complex_ = diagonal_of<solvent::complex>(*op);
+    diagonal_complex_ = diagonal_of(std::get<solvent::CsrMatrix<solvent::complex>>(*op));
   op_ = std::move(op);
 }
 
 template <class T>
 SolveStats JacobiSolver::iterate(std::span<const T> b, std::span<T> x,
                                  const std::vector<T>& diagonal) {
-  if (!op_) throw solvent::SolverError("acme-jacobi: solve() before setup()");
-  if (solvent::scalar_of(*op_) != solvent::scalar_kind_of<T>)
-    throw solvent::UnsupportedOperator(
-        fmt::format("acme-jacobi: a {} right-hand side for a {} matrix",
-                    solvent::to_string(solvent::scalar_kind_of<T>),
-                    solvent::to_string(solvent::scalar_of(*op_))));
+  // The core checked setup-before-solve, the scalar type and the lengths.
   const std::size_t n = diagonal.size();
-  if (b.size() != n || x.size() != n)
-    throw solvent::SolverError(
-        fmt::format("acme-jacobi: vector length {} for a {} x {} matrix", b.size(), n, n));
   double bnorm = 0.0;
   for (const auto& v : b) bnorm += std::norm(v);
   bnorm = std::sqrt(bnorm);
@@ -87,11 +105,11 @@ SolveStats JacobiSolver::iterate(std::span<const T> b, std::span<T> x,
   return stats;
 }
 
-SolveStats JacobiSolver::solve(std::span<const double> b, std::span<double> x) {
+SolveStats JacobiSolver::solve_impl(std::span<const double> b, std::span<double> x) {
   return iterate(b, x, diagonal_real_);
 }
 
-SolveStats JacobiSolver::solve(std::span<const solvent::complex> b, std::span<solvent::complex> x) {
+SolveStats JacobiSolver::solve_impl(std::span<const solvent::complex> b, std::span<solvent::complex> x) {
   return iterate(b, x, diagonal_complex_);
 }
 

@@ -1,7 +1,9 @@
 #pragma once
-// acme-jacobi: the (weighted) Jacobi iteration x <- x + w D^-1 (b - A x) on dense or CSR
-// matrices, real or complex. It converges for strictly diagonally dominant matrices (and
-// some others); when it does not, solve() says so and leaves its best iterate in x.
+// acme-jacobi: the (weighted) Jacobi iteration x <- x + w D^-1 (b - A x), real or complex.
+// It declares CSR only — the core converts a dense, banded or stencil operator to CSR
+// before setup — and forms A x with solvent::apply, so it holds no matrix-vector product of
+// its own. It converges for strictly diagonally dominant matrices (and some others); when it
+// does not, solve() says so and leaves its best iterate in x.
 #include <solvent/solvent.hpp>
 
 #include <spdlog/logger.h>
@@ -11,12 +13,14 @@ namespace acme {
 class JacobiSolver : public solvent::LinearSolver {
  public:
   explicit JacobiSolver(const solvent::PluginContext& ctx);
-  bool accepts(solvent::OperatorKind kind, solvent::ScalarKind scalar) const override;
-  void setup(std::shared_ptr<const solvent::Operator> op) override;
-  solvent::SolveStats solve(std::span<const double> b, std::span<double> x) override;
-  solvent::SolveStats solve(std::span<const solvent::complex> b,
-                            std::span<solvent::complex> x) override;
+  std::vector<solvent::OperatorForm> forms() const override;
   solvent::Facts facts() const override;
+
+ protected:
+  void setup_impl(std::shared_ptr<const solvent::Operator> op) override;
+  solvent::SolveStats solve_impl(std::span<const double> b, std::span<double> x) override;
+  solvent::SolveStats solve_impl(std::span<const solvent::complex> b,
+                                 std::span<solvent::complex> x) override;
 
  private:
   template <class T>

@@ -7,5 +7,5 @@ SOLVENT_PLUGIN(
     solvent::describe_linear_solver<
         solvent::krylov::KrylovSolver<solvent::krylov::Bicgstab, solvent::krylov::HostSpace>>(
         "bicgstab", "1.0.0",
-        "BiCGSTAB (van der Vorst) for real and complex CSR and seven-point operators, on the CPU",
+        "BiCGSTAB (van der Vorst) for real and complex CSR, seven-point and matrix-free operators, on the CPU",
         &solvent::krylov::krylov_schema))

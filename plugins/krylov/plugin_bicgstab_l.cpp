@@ -6,5 +6,5 @@
 SOLVENT_PLUGIN(solvent::describe_linear_solver<solvent::krylov::KrylovSolver<
                    solvent::krylov::BicgstabL, solvent::krylov::HostSpace>>(
     "bicgstab-l", "1.0.0",
-    "BiCGSTAB(l) (Sleijpen-Fokkema) for real and complex CSR and seven-point operators, on the CPU",
+    "BiCGSTAB(l) (Sleijpen-Fokkema) for real and complex CSR, seven-point and matrix-free operators, on the CPU",
     &solvent::krylov::krylov_schema_with_degree))

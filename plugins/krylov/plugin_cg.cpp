@@ -6,6 +6,6 @@
 SOLVENT_PLUGIN(solvent::describe_linear_solver<
                solvent::krylov::KrylovSolver<solvent::krylov::Cg, solvent::krylov::HostSpace>>(
     "cg", "1.0.0",
-    "Jacobi-preconditioned conjugate gradients for Hermitian positive definite CSR and seven-point "
-    "operators, on the CPU",
-    &solvent::krylov::cg_schema))
+    "conjugate gradients for Hermitian positive definite operators (CSR, seven-point, "
+    "matrix-free), on the CPU; the preconditioner must be Hermitian positive definite too",
+    &solvent::krylov::krylov_schema))

@@ -6,6 +6,6 @@
 SOLVENT_PLUGIN(solvent::describe_linear_solver<
                solvent::krylov::KrylovSolver<solvent::krylov::Cg, solvent::krylov::DeviceSpace>>(
     "cg-cuda", "1.0.0",
-    "Jacobi-preconditioned conjugate gradients for Hermitian positive definite CSR and seven-point "
-    "operators, on a CUDA device",
-    &solvent::krylov::cg_schema, "cuda"))
+    "conjugate gradients for Hermitian positive definite CSR and seven-point operators, on a "
+    "CUDA device; the preconditioner must be Hermitian positive definite too",
+    &solvent::krylov::krylov_schema, "cuda"))

@@ -6,5 +6,5 @@
 SOLVENT_PLUGIN(solvent::describe_linear_solver<
                solvent::krylov::KrylovSolver<solvent::krylov::Tfqmr, solvent::krylov::HostSpace>>(
     "tfqmr", "1.0.0",
-    "TFQMR (Freund) for real and complex CSR and seven-point operators, on the CPU",
+    "TFQMR (Freund) for real and complex CSR, seven-point and matrix-free operators, on the CPU",
     &solvent::krylov::krylov_schema))

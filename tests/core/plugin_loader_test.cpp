@@ -16,8 +16,8 @@ TEST_CASE("a plugin built against another ABI is refused, naming both versions")
   } catch (const PluginError& e) {
     CHECK(std::string(e.what()) ==
           path +
-              ": plugin ABI version 999 does not match this Solvent's ABI version 2; "
-              "rebuild the plugin against Solvent " +
+              ": plugin ABI version 999 does not match this Solvent's ABI version " +
+              std::to_string(plugin_abi_version) + "; rebuild the plugin against Solvent " +
               version_string());
   }
 }

@@ -10,7 +10,7 @@
 
 using namespace solvent;
 
-TEST_CASE("the ABI version this layout belongs to") { CHECK(plugin_abi_version == 2u); }
+TEST_CASE("the ABI version this layout belongs to") { CHECK(plugin_abi_version == 3u); }
 
 TEST_CASE("the plugin descriptor: abi_version first, every field where the loader reads it") {
   CHECK(offsetof(PluginDescriptor, abi_version) == 0);  // never moves: read before the check
@@ -24,10 +24,12 @@ TEST_CASE("the plugin descriptor: abi_version first, every field where the loade
   CHECK(offsetof(PluginDescriptor, make_model) == 64);
   CHECK(offsetof(PluginDescriptor, make_integrator) == 72);
   CHECK(offsetof(PluginDescriptor, make_linear_solver) == 80);
-  CHECK(sizeof(PluginDescriptor) == 88);
+  CHECK(offsetof(PluginDescriptor, make_preconditioner) == 88);
+  CHECK(sizeof(PluginDescriptor) == 96);
   CHECK(static_cast<std::uint32_t>(PluginKind::Model) == 1);
   CHECK(static_cast<std::uint32_t>(PluginKind::Integrator) == 2);
   CHECK(static_cast<std::uint32_t>(PluginKind::LinearSolver) == 3);
+  CHECK(static_cast<std::uint32_t>(PluginKind::Preconditioner) == 4);
 }
 
 TEST_CASE("the values exchanged with plugin objects") {
@@ -47,4 +49,17 @@ TEST_CASE("the values exchanged with plugin objects") {
   CHECK(sizeof(BandedMatrix<double>) == 48);
   CHECK(sizeof(Stencil7<double>) == 192);
   CHECK(sizeof(Vector) == 32);
+  CHECK(sizeof(OperatorForm) == 8);
+  CHECK(static_cast<int>(OperatorKind::MatrixFree) == 4);
+  CHECK(sizeof(MatrixFree<double>) == 16);
+  CHECK(sizeof(OperatorHints) == 24);
+}
+
+TEST_CASE("the interface objects: a vtable and, for the solver, the core's hidden state only") {
+  // LinearSolver keeps everything the core checks behind one pointer, so its checks can grow
+  // without changing the layout a plugin derives from.
+  CHECK(sizeof(LinearSolver) == 16);
+  CHECK(sizeof(Preconditioner) == 8);
+  CHECK(sizeof(Integrator) == 8);
+  CHECK(sizeof(Model) == 8);
 }

@@ -44,9 +44,10 @@ TEST_CASE("reporting a residual of 0 is caught") {
 
 TEST_CASE("claiming every operator form is caught, form by form") {
   const auto problems = tk::linear_solver_problems("kit-claims-every-form", {}, iterative());
-  CHECK(found(problems, "csr real system, n = 64: it accepts this form, but setup refused it: "
+  CHECK(found(problems, "csr real system, n = 64: it declares this form, but setup refused it: "
                         "jacobi fixture: dense real matrices only"));
-  CHECK(found(problems, "stencil7 complex system, n = 125: it accepts this form, but setup refused it"));
+  CHECK(found(problems,
+              "stencil7 complex system, n = 125: it declares this form, but setup refused it"));
   CHECK_FALSE(found(problems, "dense real system"));
 }
 

@@ -9,8 +9,13 @@ namespace {
 class RefusingSolver : public solvent::LinearSolver {
  public:
   explicit RefusingSolver(const solvent::PluginContext&) {}
-  bool accepts(solvent::OperatorKind, solvent::ScalarKind) const override { return false; }
-  void setup(std::shared_ptr<const solvent::Operator>) override {
+  // It declares a form, so that configurations naming it pass validation, and then refuses.
+  std::vector<solvent::OperatorForm> forms() const override {
+    return {{solvent::OperatorKind::Dense, solvent::ScalarKind::Real}};
+  }
+
+ protected:
+  void setup_impl(std::shared_ptr<const solvent::Operator>) override {
     throw solvent::UnsupportedOperator(FIXTURE_NAME " is a loader-test fixture and solves nothing");
   }
 };

@@ -16,19 +16,25 @@ class JacobiFixture : public solvent::LinearSolver {
   explicit JacobiFixture(const solvent::PluginContext& ctx)
       : tolerance_(ctx.params.real("tolerance")), max_iterations_(ctx.params.integer("max_iterations")) {}
 
-  bool accepts(solvent::OperatorKind kind, solvent::ScalarKind scalar) const override {
-    if (KIT_FLAW == claims_every_form) return true;
-    return kind == solvent::OperatorKind::Dense && scalar == solvent::ScalarKind::Real;
+  std::vector<solvent::OperatorForm> forms() const override {
+    using solvent::OperatorKind, solvent::ScalarKind;
+    if (KIT_FLAW != claims_every_form) return {{OperatorKind::Dense, ScalarKind::Real}};
+    std::vector<solvent::OperatorForm> all;
+    for (auto k : {OperatorKind::Dense, OperatorKind::Csr, OperatorKind::Banded,
+                   OperatorKind::Stencil7, OperatorKind::MatrixFree})
+      for (auto s : {ScalarKind::Real, ScalarKind::Complex}) all.push_back({k, s});
+    return all;
   }
 
-  void setup(std::shared_ptr<const solvent::Operator> op) override {
+ protected:
+  void setup_impl(std::shared_ptr<const solvent::Operator> op) override {
     const auto* a = std::get_if<solvent::DenseMatrix<double>>(op.get());
     // The flawed build claims every form above, then cannot handle them here.
     if (!a) throw solvent::UnsupportedOperator("jacobi fixture: dense real matrices only");
     a_ = *a;
   }
 
-  solvent::SolveStats solve(std::span<const double> b, std::span<double> x) override {
+  solvent::SolveStats solve_impl(std::span<const double> b, std::span<double> x) override {
     const std::size_t n = a_.rows;
     std::vector<double> next(n);
     solvent::SolveStats s;

@@ -3,10 +3,11 @@
 // Bump it whenever a type that crosses the library boundary changes layout, a virtual
 // function is added, removed or reordered in an interface, or the exported symbol changes
 // (tests/sdk/abi_layout_test.cpp pins the layouts). 2: the descriptor is a plain extern "C"
-// function instead of a Boost.DLL alias.
+// function instead of a Boost.DLL alias. 3: operators (matrix-free, forms), the
+// preconditioner kind, LinearSolver's checked setup/solve around setup_impl/solve_impl.
 #include <cstdint>
 
-#define SOLVENT_PLUGIN_ABI_VERSION 2u
+#define SOLVENT_PLUGIN_ABI_VERSION 3u
 
 namespace solvent {
 

@@ -1,27 +1,12 @@
 #pragma once
 // What the direct solvers (factor an operator once, substitute per right-hand side) share,
-// written once: the checks before a solve, the factor storage of either scalar, and the
-// statistics of a solve.
-#include <solvent/errors.hpp>
+// written once: the factor storage of either scalar and the statistics of a solve. (The
+// checks before a solve are LinearSolver::solve's, in the core.)
 #include <solvent/linear_solver.hpp>
 
 #include <string>
 
 namespace solvent {
-
-// Before a direct solve of scalar T: setup() came first, and b and x have the operator's
-// scalar type and size. Messages start with the solver's name.
-template <class T>
-void check_direct_solve(const Operator* op, std::size_t b_size, std::size_t x_size,
-                        const std::string& solver) {
-  if (op == nullptr) throw SolverError(solver + ": solve() before setup()");
-  if (scalar_of(*op) != scalar_kind_of<T>)
-    throw UnsupportedOperator(solver + ": right-hand side and matrix have different scalar types");
-  const std::size_t n = rows_of(*op);
-  if (b_size != n || x_size != n)
-    throw SolverError(solver + ": vector length " + std::to_string(b_size) + " for a " +
-                      std::to_string(n) + " x " + std::to_string(n) + " matrix");
-}
 
 // One value per scalar type — factors, pivots' companions, work arrays — picked by T.
 template <class Real, class Complex>
@@ -37,8 +22,8 @@ struct PerScalar {
   }
 };
 
-// A direct solve's statistics: one step, converged. The residual is not formed (NaN: the
-// record says "not computed"); the conformance kit checks the solution itself.
+// A direct solve's statistics: one step, converged. The residual is left NaN for the core to
+// compute from the operator after the solve (SolverPolicy::verify_residual).
 inline SolveStats direct_solve_stats() {
   SolveStats s;
   s.iterations = 1;

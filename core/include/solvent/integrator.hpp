@@ -36,6 +36,9 @@ class Integrator : public PluginObject {
   // Whether this integrator can advance the model; if not, `why` says what is missing.
   virtual bool accepts(Model& model, std::string& why) const = 0;
   virtual bool needs_linear_solver() const { return true; }
+  // The form of the operator this integrator will hand its linear solver for this model,
+  // where it can say before running; `solvent validate` checks the solver against it.
+  virtual std::optional<OperatorForm> system_form(Model& /*model*/) const { return std::nullopt; }
   // Throws SolverError, DivergenceError on a failure it detects (naming the step).
   virtual RunResult run(Model& model, LinearSolver* solver, RunContext& ctx) = 0;
 };

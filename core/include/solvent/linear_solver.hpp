@@ -1,12 +1,23 @@
 #pragma once
 // LinearSolver: setup() takes an operator once (factor or analyse; a solver may keep it
 // resident on a device), solve() is called many times with new right-hand sides.
+//
+// The public setup() and solve() are the core's and not virtual (Ginkgo's validate-then-
+// apply_impl): they check setup-before-solve, sizes and scalar types, convert the operator
+// to the first storage in forms() that the core can produce (solvent/conversion.hpp; the
+// conversion is logged and recorded), set up the preconditioner, permute for a band
+// ordering, and verify the result; a plugin implements only setup_impl and solve_impl and
+// is never handed anything it did not declare.
+#include <solvent/conversion.hpp>
 #include <solvent/operator.hpp>
 #include <solvent/plugin_object.hpp>
+#include <solvent/preconditioner.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -15,30 +26,85 @@ namespace solvent {
 
 struct SolveStats {
   std::int64_t iterations = 0;  // 1 for a direct solve
-  // ||b - A x|| / ||b|| of the returned x as the solver computed it (an iteration's stopping
-  // rule; solvent::relative_residual computes it for any storage). NaN: not computed — the
-  // direct solvers leave it so rather than spend a matrix-vector product on every solve
-  // (+50 % on the banded 1D step); the record then says "not computed", never a made-up 0.
+  // ||b - A x|| / ||b|| of the returned x. Iterative solvers report the residual of their
+  // stopping rule; for a solver that leaves it NaN the core computes the true one after the
+  // solve (SolverPolicy::verify_residual), so every recorded residual was computed.
   double residual = std::numeric_limits<double>::quiet_NaN();
   bool converged = false;
-  std::string status;                    // "converged", "max_iterations", "breakdown: rho = 0", ...
+  std::string status;  // "converged", "max_iterations", "breakdown: rho = 0", ...
   // Iterative solvers: entry k is the relative residual after k iterations, entry 0 that of
   // the initial guess (so iterations + 1 entries); direct solvers leave it empty.
   std::vector<double> residual_history;
 };
 
+// What the core decides for every solver of a run ([linear_solver] keys of the core).
+struct SolverPolicy {
+  ConversionOptions conversion;
+  // Compute ||b - A x|| / ||b|| after every solve whose solver did not report one (the
+  // direct solvers): one matrix-vector product per solve. A non-finite result marks the
+  // solve as failed.
+  bool verify_residual = true;
+  // Called with a sentence when setup converted the operator (the run driver logs it and
+  // writes it into the record).
+  std::function<void(const std::string&)> on_conversion;
+};
+
+// Hints an integrator gives with the operator.
+struct OperatorHints {
+  // A permutation p (new index -> old index) under which the operator is banded; used only
+  // if the operator is converted to banded storage.
+  std::vector<std::int32_t> band_ordering;
+};
+
 class LinearSolver : public PluginObject {
  public:
-  virtual bool accepts(OperatorKind kind, ScalarKind scalar) const = 0;
+  LinearSolver();
+  ~LinearSolver() override;
+  LinearSolver(const LinearSolver&) = delete;
+  LinearSolver& operator=(const LinearSolver&) = delete;
 
-  // The operator stays alive, unchanged, for as long as the solver uses it.
-  virtual void setup(std::shared_ptr<const Operator> op) = 0;
+  // The storages and scalars this solver works on, most preferred first.
+  virtual std::vector<OperatorForm> forms() const = 0;
+  // Whether the method applies a preconditioner (Krylov methods); direct solvers do not.
+  virtual bool uses_preconditioner() const { return false; }
 
-  // x carries the initial guess in (where the solver uses one) and the solution out.
-  // A direct solver throws SolverError on a singular or non-finite pivot; an iterative
-  // one returns converged = false with its best iterate in x.
-  virtual SolveStats solve(std::span<const double> b, std::span<double> x);
-  virtual SolveStats solve(std::span<const complex> b, std::span<complex> x);
+  // Whether `form` is in forms().
+  bool accepts(OperatorForm form) const;
+
+  // The operator stays alive, unchanged, for as long as the solver uses it. Throws
+  // UnsupportedOperator when no storage in forms() can be produced from it, naming both.
+  void setup(std::shared_ptr<const Operator> op, const OperatorHints& hints = {});
+
+  // x carries the initial guess in (where the solver uses one) and the solution out. A
+  // direct solver throws SolverError on a singular or non-finite pivot; an iterative one
+  // returns converged = false with its best iterate in x.
+  SolveStats solve(std::span<const double> b, std::span<double> x);
+  SolveStats solve(std::span<const complex> b, std::span<complex> x);
+
+  // Set by the core before setup().
+  void set_policy(SolverPolicy policy);
+  void set_preconditioner(std::shared_ptr<Preconditioner> pc);
+
+  // What the last setup converted ("" when the operator was used as given), and the form of
+  // the operator the solver works on since (none before setup).
+  const std::string& conversion() const;
+  std::optional<OperatorForm> working_form() const;
+
+ protected:
+  // Called with an operator whose form is in forms(), after the preconditioner's setup.
+  virtual void setup_impl(std::shared_ptr<const Operator> op) = 0;
+  // Called with b and x of the operator's size and scalar type, after setup_impl.
+  virtual SolveStats solve_impl(std::span<const double> b, std::span<double> x);
+  virtual SolveStats solve_impl(std::span<const complex> b, std::span<complex> x);
+  // The preconditioner set up for the current operator, or nullptr.
+  const Preconditioner* preconditioner() const;
+
+ private:
+  template <class T>
+  SolveStats checked_solve(std::span<const T> b, std::span<T> x);
+
+  struct State;
+  std::unique_ptr<State> state_;
 };
 
 }  // namespace solvent

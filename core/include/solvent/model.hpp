@@ -15,13 +15,26 @@
 
 namespace solvent {
 
-// How a state vector is laid out: component-major, components.size() blocks of
-// coordinates.size() values each (the 1D model: C, P, I, F on M grid points).
+// One axis of a grid: its name and the coordinate of every point along it.
+struct Axis {
+  std::string name;  // "x", "y", "z", or the model's own
+  std::vector<double> coordinates;
+};
+
+// How a state vector is laid out: component-major, components.size() blocks of points()
+// values each; within a block the points of a tensor grid of axes.size() dimensions, the
+// first axis fastest (the 1D model: C, P, I, F on M grid points of one axis "x"). The core
+// writes one-axis fields as CSV profiles and grids of two or three axes with uniform spacing
+// as VTK image data.
 struct FieldLayout {
   std::vector<std::string> components;
-  std::vector<double> coordinates;
-  std::size_t points() const { return coordinates.size(); }
-  std::size_t size() const { return components.size() * coordinates.size(); }
+  std::vector<Axis> axes;
+  std::size_t points() const {
+    std::size_t p = axes.empty() ? 0 : 1;
+    for (const auto& a : axes) p *= a.coordinates.size();
+    return p;
+  }
+  std::size_t size() const { return components.size() * points(); }
 };
 
 struct Observable {
@@ -54,8 +67,13 @@ class LinearProblem {
  public:
   virtual ~LinearProblem() = default;
   virtual std::shared_ptr<const Operator> matrix() const = 0;
+  // The matrix's storage and scalar type, known without assembling it where the model can
+  // say (`solvent validate` checks a solver against it before anything runs).
+  virtual OperatorForm form() const { return form_of(*matrix()); }
   virtual Vector rhs() const = 0;
   virtual std::optional<Vector> exact_solution() const { return std::nullopt; }
+  // The layout of x where it is a field on a grid (the core then writes it as one), or none.
+  virtual std::optional<FieldLayout> layout() const { return std::nullopt; }
   // Observables of a solution (discretisation error, norms); may be empty.
   virtual std::vector<Observable> observables(const Vector& /*x*/) const { return {}; }
 };

@@ -13,9 +13,11 @@
 #include <solvent/linear_solver.hpp>
 #include <solvent/model.hpp>
 #include <solvent/parameters.hpp>
+#include <solvent/preconditioner.hpp>
 
 #include <memory>
 #include <string_view>
+#include <type_traits>
 
 namespace spdlog {
 class logger;
@@ -23,7 +25,12 @@ class logger;
 
 namespace solvent {
 
-enum class PluginKind : std::uint32_t { Model = 1, Integrator = 2, LinearSolver = 3 };
+enum class PluginKind : std::uint32_t {
+  Model = 1,
+  Integrator = 2,
+  LinearSolver = 3,
+  Preconditioner = 4
+};
 
 std::string_view to_string(PluginKind k);
 
@@ -43,64 +50,67 @@ struct PluginDescriptor {
   const char* summary;
   const char* device;  // "cpu" or "cuda"
   Schema (*schema)();
+  // Exactly one factory, the one of `kind`, is set.
   std::unique_ptr<Model> (*make_model)(const PluginContext&);
   std::unique_ptr<Integrator> (*make_integrator)(const PluginContext&);
   std::unique_ptr<LinearSolver> (*make_linear_solver)(const PluginContext&);
+  std::unique_ptr<Preconditioner> (*make_preconditioner)(const PluginContext&);
 };
 
 #ifndef SOLVENT_VERSION
 #define SOLVENT_VERSION "unknown"
 #endif
 
+namespace detail {
+template <class T, class Base>
+std::unique_ptr<Base> (*factory_for())(const PluginContext&) {
+  if constexpr (std::is_base_of_v<Base, T>)
+    return [](const PluginContext& c) -> std::unique_ptr<Base> { return std::make_unique<T>(c); };
+  else
+    return nullptr;
+}
+
 template <class T>
-PluginDescriptor describe_model(const char* name, const char* version, const char* summary,
-                                Schema (*schema)(), const char* device = "cpu") {
+PluginDescriptor describe(PluginKind kind, const char* name, const char* version,
+                          const char* summary, Schema (*schema)(), const char* device) {
   return {plugin_abi_version,
           SOLVENT_VERSION,
           name,
-          PluginKind::Model,
+          kind,
           version,
           summary,
           device,
           schema,
-          [](const PluginContext& c) -> std::unique_ptr<Model> { return std::make_unique<T>(c); },
-          nullptr,
-          nullptr};
+          factory_for<T, Model>(),
+          factory_for<T, Integrator>(),
+          factory_for<T, LinearSolver>(),
+          factory_for<T, Preconditioner>()};
+}
+}  // namespace detail
+
+template <class T>
+PluginDescriptor describe_model(const char* name, const char* version, const char* summary,
+                                Schema (*schema)(), const char* device = "cpu") {
+  return detail::describe<T>(PluginKind::Model, name, version, summary, schema, device);
 }
 
 template <class T>
 PluginDescriptor describe_integrator(const char* name, const char* version, const char* summary,
                                      Schema (*schema)(), const char* device = "cpu") {
-  return {
-      plugin_abi_version,
-      SOLVENT_VERSION,
-      name,
-      PluginKind::Integrator,
-      version,
-      summary,
-      device,
-      schema,
-      nullptr,
-      [](const PluginContext& c) -> std::unique_ptr<Integrator> { return std::make_unique<T>(c); },
-      nullptr};
+  return detail::describe<T>(PluginKind::Integrator, name, version, summary, schema, device);
 }
 
 template <class T>
 PluginDescriptor describe_linear_solver(const char* name, const char* version, const char* summary,
                                         Schema (*schema)(), const char* device = "cpu") {
-  return {plugin_abi_version,
-          SOLVENT_VERSION,
-          name,
-          PluginKind::LinearSolver,
-          version,
-          summary,
-          device,
-          schema,
-          nullptr,
-          nullptr,
-          [](const PluginContext& c) -> std::unique_ptr<LinearSolver> {
-            return std::make_unique<T>(c);
-          }};
+  return detail::describe<T>(PluginKind::LinearSolver, name, version, summary, schema, device);
+}
+
+template <class T>
+PluginDescriptor describe_preconditioner(const char* name, const char* version,
+                                         const char* summary, Schema (*schema)(),
+                                         const char* device = "cpu") {
+  return detail::describe<T>(PluginKind::Preconditioner, name, version, summary, schema, device);
 }
 
 }  // namespace solvent

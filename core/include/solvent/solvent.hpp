@@ -1,6 +1,7 @@
 #pragma once
 // Everything a plugin author needs, in one include.
 #include <solvent/abi.hpp>
+#include <solvent/conversion.hpp>
 #include <solvent/errors.hpp>
 #include <solvent/integrator.hpp>
 #include <solvent/linear_solver.hpp>
@@ -10,3 +11,4 @@
 #include <solvent/output.hpp>
 #include <solvent/parameters.hpp>
 #include <solvent/plugin.hpp>
+#include <solvent/preconditioner.hpp>

@@ -3,6 +3,7 @@
 #include <solvent/testkit.hpp>
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <cmath>
 
@@ -17,7 +18,7 @@ namespace {
 class ManufacturedImex : public Model, public ImexProblem {
  public:
   ImexProblem* imex() override { return this; }
-  FieldLayout layout() const override { return {{"a", "b"}, {0.0}}; }
+  FieldLayout layout() const override { return {{"a", "b"}, {{"x", {0.0}}}}; }
   void initial_state(std::span<double> u, std::uint64_t) const override { exact(0.0, u); }
   CsrMatrix<double> linear_operator() const override {
     CsrMatrix<double> l;
@@ -48,16 +49,43 @@ class ManufacturedImex : public Model, public ImexProblem {
   }
 };
 
+// A x = b with a known x: the steady family.
+class KnownSystem : public Model, public LinearProblem {
+ public:
+  LinearProblem* linear() override { return this; }
+  std::shared_ptr<const Operator> matrix() const override {
+    DenseMatrix<double> a(3, 3);
+    a.values = {4, -1, 0, -1, 4, -1, 0, -1, 4};
+    return std::make_shared<const Operator>(a);
+  }
+  Vector rhs() const override { return std::vector<double>{2, 4, 10}; }  // x = (1, 2, 3)
+  std::optional<Vector> exact_solution() const override { return std::vector<double>{1, 2, 3}; }
+};
+
 class FinalState : public Observer {
  public:
   void on_step(const StepInfo& info, std::span<const double> u,
                std::span<const Observable>) override {
     t = info.t;
+    ++steps;
     state.assign(u.begin(), u.end());
   }
+  void on_solution(const Vector& x, const SolveStats&, std::span<const Observable>) override {
+    if (const auto* v = std::get_if<std::vector<double>>(&x)) state = *v;
+  }
   double t = 0;
+  int steps = 0;
   std::vector<double> state;
 };
+
+RunResult run_with(Integrator& integ, Model& model, FinalState& obs) {
+  auto lin = make_linear_solver("lapack");
+  PhaseTimer timer;
+  RunContext ctx;
+  ctx.observer = &obs;
+  ctx.timer = &timer;
+  return integ.run(model, integ.needs_linear_solver() ? lin.get() : nullptr, ctx);
+}
 
 }  // namespace
 
@@ -98,6 +126,44 @@ double measured_time_order(const std::string& integrator, const Settings& s,
     sxx += std::pow(std::log(dts[i]) - mx, 2);
   }
   return sxy / sxx;
+}
+
+std::vector<std::string> integrator_problems(const std::string& name, const Settings& s,
+                                             std::string& skipped) {
+  std::vector<std::string> out;
+  std::string why;
+  auto probe = make_integrator(name, s);
+  ManufacturedImex imex;
+  KnownSystem system;
+  if (probe->accepts(imex, why)) {
+    const double order = measured_time_order(name, s);
+    if (!(order >= 0.9))
+      out.push_back(fmt::format(
+          "on u' = Lin u + N(u, t) with a known solution its error falls as dt^{:.2f}: it does "
+          "not converge (order below 0.9)",
+          order));
+    FinalState obs;
+    Settings settings = s;
+    settings["dt"] = 0.01;
+    settings["steps"] = std::int64_t{10};
+    auto integ = make_integrator(name, settings);
+    const auto result = run_with(*integ, imex, obs);
+    if (obs.steps != 11 || result.steps != 10 || std::abs(result.t - 0.1) > 1e-12)
+      out.push_back(fmt::format(
+          "10 steps of dt = 0.01 reported {} states (the initial one included; 11 expected) and "
+          "a result of {} steps to t = {}",
+          obs.steps, result.steps, result.t));
+  } else if (probe->accepts(system, why)) {
+    FinalState obs;
+    run_with(*probe, system, obs);
+    const std::vector<double> exact{1, 2, 3};
+    if (obs.state.size() != 3 || std::abs(obs.state[0] - 1) > 1e-12 ||
+        std::abs(obs.state[1] - 2) > 1e-12 || std::abs(obs.state[2] - 3) > 1e-12)
+      out.push_back("the solution it reported for a 3 x 3 system with solution (1, 2, 3) is wrong");
+  } else {
+    skipped = fmt::format("advances neither core family (IMEX, linear system): {}", why);
+  }
+  return out;
 }
 
 }  // namespace solvent::testkit

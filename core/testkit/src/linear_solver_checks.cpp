@@ -196,7 +196,7 @@ double residual_uncertainty(const DenseMatrix<T>& a, const std::vector<T>& x,
   return double(a.cols + 1) * std::numeric_limits<double>::epsilon() * std::sqrt(e2 / b2);
 }
 
-std::string form_of(OperatorKind kind, ScalarKind scalar) {
+std::string form_text(OperatorKind kind, ScalarKind scalar) {
   return fmt::format("{} {}", to_string(kind), to_string(scalar));
 }
 
@@ -208,13 +208,16 @@ void check_system(LinearSolver& solver, const DenseMatrix<T>& a, const Operator&
                   const LinearSolverChecks& c, std::mt19937_64& rng, const std::string& what,
                   bool impossible, Problems& out) {
   const std::string where = fmt::format("{}, {} system, n = {}", what,
-                                        form_of(kind_of(op), scalar_kind_of<T>), a.rows);
+                                        form_text(kind_of(op), scalar_kind_of<T>), a.rows);
   try {
     solver.setup(std::make_shared<const Operator>(op));
   } catch (const DeviceUnavailable&) {
     throw;
   } catch (const std::exception& e) {
-    out.push_back(fmt::format("{}: it accepts this form, but setup refused it: {}", where, e.what()));
+    out.push_back(fmt::format("{}: {}, but setup refused it: {}", where,
+                              solver.accepts(form_of(op)) ? "it declares this form"
+                                                          : "the core converts this form for it",
+                              e.what()));
     return;
   }
   const double eps = std::numeric_limits<double>::epsilon();
@@ -286,9 +289,9 @@ void check_system(LinearSolver& solver, const DenseMatrix<T>& a, const Operator&
           "residual and one entry per iteration",
           where, stats.residual_history.size(), stats.iterations));
     if (std::isnan(stats.residual)) {
-      // Not computed: allowed for a direct solve (the record says so), not for an iteration,
-      // whose stopping rule is the residual.
-      if (!c.direct) out.push_back(fmt::format("{}: reports no residual (NaN)", where));
+      // The core fills in the residual a direct solver leaves out; an iteration's stopping
+      // rule is the residual. NaN here is a residual never computed.
+      out.push_back(fmt::format("{}: reports no residual (NaN)", where));
     } else if (std::abs(stats.residual - truth) >
                0.1 * truth + residual_uncertainty(a, x, b) + 1e-12)
       out.push_back(fmt::format("{}: reports a relative residual of {:.3g}; the true one is {:.3g}",
@@ -340,11 +343,15 @@ bool has_key(const Schema& schema, const std::string& key) {
   return std::any_of(schema.begin(), schema.end(), [&](const ParamSpec& p) { return p.name == key; });
 }
 
+// Every form the solver declares, and with `converted` also every form the core converts for
+// it: what a user gets from any storage.
 void check_forms(LinearSolver& solver, const LinearSolverChecks& c, bool impossible,
-                 Problems& out) {
+                 bool converted, Problems& out) {
   for (auto kind : all_kinds)
     for (auto scalar : all_scalars) {
-      if (!solver.accepts(kind, scalar)) continue;
+      if (!solver.accepts({kind, scalar}) &&
+          !(converted && reachable_form(solver.forms(), {kind, scalar})))
+        continue;
       if (scalar == ScalarKind::Real)
         check_form<double>(solver, kind, c, impossible, out);
       else
@@ -358,30 +365,31 @@ std::vector<std::string> linear_solver_problems(const std::string& name, const S
                                                 const LinearSolverChecks& c) {
   Problems out;
   auto solver = make_linear_solver(name, s);
-  if (c.real && !solver->accepts(c.kind, ScalarKind::Real))
+  if (c.real && !solver->accepts({c.kind, ScalarKind::Real}))
     out.push_back(fmt::format("does not accept {}, which it was expected to",
-                              form_of(c.kind, ScalarKind::Real)));
-  if (c.complex && !solver->accepts(c.kind, ScalarKind::Complex))
+                              form_text(c.kind, ScalarKind::Real)));
+  if (c.complex && !solver->accepts({c.kind, ScalarKind::Complex}))
     out.push_back(fmt::format("does not accept {}, which it was expected to",
-                              form_of(c.kind, ScalarKind::Complex)));
-  check_forms(*solver, c, false, out);
+                              form_text(c.kind, ScalarKind::Complex)));
+  check_forms(*solver, c, false, true, out);
 
-  // A form it says it does not take must be refused with UnsupportedOperator, not misread.
+  // A form that neither the solver nor a conversion provides must be refused with
+  // UnsupportedOperator, not misread.
   for (auto kind : all_kinds)
     for (auto scalar : all_scalars) {
-      if (solver->accepts(kind, scalar)) continue;
+      if (reachable_form(solver->forms(), {kind, scalar})) continue;
       const Operator op =
           scalar == ScalarKind::Real ? identity<double>(kind) : identity<complex>(kind);
       try {
         solver->setup(std::make_shared<const Operator>(op));
         out.push_back(fmt::format("says it does not take {} operators, but setup accepted one",
-                                  form_of(kind, scalar)));
+                                  form_text(kind, scalar)));
       } catch (const UnsupportedOperator&) {
       } catch (const std::exception& e) {
         out.push_back(fmt::format(
             "refused a {} operator, which it does not take, with '{}' instead of an "
             "UnsupportedOperator error",
-            form_of(kind, scalar), e.what()));
+            form_text(kind, scalar), e.what()));
       }
     }
 
@@ -391,7 +399,7 @@ std::vector<std::string> linear_solver_problems(const std::string& name, const S
     Settings cut = s;
     cut["max_iterations"] = std::int64_t{2};
     auto held = make_linear_solver(name, cut);
-    check_forms(*held, c, true, out);
+    check_forms(*held, c, true, false, out);
   }
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());

@@ -70,6 +70,12 @@ std::shared_ptr<LinearSolver> make_linear_solver(const std::string& name, const 
   return create_linear_solver(lib, ctx);
 }
 
+std::shared_ptr<Preconditioner> make_preconditioner(const std::string& name, const Settings& s) {
+  PluginContext ctx;
+  const auto& lib = resolve(name, PluginKind::Preconditioner, s, ctx);
+  return create_preconditioner(lib, ctx);
+}
+
 std::shared_ptr<Model> make_model(const std::string& name, const Settings& s) {
   PluginContext ctx;
   const auto& lib = resolve(name, PluginKind::Model, s, ctx);
@@ -95,6 +101,10 @@ Schema schema_of(const std::string& name, PluginKind kind) {
   return registry().find(name, kind).descriptor->schema();
 }
 
+std::string device_of(const std::string& name, PluginKind kind) {
+  return registry().find(name, kind).descriptor->device;
+}
+
 bool device_available(LinearSolver& solver) {
   // The smallest operator of the first kind the solver takes: setting it up is what makes
   // a device plugin probe for its device.
@@ -116,7 +126,7 @@ bool device_available(LinearSolver& solver) {
   for (auto& v : st.c[0]) v = 1.0;
   ones.push_back(std::make_shared<const Operator>(st));
   for (const auto& op : ones) {
-    if (!solver.accepts(kind_of(*op), ScalarKind::Real)) continue;
+    if (!solver.accepts(form_of(*op))) continue;
     try {
       solver.setup(op);
     } catch (const DeviceUnavailable&) {

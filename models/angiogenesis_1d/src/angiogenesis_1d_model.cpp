@@ -39,7 +39,7 @@ Angiogenesis1d::Angiogenesis1d(const PluginContext& ctx)
   if (ctx.params.string("mode") == "manufactured") manufactured_.emplace(k_, x_);
 }
 
-FieldLayout Angiogenesis1d::layout() const { return {{"C", "P", "I", "F"}, x_}; }
+FieldLayout Angiogenesis1d::layout() const { return {{"C", "P", "I", "F"}, {{"x", x_}}}; }
 
 void Angiogenesis1d::initial_state(std::span<double> u, std::uint64_t seed) const {
   if (manufactured_) return manufactured_->state(0.0, u);

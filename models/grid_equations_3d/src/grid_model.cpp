@@ -24,11 +24,17 @@ Schema grid_equations_schema() {
       ParamSpec::choice("domain", "box", {"box", "basin"},
                         "box: every interior node active; basin: only the nodes inside the bowl "
                         "((x-1/2)/0.48)^2 + ((y-1/2)/0.48)^2 + ((z-1)/0.9)^2 < 1 (c0 = 0 outside)"),
+      ParamSpec::choice("operator", "stencil7", {"stencil7", "matrix-free"},
+                        "stencil7: the seven coefficient arrays (MATM, Krylov, or any solver the "
+                        "core converts them for); matrix-free: only the action y = A x, as a "
+                        "model that never assembles would give it (Krylov solvers on the CPU)"),
   };
 }
 
 GridEquationsModel::GridEquationsModel(const PluginContext& ctx)
-    : basin_(ctx.params.string("domain") == "basin"), mu_(ctx.params.real("mu")) {
+    : basin_(ctx.params.string("domain") == "basin"),
+      matrix_free_(ctx.params.string("operator") == "matrix-free"),
+      mu_(ctx.params.real("mu")) {
   const char* names[3] = {"n1", "n2", "n3"};
   for (int d = 0; d < 3; ++d) {
     const auto n = ctx.params.integer(names[d]);
@@ -57,6 +63,33 @@ GridEquationsModel::GridEquationsModel(const PluginContext& ctx)
           "diagonal dominance of A and the discrete solution may oscillate",
           cell_peclet_);
   }
+}
+
+namespace {
+// The stencil seen only through its action: what a solver gets from a model that never
+// assembles (here the action happens to be the stored stencil's, so every form of this model
+// solves the same system).
+class StencilAction final : public MatrixFreeOperator<double> {
+ public:
+  explicit StencilAction(std::shared_ptr<const Operator> stencil) : stencil_(std::move(stencil)) {}
+  std::size_t rows() const override { return rows_of(*stencil_); }
+  void apply(std::span<const double> x, std::span<double> y) const override {
+    solvent::apply(*stencil_, x, y);
+  }
+
+ private:
+  std::shared_ptr<const Operator> stencil_;
+};
+}  // namespace
+
+std::shared_ptr<const Operator> GridEquationsModel::matrix() const {
+  if (!matrix_free_) return op_;
+  return std::make_shared<const Operator>(
+      MatrixFree<double>(std::make_shared<const StencilAction>(op_)));
+}
+
+OperatorForm GridEquationsModel::form() const {
+  return {matrix_free_ ? OperatorKind::MatrixFree : OperatorKind::Stencil7, ScalarKind::Real};
 }
 
 bool GridEquationsModel::active(std::size_t i, std::size_t j, std::size_t k) const {
@@ -119,6 +152,19 @@ void GridEquationsModel::assemble() {
       }
   active_nodes_ = active_nodes;
   op_ = op;
+}
+
+// The solution on the whole grid, boundary and inactive nodes included, so the core writes it
+// as VTK image data.
+std::optional<FieldLayout> GridEquationsModel::layout() const {
+  FieldLayout l{{"u"}, {}};
+  const char* names[3] = {"x", "y", "z"};
+  for (int d = 0; d < 3; ++d) {
+    Axis a{names[d], std::vector<double>(n_[d])};
+    for (std::size_t i = 0; i < n_[d]; ++i) a.coordinates[i] = i * h_[d];
+    l.axes.push_back(std::move(a));
+  }
+  return l;
 }
 
 std::vector<Observable> GridEquationsModel::observables(const Vector& xv) const {

@@ -19,9 +19,11 @@ class GridEquationsModel final : public Model, public LinearProblem {
   explicit GridEquationsModel(const PluginContext& ctx);
 
   LinearProblem* linear() override { return this; }
-  std::shared_ptr<const Operator> matrix() const override { return op_; }
+  std::shared_ptr<const Operator> matrix() const override;
+  OperatorForm form() const override;
   Vector rhs() const override { return rhs_; }
   std::optional<Vector> exact_solution() const override { return exact_; }
+  std::optional<FieldLayout> layout() const override;
   std::vector<Observable> observables(const Vector& x) const override;
   Facts facts() const override;
 
@@ -34,10 +36,11 @@ class GridEquationsModel final : public Model, public LinearProblem {
   std::size_t n_[3];
   Point h_;
   bool basin_;
+  bool matrix_free_;
   Velocity velocity_;
   double speed_, mu_, cell_peclet_ = 0.0;
   std::size_t active_nodes_ = 0;
-  std::shared_ptr<Operator> op_;
+  std::shared_ptr<Operator> op_;  // the stencil, also behind the matrix-free form
   std::vector<double> rhs_, exact_;
 };
 

@@ -21,6 +21,8 @@ class HelmholtzModel final : public Model, public LinearProblem {
 
   LinearProblem* linear() override { return this; }
   std::shared_ptr<const Operator> matrix() const override;
+  // Known before the (lazy) assembly, so `solvent validate` need not assemble.
+  OperatorForm form() const override { return {OperatorKind::Csr, ScalarKind::Complex}; }
   Vector rhs() const override;
   std::optional<Vector> exact_solution() const override;
   std::vector<Observable> observables(const Vector& x) const override;

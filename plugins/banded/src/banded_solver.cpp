@@ -12,8 +12,8 @@ namespace solvent::banded {
 BandedSolver::BandedSolver(const PluginContext& ctx)
     : reuse_(ctx.params.boolean("reuse_factorization")) {}
 
-bool BandedSolver::accepts(OperatorKind kind, ScalarKind) const {
-  return kind == OperatorKind::Banded;
+std::vector<OperatorForm> BandedSolver::forms() const {
+  return {{OperatorKind::Banded, ScalarKind::Real}, {OperatorKind::Banded, ScalarKind::Complex}};
 }
 
 template <class T>
@@ -47,10 +47,7 @@ void BandedSolver::factor(const BandedMatrix<T>& a, std::vector<T>& lu) {
   }
 }
 
-void BandedSolver::setup(std::shared_ptr<const Operator> op) {
-  if (kind_of(*op) != OperatorKind::Banded)
-    throw UnsupportedOperator(
-        fmt::format("banded takes a banded matrix, not a {} operator", to_string(kind_of(*op))));
+void BandedSolver::setup_impl(std::shared_ptr<const Operator> op) {
   const bool real = scalar_of(*op) == ScalarKind::Real;
   const auto check = [](const auto& a) {
     if (a.band.size() != a.ldab() * a.n)
@@ -70,8 +67,7 @@ void BandedSolver::setup(std::shared_ptr<const Operator> op) {
 }
 
 template <class T>
-SolveStats BandedSolver::solve_impl(std::span<const T> b, std::span<T> x) {
-  check_direct_solve<T>(op_.get(), b.size(), x.size(), "banded");
+SolveStats BandedSolver::solve_as(std::span<const T> b, std::span<T> x) {
   const auto& a = std::get<BandedMatrix<T>>(*op_);
   auto& lu = lu_.get<T>();
   if (!reuse_) factor(a, lu);
@@ -82,11 +78,11 @@ SolveStats BandedSolver::solve_impl(std::span<const T> b, std::span<T> x) {
   return direct_solve_stats();
 }
 
-SolveStats BandedSolver::solve(std::span<const double> b, std::span<double> x) {
-  return solve_impl(b, x);
+SolveStats BandedSolver::solve_impl(std::span<const double> b, std::span<double> x) {
+  return solve_as(b, x);
 }
-SolveStats BandedSolver::solve(std::span<const complex> b, std::span<complex> x) {
-  return solve_impl(b, x);
+SolveStats BandedSolver::solve_impl(std::span<const complex> b, std::span<complex> x) {
+  return solve_as(b, x);
 }
 
 Facts BandedSolver::facts() const {

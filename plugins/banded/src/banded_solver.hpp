@@ -12,17 +12,19 @@ namespace solvent::banded {
 class BandedSolver : public LinearSolver {
  public:
   explicit BandedSolver(const PluginContext& ctx);
-  bool accepts(OperatorKind kind, ScalarKind scalar) const override;
-  void setup(std::shared_ptr<const Operator> op) override;
-  SolveStats solve(std::span<const double> b, std::span<double> x) override;
-  SolveStats solve(std::span<const complex> b, std::span<complex> x) override;
+  std::vector<OperatorForm> forms() const override;
   Facts facts() const override;
+
+ protected:
+  void setup_impl(std::shared_ptr<const Operator> op) override;
+  SolveStats solve_impl(std::span<const double> b, std::span<double> x) override;
+  SolveStats solve_impl(std::span<const complex> b, std::span<complex> x) override;
 
  private:
   template <class T>
   void factor(const BandedMatrix<T>& a, std::vector<T>& lu);
   template <class T>
-  SolveStats solve_impl(std::span<const T> b, std::span<T> x);
+  SolveStats solve_as(std::span<const T> b, std::span<T> x);
 
   bool reuse_;
   std::shared_ptr<const Operator> op_;

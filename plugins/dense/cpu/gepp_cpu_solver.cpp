@@ -67,14 +67,11 @@ const DenseMatrix<T>& dense_of(const Operator& op) {
 GeppCpuSolver::GeppCpuSolver(const PluginContext& ctx)
     : reuse_(ctx.params.boolean("reuse_factorization")) {}
 
-bool GeppCpuSolver::accepts(OperatorKind kind, ScalarKind) const {
-  return kind == OperatorKind::Dense;
+std::vector<OperatorForm> GeppCpuSolver::forms() const {
+  return {{OperatorKind::Dense, ScalarKind::Real}, {OperatorKind::Dense, ScalarKind::Complex}};
 }
 
-void GeppCpuSolver::setup(std::shared_ptr<const Operator> op) {
-  if (kind_of(*op) != OperatorKind::Dense)
-    throw UnsupportedOperator(
-        fmt::format("gepp-cpu takes a dense matrix, not a {} operator", to_string(kind_of(*op))));
+void GeppCpuSolver::setup_impl(std::shared_ptr<const Operator> op) {
   op_ = std::move(op);
   if (!reuse_) return;
   auto factor = [&](const auto& m, auto& lu) {
@@ -91,8 +88,7 @@ void GeppCpuSolver::setup(std::shared_ptr<const Operator> op) {
 }
 
 template <class T>
-SolveStats GeppCpuSolver::solve_impl(std::span<const T> b, std::span<T> x) {
-  check_direct_solve<T>(op_.get(), b.size(), x.size(), "gepp-cpu");
+SolveStats GeppCpuSolver::solve_as(std::span<const T> b, std::span<T> x) {
   const auto& a = dense_of<T>(*op_);
   const std::size_t n = a.rows;
   if (a.cols != n)
@@ -126,11 +122,11 @@ SolveStats GeppCpuSolver::solve_impl(std::span<const T> b, std::span<T> x) {
   return direct_solve_stats();
 }
 
-SolveStats GeppCpuSolver::solve(std::span<const double> b, std::span<double> x) {
-  return solve_impl(b, x);
+SolveStats GeppCpuSolver::solve_impl(std::span<const double> b, std::span<double> x) {
+  return solve_as(b, x);
 }
-SolveStats GeppCpuSolver::solve(std::span<const complex> b, std::span<complex> x) {
-  return solve_impl(b, x);
+SolveStats GeppCpuSolver::solve_impl(std::span<const complex> b, std::span<complex> x) {
+  return solve_as(b, x);
 }
 
 Facts GeppCpuSolver::facts() const {

@@ -8,8 +8,8 @@ namespace solvent::dense {
 LapackSolver::LapackSolver(const PluginContext& ctx)
     : reuse_(ctx.params.boolean("reuse_factorization")) {}
 
-bool LapackSolver::accepts(OperatorKind kind, ScalarKind) const {
-  return kind == OperatorKind::Dense;
+std::vector<OperatorForm> LapackSolver::forms() const {
+  return {{OperatorKind::Dense, ScalarKind::Real}, {OperatorKind::Dense, ScalarKind::Complex}};
 }
 
 template <class T>
@@ -32,10 +32,7 @@ void LapackSolver::factor(const DenseMatrix<T>& a, std::vector<T>& lu) {
   if (info < 0) throw SolverError(fmt::format("lapack: getrf rejected argument {}", -info));
 }
 
-void LapackSolver::setup(std::shared_ptr<const Operator> op) {
-  if (kind_of(*op) != OperatorKind::Dense)
-    throw UnsupportedOperator(
-        fmt::format("lapack takes a dense matrix, not a {} operator", to_string(kind_of(*op))));
+void LapackSolver::setup_impl(std::shared_ptr<const Operator> op) {
   op_ = std::move(op);
   if (!reuse_) return;
   if (scalar_of(*op_) == ScalarKind::Real)
@@ -45,8 +42,7 @@ void LapackSolver::setup(std::shared_ptr<const Operator> op) {
 }
 
 template <class T>
-SolveStats LapackSolver::solve_impl(std::span<const T> b, std::span<T> x) {
-  check_direct_solve<T>(op_.get(), b.size(), x.size(), "lapack");
+SolveStats LapackSolver::solve_as(std::span<const T> b, std::span<T> x) {
   const auto& a = std::get<DenseMatrix<T>>(*op_);
   auto& lu = lu_.get<T>();
   if (!reuse_) factor(a, lu);
@@ -63,11 +59,11 @@ SolveStats LapackSolver::solve_impl(std::span<const T> b, std::span<T> x) {
   return direct_solve_stats();
 }
 
-SolveStats LapackSolver::solve(std::span<const double> b, std::span<double> x) {
-  return solve_impl(b, x);
+SolveStats LapackSolver::solve_impl(std::span<const double> b, std::span<double> x) {
+  return solve_as(b, x);
 }
-SolveStats LapackSolver::solve(std::span<const complex> b, std::span<complex> x) {
-  return solve_impl(b, x);
+SolveStats LapackSolver::solve_impl(std::span<const complex> b, std::span<complex> x) {
+  return solve_as(b, x);
 }
 
 Facts LapackSolver::facts() const {

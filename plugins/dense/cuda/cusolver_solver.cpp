@@ -10,17 +10,12 @@ CusolverSolver::CusolverSolver(const PluginContext& context)
       device_(static_cast<int>(context.params.integer("device"))),
       log_(context.log) {}
 
-bool CusolverSolver::accepts(OperatorKind kind, ScalarKind scalar) const {
-  return kind == OperatorKind::Dense && scalar == ScalarKind::Real;
+std::vector<OperatorForm> CusolverSolver::forms() const {
+  return {{OperatorKind::Dense, ScalarKind::Real}};
 }
 
-void CusolverSolver::setup(std::shared_ptr<const Operator> op) {
-  const auto* dense = std::get_if<DenseMatrix<double>>(op.get());
-  if (dense == nullptr) {
-    throw UnsupportedOperator(
-        fmt::format("cusolver: takes a dense real matrix, got a {} {} operator",
-                    to_string(kind_of(*op)), to_string(scalar_of(*op))));
-  }
+void CusolverSolver::setup_impl(std::shared_ptr<const Operator> op) {
+  const auto* dense = &std::get<DenseMatrix<double>>(*op);
   if (dense->rows != dense->cols) {
     throw SolverError(
         fmt::format("cusolver: matrix is {} x {}, not square", dense->rows, dense->cols));
@@ -35,8 +30,7 @@ void CusolverSolver::setup(std::shared_ptr<const Operator> op) {
   totals_.factor_ms += lu_->last_times().factor_ms;
 }
 
-SolveStats CusolverSolver::solve(std::span<const double> b, std::span<double> x) {
-  check_direct_solve<double>(op_.get(), b.size(), x.size(), "cusolver");
+SolveStats CusolverSolver::solve_impl(std::span<const double> b, std::span<double> x) {
   lu_->solve(b.data(), x.data());
   totals_.factor_ms += lu_->last_times().factor_ms;
   totals_.solve_ms += lu_->last_times().solve_ms;

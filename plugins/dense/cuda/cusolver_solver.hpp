@@ -15,10 +15,12 @@ class CusolverSolver final : public LinearSolver {
  public:
   explicit CusolverSolver(const PluginContext& context);
 
-  bool accepts(OperatorKind kind, ScalarKind scalar) const override;
-  void setup(std::shared_ptr<const Operator> op) override;
-  SolveStats solve(std::span<const double> b, std::span<double> x) override;
+  std::vector<OperatorForm> forms() const override;
   Facts facts() const override;
+
+ protected:
+  void setup_impl(std::shared_ptr<const Operator> op) override;
+  SolveStats solve_impl(std::span<const double> b, std::span<double> x) override;
 
  private:
   bool reuse_;

@@ -13,17 +13,12 @@ using solvent::ScalarKind;
 GeppCudaSolver::GeppCudaSolver(const solvent::PluginContext& context)
     : options_(read_engine_options(context.params)), log_(context.log) {}
 
-bool GeppCudaSolver::accepts(OperatorKind kind, ScalarKind scalar) const {
-  return kind == OperatorKind::Dense && scalar == ScalarKind::Real;
+std::vector<solvent::OperatorForm> GeppCudaSolver::forms() const {
+  return {{OperatorKind::Dense, ScalarKind::Real}};
 }
 
-void GeppCudaSolver::setup(std::shared_ptr<const solvent::Operator> op) {
-  const auto* dense = std::get_if<solvent::DenseMatrix<double>>(op.get());
-  if (dense == nullptr) {
-    throw solvent::UnsupportedOperator(fmt::format(
-        "gepp-cuda: takes a dense real matrix, got a {} {} operator",
-        solvent::to_string(solvent::kind_of(*op)), solvent::to_string(solvent::scalar_of(*op))));
-  }
+void GeppCudaSolver::setup_impl(std::shared_ptr<const solvent::Operator> op) {
+  const auto* dense = &std::get<solvent::DenseMatrix<double>>(*op);
   if (dense->rows != dense->cols) {
     throw solvent::SolverError(
         fmt::format("gepp-cuda: matrix is {} x {}, not square", dense->rows, dense->cols));
@@ -47,8 +42,7 @@ void GeppCudaSolver::setup(std::shared_ptr<const solvent::Operator> op) {
   }
 }
 
-solvent::SolveStats GeppCudaSolver::solve(std::span<const double> b, std::span<double> x) {
-  solvent::check_direct_solve<double>(op_.get(), b.size(), x.size(), "gepp-cuda");
+solvent::SolveStats GeppCudaSolver::solve_impl(std::span<const double> b, std::span<double> x) {
   device_->solve(b.data(), x.data());
   const PhaseTimes& t = device_->last_times();
   totals_.upload_ms += t.upload_ms;

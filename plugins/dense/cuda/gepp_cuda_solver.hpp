@@ -14,10 +14,12 @@ class GeppCudaSolver final : public solvent::LinearSolver {
  public:
   explicit GeppCudaSolver(const solvent::PluginContext& context);
 
-  bool accepts(solvent::OperatorKind kind, solvent::ScalarKind scalar) const override;
-  void setup(std::shared_ptr<const solvent::Operator> op) override;
-  solvent::SolveStats solve(std::span<const double> b, std::span<double> x) override;
+  std::vector<solvent::OperatorForm> forms() const override;
   solvent::Facts facts() const override;
+
+ protected:
+  void setup_impl(std::shared_ptr<const solvent::Operator> op) override;
+  solvent::SolveStats solve_impl(std::span<const double> b, std::span<double> x) override;
 
  private:
   EngineOptions options_;

@@ -15,6 +15,7 @@ class ImexIntegrator : public Integrator {
  public:
   ImexIntegrator(const PluginContext& ctx, ExplicitScheme scheme, const char* name);
   bool accepts(Model& model, std::string& why) const override;
+  std::optional<OperatorForm> system_form(Model& model) const override;
   RunResult run(Model& model, LinearSolver* solver, RunContext& ctx) override;
   Facts facts() const override { return facts_; }
 
@@ -24,7 +25,6 @@ class ImexIntegrator : public Integrator {
   double dt_;
   std::int64_t steps_;
   bool projection_;
-  std::string form_;
   Facts facts_;
 };
 

@@ -1,72 +1,42 @@
 #include "src/implicit_system.hpp"
 
-#include <fmt/format.h>
-
-#include <algorithm>
-
 namespace solvent::imex {
 
-namespace {
-
-DenseMatrix<double> dense_system(const CsrMatrix<double>& lin, double half_dt) {
-  DenseMatrix<double> s(lin.rows, lin.cols);
+// The diagonal is 1 - half_dt * Lin(i, i), formed in that order, so a dense or banded copy
+// made from this matrix holds the same bits as one assembled directly from Lin.
+CsrMatrix<double> implicit_matrix(const CsrMatrix<double>& lin, double half_dt) {
+  CsrMatrix<double> s;
+  s.rows = lin.rows;
+  s.cols = lin.cols;
+  s.row_ptr.reserve(lin.rows + 1);
+  s.row_ptr.push_back(0);
   for (std::size_t i = 0; i < lin.rows; ++i) {
-    s(i, i) = 1.0;
-    for (auto k = lin.row_ptr[i]; k < lin.row_ptr[i + 1]; ++k)
-      s(i, std::size_t(lin.col_idx[k])) -= half_dt * lin.values[k];
+    bool diagonal = false;
+    auto put = [&](std::size_t j, double v) {
+      s.col_idx.push_back(std::int32_t(j));
+      s.values.push_back(v);
+    };
+    for (auto k = lin.row_ptr[i]; k < lin.row_ptr[i + 1]; ++k) {
+      const auto j = std::size_t(lin.col_idx[k]);
+      if (!diagonal && j > i) {
+        put(i, 1.0);
+        diagonal = true;
+      }
+      double v = j == i ? 1.0 : 0.0;
+      v -= half_dt * lin.values[k];
+      put(j, v);
+      diagonal = diagonal || j == i;
+    }
+    if (!diagonal) put(i, 1.0);
+    s.row_ptr.push_back(std::int32_t(s.values.size()));
   }
   return s;
 }
 
-BandedMatrix<double> banded_system(const CsrMatrix<double>& lin, double half_dt,
-                                   const std::vector<std::int32_t>& perm) {
-  const std::size_t n = lin.rows;
-  std::vector<std::int32_t> inverse(n);
-  for (std::size_t i = 0; i < n; ++i) inverse[std::size_t(perm[i])] = std::int32_t(i);
-  std::size_t kl = 0, ku = 0;
-  for (std::size_t r = 0; r < n; ++r)
-    for (auto k = lin.row_ptr[r]; k < lin.row_ptr[r + 1]; ++k) {
-      const auto i = std::size_t(inverse[r]), j = std::size_t(inverse[std::size_t(lin.col_idx[k])]);
-      if (i > j) kl = std::max(kl, i - j);
-      if (j > i) ku = std::max(ku, j - i);
-    }
-  BandedMatrix<double> s(n, kl, ku);
-  for (std::size_t i = 0; i < n; ++i) s.at(i, i) = 1.0;
-  for (std::size_t r = 0; r < n; ++r)
-    for (auto k = lin.row_ptr[r]; k < lin.row_ptr[r + 1]; ++k)
-      s.at(std::size_t(inverse[r]), std::size_t(inverse[std::size_t(lin.col_idx[k])])) -=
-          half_dt * lin.values[k];
-  return s;
-}
-
-}  // namespace
-
-ImplicitSystem::ImplicitSystem(const ImexProblem& problem, double dt, LinearSolver& solver,
-                               const std::string& form)
+ImplicitSystem::ImplicitSystem(const ImexProblem& problem, double dt, LinearSolver& solver)
     : lin_(problem.linear_operator()), half_dt_(0.5 * dt), solver_(solver) {
-  const bool can_band = solver.accepts(OperatorKind::Banded, ScalarKind::Real);
-  const bool can_dense = solver.accepts(OperatorKind::Dense, ScalarKind::Real);
-  if (form == "banded" ||
-      (form == "auto" && can_band && !(can_dense && problem.band_ordering().empty()))) {
-    if (!can_band)
-      throw UnsupportedOperator(
-          "operator = \"banded\" was asked for, but the solver takes no real banded matrix");
-    perm_ = problem.band_ordering();
-    if (perm_.empty()) {
-      perm_.resize(lin_.rows);
-      for (std::size_t i = 0; i < perm_.size(); ++i) perm_[i] = std::int32_t(i);
-    }
-    form_ = OperatorKind::Banded;
-    b_perm_.resize(lin_.rows);
-    x_perm_.resize(lin_.rows);
-    solver_.setup(std::make_shared<const Operator>(banded_system(lin_, half_dt_, perm_)));
-  } else {
-    if (!can_dense)
-      throw UnsupportedOperator(fmt::format("the IMEX step needs a real {} matrix",
-                                            form == "dense" ? "dense" : "dense or banded"));
-    form_ = OperatorKind::Dense;
-    solver_.setup(std::make_shared<const Operator>(dense_system(lin_, half_dt_)));
-  }
+  solver_.setup(std::make_shared<const Operator>(implicit_matrix(lin_, half_dt_)),
+                OperatorHints{problem.band_ordering()});
 }
 
 void ImplicitSystem::explicit_half(std::span<const double> u, std::span<double> out) const {
@@ -79,11 +49,7 @@ void ImplicitSystem::explicit_half(std::span<const double> u, std::span<double> 
 }
 
 SolveStats ImplicitSystem::solve(std::span<const double> rhs, std::span<double> u_new) {
-  if (form_ == OperatorKind::Dense) return solver_.solve(rhs, u_new);
-  for (std::size_t i = 0; i < perm_.size(); ++i) b_perm_[i] = rhs[std::size_t(perm_[i])];
-  auto stats = solver_.solve(std::span<const double>(b_perm_), std::span<double>(x_perm_));
-  for (std::size_t i = 0; i < perm_.size(); ++i) u_new[std::size_t(perm_[i])] = x_perm_[i];
-  return stats;
+  return solver_.solve(rhs, u_new);
 }
 
 }  // namespace solvent::imex

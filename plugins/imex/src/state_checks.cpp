@@ -3,8 +3,29 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <string>
 
 namespace solvent::imex {
+
+namespace {
+
+// Where grid point p of the layout lies: "x = 0.25" on one axis, "(x, y) = (0.25, 0.5)" on
+// more (the first axis fastest).
+std::string position(const FieldLayout& layout, std::size_t p) {
+  std::string names, values;
+  for (std::size_t d = 0; d < layout.axes.size(); ++d) {
+    const auto& a = layout.axes[d];
+    const std::size_t n = a.coordinates.size();
+    const char* sep = d ? ", " : "";
+    names += sep + a.name;
+    values += sep + (n ? fmt::format("{:.6g}", a.coordinates[p % n]) : std::string("?"));
+    if (n) p /= n;
+  }
+  if (layout.axes.size() == 1) return names + " = " + values;
+  return "(" + names + ") = (" + values + ")";
+}
+
+}  // namespace
 
 void require_finite(std::span<const double> u, const FieldLayout& layout, std::int64_t step,
                     double t, const char* integrator, const char* what) {
@@ -13,11 +34,10 @@ void require_finite(std::span<const double> u, const FieldLayout& layout, std::i
     if (std::isfinite(u[i])) continue;
     const std::size_t c = m ? i / m : 0, p = m ? i % m : i;
     throw DivergenceError(fmt::format(
-        "{}: {} became non-finite at step {} (t = {:.6g}): {} = {} at x = {:.6g} (grid "
-        "point {}); the explicit step is probably unstable — reduce dt. Output up to step {} is "
-        "kept.",
+        "{}: {} became non-finite at step {} (t = {:.6g}): {} = {} at {} (grid point {}); the "
+        "explicit step is probably unstable — reduce dt. Output up to step {} is kept.",
         integrator, what, step, t, c < layout.components.size() ? layout.components[c] : "?", u[i],
-        p < layout.coordinates.size() ? layout.coordinates[p] : 0.0, p, step - 1));
+        position(layout, p), p, step - 1));
   }
 }
 

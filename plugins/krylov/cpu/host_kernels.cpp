@@ -101,11 +101,13 @@ void apply(const MatrixView<T>& a, std::span<const T> x, std::span<T> y) {
     const T* v = m.values.data();
 #pragma omp parallel for schedule(static)
     for (Index i = 0; i < n; ++i) y[i] = csr_row_partial(rp, ci, v, x.data(), i, 0, 1);
-  } else {
-    const Stencil7View<T> s = view_of(*std::get<const Stencil7<T>*>(a));
+  } else if (const auto* stencil = std::get_if<const Stencil7<T>*>(&a)) {
+    const Stencil7View<T> s = view_of(**stencil);
     const Index n = s.n1 * s.n2 * s.n3;
 #pragma omp parallel for schedule(static)
     for (Index m = 0; m < n; ++m) y[m] = stencil7_row(s, x.data(), m);
+  } else {
+    std::get<const MatrixFreeOperator<T>*>(a)->apply(x, y);
   }
 }
 

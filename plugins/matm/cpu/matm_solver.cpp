@@ -17,18 +17,15 @@ MatmSolver::MatmSolver(const PluginContext& ctx)
     : SolverBase(ctx, "matm"),
       threads_(cpu_threads(static_cast<int>(ctx.params.integer("threads")))) {}
 
-void MatmSolver::setup(std::shared_ptr<const Operator> op) {
-  split_.emplace(stencil_of(*op), name_);
+void MatmSolver::setup_impl(std::shared_ptr<const Operator> op) {
+  split_.emplace(std::get<Stencil7<double>>(*op), name_);
   if (log_)
     log_->info("matm: {} x {} x {} grid, {} active nodes, {}, {} thread(s)", split_->n1(),
                split_->n2(), split_->n3(), split_->active_nodes(),
                split_->self_adjoint() ? "self-adjoint (k = 0)" : "non-self-adjoint", threads_);
 }
 
-SolveStats MatmSolver::solve(std::span<const double> b, std::span<double> x) {
-  if (!split_) throw SolverError("matm: solve() before setup()");
-  if (b.size() != split_->size() || x.size() != split_->size())
-    throw SolverError("matm: vector length differs from the grid size");
+SolveStats MatmSolver::solve_impl(std::span<const double> b, std::span<double> x) {
   CpuBackend backend(*split_, b, x, threads_);
   return run(backend);
 }

@@ -39,10 +39,10 @@ MatmCudaSolver::MatmCudaSolver(const PluginContext& ctx) : SolverBase(ctx, "matm
                        " must be a multiple of 32 with sweep = \"warp-scan\""});
 }
 
-void MatmCudaSolver::setup(std::shared_ptr<const Operator> op) {
+void MatmCudaSolver::setup_impl(std::shared_ptr<const Operator> op) {
   if (device_name_.empty())
     device_name_ = solvent::cuda::current_device("matm-cuda");  // DeviceUnavailable without a GPU
-  const Stencil7<double>& a = stencil_of(*op);
+  const auto& a = std::get<Stencil7<double>>(*op);
   device_.reset();
   const SplitStencil split(a, name_);
   device_ = std::make_unique<DeviceMatm>(split, shape_);
@@ -53,10 +53,7 @@ void MatmCudaSolver::setup(std::shared_ptr<const Operator> op) {
         shape_.paper ? "paper" : "warp-scan", shape_.block_x, shape_.block_z);
 }
 
-SolveStats MatmCudaSolver::solve(std::span<const double> b, std::span<double> x) {
-  if (!device_) throw SolverError("matm-cuda: solve() before setup()");
-  if (b.size() != device_->size() || x.size() != device_->size())
-    throw SolverError("matm-cuda: vector length differs from the grid size");
+SolveStats MatmCudaSolver::solve_impl(std::span<const double> b, std::span<double> x) {
   device_->upload(b, x);
   const SolveStats& st = run(*device_);
   device_->download(x);

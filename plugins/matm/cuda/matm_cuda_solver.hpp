@@ -14,10 +14,12 @@ class MatmCudaSolver final : public SolverBase {
  public:
   explicit MatmCudaSolver(const PluginContext& ctx);
 
-  void setup(std::shared_ptr<const Operator> op) override;
-  using LinearSolver::solve;
-  SolveStats solve(std::span<const double> b, std::span<double> x) override;
   Facts facts() const override;
+
+ protected:
+  void setup_impl(std::shared_ptr<const Operator> op) override;
+  using LinearSolver::solve_impl;
+  SolveStats solve_impl(std::span<const double> b, std::span<double> x) override;
 
  private:
   SweepShape shape_;

@@ -9,14 +9,8 @@ namespace solvent::matm {
 SolverBase::SolverBase(const PluginContext& ctx, std::string name)
     : log_(ctx.log), name_(std::move(name)), settings_(iteration_settings(ctx.params)) {}
 
-bool SolverBase::accepts(OperatorKind kind, ScalarKind scalar) const {
-  return kind == OperatorKind::Stencil7 && scalar == ScalarKind::Real;
-}
-
-const Stencil7<double>& SolverBase::stencil_of(const Operator& op) const {
-  const auto* a = std::get_if<Stencil7<double>>(&op);
-  if (!a) throw UnsupportedOperator(name_ + ": takes a real Stencil7 operator only");
-  return *a;
+std::vector<OperatorForm> SolverBase::forms() const {
+  return {{OperatorKind::Stencil7, ScalarKind::Real}};
 }
 
 const SolveStats& SolverBase::run(MatmBackend& backend) {

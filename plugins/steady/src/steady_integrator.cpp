@@ -6,6 +6,11 @@ namespace solvent::steady {
 
 SteadyIntegrator::SteadyIntegrator(const PluginContext&) {}
 
+std::optional<OperatorForm> SteadyIntegrator::system_form(Model& model) const {
+  if (model.linear() == nullptr) return std::nullopt;
+  return model.linear()->form();
+}
+
 bool SteadyIntegrator::accepts(Model& model, std::string& why) const {
   if (model.linear() != nullptr) return true;
   why = "the model is not a linear problem (A x = b)";
@@ -22,12 +27,6 @@ RunResult SteadyIntegrator::run(Model& model, LinearSolver* solver, RunContext& 
     a = problem.matrix();
     b = problem.rhs();
   }
-  const auto kind = kind_of(*a);
-  const auto scalar = scalar_of(*a);
-  if (!solver->accepts(kind, scalar))
-    throw UnsupportedOperator(
-        fmt::format("the model gives a {} {} operator, which it does not accept", to_string(scalar),
-                    to_string(kind)));
   Vector x =
       std::visit([](const auto& v) -> Vector { return std::decay_t<decltype(v)>(v.size()); }, b);
   RunResult result;

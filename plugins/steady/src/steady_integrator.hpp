@@ -10,6 +10,7 @@ class SteadyIntegrator : public Integrator {
  public:
   explicit SteadyIntegrator(const PluginContext& ctx);
   bool accepts(Model& model, std::string& why) const override;
+  std::optional<OperatorForm> system_form(Model& model) const override;
   RunResult run(Model& model, LinearSolver* solver, RunContext& ctx) override;
 };
 

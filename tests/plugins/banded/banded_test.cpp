@@ -31,5 +31,6 @@ TEST_CASE("banded refuses what it cannot take, with a clear message") {
   std::vector<double> x(3);
   std::vector<double> short_b(2, 1.0);
   CHECK_THROWS_WITH_AS(solver->solve(std::span<const double>(short_b), std::span<double>(x)),
-                       "banded: vector length 2 for a 3 x 3 matrix", solvent::SolverError);
+                       "vectors of length 2 (b) and 3 (x) for an operator of 3 rows",
+                       solvent::SolverError);
 }

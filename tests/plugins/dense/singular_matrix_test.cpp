@@ -48,13 +48,31 @@ TEST_CASE("a non-finite pivot is an error, not a NaN solution") {
             .rfind("gepp-cpu: singular matrix: pivot inf at elimination step 1 of 3", 0) == 0);
 }
 
-TEST_CASE("a solver refuses operator kinds it does not take, naming them") {
+TEST_CASE("a dense solver gets a CSR operator converted, and a matrix-free one refused by name") {
   auto lin = testkit::make_linear_solver("gepp-cpu");
   CsrMatrix<double> c;
-  c.rows = c.cols = 1;
-  c.row_ptr = {0, 1};
-  c.col_idx = {0};
-  c.values = {1.0};
-  CHECK_THROWS_WITH_AS(lin->setup(std::make_shared<const Operator>(c)),
-                       "gepp-cpu takes a dense matrix, not a csr operator", UnsupportedOperator);
+  c.rows = c.cols = 2;
+  c.row_ptr = {0, 1, 3};
+  c.col_idx = {0, 0, 1};
+  c.values = {2.0, 1.0, 4.0};
+  lin->setup(std::make_shared<const Operator>(c));
+  CHECK(lin->conversion() == "csr -> dense");
+  CHECK(lin->working_form() == OperatorForm{OperatorKind::Dense, ScalarKind::Real});
+  const std::vector<double> b{2.0, 9.0};
+  std::vector<double> x(2);
+  const auto stats = lin->solve(std::span<const double>(b), std::span<double>(x));
+  CHECK(x == std::vector<double>{1.0, 2.0});
+  CHECK(stats.residual == 0.0);  // computed by the core after the solve
+
+  struct Identity final : MatrixFreeOperator<double> {
+    std::size_t rows() const override { return 2; }
+    void apply(std::span<const double> u, std::span<double> v) const override {
+      std::copy(u.begin(), u.end(), v.begin());
+    }
+  };
+  const Operator free = MatrixFree<double>(std::make_shared<const Identity>());
+  CHECK_THROWS_WITH_AS(lin->setup(std::make_shared<const Operator>(free)),
+                       "it cannot use a real matrix-free operator (it takes: real dense, complex "
+                       "dense), and the core cannot convert one to any of those",
+                       UnsupportedOperator);
 }

@@ -21,13 +21,13 @@ TEST_CASE("each CUDA plugin matches its CPU twin on a complex Helmholtz system")
   for (std::size_t i = 0; i < a.rows; ++i)
     b[i] = complex(1.0 + 0.1 * double(i % 7), 0.05 * double(i % 3));
   for (const char* name : {"bicgstab", "bicgstab-l", "tfqmr"})
-    for (const char* pc : {"none", "jacobi"}) {
+    for (const std::string pc : {"none", "jacobi", "ilu0"}) {
       CAPTURE(name);
       CAPTURE(pc);
-      const Settings s{{"preconditioner", std::string(pc)}};
       std::vector<complex> x_cpu(a.rows), x_gpu(a.rows);
-      const auto cpu = solve_with<complex>(name, s, op, b, x_cpu);
-      const auto gpu = solve_with<complex>(std::string(name) + "-cuda", s, op, b, x_gpu);
+      const auto cpu = solve_with<complex>(name, {}, op, b, x_cpu, pc);
+      const auto gpu = solve_with<complex>(std::string(name) + "-cuda", {}, op, b, x_gpu,
+                                           pc == "none" ? pc : pc + "-cuda");
       CHECK(gpu.converged);
       CHECK(gpu.status == cpu.status);
       CHECK(std::abs(double(gpu.iterations - cpu.iterations)) <= 0.05 * double(cpu.iterations) + 2);
@@ -59,7 +59,7 @@ TEST_CASE("CUDA plugins name breakdowns and limits like the CPU ones") {
   a.col_idx = {1, 2, 0, 2};
   a.values = {1, 1, -1, 1};
   std::vector<double> b{1, 0, 1}, x(3);
-  auto st = solve_with<double>("bicgstab-cuda", {{"preconditioner", std::string("none")}}, share(a),
+  auto st = solve_with<double>("bicgstab-cuda", {}, share(a),
                                b, x);
   CHECK(st.status == "breakdown: omega = 0");
   CHECK_FALSE(st.converged);

@@ -19,6 +19,8 @@ using Settings = std::map<std::string, ParamValue>;  // key -> value, as in a TO
 // Create a plugin object; settings are validated against the plugin's schema (a bad key
 // throws ConfigError) and the object keeps its library loaded for its whole lifetime.
 std::shared_ptr<LinearSolver> make_linear_solver(const std::string& name, const Settings& s = {});
+std::shared_ptr<Preconditioner> make_preconditioner(const std::string& name,
+                                                    const Settings& s = {});
 std::shared_ptr<Model> make_model(const std::string& name, const Settings& s = {});
 std::shared_ptr<Integrator> make_integrator(const std::string& name, const Settings& s = {});
 
@@ -28,8 +30,9 @@ bool device_available(LinearSolver& solver);
 
 // The names of the plugins of one kind on the search path (each name once).
 std::vector<std::string> installed(PluginKind kind);
-// A plugin's parameter schema, as `solvent describe` prints it.
+// A plugin's parameter schema, as `solvent describe` prints it, and its device ("cpu", "cuda").
 Schema schema_of(const std::string& name, PluginKind kind);
+std::string device_of(const std::string& name, PluginKind kind);
 
 // The conformance checks of a linear solver. The kit does not take the solver's word for
 // anything: it recomputes ||b - A x|| / ||b|| of every solve itself, and checks that
@@ -61,6 +64,23 @@ std::vector<std::string> linear_solver_problems(const std::string& name, const S
 // The same as doctest failures, each reported at the caller's line (call from a TEST_CASE).
 void check_linear_solver(const std::string& name, const Settings& s, const LinearSolverChecks& c,
                          std::source_location where = std::source_location::current());
+
+// The conformance checks of a preconditioner, run through BiCGSTAB of the preconditioner's
+// device (bicgstab or bicgstab-cuda) on a diagonally scaled 2D Laplacian, real and complex as
+// its forms allow: the solve with it reaches the tolerance (true residual), takes fewer
+// iterations than without it, and after new values on the same pattern (the core calls
+// refresh()) behaves as a fresh set-up would. Throws DeviceUnavailable without its device.
+std::vector<std::string> preconditioner_problems(const std::string& name, const Settings& s = {});
+void check_preconditioner(const std::string& name, const Settings& s = {},
+                          std::source_location where = std::source_location::current());
+
+// What is wrong with an integrator, judged on the problem families of the core it accepts: an
+// IMEX problem with a manufactured solution (its order in dt must be at least 0.9, its error
+// at 160 steps small) and a linear system with a known solution (steady integrators: the
+// observer receives that solution). An integrator that accepts neither (its model family is
+// defined outside the core) is reported as such, in `skipped`.
+std::vector<std::string> integrator_problems(const std::string& name, const Settings& s,
+                                             std::string& skipped);
 
 // Runs an ImexProblem-advancing integrator on a linear test problem u' = Lin u + N(u, t)
 // with a known solution and returns the measured order of accuracy in dt.

@@ -1,13 +1,15 @@
 #pragma once
 // The vector space the Krylov algorithms run in on a CUDA device: the same interface as
-// host_space.hpp, with vectors, the matrix and the Jacobi diagonal resident in
-// device memory. Only reductions come back to the host, as scalars.
+// host_space.hpp, with vectors and the matrix resident in device memory and a CUDA
+// preconditioner plugin applied to them there. Only reductions come back to the host, as
+// scalars.
 #include <solvent_krylov/device_kernels.hpp>
 #include <solvent_krylov/device_memory.hpp>
 
 #include <solvent_krylov/matrix_view.hpp>
 
 #include <solvent/cuda.hpp>
+#include <solvent/preconditioner.hpp>
 
 #include <array>
 #include <cmath>
@@ -25,11 +27,18 @@ class DeviceSpace {
   using Vector = device::Array<T>;
   static constexpr const char* plugin_suffix = "-cuda";
 
-  // Probes the device (DeviceUnavailable without one) and uploads the operator.
-  DeviceSpace(MatrixView<T> a, std::vector<T> inverse_diagonal)
+  static std::vector<OperatorForm> forms() {
+    std::vector<OperatorForm> f;
+    for (auto scalar : {ScalarKind::Real, ScalarKind::Complex})
+      for (auto kind : {OperatorKind::Csr, OperatorKind::Stencil7}) f.push_back({kind, scalar});
+    return f;
+  }
+
+  // Probes the device (DeviceUnavailable without one) and uploads the operator, one of forms().
+  DeviceSpace(MatrixView<T> a, const Preconditioner* pc)
       : device_name_(solvent::cuda::current_device("device probe")),
         n_(rows_of(a)),
-        inverse_diagonal_(inverse_diagonal.data(), inverse_diagonal.size()),
+        pc_(pc),
         workspace_(device::dots_workspace(device::max_dots)),
         host_scalars_(static_cast<T*>(device::allocate_pinned(device::max_dots * sizeof(T))),
                       &device::release_pinned) {
@@ -53,7 +62,7 @@ class DeviceSpace {
 
   std::string device_name() const { return device_name_; }
   std::size_t size() const { return n_; }
-  bool preconditioned() const { return inverse_diagonal_.size() != 0; }
+  bool preconditioned() const { return pc_ != nullptr; }
 
   Vector vector() const { return Vector(n_); }
   Vector upload(std::span<const T> x) const { return Vector(x.data(), x.size()); }
@@ -89,8 +98,9 @@ class DeviceSpace {
     else
       device::stencil7_spmv<T>(stencil_, x.data(), y.data());
   }
+  // The preconditioner works on device memory: the spans hold device pointers.
   void precondition(Vector& x) const {
-    if (preconditioned()) device::elementwise_product<T>(len(), inverse_diagonal_.data(), x.data());
+    if (pc_) pc_->apply(std::span<const T>(x.data(), n_), std::span<T>(x.data(), n_));
   }
 
  private:
@@ -98,7 +108,7 @@ class DeviceSpace {
 
   std::string device_name_;
   std::size_t n_;
-  device::Array<T> inverse_diagonal_;
+  const Preconditioner* pc_;
   mutable device::Array<T> workspace_;  // reduction partial sums
   std::unique_ptr<T, void (*)(void*)> host_scalars_;
   device::Array<std::int32_t> row_ptr_, col_idx_;

@@ -16,7 +16,7 @@ void axpy(T a, std::span<const T> x, std::span<T> y);  // y += a x
 template <class T>
 void axpby(T a, std::span<const T> x, T b, std::span<T> y);  // y = a x + b y
 template <class T>
-void elementwise_product(std::span<const T> d, std::span<T> x);  // x = d .* x
+void elementwise_product(std::span<const T> d, std::span<T> x);  // x = d .* x (benchmarks)
 template <class T>
 T dot(std::span<const T> x, std::span<const T> y);  // sum conj(x) y
 template <class T>

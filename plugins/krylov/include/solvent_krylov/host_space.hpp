@@ -1,9 +1,11 @@
 #pragma once
 // The vector space the Krylov algorithms run in on the CPU: vectors in host memory, the
-// operator, the Jacobi scaling, and the kernels of host_kernels.hpp behind the interface
+// operator, the preconditioner (a CPU plugin), and the kernels of host_kernels.hpp behind the interface
 // that the CUDA variant (device_space.hpp) offers too: the OperatorSpace concept of
 // solvent/vector_space.hpp.
 #include <solvent_krylov/host_kernels.hpp>
+
+#include <solvent/preconditioner.hpp>
 
 #include <span>
 #include <string>
@@ -17,14 +19,20 @@ class HostSpace {
   using Scalar = T;
   using Vector = std::vector<T>;
 
-  // inverse_diagonal is empty when there is no preconditioner.
-  HostSpace(MatrixView<T> a, std::vector<T> inverse_diagonal)
-      : a_(a), inverse_diagonal_(std::move(inverse_diagonal)), n_(rows_of(a)) {}
+  // pc is null when there is no preconditioner.
+  HostSpace(MatrixView<T> a, const Preconditioner* pc) : a_(a), pc_(pc), n_(rows_of(a)) {}
 
   static constexpr const char* plugin_suffix = "";
+  static std::vector<OperatorForm> forms() {
+    std::vector<OperatorForm> f;
+    for (auto scalar : {ScalarKind::Real, ScalarKind::Complex})
+      for (auto kind : {OperatorKind::Csr, OperatorKind::Stencil7, OperatorKind::MatrixFree})
+        f.push_back({kind, scalar});
+    return f;
+  }
   static std::string device_name() { return "cpu"; }
   std::size_t size() const { return n_; }
-  bool preconditioned() const { return !inverse_diagonal_.empty(); }
+  bool preconditioned() const { return pc_ != nullptr; }
 
   Vector vector() const { return Vector(n_, T(0)); }
   Vector upload(std::span<const T> x) const { return Vector(x.begin(), x.end()); }
@@ -45,14 +53,14 @@ class HostSpace {
   }
 
   void apply(const Vector& x, Vector& y) const { host::apply<T>(a_, x, y); }
-  // x = M^{-1} x with M the diagonal of A (a no-op without preconditioner).
+  // x = M^{-1} x (a no-op without preconditioner).
   void precondition(Vector& x) const {
-    if (preconditioned()) host::elementwise_product<T>(inverse_diagonal_, x);
+    if (pc_) pc_->apply(std::span<const T>(x), std::span<T>(x));
   }
 
  private:
   MatrixView<T> a_;
-  std::vector<T> inverse_diagonal_;
+  const Preconditioner* pc_;
   std::size_t n_;
 };
 

@@ -1,6 +1,7 @@
 #pragma once
-// The operator formats the Krylov solvers accept, seen without copying: a CSR matrix or a
-// seven-point stencil, in either scalar type.
+// The operators the Krylov solvers apply, seen without copying: a CSR matrix or a seven-point
+// stencil (host and device), or a matrix-free operator (host only: its action runs on the
+// CPU), in either scalar type.
 #include <solvent/csr_matrix.hpp>
 #include <solvent/operator.hpp>
 #include <solvent/stencil7.hpp>
@@ -14,13 +15,16 @@
 namespace solvent::krylov {
 
 template <class T>
-using MatrixView = std::variant<const CsrMatrix<T>*, const Stencil7<T>*>;
+using MatrixView =
+    std::variant<const CsrMatrix<T>*, const Stencil7<T>*, const MatrixFreeOperator<T>*>;
 
 template <class T>
 std::size_t rows_of(const MatrixView<T>& a) {
   return std::visit(
       [](const auto* m) -> std::size_t {
-        if constexpr (requires { m->rows; })
+        if constexpr (requires { m->rows(); })
+          return m->rows();
+        else if constexpr (requires { m->rows; })
           return m->rows;
         else
           return m->size();
@@ -37,10 +41,5 @@ Stencil7View<T> view_of(const Stencil7<T>& s) {
   v.n3 = static_cast<std::int64_t>(s.n3);
   return v;
 }
-
-// The inverse of the diagonal, for Jacobi. Throws SolverError naming the first row whose
-// diagonal is zero or missing (Jacobi cannot be built for that matrix).
-template <class T>
-std::vector<T> jacobi_inverse_diagonal(const MatrixView<T>& a);
 
 }  // namespace solvent::krylov

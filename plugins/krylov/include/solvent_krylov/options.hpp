@@ -11,15 +11,13 @@ namespace solvent::krylov {
 struct KrylovOptions {
   double tolerance = 1e-9;             // on ||b - A x|| / ||b||
   std::int64_t max_iterations = 1000;  // BiCGSTAB(l): outer cycles
-  bool jacobi = true;
   bool use_initial_guess = false;  // false: start from x = 0
   std::int64_t stagnation_window = 300;
   int degree = 8;  // BiCGSTAB(l) only
 };
 
-Schema krylov_schema();             // BiCGSTAB, TFQMR (right preconditioning)
-Schema cg_schema();                 // CG (preconditioning inside the iteration)
-Schema krylov_schema_with_degree();  // adds l
+Schema krylov_schema();              // BiCGSTAB, TFQMR, CG
+Schema krylov_schema_with_degree();  // BiCGSTAB(l): max_iterations counts cycles; adds l
 KrylovOptions read_krylov_options(const Parameters& p);
 
 }  // namespace solvent::krylov

@@ -1,5 +1,6 @@
 #pragma once
-// What the CPU and CUDA MATM solvers share around the iteration: the operator they take,
+// What the CPU and CUDA MATM solvers share around the iteration: the operator they take (a real
+// seven-point stencil, which no other storage converts to),
 // the settings, running the iteration with its log line, and the facts of the last solve.
 #include <solvent/solvent.hpp>
 #include <solvent_matm/iteration.hpp>
@@ -14,11 +15,9 @@ class SolverBase : public LinearSolver {
  public:
   SolverBase(const PluginContext& ctx, std::string name);
 
-  bool accepts(OperatorKind kind, ScalarKind scalar) const override;
+  std::vector<OperatorForm> forms() const override;
 
  protected:
-  // The real Stencil7 in op, or UnsupportedOperator naming this solver.
-  const Stencil7<double>& stencil_of(const Operator& op) const;
   // iterate() over the backend; the outcome is kept for facts().
   const SolveStats& run(MatmBackend& backend);
   // The facts of the last solve (none before the first).

@@ -18,11 +18,13 @@ std::shared_ptr<const Operator> share(M m) {
   return std::make_shared<const Operator>(std::move(m));
 }
 
+// pc: a preconditioner plugin's name, or "none".
 template <class T>
 SolveStats solve_with(const std::string& name, const testkit::Settings& s,
                       const std::shared_ptr<const Operator>& op, const std::vector<T>& b,
-                      std::vector<T>& x) {
+                      std::vector<T>& x, const std::string& pc = "none") {
   auto solver = testkit::make_linear_solver(name, s);
+  if (pc != "none") solver->set_preconditioner(testkit::make_preconditioner(pc));
   solver->setup(op);
   return solver->solve(std::span<const T>(b), std::span<T>(x));
 }

@@ -1,0 +1,30 @@
+#pragma once
+// The plugin objects of one configuration, and whether they fit together: model family ×
+// integrator × linear solver × preconditioner × scalar type, checked from what each plugin
+// declares (Integrator::system_form, LinearSolver::forms, Preconditioner::forms, devices),
+// before anything runs — by `solvent validate` and by `solvent run` alike.
+#include "config_validation.hpp"
+
+#include <solvent/plugin.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace solvent {
+
+struct PluginSet {
+  std::shared_ptr<Model> model;
+  std::shared_ptr<Integrator> integrator;
+  std::shared_ptr<LinearSolver> linear_solver;  // null when the configuration has none
+  std::shared_ptr<Preconditioner> preconditioner;
+};
+
+// Creates the configured objects (a model may read its input files here: InputError).
+PluginSet create_plugins(const ResolvedConfig& cfg);
+
+// Every reason the combination cannot run, each at the `type` line of the offending section
+// and naming both plugins; empty when it fits.
+std::vector<std::string> combination_problems(const ResolvedConfig& cfg, const PluginSet& p);
+
+}  // namespace solvent

@@ -1,0 +1,44 @@
+#pragma once
+// ilu0: M = L U, the ILU(0) factors of a CSR operator, on the host. refresh() with the same
+// pattern repeats only the numeric factorisation, in place.
+#include <solvent_ilu/ilu0.hpp>
+
+#include <solvent/operator.hpp>
+#include <solvent/plugin.hpp>
+#include <solvent/preconditioner.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <variant>
+#include <vector>
+
+namespace solvent::ilu {
+
+class Ilu0Preconditioner final : public Preconditioner {
+ public:
+  explicit Ilu0Preconditioner(const PluginContext& context);
+
+  std::vector<OperatorForm> forms() const override;
+  void setup(std::shared_ptr<const Operator> a) override;
+  void refresh(std::shared_ptr<const Operator> a) override;
+  void apply(std::span<const double> r, std::span<double> z) const override;
+  void apply(std::span<const complex> r, std::span<complex> z) const override;
+  Facts facts() const override;
+
+ private:
+  template <class T>
+  bool refactor_in_place(const Operator& a);
+  template <class T>
+  void substitute(std::span<const T> r, std::span<T> z) const;
+  std::optional<ScalarKind> scalar() const;
+
+  std::shared_ptr<spdlog::logger> log_;
+  // monostate until a setup succeeds, and again after a setup or refresh fails.
+  std::variant<std::monostate, Ilu0<double>, Ilu0<complex>> factors_;
+  std::int64_t setups_ = 0;
+  std::int64_t refreshes_ = 0;  // numeric refactorisations on the kept pattern
+};
+
+}  // namespace solvent::ilu

@@ -1,0 +1,56 @@
+#include "cuda/jacobi_cuda_preconditioner.hpp"
+
+#include "src/inverse_diagonal.hpp"
+
+#include <solvent/cuda.hpp>
+
+#include <spdlog/spdlog.h>
+
+namespace solvent::jacobi {
+namespace {
+constexpr const char* kPlugin = "jacobi-cuda";
+}
+
+JacobiCudaPreconditioner::JacobiCudaPreconditioner(const PluginContext& context)
+    : log_(context.log) {}
+
+std::vector<OperatorForm> JacobiCudaPreconditioner::forms() const {
+  return {{OperatorKind::Csr, ScalarKind::Real},
+          {OperatorKind::Csr, ScalarKind::Complex},
+          {OperatorKind::Stencil7, ScalarKind::Real},
+          {OperatorKind::Stencil7, ScalarKind::Complex}};
+}
+
+void JacobiCudaPreconditioner::setup(std::shared_ptr<const Operator> a) {
+  scalar_.reset();
+  require_form(*a, forms(), kPlugin);
+  const Vector inverse = inverse_diagonal(*a, kPlugin);
+  if (device_name_.empty()) {
+    device_name_ = cuda::current_device(kPlugin);
+    if (log_) log_->info("{}: using {}", kPlugin, device_name_);
+  }
+  std::visit([&](const auto& v) { inverse_.upload(v); }, inverse);
+  n_ = rows_of(*a);
+  scalar_ = scalar_of(*a);
+}
+
+template <class T>
+void JacobiCudaPreconditioner::scale(std::span<const T> r, std::span<T> z) const {
+  check_apply(scalar_, scalar_kind_of<T>, n_, r.size(), z.size(), kPlugin);
+  inverse_.apply(r.data(), z.data());
+}
+
+void JacobiCudaPreconditioner::apply(std::span<const double> r, std::span<double> z) const {
+  scale(r, z);
+}
+
+void JacobiCudaPreconditioner::apply(std::span<const complex> r, std::span<complex> z) const {
+  scale(r, z);
+}
+
+Facts JacobiCudaPreconditioner::facts() const {
+  if (device_name_.empty()) return {};
+  return {{"device", device_name_}};
+}
+
+}  // namespace solvent::jacobi
