@@ -81,8 +81,11 @@ Command add_validate_command(CLI::App& app) {
   return {validate, [opt] {
             const std::filesystem::path file = opt->file;
             auto cfg = resolve_config(load_config_document(file, opt->overrides));
-            if (auto problems = combination_problems(cfg, create_plugins(cfg)); !problems.empty())
+            const auto plugins = create_plugins(cfg);
+            if (auto problems = combination_problems(cfg, plugins); !problems.empty())
               throw ConfigError(std::move(problems));
+            for (const auto& note : combination_notes(cfg, plugins))
+              std::printf("note: %s\n", note.c_str());
             std::printf("%s: valid (model %s, integrator %s%s%s%s%s)\n", file.c_str(),
                         cfg.model->plugin->descriptor->name,
                         cfg.integrator->plugin->descriptor->name,

@@ -84,13 +84,7 @@ std::vector<std::string> combination_problems(const ResolvedConfig& cfg, const P
   }
   if (!p.preconditioner) return problems;
   const auto& pc = *cfg.preconditioner;
-  if (!p.linear_solver->uses_preconditioner()) {
-    problems.push_back(fmt::format(
-        "{}: linear solver '{}' applies no preconditioner (it solves directly); remove "
-        "[preconditioner] '{}'",
-        pc.where, name_of(solver), name_of(pc)));
-    return problems;
-  }
+  if (!p.linear_solver->uses_preconditioner()) return problems;  // a note, not a problem
   if (std::string(device_of(pc)) != device_of(solver))
     problems.push_back(fmt::format(
         "{}: preconditioner '{}' runs on {} but linear solver '{}' on {}: both must work in the "
@@ -103,6 +97,17 @@ std::vector<std::string> combination_problems(const ResolvedConfig& cfg, const P
         pc.where, name_of(pc), to_string(solver_form->scalar), to_string(solver_form->kind),
         name_of(solver), why_unreachable(*solver_form, p.preconditioner->forms())));
   return problems;
+}
+
+std::vector<std::string> combination_notes(const ResolvedConfig& cfg, const PluginSet& p) {
+  std::vector<std::string> notes;
+  if (p.preconditioner && p.linear_solver && !p.linear_solver->uses_preconditioner())
+    notes.push_back(fmt::format(
+        "{}: preconditioner '{}' is not used: linear solver '{}' applies none (it solves "
+        "directly)",
+        cfg.preconditioner->where, name_of(*cfg.preconditioner),
+        name_of(*cfg.linear_solver)));
+  return notes;
 }
 
 }  // namespace solvent

@@ -27,4 +27,9 @@ PluginSet create_plugins(const ResolvedConfig& cfg);
 // and naming both plugins; empty when it fits.
 std::vector<std::string> combination_problems(const ResolvedConfig& cfg, const PluginSet& p);
 
+// What fits but will not do what the configuration may suggest (a preconditioner configured
+// for a direct solver is not used, so that switching `type` to a direct solver stays one
+// line); each at its `type` line.
+std::vector<std::string> combination_notes(const ResolvedConfig& cfg, const PluginSet& p);
+
 }  // namespace solvent

@@ -197,6 +197,9 @@ RunSummary run_experiment(const RunOptions& opt) {
       preconditioner = plugins.preconditioner;
       if (auto problems = combination_problems(cfg, plugins); !problems.empty())
         throw ConfigError(std::move(problems));
+      for (const auto& note : combination_notes(cfg, plugins)) log->warn("{}", note);
+      if (plugins.linear_solver && !plugins.linear_solver->uses_preconditioner())
+        preconditioner.reset();
       if (const auto layout = model->linear() ? model->linear()->layout() : std::nullopt)
         csv.set_solution_layout(*layout);
       if (plugins.linear_solver) {
@@ -217,7 +220,7 @@ RunSummary run_experiment(const RunOptions& opt) {
             auto s = create_linear_solver(*cfg.fallback_solver->plugin,
                                           context_for(*cfg.fallback_solver));
             s->set_policy(policy);
-            if (preconditioner)
+            if (preconditioner && s->uses_preconditioner())
               log->warn("the fallback linear solver runs without the preconditioner");
             return s;
           };

@@ -18,17 +18,14 @@ std::vector<OperatorForm> Ilu0Preconditioner::forms() const {
 }
 
 void Ilu0Preconditioner::setup(std::shared_ptr<const Operator> a) {
-  factors_ = std::monostate{};
+  factors_.clear();
   require_form(*a, forms(), kPlugin);
-  if (const auto* m = std::get_if<CsrMatrix<double>>(a.get()))
-    factors_ = Ilu0<double>(*m, kPlugin);
-  else
-    factors_ = Ilu0<complex>(std::get<CsrMatrix<complex>>(*a), kPlugin);
+  factors_.factor(*a, kPlugin);
   ++setups_;
 }
 
 void Ilu0Preconditioner::refresh(std::shared_ptr<const Operator> a) {
-  if (refactor_in_place<double>(*a) || refactor_in_place<complex>(*a)) {
+  if (factors_.refactor_in_place(*a)) {
     ++refreshes_;
     return;
   }
@@ -37,29 +34,10 @@ void Ilu0Preconditioner::refresh(std::shared_ptr<const Operator> a) {
 }
 
 template <class T>
-bool Ilu0Preconditioner::refactor_in_place(const Operator& a) {
-  auto* f = std::get_if<Ilu0<T>>(&factors_);
-  const auto* m = std::get_if<CsrMatrix<T>>(&a);
-  if (f == nullptr || m == nullptr || !f->same_pattern(*m)) return false;
-  try {
-    f->refactor(*m);
-  } catch (...) {
-    factors_ = std::monostate{};
-    throw;
-  }
-  return true;
-}
-
-std::optional<ScalarKind> Ilu0Preconditioner::scalar() const {
-  if (std::holds_alternative<Ilu0<double>>(factors_)) return ScalarKind::Real;
-  if (std::holds_alternative<Ilu0<complex>>(factors_)) return ScalarKind::Complex;
-  return std::nullopt;
-}
-
-template <class T>
 void Ilu0Preconditioner::substitute(std::span<const T> r, std::span<T> z) const {
-  const auto* f = std::get_if<Ilu0<T>>(&factors_);
-  check_apply(scalar(), scalar_kind_of<T>, f ? f->rows() : 0, r.size(), z.size(), kPlugin);
+  const auto* f = factors_.get<T>();
+  check_apply(factors_.scalar(), scalar_kind_of<T>, f ? f->rows() : 0, r.size(), z.size(),
+              kPlugin);
   f->solve(r, z);
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // ilu0: M = L U, the ILU(0) factors of a CSR operator, on the host. refresh() with the same
 // pattern repeats only the numeric factorisation, in place.
-#include <solvent_ilu/ilu0.hpp>
+#include "src/host_factors.hpp"
 
 #include <solvent/operator.hpp>
 #include <solvent/plugin.hpp>
@@ -9,9 +9,7 @@
 
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <span>
-#include <variant>
 #include <vector>
 
 namespace solvent::ilu {
@@ -29,14 +27,10 @@ class Ilu0Preconditioner final : public Preconditioner {
 
  private:
   template <class T>
-  bool refactor_in_place(const Operator& a);
-  template <class T>
   void substitute(std::span<const T> r, std::span<T> z) const;
-  std::optional<ScalarKind> scalar() const;
 
   std::shared_ptr<spdlog::logger> log_;
-  // monostate until a setup succeeds, and again after a setup or refresh fails.
-  std::variant<std::monostate, Ilu0<double>, Ilu0<complex>> factors_;
+  HostFactors factors_;
   std::int64_t setups_ = 0;
   std::int64_t refreshes_ = 0;  // numeric refactorisations on the kept pattern
 };

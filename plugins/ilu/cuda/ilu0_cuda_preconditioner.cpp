@@ -18,33 +18,38 @@ std::vector<OperatorForm> Ilu0CudaPreconditioner::forms() const {
   return {{OperatorKind::Csr, ScalarKind::Real}, {OperatorKind::Csr, ScalarKind::Complex}};
 }
 
-template <class T>
-void Ilu0CudaPreconditioner::factor(const CsrMatrix<T>& a) {
-  Ilu0<T> f(a, kPlugin);
+void Ilu0CudaPreconditioner::setup(std::shared_ptr<const Operator> a) {
+  factors_.clear();
+  device_.reset();
+  require_form(*a, forms(), kPlugin);
+  // Kept only once they are on the device too, so that a setup that fails leaves no factors.
+  HostFactors factors;
+  factors.factor(*a, kPlugin);
   if (device_name_.empty()) {
     device_name_ = cuda::current_device(kPlugin);
     if (log_) log_->info("{}: using {}", kPlugin, device_name_);
   }
-  if (f.rows() > 0)
-    device_ = std::make_unique<DeviceLu>(std::span<const std::int32_t>(f.row_ptr()),
-                                         std::span<const std::int32_t>(f.col_idx()),
-                                         std::span<const T>(f.values()));
-  factors_ = std::move(f);
-}
-
-void Ilu0CudaPreconditioner::setup(std::shared_ptr<const Operator> a) {
-  factors_ = std::monostate{};
-  device_.reset();
-  require_form(*a, forms(), kPlugin);
-  if (const auto* m = std::get_if<CsrMatrix<double>>(a.get()))
-    factor(*m);
-  else
-    factor(std::get<CsrMatrix<complex>>(*a));
+  factors.visit([&]<class T>(const Ilu0<T>& f) {
+    if (f.rows() > 0)
+      device_ = std::make_unique<DeviceLu>(std::span<const std::int32_t>(f.row_ptr()),
+                                           std::span<const std::int32_t>(f.col_idx()),
+                                           std::span<const T>(f.values()));
+  });
+  factors_ = std::move(factors);
   ++setups_;
 }
 
 void Ilu0CudaPreconditioner::refresh(std::shared_ptr<const Operator> a) {
-  if (refactor_in_place<double>(*a) || refactor_in_place<complex>(*a)) {
+  if (factors_.refactor_in_place(*a)) {
+    try {
+      if (device_)
+        factors_.visit(
+            [&]<class T>(const Ilu0<T>& f) { device_->update(std::span<const T>(f.values())); });
+    } catch (...) {
+      factors_.clear();
+      device_.reset();
+      throw;
+    }
     ++refreshes_;
     return;
   }
@@ -53,31 +58,10 @@ void Ilu0CudaPreconditioner::refresh(std::shared_ptr<const Operator> a) {
 }
 
 template <class T>
-bool Ilu0CudaPreconditioner::refactor_in_place(const Operator& a) {
-  auto* f = std::get_if<Ilu0<T>>(&factors_);
-  const auto* m = std::get_if<CsrMatrix<T>>(&a);
-  if (f == nullptr || m == nullptr || !f->same_pattern(*m)) return false;
-  try {
-    f->refactor(*m);
-    if (device_) device_->update(std::span<const T>(f->values()));
-  } catch (...) {
-    factors_ = std::monostate{};
-    device_.reset();
-    throw;
-  }
-  return true;
-}
-
-std::optional<ScalarKind> Ilu0CudaPreconditioner::scalar() const {
-  if (std::holds_alternative<Ilu0<double>>(factors_)) return ScalarKind::Real;
-  if (std::holds_alternative<Ilu0<complex>>(factors_)) return ScalarKind::Complex;
-  return std::nullopt;
-}
-
-template <class T>
 void Ilu0CudaPreconditioner::substitute(std::span<const T> r, std::span<T> z) const {
-  const auto* f = std::get_if<Ilu0<T>>(&factors_);
-  check_apply(scalar(), scalar_kind_of<T>, f ? f->rows() : 0, r.size(), z.size(), kPlugin);
+  const auto* f = factors_.get<T>();
+  check_apply(factors_.scalar(), scalar_kind_of<T>, f ? f->rows() : 0, r.size(), z.size(),
+              kPlugin);
   if (device_) device_->solve(r.data(), z.data());
 }
 

@@ -5,8 +5,7 @@
 // resident and the two triangular solves of an apply are cuSPARSE's SpSV. The GPU is probed
 // at the first setup().
 #include "cuda/device_lu.hpp"
-
-#include <solvent_ilu/ilu0.hpp>
+#include "src/host_factors.hpp"
 
 #include <solvent/operator.hpp>
 #include <solvent/plugin.hpp>
@@ -14,10 +13,8 @@
 
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <span>
 #include <string>
-#include <variant>
 #include <vector>
 
 namespace solvent::ilu {
@@ -36,21 +33,15 @@ class Ilu0CudaPreconditioner final : public Preconditioner {
 
  private:
   template <class T>
-  void factor(const CsrMatrix<T>& a);
-  template <class T>
-  bool refactor_in_place(const Operator& a);
-  template <class T>
   void substitute(std::span<const T> r, std::span<T> z) const;
-  std::optional<ScalarKind> scalar() const;
 
   std::shared_ptr<spdlog::logger> log_;
   std::string device_name_;  // empty until the first setup found a device
-  // The host factors, kept for the in-place refactorisation of a refresh: monostate until a
-  // setup succeeds, and again after a setup or refresh fails.
-  std::variant<std::monostate, Ilu0<double>, Ilu0<complex>> factors_;
+  // Kept on the host too, for the in-place refactorisation of a refresh.
+  HostFactors factors_;
   std::unique_ptr<DeviceLu> device_;  // null for an operator of no rows
   std::int64_t setups_ = 0;
-  std::int64_t refreshes_ = 0;
+  std::int64_t refreshes_ = 0;  // numeric refactorisations on the kept pattern
 };
 
 }  // namespace solvent::ilu
