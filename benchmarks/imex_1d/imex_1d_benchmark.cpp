@@ -3,7 +3,8 @@
 // side in one run: gepp-cpu (the paper's CPU baseline: dense GEPP on [S | b] every step),
 // lapack (getrf + getrs every step), lapack+reuse (getrs only), banded (band substitution
 // with factors made once by gbtrf, on the model's band ordering: the fast path) and
-// banded-refactor (gbtrf + substitution every step). The state after the first step of every path
+// banded-refactor (gbtrf + substitution every step); banded-unverified is banded without the
+// core's residual check of every direct solve ([linear_solver] verify_residual = false). The state after the first step of every path
 // is checked against lapack's before its times count. Each cell is the median over the steps timed;
 // slow cells stop after --budget-s seconds of steps (at least one step), fast ones after
 // --max-steps.
@@ -110,6 +111,7 @@ int main(int argc, char** argv) try {
       {{"gepp-cpu", "gepp-cpu", {{"reuse_factorization", false}}}, FloorBasis::Flops},
       {{"lapack+reuse", "lapack", {{"reuse_factorization", true}}}, FloorBasis::Bytes},
       {{"banded", "banded", {{"reuse_factorization", true}}}, FloorBasis::Bytes},
+      {{"banded-unverified", "banded", {{"reuse_factorization", true}}, false}, FloorBasis::Bytes},
       {{"banded-refactor", "banded", {{"reuse_factorization", false}}}, FloorBasis::Bytes},
   };
   // Other work on the machine inflates every figure; the table says how much there was.

@@ -28,6 +28,9 @@ StepTimes time_steps(const Backend& backend, std::int64_t m, std::int64_t steps)
   auto integrator =
       solvent::testkit::make_integrator("imex-trapezoid", {{"dt", 0.01}, {"steps", steps}});
   auto solver = solvent::testkit::make_linear_solver(backend.solver, backend.settings);
+  solvent::SolverPolicy policy;
+  policy.verify_residual = backend.verify_residual;
+  solver->set_policy(policy);
   StepTimes out;
   StepClock clock(out);
   solvent::PhaseTimer timer;

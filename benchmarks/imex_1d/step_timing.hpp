@@ -15,6 +15,9 @@ struct Backend {
   std::string label;   // as printed: "lapack+reuse"
   std::string solver;  // plugin name
   solvent::testkit::Settings settings;
+  // The core's check of every direct solve (one product with the operator); off, the step
+  // is what it cost before the core checked it.
+  bool verify_residual = true;
 };
 
 struct StepTimes {

@@ -18,7 +18,8 @@ struct PermutedVectors {
 
 struct LinearSolver::State {
   SolverPolicy policy;
-  std::shared_ptr<const Operator> op;  // what setup_impl got (converted, maybe permuted)
+  std::shared_ptr<const Operator> given;  // what setup got: the residual is checked against it
+  std::shared_ptr<const Operator> op;     // what setup_impl got (converted, maybe permuted)
   std::vector<std::int32_t> permutation;
   std::string conversion;
   std::shared_ptr<Preconditioner> pc;
@@ -83,6 +84,7 @@ void LinearSolver::setup(std::shared_ptr<const Operator> op, const OperatorHints
   auto& s = *state_;
   if (!op) throw SolverError("setup() was given no operator");
   s.op.reset();
+  s.given.reset();
   s.pc_ready = false;
   const auto from = form_of(*op);
   const auto my_forms = forms();
@@ -125,6 +127,7 @@ void LinearSolver::setup(std::shared_ptr<const Operator> op, const OperatorHints
   }
   setup_impl(mine);
   s.op = std::move(mine);
+  s.given = std::move(op);
 }
 
 template <class T>
@@ -153,15 +156,17 @@ SolveStats LinearSolver::checked_solve(std::span<const T> b, std::span<T> x) {
     px = work.x;
   }
   SolveStats stats = solve_impl(pb, px);
+  if (!s.permutation.empty())
+    for (std::size_t i = 0; i < n; ++i) x[std::size_t(s.permutation[i])] = work.x[i];
+  // Against the operator as given, before any conversion: the check covers the conversion
+  // too, and the given storage is usually the cheaper one to apply (CSR against a band).
   if (std::isnan(stats.residual) && s.policy.verify_residual) {
-    stats.residual = relative_residual(*s.op, pb, std::span<const T>(px));
+    stats.residual = relative_residual(*s.given, b, std::span<const T>(x));
     if (!std::isfinite(stats.residual)) {
       stats.converged = false;
       stats.status = "non-finite residual";
     }
   }
-  if (!s.permutation.empty())
-    for (std::size_t i = 0; i < n; ++i) x[std::size_t(s.permutation[i])] = work.x[i];
   return stats;
 }
 

@@ -3,7 +3,7 @@
 // in place, and after refreshes on the same and on another pattern; its refusals. Skipped
 // (exit 77) without a GPU.
 #define DOCTEST_CONFIG_IMPLEMENT
-#include "device_vector.hpp"
+#include <solvent_test/device_vector.hpp>
 #include "test_operators.hpp"
 
 #include <solvent/errors.hpp>
@@ -22,6 +22,7 @@
 
 namespace tk = solvent::testkit;
 using namespace ilu_test;
+using solvent::test::DeviceVector;
 
 namespace {
 

@@ -3,7 +3,7 @@
 // operators, real and complex, in place and after a refresh; its refusals. Skipped (exit 77)
 // without a GPU.
 #define DOCTEST_CONFIG_IMPLEMENT
-#include "device_vector.hpp"
+#include <solvent_test/device_vector.hpp>
 #include "test_operators.hpp"
 
 #include <solvent/errors.hpp>
@@ -20,6 +20,7 @@
 
 namespace tk = solvent::testkit;
 using namespace jacobi_test;
+using solvent::test::DeviceVector;
 using solvent::complex;
 
 namespace {

@@ -1,12 +1,12 @@
 #pragma once
-// Vectors in device memory for the CUDA tests of this folder, filled from and read back to
+// Vectors in device memory for the CUDA tests of plugins that work on device pointers, filled from and read back to
 // the host. No CUDA types here, so the tests stay plain C++.
 #include <cstddef>
 #include <memory>
 #include <span>
 #include <vector>
 
-namespace ilu_test {
+namespace solvent::test {
 
 void* device_allocate(std::size_t bytes);
 void device_free(void* p) noexcept;
@@ -35,4 +35,4 @@ class DeviceVector {
   std::unique_ptr<T, Free> p_;
 };
 
-}  // namespace ilu_test
+}  // namespace solvent::test
