@@ -64,6 +64,7 @@ void solver_table(const Context& c, const std::vector<TestMatrix>& matrices,
       double setup_s = 0, check = 0;
       if (c.gpu) {
         auto s = testkit::make_linear_solver(method + "-cuda");
+        s->set_preconditioner(testkit::make_preconditioner("jacobi-cuda"));
         setup_s = seconds_of([&] { s->setup(m.op); });
         solve(*s, m, x);
         gpu = solve(*s, m, x);
@@ -71,7 +72,9 @@ void solver_table(const Context& c, const std::vector<TestMatrix>& matrices,
         check = host_residual(m.csr(), m.rhs, x);
       }
       auto cpu_solver = [&](std::int64_t max_iterations) {
-        return testkit::make_linear_solver(method, {{"max_iterations", max_iterations}});
+        auto s = testkit::make_linear_solver(method, {{"max_iterations", max_iterations}});
+        s->set_preconditioner(testkit::make_preconditioner("jacobi"));
+        return s;
       };
       // A short probe gives the CPU's time per iteration, to fit the budget.
       auto probe = cpu_solver(3);

@@ -9,6 +9,7 @@ source scripts/gpu/configure.sh || exit 1
 OUT=${OUT:-/tmp/krylov-out}
 mkdir -p "$OUT"
 targets="bicgstab bicgstab-l tfqmr cg bicgstab-cuda bicgstab-l-cuda tfqmr-cuda cg-cuda helmholtz
+  jacobi jacobi-cuda ilu0 ilu0-cuda
   plugins-krylov-kernels-tests plugins-krylov-tests plugins-krylov-cuda-tests krylov-benchmark"
 ninja -C "$BUILD" -k 0 $targets > "$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; }
 echo "== built ($SECONDS s)"
