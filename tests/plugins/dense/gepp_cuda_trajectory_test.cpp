@@ -40,9 +40,8 @@ class TrajectoryRecorder : public solvent::Observer {
 
 TrajectoryRecorder run_trajectory(const std::string& solver_name, const Settings& solver_settings) {
   auto model = solvent::testkit::make_model("angiogenesis-1d", {{"M", std::int64_t{400}}});
-  auto integrator = solvent::testkit::make_integrator(
-      "imex-trapezoid",
-      {{"dt", 0.01}, {"steps", std::int64_t{100}}, {"operator", std::string("dense")}});
+  auto integrator = solvent::testkit::make_integrator("imex-trapezoid",
+                                                      {{"dt", 0.01}, {"steps", std::int64_t{100}}});
   auto solver = solvent::testkit::make_linear_solver(solver_name, solver_settings);
   TrajectoryRecorder recorder;
   solvent::PhaseTimer timer;
