@@ -6,8 +6,9 @@
 #   [LIBRARIES lib...]        linked into the executable (Solvent::testkit and the test-support
 #                             library always are)
 #   [DEFINITIONS def...]      compile definitions of the executable
-#   [CUDA_PROBE plugin]       the test needs a GPU: its main asks `plugin` for the device and
-#                             exits 77 (reported as skipped) without one; labels the test cuda
+#   [CUDA_PROBE plugin]       the test needs a GPU: its main asks `plugin` (a linear solver or
+#                             a preconditioner) for the device and exits 77 (reported as
+#                             skipped) without one; labels the test cuda
 #   [LABELS label...]         CTest labels: cuda, mpi, slow (ctest -L cuda runs the GPU tests)
 #   [ENVIRONMENT VAR=value...] [TIMEOUT s] [PASS_REGULAR_EXPRESSION re] [REQUIRES target...])
 #

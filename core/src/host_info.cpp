@@ -4,6 +4,7 @@
 #include <unistd.h>
 #include <filesystem>
 #include <fstream>
+#include <cstdlib>
 #include <thread>
 
 namespace solvent {
@@ -44,6 +45,12 @@ HostInfo probe_host() {
   if (uname(&u) == 0) h.os = std::string(u.sysname) + " " + u.release + " " + u.machine;
   h.cpu = first_line_with("/proc/cpuinfo", "model name");
   h.cores = std::thread::hardware_concurrency();
+  // The OpenMP plugins' thread count: OMP_NUM_THREADS (its first level) where set, else one
+  // per core, OpenMP's default. The CPU reductions give the same bits for any count; the
+  // record says which ran.
+  h.threads = h.cores;
+  if (const char* env = std::getenv("OMP_NUM_THREADS"); env && std::atoi(env) > 0)
+    h.threads = static_cast<unsigned>(std::atoi(env));
   h.gpus = nvidia_gpus();
   return h;
 }

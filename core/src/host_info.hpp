@@ -6,6 +6,7 @@ namespace solvent {
 struct HostInfo {
   std::string hostname, os, cpu, gpus;
   unsigned cores = 0;
+  unsigned threads = 0;  // OpenMP threads the plugins run with
 };
 HostInfo probe_host();
 }  // namespace solvent

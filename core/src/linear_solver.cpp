@@ -184,11 +184,4 @@ SolveStats LinearSolver::solve_impl(std::span<const complex>, std::span<complex>
   throw UnsupportedOperator("this linear solver does not solve complex systems");
 }
 
-void Preconditioner::apply(std::span<const double>, std::span<double>) const {
-  throw UnsupportedOperator("this preconditioner does not apply to real vectors");
-}
-void Preconditioner::apply(std::span<const complex>, std::span<complex>) const {
-  throw UnsupportedOperator("this preconditioner does not apply to complex vectors");
-}
-
 }  // namespace solvent

@@ -62,6 +62,8 @@ RunRecord::RunRecord(std::filesystem::path dir, const ResolvedConfig& cfg,
                                     {"os", host.os},
                                     {"cpu", host.cpu},
                                     {"cores", static_cast<std::int64_t>(host.cores)},
+                                    {"threads", static_cast<std::int64_t>(host.threads)},
+                                    {"ranks", std::int64_t{1}},
                                     {"gpus", host.gpus}});
   toml::table plugins;
   if (cfg.model) plugins.insert("model", plugin_entry(*cfg.model));

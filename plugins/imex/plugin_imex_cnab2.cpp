@@ -14,4 +14,4 @@ SOLVENT_PLUGIN(solvent::describe_integrator<ImexCnab2>(
     "imex-cnab2", "1.0.0",
     "IMEX: Crank-Nicolson on the linear part, Adams-Bashforth 2 on the nonlinear part (second "
     "order)",
-    &solvent::imex::common_schema))
+    &solvent::imex::crank_nicolson_schema))

@@ -13,4 +13,4 @@ class ImexTrapezoid : public solvent::imex::ImexIntegrator {
 SOLVENT_PLUGIN(solvent::describe_integrator<ImexTrapezoid>(
     "imex-trapezoid", "1.0.0",
     "IMEX: Crank-Nicolson on the linear part, forward Euler on the nonlinear part (De Luca et al.)",
-    &solvent::imex::common_schema))
+    &solvent::imex::crank_nicolson_schema))

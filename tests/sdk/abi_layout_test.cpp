@@ -55,11 +55,12 @@ TEST_CASE("the values exchanged with plugin objects") {
   CHECK(sizeof(OperatorHints) == 24);
 }
 
-TEST_CASE("the interface objects: a vtable and, for the solver, the core's hidden state only") {
-  // LinearSolver keeps everything the core checks behind one pointer, so its checks can grow
-  // without changing the layout a plugin derives from.
+TEST_CASE("the interface objects: a vtable and, for the solver and the preconditioner, the "
+          "core's hidden state only") {
+  // LinearSolver and Preconditioner keep everything the core checks behind one pointer, so
+  // their checks can grow without changing the layout a plugin derives from.
   CHECK(sizeof(LinearSolver) == 16);
-  CHECK(sizeof(Preconditioner) == 8);
+  CHECK(sizeof(Preconditioner) == 16);
   CHECK(sizeof(Integrator) == 8);
   CHECK(sizeof(Model) == 8);
 }

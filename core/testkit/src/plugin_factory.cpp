@@ -105,9 +105,11 @@ std::string device_of(const std::string& name, PluginKind kind) {
   return registry().find(name, kind).descriptor->device;
 }
 
-bool device_available(LinearSolver& solver) {
-  // The smallest operator of the first kind the solver takes: setting it up is what makes
-  // a device plugin probe for its device.
+namespace {
+
+// The smallest operator of each storage, real: setting one up is what makes a device plugin
+// probe for its device.
+std::vector<std::shared_ptr<const Operator>> smallest_operators() {
   std::vector<std::shared_ptr<const Operator>> ones;
   DenseMatrix<double> dense(1, 1);
   dense(0, 0) = 1.0;
@@ -125,16 +127,34 @@ bool device_available(LinearSolver& solver) {
   Stencil7<double> st(3, 3, 3);
   for (auto& v : st.c[0]) v = 1.0;
   ones.push_back(std::make_shared<const Operator>(st));
-  for (const auto& op : ones) {
-    if (!solver.accepts(form_of(*op))) continue;
+  return ones;
+}
+
+// Sets up `object` with the first of smallest_operators() it takes.
+template <class Object, class Takes>
+bool set_up_smallest(Object& object, Takes takes) {
+  for (const auto& op : smallest_operators()) {
+    if (!takes(form_of(*op))) continue;
     try {
-      solver.setup(op);
+      object.setup(op);
     } catch (const DeviceUnavailable&) {
       return false;
     }
     return true;
   }
   return true;
+}
+
+}  // namespace
+
+bool device_available(LinearSolver& solver) {
+  return set_up_smallest(solver, [&](OperatorForm f) { return solver.accepts(f); });
+}
+
+bool device_available(Preconditioner& pc) {
+  const auto forms = pc.forms();
+  return set_up_smallest(
+      pc, [&](OperatorForm f) { return std::find(forms.begin(), forms.end(), f) != forms.end(); });
 }
 
 }  // namespace solvent::testkit

@@ -1,7 +1,5 @@
 #include "cpu/ilu0_preconditioner.hpp"
 
-#include "src/preconditioner_checks.hpp"
-
 #include <spdlog/spdlog.h>
 
 #include <string>
@@ -17,36 +15,28 @@ std::vector<OperatorForm> Ilu0Preconditioner::forms() const {
   return {{OperatorKind::Csr, ScalarKind::Real}, {OperatorKind::Csr, ScalarKind::Complex}};
 }
 
-void Ilu0Preconditioner::setup(std::shared_ptr<const Operator> a) {
-  factors_.clear();
-  require_form(*a, forms(), kPlugin);
+void Ilu0Preconditioner::setup_impl(std::shared_ptr<const Operator> a) {
   factors_.factor(*a, kPlugin);
   ++setups_;
 }
 
-void Ilu0Preconditioner::refresh(std::shared_ptr<const Operator> a) {
+void Ilu0Preconditioner::refresh_impl(std::shared_ptr<const Operator> a) {
   if (factors_.refactor_in_place(*a)) {
     ++refreshes_;
     return;
   }
-  if (log_) log_->debug("{}: refresh with another pattern or scalar type: full setup", kPlugin);
-  setup(std::move(a));
+  if (log_) log_->debug("{}: refresh with another pattern: full setup", kPlugin);
+  setup_impl(std::move(a));
 }
 
-template <class T>
-void Ilu0Preconditioner::substitute(std::span<const T> r, std::span<T> z) const {
-  const auto* f = factors_.get<T>();
-  check_apply(factors_.scalar(), scalar_kind_of<T>, f ? f->rows() : 0, r.size(), z.size(),
-              kPlugin);
-  f->solve(r, z);
+// The core has checked r and z against the operator set up, so the factors are of T and of
+// their length.
+void Ilu0Preconditioner::apply_impl(std::span<const double> r, std::span<double> z) const {
+  factors_.get<double>()->solve(r, z);
 }
 
-void Ilu0Preconditioner::apply(std::span<const double> r, std::span<double> z) const {
-  substitute(r, z);
-}
-
-void Ilu0Preconditioner::apply(std::span<const complex> r, std::span<complex> z) const {
-  substitute(r, z);
+void Ilu0Preconditioner::apply_impl(std::span<const complex> r, std::span<complex> z) const {
+  factors_.get<complex>()->solve(r, z);
 }
 
 Facts Ilu0Preconditioner::facts() const {

@@ -19,16 +19,15 @@ class Ilu0Preconditioner final : public Preconditioner {
   explicit Ilu0Preconditioner(const PluginContext& context);
 
   std::vector<OperatorForm> forms() const override;
-  void setup(std::shared_ptr<const Operator> a) override;
-  void refresh(std::shared_ptr<const Operator> a) override;
-  void apply(std::span<const double> r, std::span<double> z) const override;
-  void apply(std::span<const complex> r, std::span<complex> z) const override;
   Facts facts() const override;
 
- private:
-  template <class T>
-  void substitute(std::span<const T> r, std::span<T> z) const;
+ protected:
+  void setup_impl(std::shared_ptr<const Operator> a) override;
+  void refresh_impl(std::shared_ptr<const Operator> a) override;
+  void apply_impl(std::span<const double> r, std::span<double> z) const override;
+  void apply_impl(std::span<const complex> r, std::span<complex> z) const override;
 
+ private:
   std::shared_ptr<spdlog::logger> log_;
   HostFactors factors_;
   std::int64_t setups_ = 0;

@@ -1,7 +1,5 @@
 #include "cuda/ilu0_cuda_preconditioner.hpp"
 
-#include "src/preconditioner_checks.hpp"
-
 #include <solvent/cuda.hpp>
 
 #include <spdlog/spdlog.h>
@@ -11,17 +9,15 @@ namespace {
 constexpr const char* kPlugin = "ilu0-cuda";
 }
 
-Ilu0CudaPreconditioner::Ilu0CudaPreconditioner(const PluginContext& context)
-    : log_(context.log) {}
+Ilu0CudaPreconditioner::Ilu0CudaPreconditioner(const PluginContext& context) : log_(context.log) {}
 
 std::vector<OperatorForm> Ilu0CudaPreconditioner::forms() const {
   return {{OperatorKind::Csr, ScalarKind::Real}, {OperatorKind::Csr, ScalarKind::Complex}};
 }
 
-void Ilu0CudaPreconditioner::setup(std::shared_ptr<const Operator> a) {
+void Ilu0CudaPreconditioner::setup_impl(std::shared_ptr<const Operator> a) {
   factors_.clear();
   device_.reset();
-  require_form(*a, forms(), kPlugin);
   // Kept only once they are on the device too, so that a setup that fails leaves no factors.
   HostFactors factors;
   factors.factor(*a, kPlugin);
@@ -39,7 +35,7 @@ void Ilu0CudaPreconditioner::setup(std::shared_ptr<const Operator> a) {
   ++setups_;
 }
 
-void Ilu0CudaPreconditioner::refresh(std::shared_ptr<const Operator> a) {
+void Ilu0CudaPreconditioner::refresh_impl(std::shared_ptr<const Operator> a) {
   if (factors_.refactor_in_place(*a)) {
     try {
       if (device_)
@@ -53,23 +49,22 @@ void Ilu0CudaPreconditioner::refresh(std::shared_ptr<const Operator> a) {
     ++refreshes_;
     return;
   }
-  if (log_) log_->debug("{}: refresh with another pattern or scalar type: full setup", kPlugin);
-  setup(std::move(a));
+  if (log_) log_->debug("{}: refresh with another pattern: full setup", kPlugin);
+  setup_impl(std::move(a));
 }
 
+// The core has checked r and z against the operator set up: the device factors' scalar type
+// and length.
 template <class T>
 void Ilu0CudaPreconditioner::substitute(std::span<const T> r, std::span<T> z) const {
-  const auto* f = factors_.get<T>();
-  check_apply(factors_.scalar(), scalar_kind_of<T>, f ? f->rows() : 0, r.size(), z.size(),
-              kPlugin);
   if (device_) device_->solve(r.data(), z.data());
 }
 
-void Ilu0CudaPreconditioner::apply(std::span<const double> r, std::span<double> z) const {
+void Ilu0CudaPreconditioner::apply_impl(std::span<const double> r, std::span<double> z) const {
   substitute(r, z);
 }
 
-void Ilu0CudaPreconditioner::apply(std::span<const complex> r, std::span<complex> z) const {
+void Ilu0CudaPreconditioner::apply_impl(std::span<const complex> r, std::span<complex> z) const {
   substitute(r, z);
 }
 

@@ -24,12 +24,14 @@ class Ilu0CudaPreconditioner final : public Preconditioner {
   explicit Ilu0CudaPreconditioner(const PluginContext& context);
 
   std::vector<OperatorForm> forms() const override;
-  void setup(std::shared_ptr<const Operator> a) override;
-  void refresh(std::shared_ptr<const Operator> a) override;
-  // r and z point to device memory.
-  void apply(std::span<const double> r, std::span<double> z) const override;
-  void apply(std::span<const complex> r, std::span<complex> z) const override;
   Facts facts() const override;
+
+ protected:
+  void setup_impl(std::shared_ptr<const Operator> a) override;
+  void refresh_impl(std::shared_ptr<const Operator> a) override;
+  // r and z point to device memory.
+  void apply_impl(std::span<const double> r, std::span<double> z) const override;
+  void apply_impl(std::span<const complex> r, std::span<complex> z) const override;
 
  private:
   template <class T>

@@ -29,10 +29,4 @@ bool HostFactors::refactor_in_place(const Operator& a) {
   return true;
 }
 
-std::optional<ScalarKind> HostFactors::scalar() const {
-  if (get<double>() != nullptr) return ScalarKind::Real;
-  if (get<complex>() != nullptr) return ScalarKind::Complex;
-  return std::nullopt;
-}
-
 }  // namespace solvent::ilu

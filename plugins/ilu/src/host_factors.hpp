@@ -5,7 +5,6 @@
 
 #include <solvent/operator.hpp>
 
-#include <optional>
 #include <variant>
 
 namespace solvent::ilu {
@@ -19,7 +18,6 @@ class HostFactors {
   bool refactor_in_place(const Operator& a);
   void clear() { factors_ = std::monostate{}; }
 
-  std::optional<ScalarKind> scalar() const;
   template <class T>
   const Ilu0<T>* get() const {
     return std::get_if<Ilu0<T>>(&factors_);

@@ -4,6 +4,10 @@
 #include "src/state_checks.hpp"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cmath>
 
 namespace solvent::imex {
 
@@ -18,11 +22,24 @@ Schema common_schema() {
   };
 }
 
+Schema crank_nicolson_schema() {
+  Schema s = common_schema();
+  s.push_back(ParamSpec::integer(
+                  "rannacher_steps", 0,
+                  "first steps taken as two backward-Euler half steps each (Rannacher's start): "
+                  "damps the stiff modes of a rough initial state, which Crank-Nicolson alone "
+                  "leaves ringing when dt/2 max|Lin_ii| > 1; 0 is the paper's scheme")
+                  .at_least(0));
+  return s;
+}
+
 ImexIntegrator::ImexIntegrator(const PluginContext& ctx, ExplicitScheme scheme, const char* name)
     : scheme_(scheme),
       name_(name),
       dt_(ctx.params.real("dt")),
       steps_(ctx.params.integer("steps")),
+      rannacher_steps_(ctx.params.has("rannacher_steps") ? ctx.params.integer("rannacher_steps")
+                                                         : 0),
       projection_(ctx.params.boolean("projection")) {}
 
 std::optional<OperatorForm> ImexIntegrator::system_form(Model&) const {
@@ -35,21 +52,57 @@ bool ImexIntegrator::accepts(Model& model, std::string& why) const {
   return false;
 }
 
+namespace {
+
+// The stiffest decay rate of Lin times dt/2 (Crank–Nicolson's diffusion number: its
+// amplification factor tends to -1 as this grows), and how much of the initial state lies in
+// those stiff modes: dt/2 |Lin u0|_inf against |u0|_inf (a step in u0 gives dC/h^2 there).
+void warn_if_ringing(const ImplicitSystem& system, std::span<const double> u0, double dt,
+                     const char* name, spdlog::logger* log) {
+  if (log == nullptr) return;
+  const auto& lin = system.lin();
+  double stiffness = 0.0, lu_max = 0.0, u_max = 0.0;
+  for (std::size_t i = 0; i < lin.rows; ++i) {
+    double lu = 0.0;
+    for (auto k = lin.row_ptr[i]; k < lin.row_ptr[i + 1]; ++k) {
+      lu += lin.values[k] * u0[std::size_t(lin.col_idx[k])];
+      if (std::size_t(lin.col_idx[k]) == i) stiffness = std::max(stiffness, -lin.values[k]);
+    }
+    lu_max = std::max(lu_max, std::abs(lu));
+    u_max = std::max(u_max, std::abs(u0[i]));
+  }
+  const double number = 0.5 * dt * stiffness;
+  if (number > 1.0 && 0.5 * dt * lu_max > u_max)
+    log->warn(
+        "{}: diffusion number dt/2 max|Lin_ii| = {:.3g} > 1 and the initial state is not smooth: "
+        "Crank-Nicolson damps its sharp features hardly at all (the solution rings). Cure: "
+        "rannacher_steps = 2 (backward-Euler half steps first) or the L-stable imex-sbdf2",
+        name, number);
+}
+
+}  // namespace
+
 RunResult ImexIntegrator::run(Model& model, LinearSolver* solver, RunContext& ctx) {
   auto& problem = *model.imex();
   if (solver == nullptr) throw SolverError(fmt::format("{} needs a linear solver", name_));
   const auto layout = problem.layout();
   const std::size_t n = layout.size();
-  std::vector<double> u(n), rhs(n), explicit_now(n), explicit_before(n), u_new(n);
+  std::vector<double> u(n), u_before(n), rhs(n), explicit_now(n), explicit_before(n), u_new(n),
+      half(n);
   problem.initial_state(u, ctx.seed);
 
+  const bool sbdf2 = scheme_ == ExplicitScheme::Sbdf2;
   std::optional<ImplicitSystem> system;
   {
     auto scope = ctx.timer->measure("assembly");
-    system.emplace(problem, dt_, *solver);
+    system.emplace(problem, *solver);
+    // SBDF2 starts with one backward-Euler step (I - dt Lin); the others use I - dt/2 Lin
+    // throughout, their Rannacher half steps included.
+    system->use(sbdf2 ? dt_ : 0.5 * dt_);
   }
   // The storage the solver works on: the core converted the CSR system where it had to.
   facts_ = {{"operator_form", std::string(to_string(solver->working_form()->kind))}};
+  if (!sbdf2 && rannacher_steps_ == 0) warn_if_ringing(*system, u, dt_, name_, ctx.log);
 
   auto report = [&](std::int64_t step, double t) {
     auto scope = ctx.timer->measure("output");
@@ -60,29 +113,61 @@ RunResult ImexIntegrator::run(Model& model, LinearSolver* solver, RunContext& ct
   report(0, 0.0);
 
   RunResult result;
+  // One linear solve S x = rhs of step `step`, ending at time t_end, checked.
+  auto solve = [&](std::span<double> x, std::int64_t step, double t_end) {
+    require_finite(rhs, layout, step, t_end, name_, "the explicit right-hand side");
+    {
+      auto scope = ctx.timer->measure("solve");
+      result.last_solve = system->solve(rhs, x);
+    }
+    // A non-finite state is named by species and place before the solve's own verdict.
+    require_finite(x, layout, step, t_end, name_, "the state");
+    if (const auto& st = result.last_solve; !st.converged)
+      throw DivergenceError(fmt::format(
+          "{}: the linear solve of step {} (t = {:.6g}) did not converge ({}): relative residual "
+          "{:.3e} after {} iterations; output up to step {} is kept",
+          name_, step, t_end, st.status, st.residual, st.iterations, step - 1));
+  };
   for (std::int64_t step = 1; step <= steps_; ++step) {
     const double t = double(step - 1) * dt_;
     {
       auto scope = ctx.timer->measure("nonlinear");
       std::swap(explicit_before, explicit_now);
       problem.explicit_term(t, u, explicit_now);
-      system->explicit_half(u, rhs);
-      const bool ab2 = scheme_ == ExplicitScheme::AdamsBashforth2 && step > 1;
+    }
+    if (step <= rannacher_steps_) {
+      // Two backward-Euler half steps, (I - dt/2 Lin) u' = u + dt/2 N: L-stable, so the
+      // stiff modes of a rough initial state are damped before Crank–Nicolson takes over.
+      for (std::size_t i = 0; i < n; ++i) rhs[i] = u[i] + 0.5 * dt_ * explicit_now[i];
+      solve(half, step, t + 0.5 * dt_);
+      {
+        auto scope = ctx.timer->measure("nonlinear");
+        problem.explicit_term(t + 0.5 * dt_, half, u_new);
+        for (std::size_t i = 0; i < n; ++i) rhs[i] = half[i] + 0.5 * dt_ * u_new[i];
+      }
+      solve(u_new, step, t + dt_);
+    } else if (sbdf2 && step > 1) {
+      // (3 u^{n+1} - 4 u^n + u^{n-1}) / (2 dt) = Lin u^{n+1} + 2 N^n - N^{n-1}.
+      system->use(2.0 * dt_ / 3.0);
       for (std::size_t i = 0; i < n; ++i)
-        rhs[i] += dt_ * (ab2 ? 1.5 * explicit_now[i] - 0.5 * explicit_before[i] : explicit_now[i]);
+        rhs[i] = (4.0 * u[i] - u_before[i]) / 3.0 +
+                 2.0 * dt_ / 3.0 * (2.0 * explicit_now[i] - explicit_before[i]);
+      solve(u_new, step, t + dt_);
+    } else if (sbdf2) {
+      for (std::size_t i = 0; i < n; ++i) rhs[i] = u[i] + dt_ * explicit_now[i];
+      solve(u_new, step, t + dt_);
+    } else {
+      {
+        auto scope = ctx.timer->measure("nonlinear");
+        system->explicit_part(u, rhs);
+        const bool ab2 = scheme_ == ExplicitScheme::AdamsBashforth2 && step > 1;
+        for (std::size_t i = 0; i < n; ++i)
+          rhs[i] +=
+              dt_ * (ab2 ? 1.5 * explicit_now[i] - 0.5 * explicit_before[i] : explicit_now[i]);
+      }
+      solve(u_new, step, t + dt_);
     }
-    require_finite(rhs, layout, step, t, name_, "the explicit right-hand side");
-    {
-      auto scope = ctx.timer->measure("solve");
-      result.last_solve = system->solve(rhs, u_new);
-    }
-    // A non-finite state is named by species and place before the solve's own verdict.
-    require_finite(u_new, layout, step, t + dt_, name_, "the state");
-    if (const auto& st = result.last_solve; !st.converged)
-      throw DivergenceError(fmt::format(
-          "{}: the linear solve of step {} (t = {:.6g}) did not converge ({}): relative residual "
-          "{:.3e} after {} iterations; output up to step {} is kept",
-          name_, step, t + dt_, st.status, st.residual, st.iterations, step - 1));
+    u_before.swap(u);
     u.swap(u_new);
     if (projection_) problem.project(u);
     result.steps = step;

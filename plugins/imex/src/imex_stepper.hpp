@@ -2,14 +2,18 @@
 // The IMEX loop: Crank–Nicolson on the linear part, an explicit scheme on the rest,
 //   (I - dt/2 Lin) u^{n+1} = (I + dt/2 Lin) u^n + dt E^n,
 // E^n = N(u^n, t^n) for the trapezoid scheme (forward Euler, De Luca et al.), or
-// E^n = 3/2 N^n - 1/2 N^{n-1} for CNAB2 (second order; its first step is a trapezoid step).
+// E^n = 3/2 N^n - 1/2 N^{n-1} for CNAB2 (second order; its first step is a trapezoid step);
+// optionally started by Rannacher's backward-Euler half steps. SBDF2 instead:
+//   (3 u^{n+1} - 4 u^n + u^{n-1}) / (2 dt) = Lin u^{n+1} + 2 N^n - N^{n-1},
+// L-stable on the linear part, second order, started by one IMEX backward-Euler step.
 #include <solvent/solvent.hpp>
 
 namespace solvent::imex {
 
-enum class ExplicitScheme { ForwardEuler, AdamsBashforth2 };
+enum class ExplicitScheme { ForwardEuler, AdamsBashforth2, Sbdf2 };
 
-Schema common_schema();
+Schema common_schema();           // dt, steps, projection: every IMEX integrator
+Schema crank_nicolson_schema();   // adds rannacher_steps: the two Crank–Nicolson integrators
 
 class ImexIntegrator : public Integrator {
  public:
@@ -24,6 +28,7 @@ class ImexIntegrator : public Integrator {
   const char* name_;
   double dt_;
   std::int64_t steps_;
+  std::int64_t rannacher_steps_;
   bool projection_;
   Facts facts_;
 };

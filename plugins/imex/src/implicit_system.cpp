@@ -2,9 +2,9 @@
 
 namespace solvent::imex {
 
-// The diagonal is 1 - half_dt * Lin(i, i), formed in that order, so a dense or banded copy
-// made from this matrix holds the same bits as one assembled directly from Lin.
-CsrMatrix<double> implicit_matrix(const CsrMatrix<double>& lin, double half_dt) {
+// The diagonal is 1 - c Lin(i, i), formed in that order, so a dense or banded copy made from
+// this matrix holds the same bits as one assembled directly from Lin.
+CsrMatrix<double> implicit_matrix(const CsrMatrix<double>& lin, double c) {
   CsrMatrix<double> s;
   s.rows = lin.rows;
   s.cols = lin.cols;
@@ -23,7 +23,7 @@ CsrMatrix<double> implicit_matrix(const CsrMatrix<double>& lin, double half_dt) 
         diagonal = true;
       }
       double v = j == i ? 1.0 : 0.0;
-      v -= half_dt * lin.values[k];
+      v -= c * lin.values[k];
       put(j, v);
       diagonal = diagonal || j == i;
     }
@@ -33,18 +33,22 @@ CsrMatrix<double> implicit_matrix(const CsrMatrix<double>& lin, double half_dt) 
   return s;
 }
 
-ImplicitSystem::ImplicitSystem(const ImexProblem& problem, double dt, LinearSolver& solver)
-    : lin_(problem.linear_operator()), half_dt_(0.5 * dt), solver_(solver) {
-  solver_.setup(std::make_shared<const Operator>(implicit_matrix(lin_, half_dt_)),
-                OperatorHints{problem.band_ordering()});
+ImplicitSystem::ImplicitSystem(const ImexProblem& problem, LinearSolver& solver)
+    : lin_(problem.linear_operator()), band_ordering_(problem.band_ordering()), solver_(solver) {}
+
+void ImplicitSystem::use(double c) {
+  if (c == c_) return;
+  solver_.setup(std::make_shared<const Operator>(implicit_matrix(lin_, c)),
+                OperatorHints{band_ordering_});
+  c_ = c;
 }
 
-void ImplicitSystem::explicit_half(std::span<const double> u, std::span<double> out) const {
+void ImplicitSystem::explicit_part(std::span<const double> u, std::span<double> out) const {
   for (std::size_t i = 0; i < lin_.rows; ++i) {
     double s = 0.0;
     for (auto k = lin_.row_ptr[i]; k < lin_.row_ptr[i + 1]; ++k)
       s += lin_.values[k] * u[std::size_t(lin_.col_idx[k])];
-    out[i] = u[i] + half_dt_ * s;
+    out[i] = u[i] + c_ * s;
   }
 }
 

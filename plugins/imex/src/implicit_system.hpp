@@ -1,28 +1,34 @@
 #pragma once
-// The implicit half of an IMEX step: S = I - (dt/2) Lin, constant over a run, built once as a
-// CSR operator and set up once in the linear solver, with the model's band ordering as a
-// hint. The core hands the solver the storage it prefers (dense for the paper's GEPP, banded
-// under the band ordering for the fast path, CSR for a Krylov method).
+// The implicit half of an IMEX step: S = I - c Lin (c = dt/2 for Crank–Nicolson and its
+// backward-Euler half steps, dt for a backward-Euler step, 2 dt / 3 for SBDF2), built as a CSR
+// operator and set up in the linear solver with the model's band ordering as a hint; the core
+// hands the solver the storage it prefers (dense for the paper's GEPP, banded under the band
+// ordering for the fast path, CSR for a Krylov method). Setting another c sets the solver up
+// again (a new factorisation; a preconditioner refreshes its values on the same pattern).
 #include <solvent/solvent.hpp>
 
 namespace solvent::imex {
 
-// S = I - half_dt Lin, with every diagonal entry present and each row sorted.
-CsrMatrix<double> implicit_matrix(const CsrMatrix<double>& lin, double half_dt);
+// S = I - c Lin, with every diagonal entry present and each row sorted.
+CsrMatrix<double> implicit_matrix(const CsrMatrix<double>& lin, double c);
 
 class ImplicitSystem {
  public:
-  ImplicitSystem(const ImexProblem& problem, double dt, LinearSolver& solver);
+  ImplicitSystem(const ImexProblem& problem, LinearSolver& solver);
 
-  // rhs_out = (I + dt/2 Lin) u
-  void explicit_half(std::span<const double> u, std::span<double> rhs_out) const;
+  // Sets the solver up for S = I - c Lin unless it already holds that c.
+  void use(double c);
+  // out = u + c Lin u, with the c in use.
+  void explicit_part(std::span<const double> u, std::span<double> out) const;
   // Solves S u_new = rhs.
   SolveStats solve(std::span<const double> rhs, std::span<double> u_new);
+  const CsrMatrix<double>& lin() const { return lin_; }
 
  private:
   CsrMatrix<double> lin_;
-  double half_dt_;
+  std::vector<std::int32_t> band_ordering_;
   LinearSolver& solver_;
+  double c_ = -1.0;  // none set up yet
 };
 
 }  // namespace solvent::imex

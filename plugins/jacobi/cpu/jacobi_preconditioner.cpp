@@ -18,26 +18,22 @@ std::vector<OperatorForm> JacobiPreconditioner::forms() const {
   return f;
 }
 
-void JacobiPreconditioner::setup(std::shared_ptr<const Operator> a) {
-  scalar_.reset();
-  require_form(*a, forms(), kPlugin);
+void JacobiPreconditioner::setup_impl(std::shared_ptr<const Operator> a) {
   inverse_ = inverse_diagonal(*a, kPlugin);
-  n_ = rows_of(*a);
-  scalar_ = scalar_of(*a);
 }
 
+// The core has checked that r and z have the scalar type and length of the operator set up.
 template <class T>
 void JacobiPreconditioner::scale(std::span<const T> r, std::span<T> z) const {
-  check_apply(scalar_, scalar_kind_of<T>, n_, r.size(), z.size(), kPlugin);
   const auto& inverse = std::get<std::vector<T>>(inverse_);
-  for (std::size_t i = 0; i < n_; ++i) z[i] = scaled(inverse[i], r[i]);
+  for (std::size_t i = 0; i < inverse.size(); ++i) z[i] = scaled(inverse[i], r[i]);
 }
 
-void JacobiPreconditioner::apply(std::span<const double> r, std::span<double> z) const {
+void JacobiPreconditioner::apply_impl(std::span<const double> r, std::span<double> z) const {
   scale(r, z);
 }
 
-void JacobiPreconditioner::apply(std::span<const complex> r, std::span<complex> z) const {
+void JacobiPreconditioner::apply_impl(std::span<const complex> r, std::span<complex> z) const {
   scale(r, z);
 }
 

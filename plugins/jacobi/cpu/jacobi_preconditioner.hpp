@@ -4,9 +4,7 @@
 #include <solvent/plugin.hpp>
 #include <solvent/preconditioner.hpp>
 
-#include <cstddef>
 #include <memory>
-#include <optional>
 #include <span>
 #include <vector>
 
@@ -17,17 +15,17 @@ class JacobiPreconditioner final : public Preconditioner {
   explicit JacobiPreconditioner(const PluginContext& context);
 
   std::vector<OperatorForm> forms() const override;
-  void setup(std::shared_ptr<const Operator> a) override;
-  void apply(std::span<const double> r, std::span<double> z) const override;
-  void apply(std::span<const complex> r, std::span<complex> z) const override;
+
+ protected:
+  void setup_impl(std::shared_ptr<const Operator> a) override;
+  void apply_impl(std::span<const double> r, std::span<double> z) const override;
+  void apply_impl(std::span<const complex> r, std::span<complex> z) const override;
 
  private:
   template <class T>
   void scale(std::span<const T> r, std::span<T> z) const;
 
-  std::optional<ScalarKind> scalar_;  // empty until a setup succeeds, and after one fails
-  std::size_t n_ = 0;
-  Vector inverse_;
+  Vector inverse_;  // of the operator's scalar type
 };
 
 }  // namespace solvent::jacobi

@@ -3,9 +3,9 @@
 #include "src/diagonal_scaling.hpp"
 
 #include <solvent/cuda.hpp>
+#include <solvent/device_scalar.cuh>
 #include <solvent/scalar.hpp>
 
-#include <cuda/std/complex>
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -15,18 +15,6 @@ namespace {
 
 constexpr const char* kPlugin = "jacobi-cuda";
 constexpr int kBlock = 256;
-
-// The kernel's scalar for a host scalar: same size and layout, usable on the device.
-template <class T>
-struct DeviceScalar {
-  using type = T;
-};
-template <>
-struct DeviceScalar<complex> {
-  using type = ::cuda::std::complex<double>;
-};
-template <class T>
-using device_t = typename DeviceScalar<T>::type;
 
 // No __restrict__ on r and z: they may be the same vector.
 template <class Z>
@@ -62,9 +50,8 @@ void DeviceDiagonal::apply(const T* r, T* z) const {
   if (n_ == 0) return;
   const auto n = static_cast<std::int64_t>(n_);
   const auto blocks = static_cast<unsigned>((n + kBlock - 1) / kBlock);
-  scale_kernel<<<blocks, kBlock>>>(n, static_cast<const device_t<T>*>(inverse_),
-                                   reinterpret_cast<const device_t<T>*>(r),
-                                   reinterpret_cast<device_t<T>*>(z));
+  scale_kernel<<<blocks, kBlock>>>(n, static_cast<const cuda::device_t<T>*>(inverse_),
+                                   cuda::to_device(r), cuda::to_device(z));
   cuda::check_launch(kPlugin, "scale_kernel");
 }
 

@@ -8,9 +8,7 @@
 #include <solvent/plugin.hpp>
 #include <solvent/preconditioner.hpp>
 
-#include <cstddef>
 #include <memory>
-#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -22,20 +20,17 @@ class JacobiCudaPreconditioner final : public Preconditioner {
   explicit JacobiCudaPreconditioner(const PluginContext& context);
 
   std::vector<OperatorForm> forms() const override;
-  void setup(std::shared_ptr<const Operator> a) override;
-  // r and z point to device memory.
-  void apply(std::span<const double> r, std::span<double> z) const override;
-  void apply(std::span<const complex> r, std::span<complex> z) const override;
   Facts facts() const override;
 
- private:
-  template <class T>
-  void scale(std::span<const T> r, std::span<T> z) const;
+ protected:
+  void setup_impl(std::shared_ptr<const Operator> a) override;
+  // r and z point to device memory.
+  void apply_impl(std::span<const double> r, std::span<double> z) const override;
+  void apply_impl(std::span<const complex> r, std::span<complex> z) const override;
 
+ private:
   std::shared_ptr<spdlog::logger> log_;
-  std::string device_name_;           // empty until the first setup found a device
-  std::optional<ScalarKind> scalar_;  // empty until a setup succeeds, and after one fails
-  std::size_t n_ = 0;
+  std::string device_name_;  // empty until the first setup found a device
   DeviceDiagonal inverse_;
 };
 

@@ -1,7 +1,9 @@
 #pragma once
 // What the Krylov .cu files share: error checks, the device scalar type that stands for
-// std::complex<double>, warp shuffles of either scalar, and launch shapes.
+// std::complex<double> (solvent/device_scalar.cuh), warp shuffles of either scalar, and
+// launch shapes.
 #include <solvent/cuda.hpp>
+#include <solvent/device_scalar.cuh>
 #include <solvent/errors.hpp>
 #include <solvent/scalar.hpp>
 
@@ -17,28 +19,9 @@ namespace solvent::krylov::device {
 inline void check(cudaError_t e, const char* what) { solvent::cuda::check(e, "CUDA", what); }
 inline void check_launch(const char* kernel) { solvent::cuda::check_launch("CUDA", kernel); }
 
-// The kernels' scalar for a host scalar: same size and layout, usable on the device.
-template <class T>
-struct DeviceScalar {
-  using type = T;
-};
-template <>
-struct DeviceScalar<complex> {
-  using type = ::cuda::std::complex<double>;
-};
-template <class T>
-using device_t = typename DeviceScalar<T>::type;
-
-template <class T>
-device_t<T>* to_device(T* p) {
-  return reinterpret_cast<device_t<T>*>(p);
-}
-template <class T>
-const device_t<T>* to_device(const T* p) {
-  return reinterpret_cast<const device_t<T>*>(p);
-}
-inline double to_device(double a) { return a; }
-inline ::cuda::std::complex<double> to_device(const complex& a) { return {a.real(), a.imag()}; }
+// The kernels' scalar for a host scalar: the SDK's, as every CUDA plugin uses it.
+using solvent::cuda::device_t;
+using solvent::cuda::to_device;
 
 __device__ inline double shuffle_down(double v, int offset, int width) {
   return __shfl_down_sync(0xffffffffu, v, offset, width);

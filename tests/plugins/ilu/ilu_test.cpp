@@ -1,12 +1,14 @@
-// ilu0: the preconditioner conformance checks; ILU(0) is the exact LU where it drops nothing (a tridiagonal matrix); on a 2D
-// Laplacian its factors reproduce A on A's pattern and drop the rest; refresh() matches a
-// fresh setup and refactors in place; zero pivots and misuse are refused with their
-// messages. Real and complex throughout.
+// ilu0: the preconditioner conformance checks; ILU(0) is the exact LU where it drops nothing
+// (a tridiagonal matrix); on a 2D Laplacian its factors reproduce A on A's pattern and drop
+// the rest; refresh() matches a fresh setup and refactors in place; zero pivots and misuse
+// are refused with their messages. Real and complex throughout.
 #include "test_operators.hpp"
 
 #include <solvent_ilu/ilu0.hpp>
 
 #include <solvent/testkit.hpp>
+
+#include <solvent_test/preconditioner_checks.hpp>
 
 #include <doctest/doctest.h>
 
@@ -18,25 +20,10 @@
 
 namespace tk = solvent::testkit;
 using namespace ilu_test;
+using solvent::krylov::testing::max_relative_difference;
+using solvent::test::applied;
 
 namespace {
-
-template <class T>
-std::vector<T> applied(const solvent::Preconditioner& pc, const std::vector<T>& r) {
-  std::vector<T> z(r.size());
-  pc.apply(std::span<const T>(r), std::span<T>(z));
-  return z;
-}
-
-template <class T>
-double max_relative_difference(const std::vector<T>& a, const std::vector<T>& b) {
-  double diff = 0.0, scale = 0.0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    diff = std::max(diff, std::abs(a[i] - b[i]));
-    scale = std::max(scale, std::abs(b[i]));
-  }
-  return diff / scale;
-}
 
 // L U of the factors as a dense row-major matrix, L with its unit diagonal.
 template <class T>
@@ -118,8 +105,8 @@ TEST_CASE_TEMPLATE("on a 2D Laplacian L U equals A on A's pattern, and ilu0 appl
   CHECK(max_relative_difference(applied(*pc, lux), x) <= 1e-12);
 }
 
-TEST_CASE_TEMPLATE("refresh() gives a fresh setup's z: in place on the same pattern, else anew",
-                   T, double, complex) {
+TEST_CASE_TEMPLATE("refresh() gives a fresh setup's z: in place on the same pattern, else anew", T,
+                   double, complex) {
   const auto a = laplacian_2d<T>(9, 7);
   const auto r = random_vector<T>(a.rows, 3);
   auto pc = tk::make_preconditioner("ilu0");
@@ -168,10 +155,10 @@ TEST_CASE("zero pivots are refused, naming the row") {
                        solvent::SolverError);
   std::vector<double> r(2, 1.0), z(2);
   CHECK_THROWS_WITH_AS(pc->apply(std::span<const double>(r), std::span<double>(z)),
-                       "ilu0: apply() before setup()", solvent::SolverError);
+                       "apply() was called before setup()", solvent::SolverError);
 }
 
-TEST_CASE("ilu0 declares CSR only, has no parameters, and checks its vectors") {
+TEST_CASE("ilu0 declares CSR only, has no parameters, and its vectors are checked") {
   auto pc = tk::make_preconditioner("ilu0");
   CHECK(pc->forms() == std::vector<solvent::OperatorForm>{
                            {solvent::OperatorKind::Csr, solvent::ScalarKind::Real},
@@ -179,20 +166,12 @@ TEST_CASE("ilu0 declares CSR only, has no parameters, and checks its vectors") {
   CHECK(tk::schema_of("ilu0", solvent::PluginKind::Preconditioner).empty());
   CHECK_THROWS_WITH_AS(
       pc->setup(std::make_shared<const solvent::Operator>(solvent::DenseMatrix<double>(2, 2))),
-      "ilu0: cannot use a dense real operator (takes csr real, csr complex)",
+      "the preconditioner cannot be built from a real dense operator (it takes: real csr, "
+      "complex csr)",
       solvent::UnsupportedOperator);
   solvent::CsrMatrix<double> wide = two_by_two(1, 0, 0, 1);
   wide.cols = 3;
   CHECK_THROWS_WITH_AS(pc->setup(op(wide)), "ilu0: the matrix is 2 x 3, not square",
                        solvent::SolverError);
-
-  pc->setup(op(two_by_two(2, 1, 1, 2)));
-  std::vector<complex> rc(2), zc(2);
-  CHECK_THROWS_WITH_AS(pc->apply(std::span<const complex>(rc), std::span<complex>(zc)),
-                       "ilu0: set up for a real operator, applied to complex vectors",
-                       solvent::UnsupportedOperator);
-  std::vector<double> r(3), z(2);
-  CHECK_THROWS_WITH_AS(pc->apply(std::span<const double>(r), std::span<double>(z)),
-                       "ilu0: vectors of length 3 and 2 for a 2 x 2 operator",
-                       solvent::SolverError);
+  solvent::test::check_apply_refusals("ilu0", op(two_by_two(2, 1, 1, 2)));
 }

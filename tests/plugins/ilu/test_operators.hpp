@@ -3,6 +3,7 @@
 #include <solvent/operator.hpp>
 
 #include <solvent_test/reference_kernels.hpp>
+#include <solvent_test/test_matrices.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -20,27 +21,12 @@ std::shared_ptr<const solvent::Operator> op(solvent::CsrMatrix<T> a) {
   return std::make_shared<const solvent::Operator>(std::move(a));
 }
 
-// A nonsymmetric tridiagonal matrix, diagonally dominant (diagonal 4 + a random entry of
-// modulus at most sqrt 2, off-diagonals of modulus at most sqrt 2). ILU(0) has no fill to drop
-// on it: L U = A.
+// A nonsymmetric tridiagonal matrix, diagonal 4 + (a random entry of modulus at most sqrt 2),
+// off-diagonals of modulus at most sqrt 2. ILU(0) has no fill to drop on it: L U = A.
 template <class T>
 solvent::CsrMatrix<T> tridiagonal(std::size_t n) {
-  const auto d = random_vector<T>(n, 11), lower = random_vector<T>(n, 12),
-             upper = random_vector<T>(n, 13);
-  solvent::CsrMatrix<T> a;
-  a.rows = a.cols = n;
-  a.row_ptr.push_back(0);
-  for (std::size_t i = 0; i < n; ++i) {
-    auto push = [&](std::size_t j, T v) {
-      a.col_idx.push_back(static_cast<std::int32_t>(j));
-      a.values.push_back(v);
-    };
-    if (i > 0) push(i - 1, lower[i]);
-    push(i, T(4.0) + d[i]);
-    if (i + 1 < n) push(i + 1, upper[i]);
-    a.row_ptr.push_back(static_cast<std::int32_t>(a.values.size()));
-  }
-  return a;
+  return solvent::krylov::testing::tridiagonal_csr(
+      solvent::krylov::testing::random_tridiagonal<T>(n, 4.0));
 }
 
 // Five-point finite differences on an nx x ny grid (scaled by h^2), Dirichlet: real, with an

@@ -1,9 +1,11 @@
-// jacobi: the preconditioner conformance checks; z = r ./ diag(A) on every storage it declares, real and complex, in place and
-// after a refresh; the refusals (a zero diagonal, a storage it does not take, a misused
-// apply) with their exact messages.
+// jacobi: the preconditioner conformance checks; z = r ./ diag(A) on every storage it
+// declares, real and complex, in place and after a refresh; the refusals (a zero diagonal, a
+// storage it does not take, a misused apply) with their exact messages.
 #include "test_operators.hpp"
 
 #include <solvent/testkit.hpp>
+
+#include <solvent_test/preconditioner_checks.hpp>
 
 #include <doctest/doctest.h>
 
@@ -17,6 +19,7 @@
 namespace tk = solvent::testkit;
 using namespace jacobi_test;
 using solvent::complex;
+using solvent::test::applied;
 
 namespace {
 
@@ -31,13 +34,6 @@ double max_relative_error(const std::vector<T>& z, const std::vector<T>& r,
     worst = std::max(worst, std::abs(z[i] - expected) / std::abs(expected));
   }
   return worst;
-}
-
-template <class T>
-std::vector<T> applied(const solvent::Preconditioner& pc, const std::vector<T>& r) {
-  std::vector<T> z(r.size());
-  pc.apply(std::span<const T>(r), std::span<T>(z));
-  return z;
 }
 
 template <class T>
@@ -74,9 +70,9 @@ TEST_CASE_TEMPLATE("jacobi's apply is r ./ diag(A) on every storage, also in pla
                    complex) {
   const std::size_t n = 36;
   const auto r = random_vector<T>(n, 1);
-  for (const auto& [name, a] : {std::pair{"dense", dense<T>(n)}, std::pair{"csr", csr<T>(n)},
-                                std::pair{"banded", banded<T>(n)},
-                                std::pair{"stencil7", stencil<T>()}}) {
+  for (const auto& [name, a] :
+       {std::pair{"dense", dense<T>(n)}, std::pair{"csr", csr<T>(n)},
+        std::pair{"banded", banded<T>(n)}, std::pair{"stencil7", stencil<T>()}}) {
     CAPTURE(name);
     auto pc = tk::make_preconditioner("jacobi");
     pc->setup(a.op);
@@ -88,8 +84,8 @@ TEST_CASE_TEMPLATE("jacobi's apply is r ./ diag(A) on every storage, also in pla
   }
 }
 
-TEST_CASE_TEMPLATE("an inactive seven-point node keeps its residual (its diagonal is 1)", T,
-                   double, complex) {
+TEST_CASE_TEMPLATE("an inactive seven-point node keeps its residual (its diagonal is 1)", T, double,
+                   complex) {
   auto pc = tk::make_preconditioner("jacobi");
   pc->setup(stencil<T>().op);
   const auto r = random_vector<T>(36, 2);
@@ -132,10 +128,10 @@ TEST_CASE("a zero diagonal is refused, naming the row") {
   // A failed setup leaves nothing to apply.
   std::vector<double> r(4, 1.0), z(4);
   CHECK_THROWS_WITH_AS(pc->apply(std::span<const double>(r), std::span<double>(z)),
-                       "jacobi: apply() before setup()", solvent::SolverError);
+                       "apply() was called before setup()", solvent::SolverError);
 }
 
-TEST_CASE("jacobi declares every assembled storage, has no parameters, and checks its vectors") {
+TEST_CASE("jacobi declares every assembled storage, no parameters; its vectors are checked") {
   auto pc = tk::make_preconditioner("jacobi");
   std::vector<solvent::OperatorForm> expected;
   for (auto kind : {solvent::OperatorKind::Csr, solvent::OperatorKind::Dense,
@@ -147,17 +143,9 @@ TEST_CASE("jacobi declares every assembled storage, has no parameters, and check
 
   const solvent::MatrixFree<double> free = std::make_shared<const Identity>();
   CHECK_THROWS_WITH_AS(pc->setup(std::make_shared<const solvent::Operator>(free)),
-                       doctest::Contains("jacobi: cannot use a matrix-free real operator (takes "
-                                         "csr real, csr complex, dense real,"),
+                       doctest::Contains("the preconditioner cannot be built from a real "
+                                         "matrix-free operator (it takes: real csr, complex csr, "
+                                         "real dense,"),
                        solvent::UnsupportedOperator);
-
-  pc->setup(csr<double>(3).op);
-  std::vector<complex> rc(3), zc(3);
-  CHECK_THROWS_WITH_AS(pc->apply(std::span<const complex>(rc), std::span<complex>(zc)),
-                       "jacobi: set up for a real operator, applied to complex vectors",
-                       solvent::UnsupportedOperator);
-  std::vector<double> r(2), z(3);
-  CHECK_THROWS_WITH_AS(pc->apply(std::span<const double>(r), std::span<double>(z)),
-                       "jacobi: vectors of length 2 and 3 for a 3 x 3 operator",
-                       solvent::SolverError);
+  solvent::test::check_apply_refusals("jacobi", csr<double>(3).op);
 }

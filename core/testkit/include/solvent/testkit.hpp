@@ -24,9 +24,10 @@ std::shared_ptr<Preconditioner> make_preconditioner(const std::string& name,
 std::shared_ptr<Model> make_model(const std::string& name, const Settings& s = {});
 std::shared_ptr<Integrator> make_integrator(const std::string& name, const Settings& s = {});
 
-// True when `solver` could be set up, false when it threw DeviceUnavailable (a GPU
-// plugin on a machine without a GPU); tests use it to report themselves skipped.
+// True when `solver` (or `pc`) could be set up, false when it threw DeviceUnavailable (a
+// GPU plugin on a machine without a GPU); tests use it to report themselves skipped.
 bool device_available(LinearSolver& solver);
+bool device_available(Preconditioner& pc);
 
 // The names of the plugins of one kind on the search path (each name once).
 std::vector<std::string> installed(PluginKind kind);

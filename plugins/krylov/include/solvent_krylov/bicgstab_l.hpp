@@ -30,32 +30,54 @@ struct BicgstabL {
       u.push_back(s.vector());
     }
     s.assign(r0, r[0]);
-    const double shadow_norm = s.norm(r0);
+    // The shadow residual, r0 until a breakdown after progress restarts the Krylov space
+    // from the current residual (the usual cure: a nearly exact preconditioner can make
+    // <shadow, B u> vanish while the residual is small but not yet at the tolerance).
+    Vector shadow = s.vector();
+    s.assign(r0, shadow);
+    double shadow_norm = s.norm(r0);
     double r_norm = shadow_norm;
     T rho0 = T(1), alpha = T(0), omega = T(1);
+    bool progressed = false;  // a cycle completed since the shadow was chosen
     for (;;) {
       rho0 = -omega * rho0;
-      for (std::size_t j = 0; j < l; ++j) {
-        const T rho1 = s.dot(r0, r[j]);
+      const char* breakdown = nullptr;
+      for (std::size_t j = 0; j < l && !breakdown; ++j) {
+        const T rho1 = s.dot(shadow, r[j]);
         if (vanishes(std::abs(rho1), j == 0 ? shadow_norm * r_norm : 0.0)) {
+          breakdown = "breakdown: rho = 0";
           // r_0 may have reached zero inside the cycle: that is convergence, not breakdown.
           if (j > 0 && mon.record(s.norm(r[0]), y, &r[0]) == Next::stop) return;
-          mon.stop("breakdown: rho = 0");
-          return;
+          break;
         }
         const T beta = alpha * rho1 / rho0;
         rho0 = rho1;
         for (std::size_t i = 0; i <= j; ++i) s.axpby(T(1), r[i], -beta, u[i]);
         b_op(u[j], u[j + 1]);
-        const T sigma = s.dot(r0, u[j + 1]);
+        const T sigma = s.dot(shadow, u[j + 1]);
         if (vanishes(std::abs(sigma), 0.0)) {
-          mon.stop("breakdown: sigma = <r0, B u> = 0");
-          return;
+          breakdown = "breakdown: sigma = <r0, B u> = 0";
+          if (j > 0 && mon.record(s.norm(r[0]), y, &r[0]) == Next::stop) return;
+          break;
         }
         alpha = rho0 / sigma;
         for (std::size_t i = 0; i <= j; ++i) s.axpy(-alpha, u[i + 1], r[i]);
         b_op(r[j], r[j + 1]);
         s.axpy(alpha, u[0], y);
+      }
+      if (breakdown) {
+        if (!progressed) {
+          mon.stop(breakdown);
+          return;
+        }
+        // y and r[0] are consistent here (r[0] = r0 - B y): start a new space from them.
+        s.assign(r[0], shadow);
+        shadow_norm = r_norm = s.norm(r[0]);
+        rho0 = omega = T(1);
+        alpha = T(0);
+        u[0] = s.vector();  // not scale(0): u may hold the non-finite value that broke down
+        progressed = false;
+        continue;
       }
       // gram[i][j] = <r_i, r_j> for 1 <= i, j <= l; rhs[i] = <r_i, r_0>.
       std::vector<T> gram(l * l), gamma(l);
@@ -71,6 +93,8 @@ struct BicgstabL {
         }
       }
       if (!solve_small_dense(gram, gamma, l)) {
+        // The Gram matrix of (nearly) vanished residuals is singular too: converged first?
+        if (mon.record(s.norm(r[0]), y, &r[0]) == Next::stop) return;
         mon.stop("breakdown: the minimal-residual system is singular");
         return;
       }
@@ -81,6 +105,7 @@ struct BicgstabL {
       }
       omega = gamma[l - 1];
       r_norm = s.norm(r[0]);
+      progressed = true;
       if (mon.record(r_norm, y, &r[0]) == Next::stop) return;
       if (vanishes(std::abs(omega), 0.0)) {
         mon.stop("breakdown: omega = 0");

@@ -1,7 +1,9 @@
 #pragma once
-// Matrices the Krylov tests and benchmarks generate themselves (no files, any size):
-// a complex symmetric Helmholtz operator on a box, a real convection-diffusion operator,
-// and the same Laplacian as a Stencil7.
+// Matrices the Krylov and preconditioner tests and benchmarks generate themselves (no files,
+// any size): a complex symmetric Helmholtz operator on a box, a real convection-diffusion
+// operator, the same Laplacian as a Stencil7, and a random tridiagonal matrix.
+#include "reference_kernels.hpp"
+
 #include <solvent/csr_matrix.hpp>
 #include <solvent/scalar.hpp>
 #include <solvent/stencil7.hpp>
@@ -9,6 +11,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace solvent::krylov::testing {
 
@@ -92,6 +95,41 @@ inline CsrMatrix<double> convection_diffusion(std::size_t n, double beta) {
           if (c[d] + 1 < n) push(m + stride[d], -1.0);
         a.row_ptr.push_back(static_cast<std::int32_t>(a.values.size()));
       }
+  return a;
+}
+
+// The three diagonals of a nonsymmetric tridiagonal matrix of n rows: a(i, i - 1) = lower[i]
+// (lower[0] unused), a(i, i) = diagonal[i], a(i, i + 1) = upper[i] (upper[n - 1] unused).
+template <class T>
+struct Tridiagonal {
+  std::vector<T> lower, diagonal, upper;
+};
+
+// Entries random of modulus at most sqrt 2 off the diagonal, and scale * (shift + such an
+// entry) on it: no zero on the diagonal for shift > sqrt 2.
+template <class T>
+Tridiagonal<T> random_tridiagonal(std::size_t n, double shift, double scale = 1.0) {
+  Tridiagonal<T> t{random_vector<T>(n, 12), random_vector<T>(n, 11), random_vector<T>(n, 13)};
+  for (auto& d : t.diagonal) d = scale * (T(shift) + d);
+  return t;
+}
+
+template <class T>
+CsrMatrix<T> tridiagonal_csr(const Tridiagonal<T>& t) {
+  const std::size_t n = t.diagonal.size();
+  CsrMatrix<T> a;
+  a.rows = a.cols = n;
+  a.row_ptr.push_back(0);
+  for (std::size_t i = 0; i < n; ++i) {
+    auto push = [&](std::size_t j, T v) {
+      a.col_idx.push_back(static_cast<std::int32_t>(j));
+      a.values.push_back(v);
+    };
+    if (i > 0) push(i - 1, t.lower[i]);
+    push(i, t.diagonal[i]);
+    if (i + 1 < n) push(i + 1, t.upper[i]);
+    a.row_ptr.push_back(static_cast<std::int32_t>(a.values.size()));
+  }
   return a;
 }
 
