@@ -17,6 +17,7 @@ solvent_plugin_descriptor() {
                                            &no_parameters,
                                            nullptr,
                                            nullptr,
+                                           nullptr,
                                            nullptr};
   return &d;
 }

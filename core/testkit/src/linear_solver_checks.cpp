@@ -95,9 +95,10 @@ Operator to_operator(const DenseMatrix<T>& a, OperatorKind kind) {
       return b;
     }
     case OperatorKind::Stencil7:
+    case OperatorKind::MatrixFree:
       break;
   }
-  throw Error("testkit: dense matrices are not converted to Stencil7");
+  throw Error("testkit: dense matrices are made into dense, CSR and banded operators only");
 }
 
 // A random symmetric, strictly diagonally dominant seven-point operator on an m^3 grid and

@@ -50,7 +50,10 @@ TEST_CASE("cg-cuda and bicgstab-cuda on a real Stencil7") {
     const auto gpu =
         solve_with<double>(std::string(name) + "-cuda", {}, op, b, x_gpu, "jacobi-cuda");
     CHECK(gpu.converged);
-    CHECK(std::abs(double(gpu.iterations - cpu.iterations)) <= 2);
+    // The CPU sums dot products in fixed blocks, the GPU in its own two phases: the counts
+    // may differ by a few, the solutions agree (below).
+    INFO("iterations: cpu " << cpu.iterations << ", gpu " << gpu.iterations);
+    CHECK(std::abs(double(gpu.iterations - cpu.iterations)) <= 0.05 * double(cpu.iterations) + 2);
     check_stats_honest(s, b, x_gpu, gpu);
     CHECK(max_relative_difference(x_gpu, x_cpu) <= 1e-7);
   }
