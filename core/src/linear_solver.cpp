@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
+#include <type_traits>
 
 namespace solvent {
 
@@ -29,6 +31,26 @@ struct LinearSolver::State {
 };
 
 namespace {
+
+// The first non-finite entry of v, or v.size(). The sum of v * 0 is 0 unless an entry is inf
+// or NaN: one vectorised pass over finite vectors, the search only after one failed.
+template <class T>
+std::size_t first_non_finite(std::span<const T> v) {
+  double acc = 0.0;
+  for (const T& e : v) acc += std::real(e) * 0.0 + std::imag(e) * 0.0;
+  if (acc == 0.0) return v.size();
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (!std::isfinite(std::real(v[i])) || !std::isfinite(std::imag(v[i]))) return i;
+  return v.size();
+}
+
+template <class T>
+std::string entry_text(std::span<const T> v, std::size_t i) {
+  if constexpr (std::is_same_v<T, double>)
+    return fmt::format("row {} = {}", i, v[i]);
+  else
+    return fmt::format("row {} = ({}, {})", i, v[i].real(), v[i].imag());
+}
 
 // Same storage, size and pattern: the preconditioner may keep its symbolic work.
 bool same_pattern(const Operator& a, const Operator& b) {
@@ -142,6 +164,8 @@ SolveStats LinearSolver::checked_solve(std::span<const T> b, std::span<T> x) {
   if (b.size() != n || x.size() != n)
     throw SolverError(fmt::format("vectors of length {} (b) and {} (x) for an operator of {} rows",
                                   b.size(), x.size(), n));
+  if (const auto i = first_non_finite(b); i < n)
+    throw SolverError(fmt::format("the right-hand side is not finite ({})", entry_text(b, i)));
   std::span<const T> pb = b;
   std::span<T> px = x;
   auto& work = s.work.template get<T>();
@@ -158,6 +182,11 @@ SolveStats LinearSolver::checked_solve(std::span<const T> b, std::span<T> x) {
   SolveStats stats = solve_impl(pb, px);
   if (!s.permutation.empty())
     for (std::size_t i = 0; i < n; ++i) x[std::size_t(s.permutation[i])] = work.x[i];
+  // A non-finite solution is the solver's failure (a singular or overflowing factorisation it
+  // did not catch), never a result: exit 5, not a record of a finished run.
+  if (const auto i = first_non_finite(std::span<const T>(x)); i < n)
+    throw SolverError(fmt::format("the solution is not finite ({}; solver status '{}')",
+                                  entry_text(std::span<const T>(x), i), stats.status));
   // Against the operator as given, before any conversion: the check covers the conversion
   // too, and the given storage is usually the cheaper one to apply (CSR against a band).
   if (std::isnan(stats.residual) && s.policy.verify_residual) {

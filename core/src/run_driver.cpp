@@ -8,6 +8,7 @@
 #include "logging.hpp"
 #include "progress_line.hpp"
 #include "run_record.hpp"
+#include "state_guard.hpp"
 
 #include <solvent/errors.hpp>
 #include <solvent/output.hpp>
@@ -235,7 +236,8 @@ RunSummary run_experiment(const RunOptions& opt) {
       }
     }
     ExactErrorObserver with_errors(*model, observer);
-    ctx.observer = &with_errors;
+    StateGuard guard(*model, with_errors);
+    ctx.observer = &guard;
     try {
       result = integrator->run(*model, solver.get(), ctx);
     } catch (const UnsupportedOperator& e) {

@@ -6,6 +6,7 @@
 #include <solvent/plugin_object.hpp>
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
@@ -14,6 +15,12 @@
 #include <vector>
 
 namespace solvent {
+
+// The values a field may take (densities: lower = 0).
+struct Range {
+  double lower = -std::numeric_limits<double>::infinity();
+  double upper = std::numeric_limits<double>::infinity();
+};
 
 // One axis of a grid: its name and the coordinate of every point along it.
 struct Axis {
@@ -37,6 +44,10 @@ struct FieldLayout {
   std::size_t size() const { return components.size() * points(); }
 };
 
+// Entry i of a state u in this layout, for messages: "C = -inf at x = 0 (grid point 0)",
+// "u = nan at (x, y, z) = (0.5, 0.25, 1) (grid point 1234)".
+std::string describe_entry(const FieldLayout& layout, std::span<const double> u, std::size_t i);
+
 struct Observable {
   std::string name;
   double value;
@@ -52,10 +63,16 @@ class ImexProblem {
   // A permutation p (new index -> old index) under which Lin is banded, or empty.
   virtual std::vector<std::int32_t> band_ordering() const { return {}; }
   virtual void explicit_term(double t, std::span<const double> u, std::span<double> out) const = 0;
-  // Applied after each step (the 1D model's non-negativity projection).
-  virtual void project(std::span<double> /*u*/) const {}
+  // Applied after each step (the 1D model's non-negativity projection); returns how much it
+  // removed, sum |u_before - u_after|, which the integrator compares with sum |u| (a
+  // projection that removes much is hiding an unstable step).
+  virtual double project(std::span<double> /*u*/) const { return 0.0; }
   // What to record of the state u at time t (masses, extrema, ...).
   virtual std::vector<Observable> observables(double t, std::span<const double> u) const = 0;
+  // The range of each component of layout(), or empty: any finite value. The core ends a run
+  // whose reported state leaves them (beyond rounding: 1e-12 of the field's largest
+  // magnitude), or is not finite at all, with a DivergenceError naming step, field and point.
+  virtual std::vector<Range> ranges() const { return {}; }
   // The exact solution at time t where the model knows one (manufactured solutions). The core
   // then records the error of every reported state itself (exact_error_max and
   // exact_error_rel_l2); a model need not compute its own.

@@ -41,6 +41,13 @@ Angiogenesis1d::Angiogenesis1d(const PluginContext& ctx)
 
 FieldLayout Angiogenesis1d::layout() const { return {{"C", "P", "I", "F"}, {{"x", x_}}}; }
 
+// Four densities: none may go negative (the projection, where on, sees to it). A manufactured
+// solution is a test function, not a density.
+std::vector<Range> Angiogenesis1d::ranges() const {
+  if (manufactured_) return {};
+  return std::vector<Range>(4, Range{0.0});
+}
+
 void Angiogenesis1d::initial_state(std::span<double> u, std::uint64_t seed) const {
   if (manufactured_) return manufactured_->state(0.0, u);
   std::mt19937_64 rng(seed);
@@ -138,8 +145,14 @@ bool Angiogenesis1d::exact_state(double t, std::span<double> u) const {
   return true;
 }
 
-void Angiogenesis1d::project(std::span<double> u) const {
-  for (auto& v : u) v = std::max(v, 0.0);
+double Angiogenesis1d::project(std::span<double> u) const {
+  double removed = 0.0;
+  for (auto& v : u)
+    if (v < 0.0) {
+      removed -= v;
+      v = 0.0;
+    }
+  return removed;
 }
 
 std::vector<Observable> Angiogenesis1d::observables(double /*t*/, std::span<const double> u) const {

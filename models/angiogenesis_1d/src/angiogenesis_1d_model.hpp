@@ -25,7 +25,8 @@ class Angiogenesis1d : public Model, public ImexProblem {
   CsrMatrix<double> linear_operator() const override;
   std::vector<std::int32_t> band_ordering() const override;
   void explicit_term(double t, std::span<const double> u, std::span<double> out) const override;
-  void project(std::span<double> u) const override;
+  double project(std::span<double> u) const override;
+  std::vector<Range> ranges() const override;
   std::vector<Observable> observables(double t, std::span<const double> u) const override;
   bool exact_state(double t, std::span<double> u) const override;
 

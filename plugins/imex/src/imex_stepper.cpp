@@ -19,6 +19,11 @@ Schema common_schema() {
           "projection", true,
           "Apply the model's projection after each step (angiogenesis-1d: negative densities "
           "set to zero, the paper's non-negativity projection; models without one: no effect)"),
+      std::move(ParamSpec::real("projection_limit", 1e-3,
+                                "largest share of the state (sum |u|) one projection may remove; "
+                                "beyond it the step is unstable and the run stops (exit 6). The "
+                                "share of every step is the observable 'projected'")
+                    .at_least(0.0)),
   };
 }
 
@@ -40,7 +45,8 @@ ImexIntegrator::ImexIntegrator(const PluginContext& ctx, ExplicitScheme scheme, 
       steps_(ctx.params.integer("steps")),
       rannacher_steps_(ctx.params.has("rannacher_steps") ? ctx.params.integer("rannacher_steps")
                                                          : 0),
-      projection_(ctx.params.boolean("projection")) {}
+      projection_(ctx.params.boolean("projection")),
+      projection_limit_(ctx.params.real("projection_limit")) {}
 
 std::optional<OperatorForm> ImexIntegrator::system_form(Model&) const {
   return OperatorForm{OperatorKind::Csr, ScalarKind::Real};
@@ -104,9 +110,11 @@ RunResult ImexIntegrator::run(Model& model, LinearSolver* solver, RunContext& ct
   facts_ = {{"operator_form", std::string(to_string(solver->working_form()->kind))}};
   if (!sbdf2 && rannacher_steps_ == 0) warn_if_ringing(*system, u, dt_, name_, ctx.log);
 
+  double projected = 0.0;  // the share of the state the last projection removed
   auto report = [&](std::int64_t step, double t) {
     auto scope = ctx.timer->measure("output");
-    const auto obs = problem.observables(t, u);
+    auto obs = problem.observables(t, u);
+    if (projection_) obs.push_back({"projected", projected});
     ctx.observer->on_step({step, steps_, t, dt_}, u, obs);
   };
   ctx.observer->on_start(layout);
@@ -169,7 +177,19 @@ RunResult ImexIntegrator::run(Model& model, LinearSolver* solver, RunContext& ct
     }
     u_before.swap(u);
     u.swap(u_new);
-    if (projection_) problem.project(u);
+    if (projection_) {
+      const double removed = problem.project(u);
+      double total = removed;
+      for (double v : u) total += std::abs(v);
+      projected = total > 0.0 ? removed / total : 0.0;
+      // The projection must not make an unstable step look like a finished run.
+      if (projected > projection_limit_)
+        throw DivergenceError(fmt::format(
+            "{}: the projection removed {:.3g} of the state (sum |u|) at step {} (t = {:.6g}), "
+            "more than projection_limit = {:g}: the step is unstable — reduce dt. Output up to "
+            "step {} is kept.",
+            name_, projected, step, double(step) * dt_, projection_limit_, step - 1));
+    }
     result.steps = step;
     result.t = double(step) * dt_;
     report(step, result.t);

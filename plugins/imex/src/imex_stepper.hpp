@@ -30,6 +30,7 @@ class ImexIntegrator : public Integrator {
   std::int64_t steps_;
   std::int64_t rannacher_steps_;
   bool projection_;
+  double projection_limit_;
   Facts facts_;
 };
 

@@ -48,6 +48,25 @@ TEST_CASE("a non-finite pivot is an error, not a NaN solution") {
             .rfind("gepp-cpu: singular matrix: pivot inf at elimination step 1 of 3", 0) == 0);
 }
 
+TEST_CASE("a non-finite right-hand side or solution is a solver failure, never a result") {
+  // A subnormal pivot is not zero, so elimination goes through and 1 / 1e-310 overflows.
+  DenseMatrix<double> tiny(1, 1);
+  tiny(0, 0) = 1e-310;
+  for (const char* solver : {"gepp-cpu", "lapack"}) {
+    CAPTURE(solver);
+    CHECK(solve_error(solver, tiny) ==
+          "the solution is not finite (row 0 = inf; solver status 'direct solve')");
+    auto lin = testkit::make_linear_solver(solver);
+    DenseMatrix<double> two(2, 2);
+    two(0, 0) = two(1, 1) = 1.0;
+    lin->setup(std::make_shared<const Operator>(two));
+    const std::vector<double> b{1.0, std::numeric_limits<double>::quiet_NaN()};
+    std::vector<double> x(2);
+    CHECK_THROWS_WITH_AS(lin->solve(std::span<const double>(b), std::span<double>(x)),
+                         "the right-hand side is not finite (row 1 = nan)", SolverError);
+  }
+}
+
 TEST_CASE("a dense solver gets a CSR operator converted, and a matrix-free one refused by name") {
   auto lin = testkit::make_linear_solver("gepp-cpu");
   CsrMatrix<double> c;
