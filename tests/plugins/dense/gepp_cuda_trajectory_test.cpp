@@ -5,7 +5,7 @@
 
 #include <solvent/testkit.hpp>
 
-#include <solvent_test/implicit_system.hpp>
+#include <solvent_test/trajectory_difference.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -23,34 +23,6 @@ solvent::DenseMatrix<double> implicit_matrix(std::int64_t m, double dt) {
 }
 
 using dense_bench::relative_difference;
-
-class TrajectoryRecorder : public solvent::Observer {
- public:
-  void on_step(const solvent::StepInfo&, std::span<const double> u,
-               std::span<const solvent::Observable> observables) override {
-    states.emplace_back(u.begin(), u.end());
-    const auto it = std::find_if(observables.begin(), observables.end(),
-                                 [](const solvent::Observable& o) { return o.name == "mass_C"; });
-    REQUIRE(it != observables.end());
-    mass_c.push_back(it->value);
-  }
-  std::vector<std::vector<double>> states;
-  std::vector<double> mass_c;
-};
-
-TrajectoryRecorder run_trajectory(const std::string& solver_name, const Settings& solver_settings) {
-  auto model = solvent::testkit::make_model("angiogenesis-1d", {{"M", std::int64_t{400}}});
-  auto integrator = solvent::testkit::make_integrator("imex-trapezoid",
-                                                      {{"dt", 0.01}, {"steps", std::int64_t{100}}});
-  auto solver = solvent::testkit::make_linear_solver(solver_name, solver_settings);
-  TrajectoryRecorder recorder;
-  solvent::PhaseTimer timer;
-  solvent::RunContext context;
-  context.observer = &recorder;
-  context.timer = &timer;
-  integrator->run(*model, solver.get(), context);
-  return recorder;
-}
 
 }  // namespace
 
@@ -91,24 +63,28 @@ TEST_CASE("switches: every combination solves the angiogenesis system as gepp-cp
 TEST_CASE("validation: the M = 400 trajectory on the GPU agrees with gepp-cpu at every step") {
   // The CPU reference factors once (substitution per step): the same elimination, and 100
   // refactorisations of order 1600 on one core would take minutes.
-  const auto cpu = run_trajectory("gepp-cpu", {{"reuse_factorization", true}});
+  const auto cpu = dense_bench::run_trajectory("gepp-cpu", {{"reuse_factorization", true}}, 400, 100);
   REQUIRE(cpu.states.size() == 101);
-  for (const char* mode : {"paper", "best"}) {
-    const auto gpu = run_trajectory("gepp-cuda", {{"mode", std::string(mode)}});
+  for (const std::string mode : {"paper", "best"}) {
+    const auto gpu = dense_bench::run_trajectory("gepp-cuda", {{"mode", mode}}, 400, 100);
     REQUIRE(gpu.states.size() == cpu.states.size());
-    double worst_state = 0.0, worst_mass = 0.0;
+    const auto difference = dense_bench::per_step_difference(gpu, cpu);
+    double worst_mass = 0.0;
     for (std::size_t step = 0; step < cpu.states.size(); ++step) {
-      const double e = relative_difference(gpu.states[step], cpu.states[step]);
       const double m = std::fabs(gpu.mass_c[step] - cpu.mass_c[step]) / std::fabs(cpu.mass_c[step]);
-      INFO("mode " << std::string(mode) << ", step " << step);
-      CHECK(e <= 1e-12);
+      INFO("mode " << mode << ", step " << step);
+      CHECK(difference[step] <= 1e-12);
       CHECK(m <= 1e-13);
-      worst_state = std::max(worst_state, e);
       worst_mass = std::max(worst_mass, m);
     }
+    // Every step's difference, for the growth the paper plots (its Fig. 3).
+    dense_bench::write_difference_csv("gepp-cuda-" + mode + "-vs-gepp-cpu.csv", difference);
+    const auto fit = dense_bench::fit_growth(difference);
     std::printf(
         "validation M=400 dt=0.01 100 steps, gepp-cuda %s vs gepp-cpu: max relative state "
-        "difference %.3e, max relative mass_C difference %.3e\n",
-        mode, worst_state, worst_mass);
+        "difference %.3e, max relative mass_C difference %.3e, growth exponent %.3f over %zu "
+        "steps (De Luca et al.: 0.487)\n",
+        mode.c_str(), *std::max_element(difference.begin(), difference.end()), worst_mass,
+        fit.exponent, fit.points);
   }
 }
