@@ -21,4 +21,5 @@ solvent::Schema schema() {
 
 SOLVENT_PLUGIN(solvent::describe_linear_solver<acme::JacobiSolver>(
     "acme-jacobi", "1.0.0",
-    "Weighted Jacobi iteration on dense or CSR matrices (an out-of-tree example plugin)", &schema))
+    "Weighted Jacobi iteration on CSR matrices, any storage through the core's conversion (an "
+    "out-of-tree example plugin)", &schema))

@@ -55,7 +55,8 @@ RunResult SteadyIntegrator::run(Model& model, LinearSolver* solver, RunContext& 
   if (!stats.converged)
     throw DivergenceError(fmt::format(
         "the linear solve did not converge ({}): relative residual {:.3e} after {} iterations; "
-        "the last iterate is in unconverged_iterate.csv and is not a solution",
+        "the last iterate is in unconverged_iterate.csv (and .vti or .vtr on a grid) and is not a "
+        "solution",
         stats.status, stats.residual, stats.iterations));
   return result;
 }

@@ -37,16 +37,16 @@ std::string device_of(const std::string& name, PluginKind kind);
 
 // The conformance checks of a linear solver. The kit does not take the solver's word for
 // anything: it recomputes ||b - A x|| / ||b|| of every solve itself, and checks that
-// - every (operator kind, scalar) the solver accepts() is set up and solved correctly
-//   (direct: backward error ~ n * machine epsilon and LAPACK's answer; iterative: the true
-//   residual within 10 x tolerance), and every kind it refuses is refused with
-//   UnsupportedOperator;
+// - every (operator kind, scalar) in the solver's forms(), and every one the core converts
+//   to one of them, is set up and solved correctly (direct: backward error ~ n * machine
+//   epsilon and LAPACK's answer; iterative: the true residual within 10 x tolerance), and
+//   every form neither provides is refused with UnsupportedOperator;
 // - the residual it reports is the true one (to 10 %, plus what rounding alone allows);
 // - it never reports convergence while the true residual exceeds 10 x tolerance — also on
 //   a system it cannot solve because max_iterations is cut to 2 (iterative solvers whose
 //   schema has max_iterations);
 // - setup is reused by several right-hand sides.
-// `kind`, `real` and `complex` say which forms the solver must at least accept.
+// `kind`, `real` and `complex` say which forms the solver must at least declare.
 struct LinearSolverChecks {
   bool real = true;
   bool complex = false;
