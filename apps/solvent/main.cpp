@@ -117,5 +117,9 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 1;
+  } catch (...) {
+    // Plugin code (a schema, a constructor) may throw anything; never std::terminate.
+    std::fputs("error: a plugin threw an exception that is not a std::exception\n", stderr);
+    return 1;
   }
 }

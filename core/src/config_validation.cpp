@@ -418,6 +418,15 @@ ResolvedConfig resolve_config(const ConfigDocument& doc) {
     return check_section(*t, schema, fmt::format("[{}]", name), problems);
   };
   cfg.run = core_section("run", run_schema());
+  // The name becomes a folder under out/: a name, never a path out of it.
+  if (const auto& name = cfg.run.string("name");
+      name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos) {
+    const auto& entry = cfg.run.entries().at("name");
+    problems.push_back(fmt::format(
+        "{}: [run] name '{}' is used as a folder name under out/: it must be a plain name (no "
+        "'/', not '.' or '..'); choose the folder itself with [output] directory or --output",
+        entry.where.empty() ? doc.file.string() : entry.where, name));
+  }
   cfg.plugins = core_section("plugins", plugins_schema());
   cfg.output = core_section("output", output_schema());
 

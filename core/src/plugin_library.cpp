@@ -6,9 +6,62 @@
 
 #include <dlfcn.h>
 
+#include <array>
+#include <cstdint>
+#include <fstream>
+
 namespace solvent {
 
+namespace {
+// What can be told from the file before the dynamic loader maps it: the loader blocks
+// forever on a FIFO and may die of SIGBUS on a truncated file, so only a regular file with a
+// complete ELF header of this process's class, byte order and machine is handed to it. The
+// header's own section-table offset bounds the file size, which catches a cut-off library.
+bool read_elf_header(const std::filesystem::path& path, unsigned char (&h)[64]) {
+  std::ifstream in(path, std::ios::binary);
+  return static_cast<bool>(in.read(reinterpret_cast<char*>(h), sizeof h));
+}
+
+unsigned machine_of(const unsigned char (&h)[64]) { return h[18] | (h[19] << 8); }
+
+void check_library_file(const std::filesystem::path& path) {
+  static const auto own = [] {
+    std::array<unsigned, 3> id{2, 1, 62};  // ELF64, little-endian, x86-64
+    unsigned char h[64] = {};
+    if (read_elf_header("/proc/self/exe", h)) id = {h[4], h[5], machine_of(h)};
+    return id;
+  }();
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const auto status = fs::status(path, ec);
+  if (ec) throw PluginError(fmt::format("{}: cannot be read: {}", path.string(), ec.message()));
+  if (!fs::is_regular_file(status))
+    throw PluginError(fmt::format("{}: not a regular file (skipped without opening it)",
+                                  path.string()));
+  const auto size = fs::file_size(path, ec);
+  unsigned char h[64] = {};
+  if (ec || !read_elf_header(path, h))
+    throw PluginError(fmt::format("{}: not a shared library (shorter than an ELF header)",
+                                  path.string()));
+  if (h[0] != 0x7f || h[1] != 'E' || h[2] != 'L' || h[3] != 'F')
+    throw PluginError(fmt::format("{}: not a shared library (no ELF header)", path.string()));
+  const unsigned machine = machine_of(h);
+  if (h[4] != own[0] || h[5] != own[1] || machine != own[2])
+    throw PluginError(fmt::format(
+        "{}: built for another architecture (ELF class {}, data {}, machine {}; this process: "
+        "class {}, data {}, machine {})",
+        path.string(), int(h[4]), int(h[5]), machine, own[0], own[1], own[2]));
+  std::uint64_t section_table = 0;
+  for (int i = 7; i >= 0; --i) section_table = (section_table << 8) | h[40 + i];
+  const std::uint64_t section_bytes = std::uint64_t(h[58] | (h[59] << 8)) * (h[60] | (h[61] << 8));
+  if (section_table + section_bytes > size)
+    throw PluginError(fmt::format("{}: truncated ({} bytes; its ELF header describes {})",
+                                  path.string(), size, section_table + section_bytes));
+}
+}  // namespace
+
 PluginLibrary load_plugin_library(const std::filesystem::path& path) {
+  check_library_file(path);
   PluginLibrary lib;
   lib.path = path;
   try {

@@ -251,6 +251,11 @@ RunSummary run_experiment(const RunOptions& opt) {
   } catch (const std::exception& e) {
     finish_record("failed", e.what());
     throw Error(e.what());
+  } catch (...) {
+    // Plugin code may throw anything (`throw 42`): the record must still say how it ended.
+    const std::string what = "a plugin threw an exception that is not a std::exception";
+    finish_record("failed", what);
+    throw Error(what);
   }
   finish_record("completed", "");
   summary.steps = result.steps;

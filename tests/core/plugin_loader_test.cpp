@@ -4,7 +4,12 @@
 
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <map>
 #include <string>
+
+#include <sys/stat.h>
 
 using namespace solvent;
 
@@ -61,4 +66,35 @@ TEST_CASE("objects keep their plugin library loaded after the registry is gone")
   solver->solve(std::span<const double>(b), std::span<double>(x));
   CHECK(x[0] == 1.0);
   CHECK(x[1] == 1.0);
+}
+
+TEST_CASE("files that are not a loadable library are skipped with the reason, never mapped") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "solvent-loader-bad-files";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  // A FIFO would block the dynamic loader forever; a text file, a cut-off copy of a real
+  // library and one of another machine must not reach it either.
+  REQUIRE(mkfifo((dir / "libsolvent-fifo.so").c_str(), 0600) == 0);
+  std::ofstream(dir / "libsolvent-text.so") << "not a library\n";
+  const fs::path real = WRONG_ABI_PLUGIN;
+  std::string bytes(fs::file_size(real), '\0');
+  std::ifstream(real, std::ios::binary).read(bytes.data(), std::streamsize(bytes.size()));
+  std::ofstream(dir / "libsolvent-cut.so", std::ios::binary).write(bytes.data(), 4096);
+  std::string other = bytes;
+  other[18] = char(183);  // EM_AARCH64
+  other[19] = 0;
+  std::ofstream(dir / "libsolvent-arm.so", std::ios::binary).write(other.data(), 64);
+
+  PluginRegistry registry({dir});
+  CHECK(registry.plugins().empty());
+  std::map<std::string, std::string> reasons;
+  for (const auto& s : registry.skipped())
+    reasons[s.path.filename().string()] = s.reason.substr(s.path.string().size());
+  CHECK(reasons["libsolvent-fifo.so"] == ": not a regular file (skipped without opening it)");
+  CHECK(reasons["libsolvent-text.so"] ==
+        ": not a shared library (shorter than an ELF header)");
+  CHECK(reasons["libsolvent-cut.so"].starts_with(": truncated (4096 bytes; its ELF header describes "));
+  CHECK(reasons["libsolvent-arm.so"].starts_with(": built for another architecture (ELF class 2, data 1, machine 183;"));
+  fs::remove_all(dir);
 }
