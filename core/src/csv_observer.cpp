@@ -1,5 +1,6 @@
 #include "csv_observer.hpp"
 
+#include "output_manifest.hpp"
 #include "vtk_writer.hpp"
 
 #include <solvent/errors.hpp>
@@ -75,6 +76,7 @@ void CsvObserver::open_observables(const StepInfo& first, std::span<const Observ
       if (std::stoll(line.substr(0, line.find(','))) < first.step) kept.push_back(line);
   }
   observables_.open(observables_partial_);
+  note_written(observables_partial_);
   if (!observables_) throw Error("cannot write " + observables_partial_.string());
   if (kept.empty()) {
     observables_ << "step,t";
@@ -123,6 +125,7 @@ void CsvObserver::finish() {
   observables_.close();
   std::error_code ec;
   fs::rename(observables_partial_, dir_ / "observables.csv", ec);
+  if (!ec) note_written(dir_ / "observables.csv");
 }
 
 }  // namespace solvent

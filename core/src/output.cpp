@@ -1,12 +1,33 @@
 #include <solvent/errors.hpp>
 #include <solvent/output.hpp>
 
+#include "output_manifest.hpp"
+
 #include <unistd.h>
 #include <cerrno>
 #include <cstring>
+#include <algorithm>
 #include <fstream>
+#include <mutex>
+#include <vector>
 
 namespace solvent {
+
+namespace {
+std::mutex manifest_mutex;
+std::vector<std::filesystem::path> manifest;
+}  // namespace
+
+void note_written(const std::filesystem::path& path) {
+  std::lock_guard lock(manifest_mutex);
+  if (std::find(manifest.begin(), manifest.end(), path) == manifest.end())
+    manifest.push_back(path);
+}
+
+std::vector<std::filesystem::path> written_files() {
+  std::lock_guard lock(manifest_mutex);
+  return manifest;
+}
 
 void write_file_atomic(const std::filesystem::path& path, std::string_view content) {
   auto tmp = path;
@@ -24,6 +45,7 @@ void write_file_atomic(const std::filesystem::path& path, std::string_view conte
     std::filesystem::remove(tmp);
     throw Error("cannot rename " + tmp.string() + " to " + path.string() + ": " + ec.message());
   }
+  note_written(path);
 }
 
 }  // namespace solvent

@@ -6,6 +6,7 @@
 #include "fallback_linear_solver.hpp"
 #include "plugin_library.hpp"
 #include "logging.hpp"
+#include "output_manifest.hpp"
 #include "progress_line.hpp"
 #include "run_record.hpp"
 #include "state_guard.hpp"
@@ -20,6 +21,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <cmath>
 #include <optional>
 #include <sstream>
@@ -110,22 +112,67 @@ fs::path choose_output_dir(const RunOptions& opt, const ResolvedConfig& cfg) {
   return dir.empty() ? fs::path("out") / cfg.run.string("name") : fs::path(dir);
 }
 
-// An earlier run's results are never silently overwritten.
-void prepare_output_dir(const fs::path& dir, const RunOptions& opt) {
-  if (!opt.resume && fs::exists(dir / "record.toml") && !opt.overwrite)
+// Solvent writes only into a directory that is new, empty, or marked as its own (the marker
+// it leaves in every directory it creates or fills), never over the configuration it reads,
+// and never over an earlier run unless told to; --overwrite then removes exactly the files
+// the earlier run listed in its record (not a user's file beside them).
+void prepare_output_dir(const fs::path& dir, const RunOptions& opt, const fs::path& config) {
+  std::error_code ec;
+  const bool exists = fs::exists(dir, ec);
+  if (exists && !fs::is_directory(dir, ec))
+    throw ConfigError({fmt::format("output directory {} is a file, not a directory", dir.string())});
+  // Runs made before the marker existed are recognised by their record's first line.
+  auto solvent_record = [&] {
+    std::ifstream f(dir / "record.toml");
+    std::string first;
+    return std::getline(f, first) && first.rfind("# Solvent run record", 0) == 0;
+  };
+  const bool ours = fs::exists(dir / output_marker, ec) || solvent_record();
+  const bool empty = !exists || fs::is_empty(dir, ec);
+  if (!empty && !ours)
+    throw ConfigError({fmt::format(
+        "output directory {} holds files Solvent did not write (it has no {} marker); choose "
+        "another with --output, or empty it",
+        dir.string(), output_marker)});
+  if (!config.empty() && fs::exists(dir / "config.toml", ec) &&
+      fs::equivalent(config, dir / "config.toml", ec))
+    throw ConfigError({fmt::format(
+        "{}: the run would replace the configuration it reads with the resolved one; copy it "
+        "elsewhere or choose another --output",
+        config.string())});
+  if (opt.resume) return;
+  const fs::path record = dir / "record.toml";
+  if (fs::exists(record, ec) && !opt.overwrite)
     throw Error(fmt::format(
         "output directory {} already holds a run (record.toml); choose another with --output "
         "or replace it with --overwrite",
         dir.string()));
-  if (opt.overwrite && !opt.resume && fs::exists(dir / "record.toml")) {
-    for (const auto& name : {"observables.csv", "solution.csv", "solution.vti", "solution.vtr",
-                             "unconverged_iterate.csv", "unconverged_iterate.vti",
-                             "unconverged_iterate.vtr", "residual_history.csv", "record.toml",
-                             "config.toml"})
-      fs::remove(dir / name);
-    fs::remove_all(dir / "profiles");
+  if (fs::exists(record, ec)) {
+    toml::table earlier;
+    try {
+      earlier = toml::parse_file(record.string());
+    } catch (const std::exception& e) {
+      throw Error(fmt::format("--overwrite: cannot read the earlier run's {}: {}; nothing removed",
+                              record.string(), e.what()));
+    }
+    std::vector<fs::path> listed;
+    if (const auto* files = earlier["output"]["files"].as_array())
+      for (const auto& f : *files)
+        if (const auto name = f.value<std::string>()) {
+          const fs::path rel = fs::path(*name).lexically_normal();
+          // Only paths inside the directory: a record is a file anyone can edit.
+          if (!rel.empty() && !rel.is_absolute() && *rel.begin() != "..") listed.push_back(rel);
+        }
+    for (const auto& rel : listed) fs::remove(dir / rel, ec);
+    // Folders the run made and that held only its files.
+    for (const auto& rel : listed)
+      for (auto parent = rel.parent_path(); !parent.empty(); parent = parent.parent_path())
+        if (fs::is_directory(dir / parent, ec) && fs::is_empty(dir / parent, ec))
+          fs::remove(dir / parent, ec);
   }
   fs::create_directories(dir);
+  if (!fs::exists(dir / output_marker, ec))
+    write_file_atomic(dir / output_marker, "Solvent writes its runs here.\n");
 }
 
 PluginContext context_for(const ResolvedRole& r) { return PluginContext{r.params, core_logger()}; }
@@ -143,7 +190,7 @@ RunSummary run_experiment(const RunOptions& opt) {
   summary.output_dir = choose_output_dir(opt, cfg);
   summary.model = cfg.model->plugin->descriptor->name;
   summary.integrator = cfg.integrator->plugin->descriptor->name;
-  prepare_output_dir(summary.output_dir, opt);
+  prepare_output_dir(summary.output_dir, opt, opt.resume ? fs::path() : config);
 
   std::ostringstream resolved;
   resolved << "# Resolved configuration (defaults filled in) of this run.\n"

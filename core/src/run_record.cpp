@@ -2,11 +2,13 @@
 
 #include "build_info.hpp"
 #include "host_info.hpp"
+#include "output_manifest.hpp"
 #include "sha256.hpp"
 
 #include <solvent/abi.hpp>
 #include <solvent/output.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <ctime>
@@ -128,8 +130,21 @@ void RunRecord::set_timings(const std::map<std::string, double>& seconds, double
 }
 
 void RunRecord::write() const {
+  // Every file this run wrote here, relative to the directory, record.toml itself included
+  // (noted by its first write): what --overwrite may remove, and all it may remove.
+  std::vector<std::string> names;
+  for (const auto& f : written_files()) {
+    const auto rel = f.lexically_relative(dir_);
+    if (!rel.empty() && *rel.begin() != "..") names.push_back(rel.generic_string());
+  }
+  if (std::find(names.begin(), names.end(), "record.toml") == names.end())
+    names.push_back("record.toml");
+  toml::array files;
+  for (const auto& n : names) files.push_back(n);
+  toml::table table = table_;
+  table.insert_or_assign("output", toml::table{{"files", std::move(files)}});
   std::ostringstream os;
-  os << "# Solvent run record: what ran, where, with what, and how it ended.\n" << table_ << '\n';
+  os << "# Solvent run record: what ran, where, with what, and how it ended.\n" << table << '\n';
   write_file_atomic(dir_ / "record.toml", os.str());
 }
 
