@@ -29,9 +29,6 @@ solvent::Schema model_schema() {
                       "initial fibronectin amplitude: f = f_amplitude exp(-x^2 / f_width)")
           .at_least(0.0),
       ParamSpec::real("parameters.f_width", 0.45, "initial fibronectin width").above(0.0),
-      ParamSpec::real("parameters.n_width", 0.001,
-                      "initial endothelial density n = exp(-x^2 / n_width) (chosen)")
-          .above(0.0),
       ParamSpec::real("tips.x", 0.0, "x of the initial tips (the parent vessel)").at_least(0.0),
       ParamSpec::reals("tips.y", {0.25, 0.5, 0.75},
                        "initial tip y positions, fractions of the box's y extent")

@@ -5,5 +5,5 @@
 
 SOLVENT_PLUGIN(solvent::describe_integrator<solvent::stencil3d::ExplicitStencil3d>(
     "explicit-stencil3d", "1.0.0",
-    "explicit 7-point stencil with discrete tip cells for angiogenesis-3d, CPU (OpenMP) or CUDA",
+    "discrete tip cells moved by the 7-point stencil coefficients, for angiogenesis-3d, CPU or CUDA",
     &solvent::stencil3d::integrator_schema, "cpu|cuda"))

@@ -10,15 +10,17 @@ solvent::Schema integrator_schema() {
       ParamSpec::integer("steps", 1000, "steps to take (fewer if a tip reaches model.stop_x)")
           .at_least(0),
       ParamSpec::choice("device", "cpu", {"cpu", "cuda"}, "where the state lives and steps"),
-      ParamSpec::integer("threads", 0, "CPU threads (0: OpenMP's default, all cores)").at_least(0),
-      ParamSpec::choice("field_kernel", "direct", {"direct", "tiled"},
-                        "CUDA field update: one thread per node in block_x*y*z blocks (seed "
-                        "003), or 32x8 columns marching along z with a shared-memory plane"),
-      ParamSpec::integer("block_x", 16, "CUDA block shape of the field update, x").at_least(1),
-      ParamSpec::integer("block_y", 4, "CUDA block shape, y").at_least(1),
-      ParamSpec::integer("block_z", 4, "CUDA block shape, z").at_least(1).at_most(64),
+      ParamSpec::integer("threads", 0,
+                         "CPU threads of the grid-wide checks (0: OpenMP's default, all cores)")
+          .at_least(0),
       ParamSpec::boolean("force_dt", false,
-                         "run even when dt exceeds the explicit stability limit"),
+                         "run even when dt exceeds the explicit stability limit (the "
+                         "per-step guards still apply)"),
+      ParamSpec::real("max_bad_probability_share", 0.2,
+                      "stop (exit 6) once more than this share of the tips' movement "
+                      "probabilities evaluated so far lay outside [0, 1]")
+          .at_least(0.0)
+          .at_most(1.0),
       ParamSpec::integer("fields_every", 0,
                          "write fields (.vti) and network (.vtp) every this many steps "
                          "(0: only at the end)")

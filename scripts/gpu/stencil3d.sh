@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One device call for explicit-stencil3d: build, the CPU and CUDA tests (CUDA must
-# grow the CPU's network bit for bit), Darbyshire's table 3 (stencil3d-bench), and a long
+# grow the CPU's network bit for bit), the step times (stencil3d-bench), and a long
 # run of the default 201^3 model on the GPU for the network picture.
 # Run on the device machine from the repository root, with carry [".devdeps"]:
 #   bash scripts/gpu/stencil3d.sh          (QUICK=1: only the CUDA tests, not the CPU ones)

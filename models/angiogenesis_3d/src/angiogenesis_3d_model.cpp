@@ -59,7 +59,6 @@ Angiogenesis3dModel::Angiogenesis3dModel(const solvent::PluginContext& ctx) {
   p_.c_width = q.real("parameters.c_width");
   p_.f_amplitude = q.real("parameters.f_amplitude");
   p_.f_width = q.real("parameters.f_width");
-  p_.n_width = q.real("parameters.n_width");
   p_.tip_x = q.real("tips.x");
   p_.tip_ny = static_cast<std::int64_t>(q.reals("tips.y").size());
   p_.tip_nz = static_cast<std::int64_t>(q.reals("tips.z").size());

@@ -1,28 +1,20 @@
-// The CPU engine: OpenMP over (k, j) planes for the field update; the tip phases as loops
-// over tips in the order the CUDA engine's barriers impose.
+// The CPU engine: the tip phases as loops over tips in the order the CUDA engine's barriers
+// impose, then the uptake on the vessel nodes. A step touches the tips and the vessel nodes
+// only, so it runs on one thread.
 #include <solvent_stencil3d/stencil_engine.hpp>
 #include "src/step_plan.hpp"
 
 #include <algorithm>
 #include <chrono>
-#include <thread>
-#include <utility>
 #include <vector>
-
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 namespace solvent::stencil3d {
 namespace {
 
 class CpuEngine final : public StencilEngine {
  public:
-  explicit CpuEngine(int threads) : threads_(threads) {}
-
   void load(const SimulationState& s) override {
     s_ = s;
-    n_next_.assign(s_.n.size(), 0.0);
     const auto slots = s_.node.size();
     target_.assign(slots, -1);
     site_.assign(slots, -1);
@@ -30,7 +22,6 @@ class CpuEngine final : public StencilEngine {
   }
 
   void step() override {
-    field_phase();
     tip_phase();
     ++s_.step;
   }
@@ -39,56 +30,25 @@ class CpuEngine final : public StencilEngine {
 
   void store(SimulationState& s) override { s = s_; }
 
-  PhaseSeconds timed_steps(std::int64_t count) override {
+  double timed_steps(std::int64_t count) override {
     using clock = std::chrono::steady_clock;
-    PhaseSeconds t;
-    for (std::int64_t q = 0; q < count; ++q) {
-      const auto a = clock::now();
-      field_phase();
-      const auto b = clock::now();
-      tip_phase();
-      ++s_.step;
-      t.field += std::chrono::duration<double>(b - a).count();
-      t.tips += std::chrono::duration<double>(clock::now() - b).count();
-    }
-    return t;
+    const auto a = clock::now();
+    for (std::int64_t q = 0; q < count; ++q) step();
+    return std::chrono::duration<double>(clock::now() - a).count();
   }
 
-  std::string device_name() const override {
-#ifdef _OPENMP
-    const int n = threads_ > 0 ? threads_ : omp_get_max_threads();
-#else
-    const int n = 1;
-#endif
-    return "cpu (" + std::to_string(n) + " threads)";
-  }
+  std::string device_name() const override { return "cpu"; }
 
  private:
-  void field_phase() {
-    const auto g = solvent::angiogenesis_3d::grid_of(s_.p);
-    const auto sc = solvent::angiogenesis_3d::scheme_constants(s_.p, s_.dt);
-    const double* n = s_.n.data();
-    const double* f = s_.f.data();
-    const double* c = s_.c.data();
-    double* out = n_next_.data();
-#ifdef _OPENMP
-    const int threads = threads_ > 0 ? threads_ : omp_get_max_threads();
-#endif
-#pragma omp parallel for collapse(2) schedule(static) num_threads(threads)
-    for (std::int32_t k = 0; k < g.nz; ++k)
-      for (std::int32_t j = 0; j < g.ny; ++j)
-        for (std::int32_t i = 0; i < g.nx; ++i)
-          out[g.index(i, j, k)] = density_at(sc, g, n, f, c, i, j, k);
-    std::swap(s_.n, n_next_);
-  }
-
   void tip_phase() {
     const TipView v =
         tip_view(s_, s_.f.data(), s_.c.data(), s_.owner.data(), s_.node.data(), s_.birth.data(),
                  s_.active.data(), s_.segments.data(), s_.vessel.data(), &s_.counters);
     const NetworkCounters start = s_.counters;
     const std::int32_t tips = start.tips;
-    for (std::int32_t t = 0; t < tips; ++t) decide(v, s_.step, t, target_.data(), site_.data());
+    std::int32_t bad = 0;
+    for (std::int32_t t = 0; t < tips; ++t)
+      bad += decide(v, s_.step, t, target_.data(), site_.data());
     std::int32_t proposals = 0;
     for (std::int32_t t = 0; t < tips; ++t)
       if (site_[t] >= 0) {
@@ -107,7 +67,7 @@ class CpuEngine final : public StencilEngine {
       furthest = x > furthest ? x : furthest;
       before += outcome_[t];
     }
-    add_totals(s_.counters, before, furthest, v.segment_capacity, v.vessel_capacity);
+    add_totals(s_.counters, before, furthest, bad, v.segment_capacity, v.vessel_capacity);
 
     // Every vessel node, including those reached this step, takes up TAF and lays down
     // fibronectin.
@@ -119,17 +79,15 @@ class CpuEngine final : public StencilEngine {
     }
   }
 
-  int threads_;
   SimulationState s_;
-  std::vector<double> n_next_;
   std::vector<std::int32_t> target_, site_;
   std::vector<std::int64_t> outcome_;
 };
 
 }  // namespace
 
-std::unique_ptr<StencilEngine> make_cpu_engine(int threads) {
-  return std::make_unique<CpuEngine>(threads);
+std::unique_ptr<StencilEngine> make_cpu_engine() {
+  return std::make_unique<CpuEngine>();
 }
 
 }  // namespace solvent::stencil3d

@@ -1,6 +1,6 @@
-// The CUDA engine: the whole state lives on the device; a step is three launches on one
-// stream (field update, tip phase in one block, vessel uptake) and no host transfer.
-// Built with --fmad=false so that every node's arithmetic rounds as the CPU engine's does.
+// The CUDA engine: the whole state lives on the device; a step is two launches on one
+// stream (tip phase in one block, vessel uptake) and no host transfer.
+// Built with --fmad=false so that every tip's arithmetic rounds as the CPU engine's does.
 #include <solvent_stencil3d/stencil_engine.hpp>
 #include "src/step_plan.hpp"
 
@@ -52,82 +52,6 @@ class DeviceArray {
   std::size_t n_ = 0;
 };
 
-__global__ void field_kernel(solvent::angiogenesis_3d::SchemeConstants sc, Grid g,
-                             const double* __restrict__ n, const double* __restrict__ f,
-                             const double* __restrict__ c, double* __restrict__ out) {
-  const std::int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  const std::int32_t j = blockIdx.y * blockDim.y + threadIdx.y;
-  const std::int32_t k = blockIdx.z * blockDim.z + threadIdx.z;
-  if (i >= g.nx || j >= g.ny || k >= g.nz) return;
-  out[g.index(i, j, k)] = density_at(sc, g, n, f, c, i, j, k);
-}
-
-constexpr int tile_x = 32, tile_y = 8, z_chunk = 32;
-
-__global__ void __launch_bounds__(tile_x* tile_y, 4)
-    tiled_field_kernel(solvent::angiogenesis_3d::SchemeConstants sc, Grid g,
-                       const double* __restrict__ n, const double* __restrict__ f,
-                       const double* __restrict__ c, double* __restrict__ out) {
-  __shared__ double plane_n[tile_y + 2][tile_x + 2], plane_f[tile_y + 2][tile_x + 2],
-      plane_c[tile_y + 2][tile_x + 2];
-  using solvent::angiogenesis_3d::mirror_above;
-  using solvent::angiogenesis_3d::mirror_below;
-  const int tx = threadIdx.x, ty = threadIdx.y;
-  const std::int32_t i0 = blockIdx.x * tile_x, j0 = blockIdx.y * tile_y;
-  const bool inside = i0 + tx < g.nx && j0 + ty < g.ny;
-  // Threads past the grid's edge load a clamped node and write nothing.
-  const std::int32_t i = min(i0 + tx, g.nx - 1), j = min(j0 + ty, g.ny - 1);
-  // Shared-memory columns and rows of the mirrored neighbours (inside the tile or its halo).
-  const int xm = mirror_below(i) - i0 + 1, xp = mirror_above(i, g.nx) - i0 + 1;
-  const int ym = mirror_below(j) - j0 + 1, yp = mirror_above(j, g.ny) - j0 + 1;
-  const std::int32_t k0 = blockIdx.z * z_chunk, k1 = min(k0 + z_chunk, g.nz);
-
-  const std::int32_t col = g.index(i, j, 0), plane = g.nx * g.ny;
-  double n_below = n[col + plane * mirror_below(k0)], n_here = n[col + plane * k0];
-  double f_below = f[col + plane * mirror_below(k0)], f_here = f[col + plane * k0];
-  double c_below = c[col + plane * mirror_below(k0)], c_here = c[col + plane * k0];
-  for (std::int32_t k = k0; k < k1; ++k) {
-    const std::int32_t above = col + plane * mirror_above(k, g.nz);
-    const double n_above = n[above], f_above = f[above], c_above = c[above];
-    plane_n[ty + 1][tx + 1] = n_here;
-    plane_f[ty + 1][tx + 1] = f_here;
-    plane_c[ty + 1][tx + 1] = c_here;
-    auto halo = [&](int sy, int sx, std::int32_t m) {
-      plane_n[sy][sx] = n[m];
-      plane_f[sy][sx] = f[m];
-      plane_c[sy][sx] = c[m];
-    };
-    if (tx == 0 && i0 > 0) halo(ty + 1, 0, g.index(i0 - 1, j, k));
-    if (tx == tile_x - 1 && i0 + tile_x < g.nx)
-      halo(ty + 1, tile_x + 1, g.index(i0 + tile_x, j, k));
-    if (ty == 0 && j0 > 0) halo(0, tx + 1, g.index(i, j0 - 1, k));
-    if (ty == tile_y - 1 && j0 + tile_y < g.ny)
-      halo(tile_y + 1, tx + 1, g.index(i, j0 + tile_y, k));
-    __syncthreads();
-    if (inside) {
-      // The stencil order of solvent::angiogenesis_3d::neighbours: centre, x-, x+, y-, y+, z-, z+.
-      const solvent::angiogenesis_3d::Stencil sn{{n_here, plane_n[ty + 1][xm], plane_n[ty + 1][xp],
-                                                  plane_n[ym][tx + 1], plane_n[yp][tx + 1], n_below,
-                                                  n_above}};
-      const solvent::angiogenesis_3d::Stencil sf{{f_here, plane_f[ty + 1][xm], plane_f[ty + 1][xp],
-                                                  plane_f[ym][tx + 1], plane_f[yp][tx + 1], f_below,
-                                                  f_above}};
-      const solvent::angiogenesis_3d::Stencil scc{{c_here, plane_c[ty + 1][xm], plane_c[ty + 1][xp],
-                                                   plane_c[ym][tx + 1], plane_c[yp][tx + 1],
-                                                   c_below, c_above}};
-      out[col + plane * k] = solvent::angiogenesis_3d::updated_density(
-          solvent::angiogenesis_3d::coefficients(sc, scc, sf), sn);
-    }
-    __syncthreads();
-    n_below = n_here;
-    f_below = f_here;
-    c_below = c_here;
-    n_here = n_above;
-    f_here = f_above;
-    c_here = c_above;
-  }
-}
-
 // Exclusive scan of one value per thread over the block (blockDim a multiple of 32):
 // warp shuffles, then one warp scans the warp totals. Integer sums, so the offsets equal
 // the CPU engine's running sums.
@@ -160,15 +84,19 @@ __global__ void tip_kernel(TipView v, std::int64_t step) {
   __shared__ std::int32_t target[max_tip_block], site[max_tip_block];
   __shared__ std::int64_t warp_sums[max_tip_block / 32];
   __shared__ NetworkCounters start;
-  __shared__ std::int32_t furthest;
+  __shared__ std::int32_t furthest, bad;
   const std::int32_t t = threadIdx.x;
   if (t == 0) {
     start = *v.counters;
     furthest = 0;
+    bad = 0;
   }
   __syncthreads();
   const std::int32_t tips = start.tips;
-  if (t < tips) decide(v, step, t, target, site);
+  if (t < tips) {
+    const int mine = decide(v, step, t, target, site);
+    if (mine) atomicAdd(&bad, mine);  // an integer sum: the same in any order
+  }
   __syncthreads();
 
   // Branch proposals beyond the free tip slots are withdrawn, later tips first.
@@ -185,7 +113,7 @@ __global__ void tip_kernel(TipView v, std::int64_t step) {
   __syncthreads();
   if (t == 0) {
     NetworkCounters after = start;
-    add_totals(after, totals, furthest, v.segment_capacity, v.vessel_capacity);
+    add_totals(after, totals, furthest, bad, v.segment_capacity, v.vessel_capacity);
     *v.counters = after;
   }
 }
@@ -203,7 +131,7 @@ __global__ void vessel_kernel(VesselUptake u, const std::int32_t* __restrict__ v
 
 class CudaEngine final : public StencilEngine {
  public:
-  CudaEngine(BlockShape block, FieldKernel kernel) : block_(block), kernel_(kernel) {
+  CudaEngine() {
     int device = 0;
     check(cudaGetDevice(&device), "cudaGetDevice");
     cudaDeviceProp prop{};
@@ -214,9 +142,7 @@ class CudaEngine final : public StencilEngine {
 
   void load(const SimulationState& s) override {
     host_ = s;  // parameters, step and the layout of every array
-    const auto size = s.n.size();
-    n_ = DeviceArray<double>(size);
-    n_next_ = DeviceArray<double>(size);
+    const auto size = s.f.size();
     f_ = DeviceArray<double>(size);
     c_ = DeviceArray<double>(size);
     owner_ = DeviceArray<std::int32_t>(size);
@@ -226,7 +152,6 @@ class CudaEngine final : public StencilEngine {
     segments_ = DeviceArray<std::int32_t>(s.segments.size());
     vessel_ = DeviceArray<std::int32_t>(s.vessel.size());
     counters_ = DeviceArray<NetworkCounters>(1);
-    n_.upload(s.n);
     f_.upload(s.f);
     c_.upload(s.c);
     owner_.upload(s.owner);
@@ -240,7 +165,6 @@ class CudaEngine final : public StencilEngine {
   }
 
   void step() override {
-    launch_field();
     launch_tips();
     ++host_.step;
   }
@@ -253,7 +177,6 @@ class CudaEngine final : public StencilEngine {
 
   void store(SimulationState& s) override {
     s = host_;
-    n_.download(s.n);
     f_.download(s.f);
     c_.download(s.c);
     owner_.download(s.owner);
@@ -265,52 +188,24 @@ class CudaEngine final : public StencilEngine {
     s.counters = counters();
   }
 
-  PhaseSeconds timed_steps(std::int64_t count) override {
-    std::vector<cudaEvent_t> events(2 * count + 1);
-    for (auto& e : events) check(cudaEventCreate(&e), "cudaEventCreate");
-    check(cudaEventRecord(events[0]), "cudaEventRecord");
-    for (std::int64_t q = 0; q < count; ++q) {
-      launch_field();
-      check(cudaEventRecord(events[2 * q + 1]), "cudaEventRecord");
-      launch_tips();
-      check(cudaEventRecord(events[2 * q + 2]), "cudaEventRecord");
-      ++host_.step;
-    }
-    check(cudaEventSynchronize(events.back()), "cudaEventSynchronize");
-    PhaseSeconds t;
-    for (std::int64_t q = 0; q < count; ++q) {
-      float field_ms = 0, tips_ms = 0;
-      check(cudaEventElapsedTime(&field_ms, events[2 * q], events[2 * q + 1]), "elapsed");
-      check(cudaEventElapsedTime(&tips_ms, events[2 * q + 1], events[2 * q + 2]), "elapsed");
-      t.field += 1e-3 * field_ms;
-      t.tips += 1e-3 * tips_ms;
-    }
-    for (auto& e : events) cudaEventDestroy(e);
-    return t;
+  double timed_steps(std::int64_t count) override {
+    cudaEvent_t begin, end;
+    check(cudaEventCreate(&begin), "cudaEventCreate");
+    check(cudaEventCreate(&end), "cudaEventCreate");
+    check(cudaEventRecord(begin), "cudaEventRecord");
+    for (std::int64_t q = 0; q < count; ++q) step();
+    check(cudaEventRecord(end), "cudaEventRecord");
+    check(cudaEventSynchronize(end), "cudaEventSynchronize");
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, begin, end), "elapsed");
+    cudaEventDestroy(begin);
+    cudaEventDestroy(end);
+    return 1e-3 * ms;
   }
 
   std::string device_name() const override { return name_; }
 
  private:
-  void launch_field() {
-    const auto g = solvent::angiogenesis_3d::grid_of(host_.p);
-    const auto sc = solvent::angiogenesis_3d::scheme_constants(host_.p, host_.dt);
-    if (kernel_ == FieldKernel::Tiled) {
-      const dim3 grid((g.nx + tile_x - 1) / tile_x, (g.ny + tile_y - 1) / tile_y,
-                      (g.nz + z_chunk - 1) / z_chunk);
-      tiled_field_kernel<<<grid, dim3(tile_x, tile_y)>>>(sc, g, n_.get(), f_.get(), c_.get(),
-                                                         n_next_.get());
-      check_launch("tiled_field_kernel");
-    } else {
-      const dim3 block(block_[0], block_[1], block_[2]);
-      const dim3 grid((g.nx + block.x - 1) / block.x, (g.ny + block.y - 1) / block.y,
-                      (g.nz + block.z - 1) / block.z);
-      field_kernel<<<grid, block>>>(sc, g, n_.get(), f_.get(), c_.get(), n_next_.get());
-      check_launch("field_kernel");
-    }
-    std::swap(n_, n_next_);
-  }
-
   void launch_tips() {
     const TipView v = tip_view(host_, f_.get(), c_.get(), owner_.get(), node_.get(), birth_.get(),
                                active_.get(), segments_.get(), vessel_.get(), counters_.get());
@@ -321,13 +216,11 @@ class CudaEngine final : public StencilEngine {
     check_launch("vessel_kernel");
   }
 
-  BlockShape block_;
-  FieldKernel kernel_;
   std::string name_;
   int sms_ = 1;
   int tip_threads_ = 32;
   SimulationState host_;  // parameters and step; its arrays are not kept current
-  DeviceArray<double> n_, n_next_, f_, c_;
+  DeviceArray<double> f_, c_;
   DeviceArray<std::int32_t> owner_, node_, active_, segments_, vessel_;
   DeviceArray<std::int64_t> birth_;
   DeviceArray<NetworkCounters> counters_;
@@ -335,9 +228,9 @@ class CudaEngine final : public StencilEngine {
 
 }  // namespace
 
-std::unique_ptr<StencilEngine> make_cuda_engine(BlockShape block, FieldKernel kernel) {
+std::unique_ptr<StencilEngine> make_cuda_engine() {
   cuda::current_device(context);  // DeviceUnavailable before anything is allocated
-  return std::make_unique<CudaEngine>(block, kernel);
+  return std::make_unique<CudaEngine>();
 }
 
 }  // namespace solvent::stencil3d

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -30,13 +31,28 @@ std::string read_file(const fs::path& path) {
   return s.str();
 }
 
+// The share of the movement probabilities evaluated so far that lay outside [0, 1].
+double bad_share(const NetworkCounters& n) {
+  return n.probabilities > 0
+             ? static_cast<double>(n.bad_probabilities) / static_cast<double>(n.probabilities)
+             : 0.0;
+}
+
 std::vector<solvent::Observable> observables(const NetworkCounters& n, double h) {
   return {{"tips", static_cast<double>(n.active)},
           {"sprouts", static_cast<double>(n.tips)},
           {"branches", static_cast<double>(n.branches)},
           {"anastomoses", static_cast<double>(n.anastomoses)},
           {"vessel_length", n.segments * h},
-          {"furthest_x", n.furthest_i * h}};
+          {"furthest_x", n.furthest_i * h},
+          {"bad_probabilities", static_cast<double>(n.bad_probabilities)},
+          {"bad_probability_share", bad_share(n)}};
+}
+
+void add_probability_facts(solvent::Facts& facts, const NetworkCounters& n) {
+  facts.emplace_back("probabilities", std::to_string(n.probabilities));
+  facts.emplace_back("bad_probabilities", std::to_string(n.bad_probabilities));
+  facts.emplace_back("bad_probability_share", fmt::format("{:.6g}", bad_share(n)));
 }
 
 void write_snapshot(const SimulationState& s, const fs::path& dir) {
@@ -46,13 +62,7 @@ void write_snapshot(const SimulationState& s, const fs::path& dir) {
 
 }  // namespace
 
-ExplicitStencil3d::ExplicitStencil3d(const solvent::PluginContext& ctx) : q_(ctx.params) {
-  const auto threads = q_.integer("block_x") * q_.integer("block_y") * q_.integer("block_z");
-  if (threads > 1024)
-    throw solvent::ConfigError({fmt::format(
-        "integrator: block_x * block_y * block_z = {} exceeds 1024 threads per CUDA block",
-        threads)});
-}
+ExplicitStencil3d::ExplicitStencil3d(const solvent::PluginContext& ctx) : q_(ctx.params) {}
 
 bool ExplicitStencil3d::accepts(solvent::Model& model, std::string& why) const {
   if (model.extension(solvent::angiogenesis_3d::extension_name)) return true;
@@ -69,6 +79,8 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
   const std::int64_t steps = q_.integer("steps");
   const std::int64_t fields_every = q_.integer("fields_every");
   const std::int64_t checkpoint_every = q_.integer("checkpoint_every");
+  const double max_bad_share = q_.real("max_bad_probability_share");
+  const int threads = static_cast<int>(q_.integer("threads"));
   auto* log = ctx.log;
   solvent::PhaseTimer own_timer;
   solvent::PhaseTimer& timer = ctx.timer ? *ctx.timer : own_timer;
@@ -79,7 +91,8 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
                                (*ctx.resume_from / checkpoint_name).string())
           : initial_state(p, dt, ctx.seed, static_cast<std::int32_t>(q_.integer("max_segments")));
 
-  const auto limit = stability_limit(state);
+  check_fields(state);
+  const auto limit = stability_limit(state, threads);
   facts_ = {{"dt_limit", fmt::format("{:.6g}", limit.dt)}, {"dt_limit_reason", limit.reason}};
   if (dt > limit.dt) {
     const auto message = fmt::format(
@@ -93,16 +106,13 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
   std::unique_ptr<StencilEngine> engine;
   if (q_.string("device") == "cuda") {
 #ifdef SOLVENT_STENCIL3D_HAVE_CUDA
-    engine = make_cuda_engine(
-        {static_cast<int>(q_.integer("block_x")), static_cast<int>(q_.integer("block_y")),
-         static_cast<int>(q_.integer("block_z"))},
-        q_.string("field_kernel") == "tiled" ? FieldKernel::Tiled : FieldKernel::Direct);
+    engine = make_cuda_engine();
 #else
     throw solvent::DeviceUnavailable(
         "explicit-stencil3d: device = \"cuda\" but this build has no CUDA support");
 #endif
   } else {
-    engine = make_cpu_engine(static_cast<int>(q_.integer("threads")));
+    engine = make_cpu_engine();
   }
   facts_.emplace_back("device", engine->device_name());
   if (log)
@@ -118,6 +128,7 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
     ctx.observer->on_step({state.step, steps, state.step * dt, dt}, {}, obs);
   }
   std::int64_t step = state.step;
+  double dt_limit_min = limit.dt;
   bool reached = state.counters.furthest_i * p.h >= p.stop_x;
   while (step < steps && !reached) {
     NetworkCounters counters;
@@ -136,6 +147,19 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
       const auto obs = observables(counters, p.h);
       ctx.observer->on_step({step, steps, step * dt, dt}, {}, obs);
     }
+    // The tips' coefficients are evaluated on this step's c and f, so this guard follows
+    // the fields as the vessels change them; force_dt does not lift it.
+    if (bad_share(counters) > max_bad_share) {
+      add_probability_facts(facts_, counters);
+      throw solvent::DivergenceError(fmt::format(
+          "explicit-stencil3d: at step {} (t = {:.6g}) {} of the {} movement probabilities "
+          "evaluated so far ({:.4g}) lay outside [0, 1], more than "
+          "integrator.max_bad_probability_share = {:g} (criterion: 0 <= P0..P6 <= 1 at every "
+          "tip); reduce dt if P0 < 0, refine h if taxis outweighs diffusion; output up to step "
+          "{} is kept",
+          step, step * dt, counters.bad_probabilities, counters.probabilities,
+          bad_share(counters), max_bad_share, step - 1));
+    }
     reached = counters.furthest_i * p.h >= p.stop_x;
     const bool last = step == steps || reached;
     const bool snapshot = last || (fields_every > 0 && step % fields_every == 0);
@@ -143,6 +167,14 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
     if (snapshot || checkpoint) {
       auto scope = timer.measure("output");
       engine->store(state);
+      check_fields(state);
+      // The step limit again, on the fields the vessels have changed since the start.
+      const auto now = stability_limit(state, threads);
+      dt_limit_min = std::min(dt_limit_min, now.dt);
+      if (dt > now.dt && log)
+        log->warn("explicit-stencil3d: at step {} dt = {:g} exceeds the step limit {:.6g} of the "
+                  "current state ({})",
+                  step, dt, now.dt, now.reason);
       if (snapshot) write_snapshot(state, ctx.output_dir);
       if (checkpoint) write_file_atomic(ctx.output_dir / checkpoint_name, checkpoint_bytes(state));
       if (last && q_.boolean("png"))
@@ -151,6 +183,8 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
   }
   if (reached && log)
     log->info("explicit-stencil3d: a tip reached x >= {:g} at step {}", p.stop_x, step);
+  facts_.emplace_back("dt_limit_min", fmt::format("{:.6g}", dt_limit_min));
+  add_probability_facts(facts_, engine->counters());
   return {step, step * dt, {}};
 }
 

@@ -19,7 +19,6 @@ SimulationState initial_state(const Parameters& p, double dt, std::uint64_t seed
   s.seed = seed;
   const auto g = solvent::angiogenesis_3d::grid_of(p);
   const auto size = static_cast<std::size_t>(g.size());
-  s.n.resize(size);
   s.f.resize(size);
   s.c.resize(size);
   s.owner.assign(size, -1);
@@ -28,7 +27,6 @@ SimulationState initial_state(const Parameters& p, double dt, std::uint64_t seed
       for (std::int32_t i = 0; i < g.nx; ++i) {
         const auto v = solvent::angiogenesis_3d::initial_values(p, i * p.h, j * p.h, k * p.h);
         const auto m = static_cast<std::size_t>(g.index(i, j, k));
-        s.n[m] = v.n;
         s.f[m] = v.f;
         s.c[m] = v.c;
       }
@@ -55,7 +53,8 @@ SimulationState initial_state(const Parameters& p, double dt, std::uint64_t seed
 
 namespace {
 
-constexpr char magic[8] = {'A', 'N', 'G', '3', 'D', 'C', 'K', '1'};
+// Version 2: no continuous n, and the probability counters.
+constexpr char magic[8] = {'A', 'N', 'G', '3', 'D', 'C', 'K', '2'};
 
 struct Header {
   char magic[8];
@@ -106,7 +105,6 @@ std::string checkpoint_bytes(const SimulationState& s) {
   h.p = s.p;
   h.counters = s.counters;
   std::string out(reinterpret_cast<const char*>(&h), sizeof h);
-  append(out, s.n);
   append(out, s.f);
   append(out, s.c);
   append(out, s.owner);
@@ -136,7 +134,6 @@ SimulationState restore_checkpoint(std::string_view bytes, const Parameters& p, 
     throw solvent::InputError(where + ": checkpoint has another vessel-node capacity");
   s.step = h.step;
   s.counters = h.counters;
-  in.read(s.n);
   in.read(s.f);
   in.read(s.c);
   in.read(s.owner);

@@ -1,5 +1,6 @@
 #pragma once
-// The explicit step limit of a state: the smallest per-node limit over the grid.
+// The checks on a state: the explicit step limit (the smallest over the grid and the
+// uptake rates), and the physical ranges of the fields that are written.
 #include <solvent_stencil3d/simulation_state.hpp>
 
 #include <string>
@@ -7,10 +8,19 @@
 namespace solvent::stencil3d {
 
 struct StabilityLimit {
-  double dt;           // the largest stable dt
-  std::string reason;  // which condition sets it
+  double dt;           // the largest dt for which every criterion holds
+  std::string reason;  // which criterion sets it
 };
 
-StabilityLimit stability_limit(const SimulationState& s);
+// P0 >= 0 at every node (the tips' stay probability; it depends on c and f, so it is
+// evaluated again whenever the state comes to the host), and k gamma <= 1, k eta <= 1 (the
+// vessel uptake keeps f between its start and beta / gamma and c in [0, 1]). `threads` as
+// integrator.threads (0: OpenMP's default).
+StabilityLimit stability_limit(const SimulationState& s, int threads);
+
+// Throws solvent::DivergenceError naming the step, the field and the node (i, j, k) of the
+// first value of f or c that is not finite or leaves its range: c in [0, 1], f >= 0 and,
+// when gamma > 0, f <= max(f_amplitude, beta / gamma).
+void check_fields(const SimulationState& s);
 
 }  // namespace solvent::stencil3d

@@ -22,8 +22,12 @@ struct AppendedArray {
 
 std::string fields_vti(const SimulationState& s) {
   const auto g = solvent::angiogenesis_3d::grid_of(s.p);
+  // n is the cell occupancy of the hybrid model: 1 on the vessel nodes (tips included).
+  std::vector<double> n(s.owner.size());
+  std::transform(s.owner.begin(), s.owner.end(), n.begin(),
+                 [](std::int32_t o) { return o >= 0 ? 1.0 : 0.0; });
   const std::vector<AppendedArray> arrays = {
-      {"Float64", "n", s.n.data(), s.n.size() * sizeof(double)},
+      {"Float64", "n", n.data(), n.size() * sizeof(double)},
       {"Float64", "f", s.f.data(), s.f.size() * sizeof(double)},
       {"Float64", "c", s.c.data(), s.c.size() * sizeof(double)},
       {"Int32", "sprout", s.owner.data(), s.owner.size() * sizeof(std::int32_t)}};

@@ -1,6 +1,6 @@
-// explicit-stencil3d on the CPU through the plugin interface: the stability refusal, a
-// bit-for-bit repeatable run, restart from a checkpoint, the invariants of the network,
-// and the files a run writes.
+// explicit-stencil3d on the CPU through the plugin interface: the stability refusal and the
+// guards that stop a forced run (exit 6), a bit-for-bit repeatable run, restart from a
+// checkpoint, the invariants of the network, the fields' ranges and the files a run writes.
 #include <solvent_test/angiogenesis_3d_runs.hpp>
 
 #include <solvent_stencil3d/simulation_state.hpp>
@@ -8,8 +8,11 @@
 #include <solvent_family_angiogenesis_3d/grid.hpp>
 #include <solvent_family_angiogenesis_3d/parameters.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <set>
+#include <vector>
 
 using namespace angio3d_test;
 
@@ -26,7 +29,7 @@ solvent::stencil3d::SimulationState load_checkpoint(const fs::path& dir, const S
 
 }  // namespace
 
-TEST_CASE("a dt above the explicit limit is refused with the limit, unless forced") {
+TEST_CASE("a dt above the explicit limit is refused with the limit; forced, the guards stop it") {
   const auto dir = fresh_dir("stability");
   try {
     run(fast_model(), integrator(1, {{"dt", 0.5}}), dir);
@@ -37,8 +40,69 @@ TEST_CASE("a dt above the explicit limit is refused with the limit, unless force
     CHECK(msg.find("use dt <= 0.00") != std::string::npos);
     CHECK(msg.find("or set integrator.force_dt = true") != std::string::npos);
   }
-  const auto forced = run(fast_model(), integrator(1, {{"dt", 0.5}, {"force_dt", true}}), dir);
-  CHECK(forced.result.steps == 1);
+  // Forced, P0 < 0 and P > 1 at every tip from the first step on: the probability guard
+  // stops the run there, naming the step and the criterion.
+  try {
+    run(fast_model(), integrator(5, {{"dt", 0.5}, {"force_dt", true}}), dir);
+    FAIL("the forced unstable run ended normally");
+  } catch (const solvent::DivergenceError& e) {
+    const std::string msg = e.what();
+    INFO(msg);
+    CHECK(e.exit_code() == 6);
+    CHECK(msg.find("at step 1 (t = 0.5)") != std::string::npos);
+    CHECK(msg.find("criterion: 0 <= P0..P6 <= 1 at every tip") != std::string::npos);
+    CHECK(msg.find("integrator.max_bad_probability_share = 0.2") != std::string::npos);
+  }
+}
+
+TEST_CASE("a forced dt that makes the vessel uptake overshoot stops naming step, field, node") {
+  // k eta = 3 drives c on the vessel nodes below 0; the probability guard is switched off
+  // so that the field check is what stops the run, at the first state written.
+  const auto dir = fresh_dir("uptake");
+  try {
+    run(fast_model(),
+        integrator(2, {{"dt", 30.0}, {"force_dt", true}, {"max_bad_probability_share", 1.0}}),
+        dir);
+    FAIL("the forced run with k eta = 3 ended normally");
+  } catch (const solvent::DivergenceError& e) {
+    const std::string msg = e.what();
+    INFO(msg);
+    CHECK(msg.rfind("explicit-stencil3d: at step 2 (t = 60) c = -", 0) == 0);
+    CHECK(msg.find("at node (") != std::string::npos);
+    CHECK(msg.find("is outside its range [0, 1]") != std::string::npos);
+  }
+  CHECK_FALSE(fs::exists(dir / "checkpoint.bin"));
+}
+
+TEST_CASE("the fields stay in range, n is the cell occupancy, the probabilities are counted") {
+  const auto dir = fresh_dir("ranges");
+  const auto out = run(fast_model(), integrator(300), dir, 3);
+  const auto s = load_checkpoint(dir, fast_model(), 0.004, 3);
+  const double f_max = std::max(s.p.f_amplitude, s.p.beta / s.p.gamma);
+  for (std::size_t m = 0; m < s.c.size(); ++m) {
+    REQUIRE(std::isfinite(s.c[m]));
+    REQUIRE(std::isfinite(s.f[m]));
+    CHECK(s.c[m] >= 0.0);
+    CHECK(s.c[m] <= 1.0);
+    CHECK(s.f[m] >= 0.0);
+    CHECK(s.f[m] <= f_max);
+  }
+  // 7 probabilities per tip active when a step begins, and the share within the default.
+  double decided = 0;
+  for (std::size_t r = 0; r + 1 < out.observer.rows.size(); ++r)
+    decided += out.observer.rows[r][0].value;  // "tips": active after step r
+  CHECK(s.counters.probabilities == 7 * static_cast<std::int64_t>(decided));
+  CHECK(out.observer.last("bad_probabilities") == s.counters.bad_probabilities);
+  CHECK(out.observer.last("bad_probability_share") <= 0.2);
+  MESSAGE("21^3, 300 steps: " << s.counters.bad_probabilities << " of "
+                              << s.counters.probabilities << " probabilities outside [0, 1]");
+
+  // The .vti's first array, n, is 1 exactly on the vessel nodes.
+  const auto vti = read_file(dir / "fields_00000300.vti");
+  const auto at = vti.find("encoding=\"raw\">\n   _") + 20 + 8;
+  std::vector<double> n(s.owner.size());
+  std::memcpy(n.data(), vti.data() + at, n.size() * sizeof(double));
+  for (std::size_t m = 0; m < n.size(); ++m) CHECK(n[m] == (s.owner[m] >= 0 ? 1.0 : 0.0));
 }
 
 TEST_CASE("the same seed grows the same network bit for bit; another seed another one") {

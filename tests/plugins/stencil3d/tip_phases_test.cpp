@@ -20,7 +20,7 @@ struct Scene {
   std::vector<std::int32_t> segments = std::vector<std::int32_t>(16, -1);
   std::vector<std::int32_t> vessel = std::vector<std::int32_t>(8, -1);
   std::vector<std::int32_t> target{-1, -1}, site{-1, -1};
-  NetworkCounters counters{2, 2, 0, 0, 0, 2, 3, 0};
+  NetworkCounters counters{2, 2, 0, 0, 0, 2, 3, 0, 0, 0};
   TipView v{};
 
   Scene() {
@@ -62,7 +62,7 @@ TEST_CASE("two tips moving onto one free node: the first claims it, the second f
   // Commit both at the offsets an exclusive scan gives, then add the totals.
   CHECK(s.commit_tip(0, o0, 0) == 2);
   CHECK(s.commit_tip(1, o1, o0) == 2);
-  add_totals(s.counters, o0 + o1, 2, 8, 8);
+  add_totals(s.counters, o0 + o1, 2, 0, 8, 8);
   CHECK(s.owner[q] == 0);
   CHECK(s.node[0] == q);
   CHECK(s.node[1] == q);

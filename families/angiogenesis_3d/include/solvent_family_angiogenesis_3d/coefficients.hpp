@@ -1,6 +1,6 @@
 #pragma once
-// The seven coefficients of the forward-Euler scheme for n (Darbyshire, eq. 4, after
-// Anderson & Chaplain 1998):
+// The seven coefficients of the forward-Euler discretisation of the n-equation (Darbyshire,
+// eq. 4, after Anderson & Chaplain 1998):
 //
 //   n' = P0 n + P1 n(x+h) + P2 n(x-h) + P3 n(y+h) + P4 n(y-h) + P5 n(z+h) + P6 n(z-h)
 //
@@ -11,8 +11,9 @@
 // with dX c = c(x+h) - c(x-h) and chi = chi0 / (1 + alpha c). P1 multiplies the value at
 // x+h, so it is the weight of a cell moving towards -x; P2 the weight of moving to +x.
 // (Pairing P1 with n(x-h) instead would reverse the taxis; the paper's eq. 4 and the
-// derivation from -div(chi n grad c) fix the pairing used here.) The same coefficients,
-// evaluated at a tip's node, are its movement probabilities.
+// derivation from -div(chi n grad c) fix the pairing used here.) In the hybrid model these
+// coefficients, evaluated at a tip's node, are only the tip's movement probabilities: no
+// continuous n is advanced with them (docs/models/angiogenesis-3d.md, "What n is").
 #include <solvent/host_device.hpp>
 #include <solvent_family_angiogenesis_3d/parameters.hpp>
 
@@ -62,32 +63,12 @@ SOLVENT_HD inline Coefficients coefficients(const SchemeConstants& s, const Sten
   return out;
 }
 
-// The forward-Euler value of n at a node from its stencil.
-SOLVENT_HD inline double updated_density(const Coefficients& k, const Stencil& n) {
-  return k.P[0] * n.v[0] + k.P[1] * n.v[2] + k.P[2] * n.v[1] + k.P[3] * n.v[4] + k.P[4] * n.v[3] +
-         k.P[5] * n.v[6] + k.P[6] * n.v[5];
-}
-
-// The largest stable k at one node, for the frozen-coefficient scheme: P0 >= 0
-// (k A <= 1, A the rate in P0 = 1 - k A) and the forward-time central-space condition of
-// a drift-diffusion equation, k |v|^2 <= 2 D with v = chi grad c + rho grad f.
-struct StepLimit {
-  double centre;  // from P0 >= 0
-  double drift;   // from k |v|^2 <= 2 D
-};
-
-inline StepLimit step_limit(const Parameters& p, const Stencil& c, const Stencil& f) {
-  // Coefficients are linear in k: evaluate them at k = 1 and read the rates off.
-  const Coefficients unit = coefficients(scheme_constants(p, 1.0), c, f);
-  const double rate = 1.0 - unit.P[0];
-  double v2 = 0.0;
-  for (int a = 0; a < 3; ++a) {
-    // At k = 1, P_{+a} - P_{-a} = (chi dA c + rho dA f) / (2 h^2) = v_a / h.
-    const double v = (unit.P[2 + 2 * a] - unit.P[1 + 2 * a]) * p.h;
-    v2 += v * v;
-  }
-  const double inf = 1.0e300;
-  return {rate > 0.0 ? 1.0 / rate : inf, v2 > 0.0 ? 2.0 * p.D / v2 : inf};
+// The largest k at one node for which the stay probability P0 = 1 - k A is not negative
+// (A the rate read off the coefficients at k = 1); infinite where A <= 0. It depends on c
+// and f, so it moves as the vessels take them up.
+inline double centre_step_limit(const Parameters& p, const Stencil& c, const Stencil& f) {
+  const double rate = 1.0 - coefficients(scheme_constants(p, 1.0), c, f).P[0];
+  return rate > 0.0 ? 1.0 / rate : 1.0e300;
 }
 
 }  // namespace solvent::angiogenesis_3d

@@ -11,7 +11,7 @@
 namespace solvent::angiogenesis_3d {
 
 struct InitialValues {
-  double n, f, c;
+  double f, c;
 };
 
 inline InitialValues initial_values(const Parameters& p, double x, double y, double z) {
@@ -23,8 +23,7 @@ inline InitialValues initial_values(const Parameters& p, double x, double y, dou
                  dz = z - p.tumour_centre[2];
     d2 = dx * dx + dy * dy + dz * dz;
   }
-  return {std::exp(-x * x / p.n_width), p.f_amplitude * std::exp(-x * x / p.f_width),
-          std::exp(-d2 / p.c_width)};
+  return {p.f_amplitude * std::exp(-x * x / p.f_width), std::exp(-d2 / p.c_width)};
 }
 
 // The node nearest to a point of the box.

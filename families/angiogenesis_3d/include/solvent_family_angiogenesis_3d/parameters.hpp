@@ -22,17 +22,19 @@ struct Parameters {
   double h;
 
   // n_t = D lap n - div(chi(c) n grad c) - rho div(n grad f),  chi(c) = chi0 / (1 + alpha c)
-  // f_t = beta n - gamma n f,  c_t = -eta n c   (f and c change on vessel nodes only)
+  // f_t = beta n - gamma n f,  c_t = -eta n c   (n = 1 on vessel nodes, 0 elsewhere: f
+  // and c change on vessel nodes only; the n-equation supplies the tips' movement
+  // probabilities)
   double D, chi0, alpha, rho, beta, gamma, eta;
 
   // Initial conditions: c = exp(-d^2 / c_width) with d the distance to the tumour (the
   // plane x = tumour_x, or the point tumour_centre, in box coordinates);
-  // f = f_amplitude exp(-x^2 / f_width); n = exp(-x^2 / n_width) (the parent vessel's
-  // endothelial cells at x = 0).
+  // f = f_amplitude exp(-x^2 / f_width). The endothelial cells are the tips and the
+  // vessel nodes they leave behind (no continuous density: see the integrator).
   Tumour tumour;
   double tumour_x;
   double tumour_centre[3];
-  double c_width, f_amplitude, f_width, n_width;
+  double c_width, f_amplitude, f_width;
 
   // Initial tips at x = tip_x and every (tip_y[a], tip_z[b]) pair; y and z are fractions
   // of the box's extent, so 0.5 is mid-box on any grid.

@@ -25,6 +25,16 @@ SOLVENT_HD inline int choose_direction(const Coefficients& k, double u) {
   return 6;
 }
 
+// How many of the seven coefficients lie outside [0, 1] (a NaN counts too). Where none
+// does, they are the probabilities of Anderson and Chaplain's random walk; a negative one
+// (strong taxis against diffusion, or P0 < 0 from too large a k) is clipped by
+// choose_direction, and the share of such steps says how far a run strays from the model.
+SOLVENT_HD inline int invalid_probabilities(const Coefficients& k) {
+  int bad = 0;
+  for (int d = 0; d < 7; ++d) bad += (k.P[d] >= 0.0 && k.P[d] <= 1.0) ? 0 : 1;
+  return bad;
+}
+
 // The branching probability of the band that the TAF concentration c falls in.
 SOLVENT_HD inline double branch_probability(const Parameters& p, double c) {
   for (int b = 0; b < branch_table_size - 1; ++b)

@@ -1,5 +1,7 @@
 #pragma once
 // The whole state of a run on the host: fields, vessel ownership, tips and the network.
+// There is no continuous cell density: the cells are the tips and the vessel nodes, and the
+// n written out is their occupancy (1 where owner >= 0).
 // It is what an engine loads and stores, what the VTK and PNG writers read and what a
 // checkpoint holds.
 #include <solvent_stencil3d/network_counters.hpp>
@@ -19,7 +21,7 @@ struct SimulationState {
   std::uint64_t seed = 0;
   std::int64_t step = 0;  // steps taken
 
-  std::vector<double> n, f, c;
+  std::vector<double> f, c;
   std::vector<std::int32_t> owner;
 
   std::vector<std::int32_t> node, active;  // per tip slot (p.max_tips slots)

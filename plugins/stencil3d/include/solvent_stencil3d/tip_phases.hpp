@@ -4,7 +4,8 @@
 // processed: the CPU runs each phase as a loop, CUDA as one thread per tip in one block
 // with a barrier between phases, and both produce the identical network.
 //
-//   decide  : each tip picks its move (by P0..P6 at its node) and maybe a branch site;
+//   decide  : each tip picks its move (by P0..P6 at its node) and maybe a branch site,
+//             and counts those of P0..P6 that are no probabilities;
 //             proposals beyond the free tip slots are withdrawn, later tips first
 //   resolve : claims on nodes are ordered by (tip, move before branch); a move onto a node
 //             of another sprout, or onto a node an earlier claim takes this step, fuses
@@ -85,12 +86,13 @@ SOLVENT_HD inline std::int32_t vessel_density(const TipView& v, std::int32_t m) 
 }
 
 // decide: target[t] is the node the tip moves to (-1: it stays), site[t] the free
-// neighbour a new sprout starts from (-1: no branch).
-SOLVENT_HD inline void decide(const TipView& v, std::int64_t step, std::int32_t t,
-                              std::int32_t* target, std::int32_t* site) {
+// neighbour a new sprout starts from (-1: no branch). Returns how many of the tip's seven
+// movement probabilities lie outside [0, 1] (0 for an inactive tip).
+SOLVENT_HD inline int decide(const TipView& v, std::int64_t step, std::int32_t t,
+                             std::int32_t* target, std::int32_t* site) {
   target[t] = -1;
   site[t] = -1;
-  if (!v.active[t]) return;
+  if (!v.active[t]) return 0;
   const std::int32_t m = v.node[t];
   std::int32_t i, j, k;
   v.g.coordinates(m, i, j, k);
@@ -101,29 +103,32 @@ SOLVENT_HD inline void decide(const TipView& v, std::int64_t step, std::int32_t 
     fs.v[q] = v.f[nb.m[q]];
   }
   const auto coeff = solvent::angiogenesis_3d::coefficients(v.s, cs, fs);
+  const int bad = solvent::angiogenesis_3d::invalid_probabilities(coeff);
   const int d = solvent::angiogenesis_3d::choose_direction(
       coeff,
       solvent::angiogenesis_3d::uniform(v.seed, step, t, solvent::angiogenesis_3d::Draw::Move));
   if (d != 0) target[t] = step_to(v.g, m, d);  // a move out of the box is cancelled
 
   const double c0 = cs.v[0];
-  if (!(static_cast<double>(step - v.birth[t]) * v.dt > v.p.branch_age) || !(c0 > 0.0)) return;
+  if (!(static_cast<double>(step - v.birth[t]) * v.dt > v.p.branch_age) || !(c0 > 0.0))
+    return bad;
   std::int32_t free_sites[6];
   int n_free = 0;
   for (int dir = 1; dir <= 6; ++dir) {
     const std::int32_t q = step_to(v.g, m, dir);
     if (q >= 0 && v.owner[q] < 0) free_sites[n_free++] = q;
   }
-  if (n_free == 0) return;
-  if (!(static_cast<double>(vessel_density(v, m)) > v.p.density_factor / c0)) return;
+  if (n_free == 0) return bad;
+  if (!(static_cast<double>(vessel_density(v, m)) > v.p.density_factor / c0)) return bad;
   const double prob = solvent::angiogenesis_3d::branch_probability(v.p, c0);
   if (!(solvent::angiogenesis_3d::uniform(v.seed, step, t, solvent::angiogenesis_3d::Draw::Branch) <
         prob))
-    return;
+    return bad;
   auto pick = static_cast<int>(solvent::angiogenesis_3d::uniform(
                                    v.seed, step, t, solvent::angiogenesis_3d::Draw::BranchSite) *
                                n_free);
   site[t] = free_sites[pick < n_free ? pick : n_free - 1];
+  return bad;
 }
 
 // Whether a tip before t claims node q this step.
@@ -204,9 +209,13 @@ SOLVENT_HD inline std::int32_t commit(const TipView& v, const NetworkCounters& s
   return x > xb ? x : xb;
 }
 
-// The counters after a step, from the scan's total.
+// The counters after a step, from the scan's total and the sum of decide()'s counts; the
+// tips that decided are those active when the step began.
 SOLVENT_HD inline void add_totals(NetworkCounters& n, std::int64_t totals, std::int32_t furthest_i,
-                                  std::int32_t segment_capacity, std::int32_t vessel_capacity) {
+                                  std::int32_t bad_probabilities, std::int32_t segment_capacity,
+                                  std::int32_t vessel_capacity) {
+  n.probabilities += 7 * static_cast<std::int64_t>(n.active);
+  n.bad_probabilities += bad_probabilities;
   const std::int32_t branches = Outcome::branches(totals);
   n.tips += branches;
   n.active += branches - Outcome::fusions(totals);
