@@ -1,4 +1,5 @@
 #include <solvent/errors.hpp>
+#include <solvent/input_file.hpp>
 #include <solvent/matrix_market.hpp>
 #include <solvent/output.hpp>
 
@@ -6,11 +7,10 @@
 #include <array>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <cstdint>
-#include <fstream>
 #include <limits>
 #include <span>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -42,24 +42,18 @@ std::vector<std::string_view> split_words(std::string_view line) {
   return words;
 }
 
-// The whole file in memory with a cursor that knows its line number, so that every
-// complaint can name the line it is about.
+// The file's text with a cursor that knows its line number, so that every complaint can
+// name the line it is about.
 class NumberedText {
  public:
-  explicit NumberedText(const std::filesystem::path& path) : name_(path.string()) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(name_ + ": cannot open for reading");
-    std::ostringstream s;
-    s << in.rdbuf();
-    text_ = std::move(s).str();
-  }
+  NumberedText(std::string_view text, std::string name) : name_(std::move(name)), text_(text) {}
 
   // The next line (without its end-of-line characters); false at the end of the file.
   bool next(std::string_view& line) {
     if (pos_ >= text_.size()) return false;
     std::size_t end = text_.find('\n', pos_);
     if (end == std::string::npos) end = text_.size();
-    line = std::string_view(text_).substr(pos_, end - pos_);
+    line = text_.substr(pos_, end - pos_);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     pos_ = end + 1;
     ++line_;
@@ -80,10 +74,12 @@ class NumberedText {
   }
 
   std::size_t line() const { return line_; }
+  // Bytes after the current line.
+  std::size_t remaining() const { return pos_ < text_.size() ? text_.size() - pos_ : 0; }
 
  private:
   std::string name_;
-  std::string text_;
+  std::string_view text_;
   std::size_t pos_ = 0;
   std::size_t line_ = 0;
 };
@@ -204,9 +200,15 @@ Header read_header(NumberedText& text) {
   return h;
 }
 
+// An optional '+' (from_chars takes none) before a number that has no sign of its own.
+std::string_view without_plus(std::string_view word) {
+  if (word.size() > 1 && word.front() == '+' && word[1] != '-' && word[1] != '+')
+    word.remove_prefix(1);
+  return word;
+}
+
 double parse_real(NumberedText& text, std::string_view word) {
-  std::string_view digits = word;
-  if (!digits.empty() && digits.front() == '+') digits.remove_prefix(1);
+  const std::string_view digits = without_plus(word);
   double v = 0.0;
   auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
   if (ec == std::errc::result_out_of_range)
@@ -217,10 +219,11 @@ double parse_real(NumberedText& text, std::string_view word) {
 }
 
 double parse_integer(NumberedText& text, std::string_view word) {
-  std::string_view digits = word;
-  if (!digits.empty() && digits.front() == '+') digits.remove_prefix(1);
+  const std::string_view digits = without_plus(word);
   std::int64_t v = 0;
   auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+  if (ec == std::errc::result_out_of_range)
+    text.fail("integer '" + std::string(word) + "' is out of the range of a 64-bit integer");
   if (ec != std::errc() || end != digits.data() + digits.size() || digits.empty())
     text.fail("expected an integer, found '" + std::string(word) + "'");
   return static_cast<double>(v);
@@ -230,12 +233,31 @@ std::int32_t parse_index(NumberedText& text, std::string_view word, const char* 
                          std::size_t extent) {
   std::int64_t v = 0;
   auto [end, ec] = std::from_chars(word.data(), word.data() + word.size(), v);
+  const std::string range = " out of range 1.." + std::to_string(extent);
+  if (ec == std::errc::result_out_of_range && end == word.data() + word.size())
+    text.fail(std::string(what) + " index " + std::string(word) + range);
   if (ec != std::errc() || end != word.data() + word.size())
     text.fail("non-numeric " + std::string(what) + " index '" + std::string(word) + "'");
   if (v < 1 || static_cast<std::size_t>(v) > extent)
-    text.fail(std::string(what) + " index " + std::to_string(v) + " out of range 1.." +
-              std::to_string(extent));
+    text.fail(std::string(what) + " index " + std::to_string(v) + range);
   return static_cast<std::int32_t>(v - 1);
+}
+
+// A matrix that holds NaN or infinity gives every solver garbage (LAPACK rejects an
+// argument, a Krylov method "converges" to NaN), so the file is refused at the entry.
+template <class T>
+void check_value(NumberedText& text, const Header& h, std::int32_t i, std::int32_t j, T v) {
+  const std::string at = "entry (" + std::to_string(i + 1) + ", " + std::to_string(j + 1) + ")";
+  const double re = std::real(v), im = std::imag(v);
+  if (std::isnan(re) || std::isnan(im)) text.fail(at + " is NaN");
+  if (std::isinf(re) || std::isinf(im)) text.fail(at + " is infinite");
+  // A hermitian matrix equals its conjugate transpose, so its diagonal is real.
+  if (h.symmetry == MatrixSymmetry::Hermitian && i == j && im != 0.0) {
+    std::array<char, 32> buf;
+    auto end = std::to_chars(buf.data(), buf.data() + buf.size(), im).ptr;
+    text.fail(at + " on the diagonal of a hermitian matrix has the imaginary part " +
+              std::string(buf.data(), end) + "; a hermitian diagonal is real");
+  }
 }
 
 // The stored entries of a file, with symmetric storage already expanded, 0-based.
@@ -278,14 +300,16 @@ template <class T>
 Entries<T> read_entries(NumberedText& text, const Header& h) {
   Entries<T> e;
   e.header = h;
-  const std::size_t reserve = std::min<std::size_t>(h.entries, std::size_t{1} << 26);
-  e.row.reserve(reserve);
-  e.col.reserve(reserve);
-  e.value.reserve(reserve);
-
   const bool coordinate = h.format == Format::Coordinate;
   const std::size_t indices = coordinate ? 2 : 0;
   const std::size_t values = h.field == Field::Pattern ? 0 : h.field == Field::Complex ? 2 : 1;
+  // The declared count is only a claim: reserve no more than the rest of the file can
+  // hold (each entry is at least one character per number and a separator after each),
+  // and let a file that holds fewer end with "the file ends after N of the M entries".
+  const std::size_t reserve = std::min(h.entries, (text.remaining() + 1) / (2 * (indices + values)));
+  e.row.reserve(reserve);
+  e.col.reserve(reserve);
+  e.value.reserve(reserve);
   std::string layout = coordinate ? "row column" : "";
   if (values == 1) layout += coordinate ? " value" : "value";
   if (values == 2) layout += coordinate ? " real imaginary" : "real imaginary";
@@ -319,6 +343,7 @@ Entries<T> read_entries(NumberedText& text, const Header& h) {
       }
     }
     T v = parse_value<T>(text, h.field, std::span(words).subspan(indices));
+    check_value(text, h, i, j, v);
     ++seen;
     if (h.symmetry != MatrixSymmetry::General) {
       if (j > i)
@@ -332,6 +357,8 @@ Entries<T> read_entries(NumberedText& text, const Header& h) {
         text.fail("entry (" + std::to_string(i + 1) + ", " + std::to_string(j + 1) +
                   ") on the diagonal of a skew-symmetric matrix");
     }
+    if (e.value.size() + 2 > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
+      text.fail("the matrix has more stored entries than 32-bit indices can address");
     e.add(i, j, v);
     if (i != j) {
       switch (h.symmetry) {
@@ -358,30 +385,30 @@ Entries<T> read_entries(NumberedText& text, const Header& h) {
 
 // Row-wise sort of the triplets; repeated (row, column) pairs are summed, as the
 // Matrix Market format leaves them to the reader and assemblers emit them that way.
+// row_ptr is the only array of the matrix's row count (check_memory has weighed it).
 template <class T>
 CsrMatrix<T> to_csr(Entries<T>&& e) {
-  if (e.value.size() > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
-    throw InputError("matrix has more non-zeros than 32-bit indices can address");
   CsrMatrix<T> a;
   a.rows = e.header.rows;
   a.cols = e.header.cols;
-  std::vector<std::int32_t> start(a.rows + 1, 0);
-  for (auto i : e.row) ++start[i + 1];
-  for (std::size_t i = 0; i < a.rows; ++i) start[i + 1] += start[i];
-  std::vector<std::int32_t> order(e.value.size());
-  {
-    auto next = start;
-    for (std::size_t k = 0; k < e.row.size(); ++k)
-      order[next[e.row[k]]++] = static_cast<std::int32_t>(k);
-  }
   a.row_ptr.assign(a.rows + 1, 0);
+  for (auto i : e.row) ++a.row_ptr[i + 1];
+  for (std::size_t i = 0; i < a.rows; ++i) a.row_ptr[i + 1] += a.row_ptr[i];
+  // Entry numbers grouped by row: row_ptr[i] walks through row i's slots, after which
+  // row_ptr[i] holds where row i + 1 starts.
+  std::vector<std::int32_t> order(e.value.size());
+  for (std::size_t k = 0; k < e.row.size(); ++k)
+    order[a.row_ptr[e.row[k]]++] = static_cast<std::int32_t>(k);
   a.col_idx.reserve(e.value.size());
   a.values.reserve(e.value.size());
+  std::int32_t begin = 0;
   for (std::size_t i = 0; i < a.rows; ++i) {
-    auto first = order.begin() + start[i], last = order.begin() + start[i + 1];
+    const std::int32_t end = a.row_ptr[i];
+    a.row_ptr[i] = static_cast<std::int32_t>(a.col_idx.size());
+    auto first = order.begin() + begin, last = order.begin() + end;
     std::sort(first, last, [&](std::int32_t p, std::int32_t q) { return e.col[p] < e.col[q]; });
     for (auto it = first; it != last; ++it) {
-      if (!a.col_idx.empty() && static_cast<std::size_t>(a.row_ptr[i]) < a.col_idx.size() &&
+      if (static_cast<std::size_t>(a.row_ptr[i]) < a.col_idx.size() &&
           a.col_idx.back() == e.col[*it]) {
         a.values.back() += e.value[*it];
       } else {
@@ -389,9 +416,24 @@ CsrMatrix<T> to_csr(Entries<T>&& e) {
         a.values.push_back(e.value[*it]);
       }
     }
-    a.row_ptr[i + 1] = static_cast<std::int32_t>(a.col_idx.size());
+    begin = end;
   }
+  a.row_ptr[a.rows] = static_cast<std::int32_t>(a.col_idx.size());
   return a;
+}
+
+// Storage whose size only the header declares (a sparse matrix's row pointers, the
+// values of a coordinate vector) is weighed against the limit before it is allocated, so
+// that a header of 2147483647 rows and a handful of entries is refused by name instead of
+// ending in std::bad_alloc or the OOM killer.
+void check_memory(const NumberedText& text, const Header& h, double bytes, const char* what,
+                  std::size_t limit) {
+  if (bytes <= static_cast<double>(limit)) return;
+  constexpr double mib = 1024.0 * 1024.0;
+  text.fail("the declared " + std::to_string(h.rows) + " x " + std::to_string(h.cols) +
+            " matrix needs " + std::to_string(static_cast<std::uint64_t>(std::ceil(bytes / mib))) +
+            " MiB for its " + what + ", more than the memory limit of " +
+            std::to_string(limit / (1024 * 1024)) + " MiB");
 }
 
 template <class T>
@@ -504,29 +546,44 @@ void write_array(const std::filesystem::path& path, const std::vector<T>& v) {
 
 }  // namespace
 
-Operator read_matrix_market(const std::filesystem::path& path) {
-  NumberedText text(path);
-  const Header h = read_header(text);
-  if (h.field == Field::Complex) {
-    auto e = read_entries<complex>(text, h);
-    if (h.format == Format::Array) return to_dense(e);
-    return to_csr(std::move(e));
+Operator parse_matrix_market(std::string_view text, const std::string& name,
+                             std::size_t memory_limit) {
+  NumberedText lines(text, name);
+  const Header h = read_header(lines);
+  const bool cplx = h.field == Field::Complex;
+  if (h.format == Format::Array) {
+    // Every entry of an array file is in the file, so the entries bound the dense matrix.
+    if (cplx) return to_dense(read_entries<complex>(lines, h));
+    return to_dense(read_entries<double>(lines, h));
   }
-  auto e = read_entries<double>(text, h);
-  if (h.format == Format::Array) return to_dense(e);
-  return to_csr(std::move(e));
+  check_memory(lines, h, (static_cast<double>(h.rows) + 1) * sizeof(std::int32_t), "row pointers",
+               memory_limit);
+  if (cplx) return to_csr(read_entries<complex>(lines, h));
+  return to_csr(read_entries<double>(lines, h));
+}
+
+Vector parse_matrix_market_vector(std::string_view text, const std::string& name,
+                                  std::size_t memory_limit) {
+  NumberedText lines(text, name);
+  const Header h = read_header(lines);
+  if (h.rows != 1 && h.cols != 1)
+    lines.fail("a vector must have one column or one row, not " + std::to_string(h.rows) + " x " +
+               std::to_string(h.cols));
+  const bool cplx = h.field == Field::Complex;
+  check_memory(lines, h,
+               static_cast<double>(h.rows) * static_cast<double>(h.cols) *
+                   (cplx ? sizeof(complex) : sizeof(double)),
+               "values", memory_limit);
+  if (cplx) return to_vector(read_entries<complex>(lines, h));
+  return to_vector(read_entries<double>(lines, h));
+}
+
+Operator read_matrix_market(const std::filesystem::path& path) {
+  return parse_matrix_market(read_input_file(path), path.string(), physical_memory_bytes());
 }
 
 Vector read_matrix_market_vector(const std::filesystem::path& path) {
-  NumberedText text(path);
-  const Header h = read_header(text);
-  if (h.rows != 1 && h.cols != 1) {
-    throw InputError(path.string() + ":" + std::to_string(h.size_line) +
-                     ": a vector must have one column or one row, not " + std::to_string(h.rows) +
-                     " x " + std::to_string(h.cols));
-  }
-  if (h.field == Field::Complex) return to_vector(read_entries<complex>(text, h));
-  return to_vector(read_entries<double>(text, h));
+  return parse_matrix_market_vector(read_input_file(path), path.string(), physical_memory_bytes());
 }
 
 void write_matrix_market(const std::filesystem::path& path, const CsrMatrix<double>& a,

@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 #include <lapacke.h>
 
+#include <cmath>
+#include <complex>
+
 namespace solvent::dense {
 
 LapackSolver::LapackSolver(const PluginContext& ctx)
@@ -12,10 +15,29 @@ std::vector<OperatorForm> LapackSolver::forms() const {
   return {{OperatorKind::Dense, ScalarKind::Real}, {OperatorKind::Dense, ScalarKind::Complex}};
 }
 
+namespace {
+
+// getrf propagates NaN through the factors (or, in some OpenBLAS paths, rejects an
+// argument), so a non-finite entry is named before factoring; the scan is O(n^2) against
+// the factorisation's O(n^3).
+template <class T>
+void check_finite(const DenseMatrix<T>& a) {
+  for (std::size_t k = 0; k < a.values.size(); ++k) {
+    const double re = std::real(a.values[k]), im = std::imag(a.values[k]);
+    if (std::isfinite(re) && std::isfinite(im)) continue;
+    throw SolverError(fmt::format(
+        "lapack: the matrix has a non-finite entry: entry ({}, {}) is {}", k / a.cols + 1,
+        k % a.cols + 1, std::isnan(re) || std::isnan(im) ? "NaN" : "infinite"));
+  }
+}
+
+}  // namespace
+
 template <class T>
 void LapackSolver::factor(const DenseMatrix<T>& a, std::vector<T>& lu) {
   if (a.rows != a.cols)
     throw SolverError(fmt::format("lapack: matrix is {} x {}, not square", a.rows, a.cols));
+  check_finite(a);
   const auto n = static_cast<lapack_int>(a.rows);
   lu = a.values;
   ipiv_.resize(a.rows);

@@ -51,7 +51,8 @@ template <class T>
 Vector invert(std::vector<T> d, const char* plugin) {
   for (std::size_t i = 0; i < d.size(); ++i) {
     if (d[i] == T(0))
-      throw SolverError(fmt::format("{}: the diagonal of row {} is zero", plugin, i));
+      throw SolverError(
+          fmt::format("{}: the diagonal of row {} of the matrix is zero", plugin, i + 1));
     d[i] = T(1) / d[i];
   }
   return d;

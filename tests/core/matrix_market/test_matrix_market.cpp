@@ -1,5 +1,6 @@
 // Matrix Market reading and writing: every format, field and symmetry against hand-made
 // files, exact messages (file:line: what) for malformed ones, exact round trips.
+#include <solvent/input_file.hpp>
 #include <solvent/matrix_market.hpp>
 #include <solvent/testkit.hpp>
 
@@ -161,6 +162,17 @@ TEST_CASE("malformed files: InputError '<file>:<line>: <what>'") {
        "stored)"},
       {"bad-skew-diagonal.mtx", "3: entry (2, 2) on the diagonal of a skew-symmetric matrix"},
       {"bad-range.mtx", "3: number '1e999' is out of the range of double"},
+      {"bad-nan.mtx", "4: entry (3, 5) is NaN"},
+      {"bad-infinite.mtx", "6: entry (1, 2) is infinite"},
+      {"bad-complex-nan.mtx", "3: entry (2, 1) is NaN"},
+      {"bad-hermitian-diagonal.mtx",
+       "5: entry (2, 2) on the diagonal of a hermitian matrix has the imaginary part 0.5; a "
+       "hermitian diagonal is real"},
+      {"bad-too-many-rows.mtx", "2: matrix of 2147483648 x 1 is too large for 32-bit indices"},
+      {"bad-declared-entries.mtx",
+       "3: the file ends after 1 of the 1000000000000 entries declared on line 2"},
+      {"bad-huge-index.mtx", "3: row index 99999999999999999999 out of range 1..3"},
+      {"bad-sign.mtx", "4: non-numeric entry '+-1'"},
   };
   for (const auto& [file, what] : expected) {
     CAPTURE(file);
@@ -169,6 +181,37 @@ TEST_CASE("malformed files: InputError '<file>:<line>: <what>'") {
   CHECK(read_error("bad-vector-shape.mtx", true) ==
         data("bad-vector-shape.mtx") + ":2: a vector must have one column or one row, not 2 x 2");
   CHECK(read_error("no-such-file.mtx") == data("no-such-file.mtx") + ": cannot open for reading");
+  CHECK(read_error(".") == data(".") + ": is a directory");
+}
+
+TEST_CASE("a size that only the header declares is weighed before it is allocated") {
+  constexpr std::size_t mib = 1024 * 1024;
+  auto parse_error = [&](const std::string& name, bool as_vector) {
+    const std::string text = read_input_file(data(name));
+    try {
+      if (as_vector)
+        parse_matrix_market_vector(text, name, mib);
+      else
+        parse_matrix_market(text, name, mib);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK(parse_error("bad-memory.mtx", false) ==
+        "bad-memory.mtx:2: the declared 2147483647 x 2147483647 matrix needs 8192 MiB for its "
+        "row pointers, more than the memory limit of 1 MiB");
+  CHECK(parse_error("bad-vector-memory.mtx", true) ==
+        "bad-vector-memory.mtx:2: the declared 2147483647 x 1 matrix needs 16384 MiB for its "
+        "values, more than the memory limit of 1 MiB");
+  // Under the limit the same header reads on, to the entries it lacks.
+  CHECK(parse_error("bad-vector-memory.mtx", false) ==
+        "bad-vector-memory.mtx:3: the file ends after 1 of the 2147483647 entries declared on "
+        "line 2");
+  // The in-memory entry point reads what the file version reads.
+  const std::string general = read_input_file(data("general.mtx"));
+  CHECK(std::get<CsrMatrix<double>>(parse_matrix_market(general, "general.mtx", mib)).values ==
+        std::get<CsrMatrix<double>>(read_matrix_market(data("general.mtx"))).values);
 }
 
 TEST_CASE("round trip: write then read gives back the same matrix bit for bit") {

@@ -48,6 +48,19 @@ TEST_CASE("a non-finite pivot is an error, not a NaN solution") {
             .rfind("gepp-cpu: singular matrix: pivot inf at elimination step 1 of 3", 0) == 0);
 }
 
+TEST_CASE("lapack names a non-finite entry of the matrix (1-based) instead of factoring it") {
+  auto a = singular();
+  a(1, 2) = std::numeric_limits<double>::quiet_NaN();
+  CHECK(solve_error("lapack", a) ==
+        "lapack: the matrix has a non-finite entry: entry (2, 3) is NaN");
+  CHECK(solve_error("lapack", a, {{"reuse_factorization", false}}) ==
+        "lapack: the matrix has a non-finite entry: entry (2, 3) is NaN");
+  a(1, 2) = 0.0;
+  a(2, 0) = -std::numeric_limits<double>::infinity();
+  CHECK(solve_error("lapack", a) ==
+        "lapack: the matrix has a non-finite entry: entry (3, 1) is infinite");
+}
+
 TEST_CASE("a non-finite right-hand side or solution is a solver failure, never a result") {
   // A subnormal pivot is not zero, so elimination goes through and 1 / 1e-310 overflows.
   DenseMatrix<double> tiny(1, 1);

@@ -45,6 +45,6 @@ TEST_CASE("jacobi-cuda refuses dense and banded operators and a zero diagonal") 
   a.col_idx = {0, 1, 1};
   a.values = {1.0, 1.0, 1.0};
   CHECK_THROWS_WITH_AS(gpu->setup(std::make_shared<const solvent::Operator>(a)),
-                       "jacobi-cuda: the diagonal of row 2 is zero", solvent::SolverError);
+                       "jacobi-cuda: the diagonal of row 3 of the matrix is zero", solvent::SolverError);
   solvent::test::check_apply_refusals("jacobi-cuda", csr<double>(3).op);
 }

@@ -109,22 +109,22 @@ TEST_CASE_TEMPLATE("refresh takes the new diagonal", T, double, complex) {
 TEST_CASE("a zero diagonal is refused, naming the row") {
   auto pc = tk::make_preconditioner("jacobi");
   using Row = std::vector<double>;
-  // Row 2 has no diagonal entry at all; row 1 stores a zero.
+  // Row 3 has no diagonal entry at all; row 2 stores a zero (messages count from 1).
   const auto missing = csr_of<double>({Row{2, 1, 0}, Row{1, 2, 1}, Row{0, 1, 0}});
   CHECK_THROWS_WITH_AS(pc->setup(std::make_shared<const solvent::Operator>(missing)),
-                       "jacobi: the diagonal of row 2 is zero", solvent::SolverError);
+                       "jacobi: the diagonal of row 3 of the matrix is zero", solvent::SolverError);
   auto stored = missing;
   stored.values[3] = 0.0;
   CHECK_THROWS_WITH_AS(pc->setup(std::make_shared<const solvent::Operator>(stored)),
-                       "jacobi: the diagonal of row 1 is zero", solvent::SolverError);
+                       "jacobi: the diagonal of row 2 of the matrix is zero", solvent::SolverError);
   solvent::DenseMatrix<complex> d(2, 2);
   d(1, 1) = 1.0;
   CHECK_THROWS_WITH_AS(pc->setup(std::make_shared<const solvent::Operator>(d)),
-                       "jacobi: the diagonal of row 0 is zero", solvent::SolverError);
+                       "jacobi: the diagonal of row 1 of the matrix is zero", solvent::SolverError);
   solvent::BandedMatrix<double> b(4, 1, 1);
   for (std::size_t i = 0; i < 3; ++i) b.at(i, i) = 1.0;
   CHECK_THROWS_WITH_AS(pc->setup(std::make_shared<const solvent::Operator>(b)),
-                       "jacobi: the diagonal of row 3 is zero", solvent::SolverError);
+                       "jacobi: the diagonal of row 4 of the matrix is zero", solvent::SolverError);
   // A failed setup leaves nothing to apply.
   std::vector<double> r(4, 1.0), z(4);
   CHECK_THROWS_WITH_AS(pc->apply(std::span<const double>(r), std::span<double>(z)),

@@ -213,6 +213,6 @@ TEST_CASE("misuse is refused with one clear message") {
                        SolverError);
   auto z = small_matrix({{0, 1, 0}, {1, 1, 0}, {0, 0, 1}});
   solver->set_preconditioner(testkit::make_preconditioner("jacobi"));
-  CHECK_THROWS_WITH_AS(solver->setup(share(z)), "jacobi: the diagonal of row 0 is zero",
-                       SolverError);
+  CHECK_THROWS_WITH_AS(solver->setup(share(z)),
+                       "jacobi: the diagonal of row 1 of the matrix is zero", SolverError);
 }
