@@ -1,6 +1,7 @@
 #include "config_validation.hpp"
 
 #include <solvent/errors.hpp>
+#include <solvent/memory.hpp>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -16,6 +17,12 @@ const Schema& run_schema() {
   static const Schema s{
       ParamSpec::string("name", "experiment", "Name of the experiment, used in the output path"),
       std::move(ParamSpec::integer("seed", 0, "Seed of every random draw in the run").at_least(0)),
+      std::move(ParamSpec::real("max_memory_gib", 0.0,
+                                "Most memory (GiB) the plugins may plan to allocate: a model whose "
+                                "estimate is larger is refused before it allocates; 0 means the "
+                                "memory this machine has available (MemAvailable)")
+                    .at_least(0.0)
+                    .in_unit("GiB")),
   };
   return s;
 }
@@ -86,16 +93,21 @@ std::string expected_name(ParamType t) {
 
 std::string number_text(double v) { return fmt::format("{}", v); }
 
-// Empty when v satisfies the bounds, else why not.
-std::string range_problem(const ParamSpec& s, double v) {
+// Empty when v satisfies the bounds, else why not. `shown` is the value as written: an
+// integer past 2^53 has no exact double, and the message must name what the user wrote.
+std::string range_problem(const ParamSpec& s, double v, const std::string& shown) {
   if (!std::isfinite(v)) return fmt::format("value {} is not finite", v);
   if (s.min && (s.min_exclusive ? !(v > *s.min) : !(v >= *s.min)))
-    return fmt::format("value {} must be {} {}", number_text(v),
-                       s.min_exclusive ? ">" : ">=", number_text(*s.min));
+    return fmt::format("value {} must be {} {}", shown, s.min_exclusive ? ">" : ">=",
+                       number_text(*s.min));
   if (s.max && (s.max_exclusive ? !(v < *s.max) : !(v <= *s.max)))
-    return fmt::format("value {} must be {} {}", number_text(v),
-                       s.max_exclusive ? "<" : "<=", number_text(*s.max));
+    return fmt::format("value {} must be {} {}", shown, s.max_exclusive ? "<" : "<=",
+                       number_text(*s.max));
   return {};
+}
+
+std::string range_problem(const ParamSpec& s, double v) {
+  return range_problem(s, v, number_text(v));
 }
 
 std::optional<double> as_number(const toml::node& n) {
@@ -117,7 +129,8 @@ std::optional<ParamValue> convert(const toml::node& n, const ParamSpec& s, std::
     case ParamType::Integer: {
       auto i = n.value_exact<std::int64_t>();
       if (!i) return wrong_type();
-      if (why = range_problem(s, static_cast<double>(*i)); !why.empty()) return std::nullopt;
+      if (why = range_problem(s, static_cast<double>(*i), std::to_string(*i)); !why.empty())
+        return std::nullopt;
       return ParamValue{*i};
     }
     case ParamType::Real: {
@@ -163,10 +176,13 @@ std::optional<ParamValue> convert(const toml::node& n, const ParamSpec& s, std::
           return why = fmt::format("element {} must be {}", i,
                                    s.type == ParamType::RealList ? "a number" : "an integer"),
                  std::nullopt;
-        if (auto r = range_problem(s, *d); !r.empty())
+        // An integer element is kept exact, not through its double (inexact past 2^53).
+        const auto exact = e.value_exact<std::int64_t>();
+        if (auto r = exact ? range_problem(s, *d, std::to_string(*exact)) : range_problem(s, *d);
+            !r.empty())
           return why = fmt::format("element {}: {}", i, r), std::nullopt;
         reals.push_back(*d);
-        ints.push_back(static_cast<std::int64_t>(*d));
+        if (exact) ints.push_back(*exact);
       }
       if (s.type == ParamType::RealList) return ParamValue{reals};
       if (s.type == ParamType::IntegerList) return ParamValue{ints};
@@ -418,6 +434,9 @@ ResolvedConfig resolve_config(const ConfigDocument& doc) {
     return check_section(*t, schema, fmt::format("[{}]", name), problems);
   };
   cfg.run = core_section("run", run_schema());
+  // Process-wide (see <solvent/memory.hpp>): the plugins this configuration creates check
+  // their estimates against it.
+  set_memory_cap(cfg.run.real("max_memory_gib") * 1024.0 * 1024.0 * 1024.0);
   // The name becomes a folder under out/: a name, never a path out of it.
   if (const auto& name = cfg.run.string("name");
       name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos) {

@@ -8,7 +8,9 @@ namespace solvent::angiogenesis_1d {
 Schema schema() {
   using P = ParamSpec;
   return {
-      std::move(P::integer("M", 400, "Number of grid points on [0, 1] (h = 1/(M-1))").at_least(3)),
+      std::move(P::integer("M", 400, "Number of grid points on [0, 1] (h = 1/(M-1))")
+                    .at_least(3)
+                    .at_most(max_points)),
       std::move(P::choice("parameter_set", "julia", {"julia", "second"},
                           "Named set of defaults for [model.parameters]; keys written there win")
                     .with_preset("julia", {{"parameters.dC", 0.1},

@@ -1,14 +1,22 @@
 #include "schema_angiogenesis_3d.hpp"
 
+#include <solvent_family_angiogenesis_3d/grid.hpp>
+
 namespace solvent::angiogenesis_3d {
 
 using solvent::ParamSpec;
 
 solvent::Schema model_schema() {
   return {
-      ParamSpec::integer("nx", 201, "nodes along x; h = 1 / (nx - 1)").at_least(5),
-      ParamSpec::integer("ny", 201, "nodes along y (same spacing h)").at_least(5),
-      ParamSpec::integer("nz", 201, "nodes along z (same spacing h)").at_least(5),
+      ParamSpec::integer("nx", 201, "nodes along x; h = 1 / (nx - 1)")
+          .at_least(5)
+          .at_most(max_axis_nodes),
+      ParamSpec::integer("ny", 201, "nodes along y (same spacing h)")
+          .at_least(5)
+          .at_most(max_axis_nodes),
+      ParamSpec::integer("nz", 201, "nodes along z (same spacing h)")
+          .at_least(5)
+          .at_most(max_axis_nodes),
       ParamSpec::choice("tumour", "planar", {"planar", "spherical"},
                         "TAF source: the plane x = tumour_x, or a point tumour_centre"),
       ParamSpec::real("tumour_x", 1.0, "x of the planar tumour").at_least(0.0),

@@ -5,6 +5,7 @@
 #include <solvent/errors.hpp>
 #include <solvent/integrator.hpp>
 #include <solvent/linear_solver.hpp>
+#include <solvent/memory.hpp>
 #include <solvent/model.hpp>
 #include <solvent/observer.hpp>
 #include <solvent/operator.hpp>

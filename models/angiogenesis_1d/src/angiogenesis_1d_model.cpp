@@ -21,6 +21,16 @@ Angiogenesis1d::Angiogenesis1d(const PluginContext& ctx)
       i0_(ctx.params.real("initial.I")),
       f0_(ctx.params.real("initial.F")),
       random_amplitude_(ctx.params.real("initial.amplitude")) {
+  // Checked before anything of size M exists. Per point: the three grid arrays here; the
+  // IMEX integrator's seven state vectors of the 4 species; Lin (10 M - 6 non-zeros) and
+  // I - c Lin (11 M - 6) in CSR, 12 bytes a non-zero and 4 a row; the band ordering.
+  const double m = double(m_);
+  require_memory("model 'angiogenesis-1d'",
+                 3 * 8 * m + 7 * 4 * 8 * m + 21 * 12 * m + 2 * 4 * 4 * m + 4 * 4 * m,
+                 fmt::format("M = {} points (its grids, the IMEX integrator's state vectors and "
+                             "CSR matrices; the linear solver's own storage is not counted)",
+                             m_),
+                 "reduce model.M");
   const auto& p = ctx.params;
   k_ = {p.real("parameters.dC"), p.real("parameters.dP"),  p.real("parameters.dI"),
         p.real("parameters.k1"), p.real("parameters.k2"),  p.real("parameters.k3"),

@@ -7,11 +7,18 @@
 
 #include <solvent/solvent.hpp>
 
+#include <cstdint>
+#include <limits>
 #include <optional>
 
 namespace solvent::angiogenesis_1d {
 
 Schema schema();
+
+// The IMEX system I - c Lin has 11 M - 6 non-zeros (3 per row of C and I, 4 of P, the
+// diagonal of F), and CsrMatrix indexes them with 32-bit integers.
+inline constexpr std::int64_t max_points =
+    (std::int64_t{std::numeric_limits<std::int32_t>::max()} + 6) / 11;
 
 class Angiogenesis1d : public Model, public ImexProblem {
  public:

@@ -1,6 +1,10 @@
 #include "src/angiogenesis_3d_model.hpp"
 
 #include <solvent/errors.hpp>
+#include <solvent/memory.hpp>
+#include <solvent_family_angiogenesis_3d/grid.hpp>
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <string>
@@ -34,12 +38,40 @@ std::vector<std::string> list_problems(const solvent::Parameters& q) {
   return problems;
 }
 
+// The grid's node count against the 32-bit node index, and the memory the integrator will
+// hold for it, both in doubles: nx * ny * nz of three axes up to max_axis_nodes overflows
+// 64 bits. Per node: f and c (doubles), the sprout owner and the vessel list (32-bit), and
+// the largest copy made for a file: a field file, built in memory (n, f, c as doubles and
+// owner), after the occupancy n is formed as doubles.
+std::vector<std::string> grid_problems(const solvent::Parameters& q) {
+  const auto nx = q.integer("nx"), ny = q.integer("ny"), nz = q.integer("nz");
+  const double nodes = double(nx) * double(ny) * double(nz);
+  const auto grid = std::to_string(nx) + "x" + std::to_string(ny) + "x" + std::to_string(nz);
+  std::vector<std::string> problems;
+  if (nodes > double(max_nodes))
+    problems.push_back(fmt::format(
+        "model 'angiogenesis-3d': a {} grid has {:.0f} nodes, more than the {} its 32-bit node "
+        "indices can number; reduce model.nx/ny/nz",
+        grid, nodes, max_nodes));
+  constexpr double bytes_per_node = 2 * 8 + 2 * 4 + 8 + (3 * 8 + 4);
+  if (auto memory = solvent::memory_problem(
+          "model 'angiogenesis-3d'", nodes * bytes_per_node,
+          fmt::format("a {} grid ({:.0f} bytes a node: f and c, the vessel arrays, and a field "
+                      "file's copy)",
+                      grid, bytes_per_node),
+          "reduce model.nx/ny/nz");
+      !memory.empty())
+    problems.push_back(std::move(memory));
+  return problems;
+}
+
 }  // namespace
 
 Angiogenesis3dModel::Angiogenesis3dModel(const solvent::PluginContext& ctx) {
   const auto& q = ctx.params;
-  if (auto problems = list_problems(q); !problems.empty())
-    throw solvent::ConfigError(std::move(problems));
+  auto problems = list_problems(q);
+  for (auto& p : grid_problems(q)) problems.push_back(std::move(p));
+  if (!problems.empty()) throw solvent::ConfigError(std::move(problems));
 
   p_.nx = q.integer("nx");
   p_.ny = q.integer("ny");

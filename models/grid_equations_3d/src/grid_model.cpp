@@ -1,5 +1,6 @@
 #include "src/grid_model.hpp"
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -44,6 +45,16 @@ GridEquationsModel::GridEquationsModel(const PluginContext& ctx)
     n_[d] = static_cast<std::size_t>(n);
     h_[d] = 1.0 / static_cast<double>(n_[d] - 1);
   }
+  // Before assembly: the seven coefficient arrays, F and the exact solution built here, and
+  // the solution the integrator makes, in doubles (n1 * n2 * n3 overflows no integer here).
+  constexpr double bytes_per_node = 10 * 8;
+  require_memory("model 'grid-equations-3d'",
+                 double(n_[0]) * double(n_[1]) * double(n_[2]) * bytes_per_node,
+                 fmt::format("a {}x{}x{} grid (7 stencil coefficients, right-hand side, exact "
+                             "solution and solution: {:.0f} bytes a node; the linear solver's "
+                             "work vectors are not counted)",
+                             n_[0], n_[1], n_[2], bytes_per_node),
+                 "reduce model.n1/n2/n3");
   const bool poisson = ctx.params.string("problem") == "poisson";
   const std::string& v = ctx.params.string("velocity");
   velocity_ = poisson          ? Velocity::None

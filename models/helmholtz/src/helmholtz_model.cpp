@@ -4,9 +4,11 @@
 #include <solvent_helmholtz/gmsh_reader.hpp>
 #include <solvent_helmholtz/mesh_ordering.hpp>
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -21,6 +23,37 @@ constexpr std::string_view builtin_prefix = "builtin:";
 std::string where(const Parameters& p, const std::string& name) {
   const auto& w = p.entries().at(name).where;
   return (w.empty() ? std::string("[model] ") : w + ": ") + name;
+}
+
+// Memory of a mesh and of its P1 system, in bytes. A node: its coordinates (24), the
+// assembly's per-node index arrays (about 21), its matrix row (P1 tetrahedra couple a node to
+// about 14 others: 15 non-zeros of a complex value and a 32-bit column, and a row pointer),
+// right-hand side and solution (complex). A tetrahedron: its 4 node indices and the 4
+// node-to-tetrahedron incidences the assembly lists.
+double system_bytes(double nodes, double tets) {
+  return nodes * (24 + 21 + 15 * (16 + 4) + 4 + 2 * 16) + tets * (4 * 4 + 4 * 4);
+}
+
+// What the estimate counts, closing the parenthesis of the mesh's size in the message.
+constexpr const char* system_counted =
+    "; counted: the mesh, its P1 system at about 15 complex non-zeros a row, right-hand side and "
+    "solution, not the linear solver's own storage)";
+
+// Hexahedral cells along each axis of a built-in shape, as the mesher lays them: the shape's
+// extent (the span of its mesh at resolution 1, made in no time) times the resolution,
+// rounded, at least 1 (the cylinder, 2 round(r resolution) across, may have one fewer).
+std::array<double, 3> builtin_cells(BuiltinShape shape) {
+  const auto resolution = double(shape.resolution);
+  shape.resolution = 1;
+  const TetMesh coarse = make_builtin_mesh(shape);
+  std::array<double, 3> cells{};
+  for (int a = 0; a < 3; ++a) {
+    const auto [lo, hi] =
+        std::minmax_element(coarse.nodes.begin(), coarse.nodes.end(),
+                            [a](const Point& x, const Point& y) { return x[a] < y[a]; });
+    cells[a] = std::max(1.0, std::round(((*hi)[a] - (*lo)[a]) * resolution));
+  }
+  return cells;
 }
 
 }  // namespace
@@ -138,6 +171,12 @@ Facts HelmholtzModel::facts() const {
 TetMesh HelmholtzModel::load_mesh(const Parameters& p) const {
   if (!mesh_name_.starts_with(builtin_prefix)) {
     TetMesh mesh = read_gmsh(mesh_name_);
+    // The file's mesh is in memory now; its system is not yet.
+    require_memory("model 'helmholtz'",
+                   system_bytes(double(mesh.nodes.size()), double(mesh.tets.size())),
+                   fmt::format("the mesh of {} ({} nodes, {} tetrahedra{}", mesh_name_,
+                               mesh.nodes.size(), mesh.tets.size(), system_counted),
+                   "use a coarser mesh");
     renumber_reverse_cuthill_mckee(mesh);
     return mesh;
   }
@@ -155,6 +194,15 @@ TetMesh HelmholtzModel::load_mesh(const Parameters& p) const {
   if (std::find(names.begin(), names.end(), shape.name) == names.end())
     throw ConfigError({where(p, "mesh") + ": unknown built-in mesh '" + mesh_name_ +
                        "' (builtin:box, builtin:cylinder or builtin:cabin)"});
+  const auto cells = builtin_cells(shape);
+  const double hexahedra = cells[0] * cells[1] * cells[2];
+  const double nodes = (cells[0] + 1) * (cells[1] + 1) * (cells[2] + 1);
+  const auto extent = fmt::format("{} at resolution {} (up to {:.0f} nodes and {:.0f} tetrahedra",
+                                  mesh_name_, shape.resolution, nodes, 6 * hexahedra);
+  // The mesher's own marks (4 bytes a grid node and a cell) on top of the mesh and system.
+  // Its 32-bit node numbers are the mesher's to check.
+  require_memory("model 'helmholtz'", system_bytes(nodes, 6 * hexahedra) + 4 * (nodes + hexahedra),
+                 extent + system_counted, "reduce model.resolution");
   return make_builtin_mesh(shape);
 }
 

@@ -4,8 +4,14 @@
 #include <solvent_family_angiogenesis_3d/parameters.hpp>
 
 #include <cstdint>
+#include <limits>
 
 namespace solvent::angiogenesis_3d {
+
+// Node indices are std::int32_t, so a grid holds at most this many nodes; with every axis
+// at least 5 nodes long (the schema's minimum), one axis at most max_nodes / 25.
+inline constexpr std::int64_t max_nodes = std::numeric_limits<std::int32_t>::max();
+inline constexpr std::int64_t max_axis_nodes = max_nodes / 25;
 
 struct Grid {
   std::int32_t nx, ny, nz;
