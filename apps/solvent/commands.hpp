@@ -24,5 +24,6 @@ Command add_run_command(CLI::App& app, const Args& argv);  // solvent run FILE [
 Command add_validate_command(CLI::App& app);               // solvent validate FILE [--set ...]
 Command add_plugins_command(CLI::App& app);                // solvent plugins [--path DIR]...
 Command add_describe_command(CLI::App& app);               // solvent describe NAME
+Command add_status_command(CLI::App& app);                 // solvent status DIR
 
 }  // namespace solvent::cli

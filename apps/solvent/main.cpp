@@ -20,6 +20,7 @@ constexpr const char* usage =
 usage:
   solvent run FILE [--set section.key=value]... [--output DIR] [--overwrite] [--progress|--no-progress]
   solvent run --resume DIR        continue a checkpointed run in DIR
+  solvent status DIR              what DIR holds, how its run ended, whether it can be resumed
   solvent validate FILE [--set section.key=value]...
   solvent plugins [--path DIR]... [--markdown]  list plugins found, and why any library was skipped
   solvent describe NAME           parameters of a plugin: types, defaults, ranges, docs
@@ -29,7 +30,8 @@ Plugins are searched in the config's [plugins] path, then SOLVENT_PLUGIN_PATH
 (colon-separated), then next to the Solvent core library.
 
 exit codes: 0 success, 1 other error, 2 configuration error, 3 plugin error,
-4 malformed input file, 5 solver failure, 6 not converged or diverged, 7 no device
+4 malformed input file, 5 solver failure, 6 not converged or diverged, 7 no device,
+130 / 143 interrupted by SIGINT / SIGTERM (outputs up to the last step kept)
 )";
 
 // The top level's help is the usage above, which also explains the plugin search and the
@@ -80,6 +82,7 @@ int parse_and_run(int argc, char** argv) {
                                                     solvent::cli::add_validate_command(app),
                                                     solvent::cli::add_plugins_command(app),
                                                     solvent::cli::add_describe_command(app),
+                                                    solvent::cli::add_status_command(app),
                                                     {help, [] {
                                                        std::fputs(usage, stdout);
                                                        return 0;

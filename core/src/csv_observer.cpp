@@ -8,6 +8,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <charconv>
+#include <fstream>
+#include <iterator>
+
 namespace solvent {
 
 namespace fs = std::filesystem;
@@ -19,7 +24,14 @@ CsvObserver::CsvObserver(fs::path dir, const Parameters& output, bool resume)
       write_solution_(output.boolean("solution")),
       resume_(resume) {}
 
-CsvObserver::~CsvObserver() { finish(); }
+CsvObserver::~CsvObserver() {
+  // Reached without finish() only while an exception unwinds; the error being reported
+  // matters more than one from closing, and the file then keeps its .partial name.
+  try {
+    finish();
+  } catch (const Error&) {
+  }
+}
 
 void CsvObserver::on_start(const FieldLayout& layout) { layout_ = layout; }
 
@@ -40,10 +52,12 @@ void CsvObserver::on_step(const StepInfo& info, std::span<const double> u,
                           std::span<const Observable> observables) {
   last_observables_.assign(observables.begin(), observables.end());
   last_step_ = info;
-  if (!observables_.is_open()) open_observables(info, observables);
-  observables_ << info.step << ',' << fmt::format("{:.17g}", info.t);
-  for (const auto& o : observables) observables_ << ',' << fmt::format("{:.17g}", o.value);
-  observables_ << '\n';
+  if (!observables_) open_observables(info, observables);
+  std::string row = fmt::format("{},{:.17g}", info.step, info.t);
+  for (const auto& o : observables) row += fmt::format(",{:.17g}", o.value);
+  row += '\n';
+  // One write per row, unbuffered: a run killed at any moment leaves every reported step.
+  append_observables(row);
 
   const bool one_axis = layout_.axes.size() == 1;
   if (!(one_axis || vtk_grid_layout(layout_)) || u.size() != layout_.size() || !profile_due(info))
@@ -65,25 +79,70 @@ void CsvObserver::on_step(const StepInfo& info, std::span<const double> u,
   write_file_atomic(fs::path(stem) += ".csv", csv);
 }
 
+void CsvObserver::append_observables(std::string_view bytes) {
+  try {
+    observables_->write(bytes);
+  } catch (const Error&) {
+    observables_broken_ = true;
+    throw;
+  }
+}
+
+namespace {
+// The rows of an earlier run's observables before `first_step`, with its header, exactly as
+// written. A row cut short at the very end (the run was killed while writing it) is
+// dropped; any other damage refuses the resume, which could not reproduce the file.
+std::vector<std::string> earlier_rows(const fs::path& dir, const std::string& header,
+                                      std::int64_t first_step) {
+  std::error_code ec;
+  fs::path file = dir / "observables.csv.partial";
+  if (!fs::exists(file, ec)) file = dir / "observables.csv";
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return {};
+  std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  std::vector<std::string> rows;
+  std::size_t at = 0;
+  for (std::size_t line = 1; at < text.size(); ++line) {
+    const auto end = text.find('\n', at);
+    if (end == std::string::npos) break;  // the unterminated last row of a killed run
+    std::string row = text.substr(at, end - at);
+    at = end + 1;
+    if (line == 1) {
+      if (row != header)
+        throw InputError(fmt::format(
+            "{}:1: the columns ({}) are not the ones this run writes ({}); it is not this "
+            "experiment's file",
+            file.string(), row, header));
+      rows.push_back(std::move(row));
+      continue;
+    }
+    std::int64_t step = 0;
+    const auto [p, err] = std::from_chars(row.data(), row.data() + row.size(), step);
+    const bool whole = err == std::errc() && p != row.data() + row.size() && *p == ',' &&
+                       std::count(row.begin(), row.end(), ',') ==
+                           std::count(header.begin(), header.end(), ',');
+    if (!whole)
+      throw InputError(fmt::format("{}:{}: a damaged row; the run cannot be continued to the "
+                                   "same bytes (rerun it with --overwrite)",
+                                   file.string(), line));
+    if (step < first_step) rows.push_back(std::move(row));
+  }
+  return rows;
+}
+}  // namespace
+
 void CsvObserver::open_observables(const StepInfo& first, std::span<const Observable> observables) {
-  observables_partial_ = dir_ / "observables.csv.partial";
+  std::string header = "step,t";
+  for (const auto& o : observables) header += ',' + o.name;
   std::vector<std::string> kept;
-  if (resume_) {
-    std::ifstream earlier(dir_ / "observables.csv");
-    std::string line;
-    if (std::getline(earlier, line)) kept.push_back(line);
-    while (std::getline(earlier, line))
-      if (std::stoll(line.substr(0, line.find(','))) < first.step) kept.push_back(line);
-  }
-  observables_.open(observables_partial_);
+  if (resume_) kept = earlier_rows(dir_, header, first.step);
+  if (kept.empty()) kept.push_back(header);
+  observables_partial_ = dir_ / "observables.csv.partial";
+  observables_.emplace(observables_partial_);
   note_written(observables_partial_);
-  if (!observables_) throw Error("cannot write " + observables_partial_.string());
-  if (kept.empty()) {
-    observables_ << "step,t";
-    for (const auto& o : observables) observables_ << ',' << o.name;
-    observables_ << '\n';
-  }
-  for (const auto& l : kept) observables_ << l << '\n';
+  std::string text;
+  for (const auto& l : kept) text += l + '\n';
+  append_observables(text);
 }
 
 void CsvObserver::on_solution(const Vector& x, const SolveStats& stats,
@@ -121,11 +180,21 @@ void CsvObserver::on_solution(const Vector& x, const SolveStats& stats,
 void CsvObserver::set_solution_layout(FieldLayout layout) { solution_layout_ = std::move(layout); }
 
 void CsvObserver::finish() {
-  if (!observables_.is_open()) return;
-  observables_.close();
+  if (!observables_) return;
+  // Closed once, whatever happens below: a failed sync is not retried by the destructor.
+  struct Release {
+    std::optional<CheckedFile>& file;
+    ~Release() { file.reset(); }
+  } release{observables_};
+  if (observables_broken_) return;
+  observables_->sync();
+  observables_->close();
   std::error_code ec;
   fs::rename(observables_partial_, dir_ / "observables.csv", ec);
-  if (!ec) note_written(dir_ / "observables.csv");
+  if (ec)
+    throw Error(fmt::format("cannot rename {} to observables.csv: {}",
+                            observables_partial_.string(), ec.message()));
+  note_written(dir_ / "observables.csv");
 }
 
 }  // namespace solvent

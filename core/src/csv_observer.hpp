@@ -11,19 +11,20 @@
 //                               or .vtr as the solution)
 //   residual_history.csv        an iterative solve's residual per iteration (0: initial guess)
 // Numbers are printed with 17 significant digits, so a rerun compares bit for bit.
+#include "checked_file.hpp"
+
 #include <solvent/observer.hpp>
 #include <solvent/parameters.hpp>
 
 #include <filesystem>
-#include <fstream>
 #include <optional>
 
 namespace solvent {
 
 class CsvObserver : public Observer {
  public:
-  // resume: continue an earlier run's observables.csv, keeping its rows before the first
-  // step reported now.
+  // resume: continue an earlier run's observables (observables.csv, or the .partial file of a
+  // run that was killed), keeping its rows before the first step reported now, byte for byte.
   CsvObserver(std::filesystem::path dir, const Parameters& output, bool resume = false);
   ~CsvObserver() override;
 
@@ -36,7 +37,8 @@ class CsvObserver : public Observer {
   void set_solution_layout(FieldLayout layout);
 
   // Closes observables.csv and renames it into place (also after a failed run, so what
-  // was computed up to the failure is kept).
+  // was computed up to the failure is kept) — unless a write to it failed: a file cut
+  // short keeps its .partial name.
   void finish();
 
   const std::optional<SolveStats>& solve_stats() const { return solve_stats_; }
@@ -47,6 +49,7 @@ class CsvObserver : public Observer {
  private:
   bool profile_due(const StepInfo& info);
   void open_observables(const StepInfo& first, std::span<const Observable> observables);
+  void append_observables(std::string_view bytes);
 
   std::filesystem::path dir_;
   std::int64_t every_;
@@ -56,7 +59,8 @@ class CsvObserver : public Observer {
   bool resume_;
   FieldLayout layout_;
   FieldLayout solution_layout_;
-  std::ofstream observables_;
+  std::optional<CheckedFile> observables_;
+  bool observables_broken_ = false;
   std::filesystem::path observables_partial_;
   std::optional<SolveStats> solve_stats_;
   std::vector<Observable> last_observables_;

@@ -1,13 +1,11 @@
 #include <solvent/errors.hpp>
 #include <solvent/output.hpp>
 
+#include "checked_file.hpp"
 #include "output_manifest.hpp"
 
 #include <unistd.h>
-#include <cerrno>
-#include <cstring>
 #include <algorithm>
-#include <fstream>
 #include <mutex>
 #include <vector>
 
@@ -32,17 +30,20 @@ std::vector<std::filesystem::path> written_files() {
 void write_file_atomic(const std::filesystem::path& path, std::string_view content) {
   auto tmp = path;
   tmp += ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) throw Error("cannot write " + tmp.string() + ": " + std::strerror(errno));
-    f.write(content.data(), static_cast<std::streamsize>(content.size()));
-    f.flush();
-    if (!f) throw Error("cannot write " + tmp.string() + ": " + std::strerror(errno));
+  try {
+    CheckedFile f(tmp);
+    f.write(content);
+    f.sync();
+    f.close();
+  } catch (const Error&) {
+    std::error_code ec;
+    std::filesystem::remove(tmp, ec);  // never leave a cut-short temporary behind
+    throw;
   }
   std::error_code ec;
   std::filesystem::rename(tmp, path, ec);
   if (ec) {
-    std::filesystem::remove(tmp);
+    std::filesystem::remove(tmp, ec);
     throw Error("cannot rename " + tmp.string() + " to " + path.string() + ": " + ec.message());
   }
   note_written(path);

@@ -4,11 +4,13 @@
 #include "config_validation.hpp"
 #include "csv_observer.hpp"
 #include "fallback_linear_solver.hpp"
-#include "plugin_library.hpp"
+#include "interruption.hpp"
 #include "logging.hpp"
-#include "output_manifest.hpp"
+#include "output_dir.hpp"
+#include "plugin_library.hpp"
 #include "progress_line.hpp"
 #include "run_record.hpp"
+#include "sha256.hpp"
 #include "state_guard.hpp"
 
 #include <solvent/errors.hpp>
@@ -21,9 +23,10 @@
 
 #include <algorithm>
 #include <chrono>
-#include <fstream>
 #include <cmath>
+#include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <variant>
 
@@ -112,67 +115,103 @@ fs::path choose_output_dir(const RunOptions& opt, const ResolvedConfig& cfg) {
   return dir.empty() ? fs::path("out") / cfg.run.string("name") : fs::path(dir);
 }
 
-// Solvent writes only into a directory that is new, empty, or marked as its own (the marker
-// it leaves in every directory it creates or fills), never over the configuration it reads,
-// and never over an earlier run unless told to; --overwrite then removes exactly the files
-// the earlier run listed in its record (not a user's file beside them).
-void prepare_output_dir(const fs::path& dir, const RunOptions& opt, const fs::path& config) {
-  std::error_code ec;
-  const bool exists = fs::exists(dir, ec);
-  if (exists && !fs::is_directory(dir, ec))
-    throw ConfigError({fmt::format("output directory {} is a file, not a directory", dir.string())});
-  // Runs made before the marker existed are recognised by their record's first line.
-  auto solvent_record = [&] {
-    std::ifstream f(dir / "record.toml");
-    std::string first;
-    return std::getline(f, first) && first.rfind("# Solvent run record", 0) == 0;
-  };
-  const bool ours = fs::exists(dir / output_marker, ec) || solvent_record();
-  const bool empty = !exists || fs::is_empty(dir, ec);
-  if (!empty && !ours)
-    throw ConfigError({fmt::format(
-        "output directory {} holds files Solvent did not write (it has no {} marker); choose "
-        "another with --output, or empty it",
-        dir.string(), output_marker)});
-  if (!config.empty() && fs::exists(dir / "config.toml", ec) &&
-      fs::equivalent(config, dir / "config.toml", ec))
-    throw ConfigError({fmt::format(
-        "{}: the run would replace the configuration it reads with the resolved one; copy it "
-        "elsewhere or choose another --output",
-        config.string())});
-  if (opt.resume) return;
-  const fs::path record = dir / "record.toml";
-  if (fs::exists(record, ec) && !opt.overwrite)
-    throw Error(fmt::format(
-        "output directory {} already holds a run (record.toml); choose another with --output "
-        "or replace it with --overwrite",
-        dir.string()));
-  if (fs::exists(record, ec)) {
-    toml::table earlier;
-    try {
-      earlier = toml::parse_file(record.string());
-    } catch (const std::exception& e) {
-      throw Error(fmt::format("--overwrite: cannot read the earlier run's {}: {}; nothing removed",
-                              record.string(), e.what()));
-    }
-    std::vector<fs::path> listed;
-    if (const auto* files = earlier["output"]["files"].as_array())
-      for (const auto& f : *files)
-        if (const auto name = f.value<std::string>()) {
-          const fs::path rel = fs::path(*name).lexically_normal();
-          // Only paths inside the directory: a record is a file anyone can edit.
-          if (!rel.empty() && !rel.is_absolute() && *rel.begin() != "..") listed.push_back(rel);
-        }
-    for (const auto& rel : listed) fs::remove(dir / rel, ec);
-    // Folders the run made and that held only its files.
-    for (const auto& rel : listed)
-      for (auto parent = rel.parent_path(); !parent.empty(); parent = parent.parent_path())
-        if (fs::is_directory(dir / parent, ec) && fs::is_empty(dir / parent, ec))
-          fs::remove(dir / parent, ec);
+// After every step the integrator reports: a SIGINT or SIGTERM received during it ends the
+// run here, the step complete and written.
+class StopOnSignal : public Observer {
+ public:
+  explicit StopOnSignal(Observer& next) : next_(next) {}
+  void on_start(const FieldLayout& l) override { next_.on_start(l); }
+  void on_step(const StepInfo& i, std::span<const double> u,
+               std::span<const Observable> o) override {
+    next_.on_step(i, u, o);
+    if (const int sig = pending_signal())
+      throw Interrupted(sig, fmt::format("interrupted by {} after step {} (t = {:.6g})",
+                                         signal_name(sig), i.step, i.t));
   }
-  fs::create_directories(dir);
-  if (!fs::exists(dir / output_marker, ec))
-    write_file_atomic(dir / output_marker, "Solvent writes its runs here.\n");
+  void on_solution(const Vector& x, const SolveStats& s, std::span<const Observable> o) override {
+    next_.on_solution(x, s, o);
+  }
+
+ private:
+  Observer& next_;
+};
+
+// Every key of a resolved configuration as "section.key" -> its value printed as TOML.
+std::map<std::string, std::string> flatten(const toml::table& t, const std::string& prefix = "") {
+  std::map<std::string, std::string> out;
+  for (const auto& [k, v] : t) {
+    const std::string key = prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
+    if (const auto* sub = v.as_table()) {
+      out.merge(flatten(*sub, key));
+    } else {
+      std::ostringstream os;
+      v.visit([&](const auto& x) { os << x; });
+      out[key] = os.str();
+    }
+  }
+  return out;
+}
+
+// --resume continues the experiment the directory holds and nothing else: its resolved
+// configuration must be the recorded one (by hash, and key by key to say what differs),
+// except a larger integrator.steps, which extends the run. Returns whether it extends.
+bool check_resume(const fs::path& dir, const ResolvedConfig& cfg, const std::string& resolved,
+                  const Integrator& integrator) {
+  const auto state = inspect_output_dir(dir);
+  const std::string integrator_name = cfg.integrator->plugin->descriptor->name;
+  bool extends = false;
+  if (sha256_of(resolved) != state.config_sha256) {
+    toml::table recorded;
+    try {
+      recorded = toml::parse_file((dir / "config.toml").string());
+    } catch (const std::exception&) {
+      throw ConfigError({fmt::format("--resume: {} is missing or damaged, so the run cannot be "
+                                     "checked; rerun with --overwrite",
+                                     (dir / "config.toml").string())});
+    }
+    const auto was = flatten(recorded), now = flatten(cfg.to_toml());
+    std::vector<std::string> differ;
+    auto value = [](const auto& m, const std::string& k) {
+      const auto it = m.find(k);
+      return it == m.end() ? std::string("(absent)") : it->second;
+    };
+    std::set<std::string> keys;
+    for (const auto& [k, v] : was) keys.insert(k);
+    for (const auto& [k, v] : now) keys.insert(k);
+    for (const auto& k : keys) {
+      const auto a = value(was, k), b = value(now, k);
+      if (a == b) continue;
+      if (k == "integrator.steps" && was.count(k) && now.count(k) && std::stoll(b) > std::stoll(a)) {
+        extends = true;
+        continue;
+      }
+      differ.push_back(fmt::format("{} (recorded {}, given {})", k, a, b));
+    }
+    if (!differ.empty()) {
+      std::vector<std::string> problems{fmt::format(
+          "--resume: the configuration differs from the run in {} (only a larger "
+          "integrator.steps may be given):",
+          dir.string())};
+      for (auto& d : differ) problems.push_back("  " + d);
+      throw ConfigError(std::move(problems));
+    }
+  }
+  if (!integrator.writes_checkpoints())
+    throw ConfigError({fmt::format(
+        "--resume: integrator '{}' writes no checkpoints, so its runs cannot be continued; "
+        "rerun with --overwrite",
+        integrator_name)});
+  if (state.status == "completed" && !extends)
+    throw ConfigError({fmt::format(
+        "--resume: the run in {} completed at step {}; nothing to continue (to extend it, "
+        "give a larger --set integrator.steps)",
+        dir.string(), state.steps)});
+  if (!integrator.checkpoint_step(dir))
+    throw ConfigError({fmt::format(
+        "--resume: {} holds no checkpoint of integrator '{}' to continue from (the run "
+        "stopped before writing one); rerun with --overwrite",
+        dir.string(), integrator_name)});
+  return extends;
 }
 
 PluginContext context_for(const ResolvedRole& r) { return PluginContext{r.params, core_logger()}; }
@@ -190,14 +229,33 @@ RunSummary run_experiment(const RunOptions& opt) {
   summary.output_dir = choose_output_dir(opt, cfg);
   summary.model = cfg.model->plugin->descriptor->name;
   summary.integrator = cfg.integrator->plugin->descriptor->name;
-  prepare_output_dir(summary.output_dir, opt, opt.resume ? fs::path() : config);
 
-  std::ostringstream resolved;
-  resolved << "# Resolved configuration (defaults filled in) of this run.\n"
-           << cfg.to_toml() << '\n';
-  if (!opt.resume) write_file_atomic(summary.output_dir / "config.toml", resolved.str());
+  PhaseTimer timer;
+  // The plugins are made, and the combination checked, before the output directory is
+  // touched: a configuration they refuse (a size beyond the memory, solvers that do not
+  // fit) leaves no folder and no record behind to refuse the corrected rerun.
+  PluginSet plugins;
+  {
+    auto scope = timer.measure("setup");
+    plugins = create_plugins(cfg);
+    if (auto problems = combination_problems(cfg, plugins); !problems.empty())
+      throw ConfigError(std::move(problems));
+  }
+  std::ostringstream resolved_text;
+  resolved_text << "# Resolved configuration (defaults filled in) of this run.\n"
+                << cfg.to_toml() << '\n';
+  const std::string resolved = resolved_text.str();
 
-  RunRecord record(summary.output_dir, cfg, opt.argv);
+  const auto dir_lock = prepare_output_dir(
+      summary.output_dir, {opt.resume.has_value(), opt.overwrite, opt.resume ? fs::path() : config});
+  const bool extends = opt.resume && check_resume(summary.output_dir, cfg, resolved, *plugins.integrator);
+  if (!opt.resume || extends) write_file_atomic(summary.output_dir / "config.toml", resolved);
+  if (opt.resume)
+    log->info("continuing the run in {} from its checkpoint at step {}{}", summary.output_dir.string(),
+              *plugins.integrator->checkpoint_step(summary.output_dir),
+              extends ? fmt::format(" to step {}", cfg.integrator->params.integer("steps")) : "");
+
+  RunRecord record(summary.output_dir, cfg, opt.argv, sha256_of(resolved));
   record.write();
 
   CsvObserver csv(summary.output_dir, cfg.output, opt.resume.has_value());
@@ -205,7 +263,6 @@ RunSummary run_experiment(const RunOptions& opt) {
   ProgressLine progress(opt.progress == ProgressMode::Always ||
                         (opt.progress == ProgressMode::Auto && tty));
   ObserverFanOut observer(csv, progress);
-  PhaseTimer timer;
   RunContext ctx;
   ctx.output_dir = summary.output_dir;
   ctx.seed = static_cast<std::uint64_t>(cfg.run.integer("seed"));
@@ -214,37 +271,49 @@ RunSummary run_experiment(const RunOptions& opt) {
   ctx.timer = &timer;
   ctx.log = log.get();
 
-  std::shared_ptr<Model> model;
-  std::shared_ptr<Integrator> integrator;
+  std::shared_ptr<Model> model = plugins.model;
+  std::shared_ptr<Integrator> integrator = plugins.integrator;
   std::shared_ptr<LinearSolver> solver;
-  std::shared_ptr<Preconditioner> preconditioner;
+  std::shared_ptr<Preconditioner> preconditioner = plugins.preconditioner;
   RunResult result;
+  // The record says how the run ended even when that cannot be fully written: an error in
+  // finishing after a failure must not replace the failure's own message.
   auto finish_record = [&](const std::string& status, const std::string& message) {
-    csv.finish();
+    std::string closing_error;
+    try {
+      csv.finish();
+    } catch (const Error& e) {
+      closing_error = e.what();
+    }
     if (model) record.add_facts("model", model->facts());
     if (integrator) record.add_facts("integrator", integrator->facts());
     if (solver) record.add_facts("linear_solver", solver->facts());
     if (preconditioner) record.add_facts("preconditioner", preconditioner->facts());
     // After a failure the integrator returned nothing: the observer knows how far it got.
-    const bool failed = status != "completed";
-    record.set_result(failed ? csv.last_step().step : result.steps,
-                      failed ? csv.last_step().t : result.t, csv.solve_stats(),
+    const bool ended_early = status != "completed";
+    record.set_result(ended_early ? csv.last_step().step : result.steps,
+                      ended_early ? csv.last_step().t : result.t, csv.solve_stats(),
                       csv.last_observables());
     record.set_timings(
         timer.seconds(),
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count());
-    record.set_outcome(status, message);
-    record.write();
+    if (!closing_error.empty() && status == "completed") {
+      record.set_outcome("failed", closing_error);
+      record.write();
+      throw Error(closing_error);
+    }
+    record.set_outcome(status, closing_error.empty() ? message : message + "; " + closing_error);
+    try {
+      record.write();
+    } catch (const Error& e) {
+      if (status == "completed") throw;
+      log->error("the record could not be updated: {}", e.what());
+    }
   };
+  SignalScope signals;
   try {
     {
       auto scope = timer.measure("setup");
-      auto plugins = create_plugins(cfg);
-      model = plugins.model;
-      integrator = plugins.integrator;
-      preconditioner = plugins.preconditioner;
-      if (auto problems = combination_problems(cfg, plugins); !problems.empty())
-        throw ConfigError(std::move(problems));
       for (const auto& note : combination_notes(cfg, plugins)) log->warn("{}", note);
       if (plugins.linear_solver && !plugins.linear_solver->uses_preconditioner())
         preconditioner.reset();
@@ -284,7 +353,8 @@ RunSummary run_experiment(const RunOptions& opt) {
     }
     ExactErrorObserver with_errors(*model, observer);
     StateGuard guard(*model, with_errors);
-    ctx.observer = &guard;
+    StopOnSignal stop(guard);
+    ctx.observer = &stop;
     try {
       result = integrator->run(*model, solver.get(), ctx);
     } catch (const UnsupportedOperator& e) {
@@ -292,6 +362,15 @@ RunSummary run_experiment(const RunOptions& opt) {
           fmt::format("linear solver '{}' cannot be used by integrator '{}': {}",
                       summary.linear_solver, summary.integrator, e.what()));
     }
+  } catch (const Interrupted& e) {
+    const std::string what = fmt::format(
+        "{}; outputs up to that step are kept{}", e.what(),
+        integrator->writes_checkpoints()
+            ? fmt::format("; continue with: solvent run --resume {}", summary.output_dir.string())
+            : fmt::format(" (integrator '{}' writes no checkpoints: rerun with --overwrite)",
+                          summary.integrator));
+    finish_record("interrupted", what);
+    throw Interrupted(e.signal(), what);
   } catch (const Error& e) {
     finish_record("failed", e.what());
     throw;
@@ -305,6 +384,10 @@ RunSummary run_experiment(const RunOptions& opt) {
     throw Error(what);
   }
   finish_record("completed", "");
+  // A signal that came during the last step, or during a steady solve, which is not
+  // divided into steps: the work is whole and recorded as completed.
+  if (const int sig = pending_signal())
+    log->warn("{} arrived as the run ended; its results are complete", signal_name(sig));
   summary.steps = result.steps;
   summary.t = result.t;
   summary.wall_seconds =

@@ -14,6 +14,8 @@
 #include <ctime>
 #include <sstream>
 
+#include <unistd.h>
+
 namespace solvent {
 
 namespace {
@@ -38,13 +40,15 @@ toml::table plugin_entry(const ResolvedRole& r) {
 }  // namespace
 
 RunRecord::RunRecord(std::filesystem::path dir, const ResolvedConfig& cfg,
-                     std::vector<std::string> argv)
+                     std::vector<std::string> argv, const std::string& config_sha256)
     : dir_(std::move(dir)) {
   toml::array args;
   for (const auto& a : argv) args.push_back(a);
   table_.insert("run", toml::table{{"name", cfg.run.string("name")},
                                    {"seed", cfg.run.integer("seed")},
                                    {"config", std::filesystem::absolute(cfg.file).string()},
+                                   {"config_sha256", config_sha256},
+                                   {"pid", static_cast<std::int64_t>(::getpid())},
                                    {"command", std::move(args)},
                                    {"started", utc_now()},
                                    {"status", "running"}});

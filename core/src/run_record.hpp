@@ -15,7 +15,10 @@ namespace solvent {
 
 class RunRecord {
  public:
-  RunRecord(std::filesystem::path dir, const ResolvedConfig& cfg, std::vector<std::string> argv);
+  // config_sha256: of the resolved configuration's text (config.toml), which `--resume`
+  // compares against.
+  RunRecord(std::filesystem::path dir, const ResolvedConfig& cfg, std::vector<std::string> argv,
+            const std::string& config_sha256);
 
   void add_facts(const std::string& role, const Facts& facts);
   void set_solver_in_use(const std::string& note);  // e.g. a fallback taking over

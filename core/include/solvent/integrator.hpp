@@ -41,6 +41,14 @@ class Integrator : public PluginObject {
   virtual std::optional<OperatorForm> system_form(Model& /*model*/) const { return std::nullopt; }
   // Throws SolverError, DivergenceError on a failure it detects (naming the step).
   virtual RunResult run(Model& model, LinearSolver* solver, RunContext& ctx) = 0;
+  // Checkpoints: an integrator that writes them into the output directory can continue a
+  // run from the last one (`solvent run --resume DIR`, RunContext::resume_from), and must
+  // then reproduce, from that step on, exactly the outputs of an uninterrupted run.
+  virtual bool writes_checkpoints() const { return false; }
+  // The step of the checkpoint in `dir`, or nothing where there is none (or it is unreadable).
+  virtual std::optional<std::int64_t> checkpoint_step(const std::filesystem::path& /*dir*/) const {
+    return std::nullopt;
+  }
 };
 
 }  // namespace solvent

@@ -71,6 +71,12 @@ bool ExplicitStencil3d::accepts(solvent::Model& model, std::string& why) const {
   return false;
 }
 
+std::optional<std::int64_t> ExplicitStencil3d::checkpoint_step(const fs::path& dir) const {
+  std::error_code ec;
+  if (!fs::is_regular_file(dir / checkpoint_name, ec)) return std::nullopt;
+  return solvent::stencil3d::checkpoint_step(dir / checkpoint_name);
+}
+
 solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::LinearSolver*,
                                           solvent::RunContext& ctx) {
   const auto& p = *static_cast<const solvent::angiogenesis_3d::Parameters*>(

@@ -19,6 +19,8 @@ class ExplicitStencil3d final : public solvent::Integrator {
   solvent::RunResult run(solvent::Model& model, solvent::LinearSolver* solver,
                          solvent::RunContext& ctx) override;
   solvent::Facts facts() const override { return facts_; }
+  bool writes_checkpoints() const override { return true; }
+  std::optional<std::int64_t> checkpoint_step(const std::filesystem::path& dir) const override;
 
  private:
   solvent::Parameters q_;

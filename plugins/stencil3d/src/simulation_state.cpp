@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <fstream>
 
 namespace solvent::stencil3d {
 
@@ -114,6 +115,14 @@ std::string checkpoint_bytes(const SimulationState& s) {
   append(out, s.segments);
   append(out, s.vessel);
   return out;
+}
+
+std::optional<std::int64_t> checkpoint_step(const std::filesystem::path& file) {
+  Header h;
+  std::ifstream in(file, std::ios::binary);
+  if (!in.read(reinterpret_cast<char*>(&h), sizeof h)) return std::nullopt;
+  if (std::memcmp(h.magic, magic, sizeof magic) != 0) return std::nullopt;
+  return h.step;
 }
 
 SimulationState restore_checkpoint(std::string_view bytes, const Parameters& p, double dt,

@@ -9,6 +9,8 @@
 #include <solvent_family_angiogenesis_3d/parameters.hpp>
 
 #include <cstdint>
+#include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,6 +44,8 @@ SimulationState initial_state(const solvent::angiogenesis_3d::Parameters& p, dou
 // Binary checkpoint: a header naming the format, the grid, the step and the seed, the
 // parameter block, then every array. restore() refuses a checkpoint of other parameters.
 std::string checkpoint_bytes(const SimulationState& s);
+// The step the checkpoint file holds, read from its header; nothing if it is none.
+std::optional<std::int64_t> checkpoint_step(const std::filesystem::path& file);
 SimulationState restore_checkpoint(std::string_view bytes,
                                    const solvent::angiogenesis_3d::Parameters& p, double dt,
                                    std::uint64_t seed, const std::string& where);

@@ -1,0 +1,86 @@
+#include "commands.hpp"
+
+#include "config_validation.hpp"
+#include "logging.hpp"
+#include "output_dir.hpp"
+#include "output_manifest.hpp"
+#include "plugin_library.hpp"
+
+#include <solvent/errors.hpp>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <memory>
+
+namespace solvent::cli {
+
+namespace {
+
+std::string how_it_ended(const OutputDirState& s) {
+  if (s.in_use)
+    return fmt::format("running now{}", s.pid > 0 ? fmt::format(" (process {})", s.pid) : "");
+  if (s.status == "running")
+    return fmt::format(
+        "stopped without finishing (killed, crashed, or the machine lost power){}",
+        s.last_row_step >= 0 ? fmt::format("; the last step written is {}", s.last_row_step) : "");
+  if (s.status == "completed") return fmt::format("completed: step {}, t = {:.6g}", s.steps, s.t);
+  return fmt::format("{} at step {} (t = {:.6g}){}", s.status, s.steps, s.t,
+                     s.message.empty() ? "" : ": " + s.message);
+}
+
+// Whether the run can be continued: asks its integrator (the plugin the record names,
+// found as a run would find it) for the checkpoint in the directory.
+std::string resumability(const std::filesystem::path& dir, const OutputDirState& s) {
+  if (s.in_use) return "not while it runs";
+  try {
+    const auto cfg = resolve_config(load_config_document(dir / "config.toml", {}));
+    const auto integrator = create_integrator(*cfg.integrator->plugin,
+                                              PluginContext{cfg.integrator->params, core_logger()});
+    if (!integrator->writes_checkpoints())
+      return fmt::format("no: integrator '{}' writes no checkpoints", s.integrator);
+    const auto step = integrator->checkpoint_step(dir);
+    if (!step) return "no: no checkpoint was written";
+    if (s.status == "completed")
+      return fmt::format("checkpoint at step {}; to extend the run: solvent run --resume {} --set "
+                         "integrator.steps=N",
+                         *step, dir.string());
+    return fmt::format("yes, from the checkpoint at step {}: solvent run --resume {}", *step,
+                       dir.string());
+  } catch (const Error& e) {
+    return fmt::format("unknown: its configuration cannot be loaded ({})", e.what());
+  }
+}
+
+}  // namespace
+
+Command add_status_command(CLI::App& app) {
+  auto dir = std::make_shared<std::string>();
+  auto* status = app.add_subcommand(
+      "status", "Say what an output directory holds, how its run ended, and whether it can be "
+      "continued with --resume.");
+  status->add_option("DIR", *dir, "the output directory")->type_name("")->required();
+  return {status, [dir] {
+            const std::filesystem::path d = *dir;
+            const auto s = inspect_output_dir(d);
+            if (!s.exists) throw ConfigError({fmt::format("{} does not exist", d.string())});
+            if (!s.ours)
+              throw ConfigError({fmt::format("{} is not a Solvent output directory (no {} "
+                                             "marker, no record.toml)",
+                                             d.string(), output_marker)});
+            if (!s.has_record) {
+              std::printf("%s: a Solvent output directory holding no run (no readable "
+                          "record.toml)\n",
+                          d.c_str());
+              return 0;
+            }
+            std::printf("%s: run '%s', model %s, integrator %s\n", d.c_str(), s.name.c_str(),
+                        s.model.c_str(), s.integrator.c_str());
+            std::printf("  status: %s\n", how_it_ended(s).c_str());
+            std::printf("  resume: %s\n", resumability(d, s).c_str());
+            return 0;
+          }};
+}
+
+}  // namespace solvent::cli
