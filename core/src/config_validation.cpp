@@ -202,7 +202,11 @@ Parameters check_section(const toml::table& table, const Schema& schema, const s
   flatten(table, "", flat);
   std::vector<std::string> valid;
   for (const auto& s : schema) valid.push_back(s.name);
-  for (const auto& [key, node] : flat) {
+  // Not a structured binding: clang before 16 (the fuzz build, scripts/fuzz) cannot capture
+  // one in the lambdas below.
+  for (const auto& entry : flat) {
+    const std::string& key = entry.first;
+    const toml::node* node = entry.second;
     // An ignored name covers a key and, when it names a sub-table, every key inside it.
     if (std::any_of(ignored_keys.begin(), ignored_keys.end(), [&](const std::string& i) {
           return key == i || key.rfind(i + ".", 0) == 0;
