@@ -1,0 +1,46 @@
+/* A full disk for one file, by LD_PRELOAD: write(2) to a file whose path contains
+ * SOLVENT_FAULT_MATCH fails with ENOSPC once SOLVENT_FAULT_AFTER bytes have gone to such
+ * files, and goes on failing for SOLVENT_FAULT_FAILURES calls (default: for ever) — a disk
+ * that fills, or one that fills for a moment and frees again. Other files are untouched, so
+ * the run can still write its record about the failure. A real full disk needs a mount
+ * (root, a tmpfs), which a test cannot count on. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static long long written = 0;
+static long long failures = 0;
+
+static int matches(int fd) {
+  const char* match = getenv("SOLVENT_FAULT_MATCH");
+  if (match == NULL || fd < 3) return 0;
+  char link[64], path[PATH_MAX];
+  snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+  const ssize_t n = readlink(link, path, sizeof path - 1);
+  if (n <= 0) return 0;
+  path[n] = '\0';
+  return strstr(path, match) != NULL;
+}
+
+ssize_t write(int fd, const void* buf, size_t count) {
+  static ssize_t (*real_write)(int, const void*, size_t) = NULL;
+  if (real_write == NULL) real_write = (ssize_t(*)(int, const void*, size_t))dlsym(RTLD_NEXT, "write");
+  if (matches(fd)) {
+    const char* after = getenv("SOLVENT_FAULT_AFTER");
+    const char* limit = getenv("SOLVENT_FAULT_FAILURES");
+    const long long budget = after ? atoll(after) : 0;
+    const long long max_failures = limit ? atoll(limit) : -1;
+    if (written + (long long)count > budget && (max_failures < 0 || failures < max_failures)) {
+      ++failures;
+      errno = ENOSPC;
+      return -1;
+    }
+    written += (long long)count;
+  }
+  return real_write(fd, buf, count);
+}
