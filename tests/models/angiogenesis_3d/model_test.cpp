@@ -2,6 +2,7 @@
 // extension.
 #include <solvent_test/angiogenesis_3d_runs.hpp>
 
+#include <solvent/memory.hpp>
 #include <solvent_family_angiogenesis_3d/parameters.hpp>
 
 using angio3d_test::Settings;
@@ -74,4 +75,32 @@ TEST_CASE("the integrator refuses a model without the parameter block") {
   CHECK_FALSE(i->accepts(other, why));
   CHECK(why == "the model does not offer the 'angiogenesis-3d/1' parameter block");
   CHECK_FALSE(i->needs_linear_solver());
+}
+
+TEST_CASE("a grid larger than the memory cap is refused before anything is allocated") {
+  // 101^3 nodes at 60 bytes each is 59.0 MiB: over a 50 MiB cap, under a 60 MiB one.
+  const Settings grid{
+      {"nx", std::int64_t(101)}, {"ny", std::int64_t(101)}, {"nz", std::int64_t(101)}};
+  solvent::set_memory_cap(50.0 * 1024 * 1024);
+  CHECK_THROWS_WITH_AS(
+      solvent::testkit::make_model("angiogenesis-3d", grid),
+      "model 'angiogenesis-3d' needs an estimated 59.0 MiB for a 101x101x101 grid (60 bytes a "
+      "node: f and c, the vessel arrays, and a field file's copy), more than the 50.0 MiB "
+      "allowed by [run] max_memory_gib; reduce model.nx/ny/nz or raise [run] max_memory_gib",
+      solvent::ConfigError);
+  solvent::set_memory_cap(60.0 * 1024 * 1024);
+  CHECK(parameters_of(*solvent::testkit::make_model("angiogenesis-3d", grid)).nx == 101);
+  solvent::set_memory_cap(0.0);
+}
+
+TEST_CASE("a grid past the 32-bit node index is refused, whatever the memory") {
+  solvent::set_memory_cap(1e30);
+  CHECK_THROWS_WITH_AS(
+      solvent::testkit::make_model(
+          "angiogenesis-3d",
+          {{"nx", std::int64_t(2000)}, {"ny", std::int64_t(2000)}, {"nz", std::int64_t(2000)}}),
+      "model 'angiogenesis-3d': a 2000x2000x2000 grid has 8000000000 nodes, more than the "
+      "2147483647 its 32-bit node indices can number; reduce model.nx/ny/nz",
+      solvent::ConfigError);
+  solvent::set_memory_cap(0.0);
 }
