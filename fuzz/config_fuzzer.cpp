@@ -1,0 +1,63 @@
+// The configuration loader on arbitrary bytes: TOML parsing, the --set overrides (leading
+// lines "--set section.key=value" of the input) and the checking of the document against
+// the core's schemas and the plugin search (no plugins are built next to the fuzz targets,
+// so every plugin section is checked as naming an unknown plugin). It may refuse an input
+// only with a solvent::Error; anything else escapes and libFuzzer reports it.
+#include "config_document.hpp"
+#include "config_validation.hpp"
+
+#include <solvent/errors.hpp>
+
+#include <spdlog/spdlog.h>
+
+#include <unistd.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace {
+
+// load_config_document reads a file (TOML++ records its path in every node's source), so
+// each input is written to one file in a folder of this process's own.
+std::filesystem::path input_file() {
+  static const std::filesystem::path file = [] {
+    auto dir = std::filesystem::temp_directory_path() /
+               ("solvent-fuzz-config-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    return dir / "input.toml";
+  }();
+  return file;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  spdlog::set_level(spdlog::level::off);  // [plugins] path warnings, thousands a second
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  std::string_view text(reinterpret_cast<const char*>(data), size);
+  std::vector<std::string> overrides;
+  constexpr std::string_view set = "--set ";
+  while (text.starts_with(set)) {
+    const auto end = text.find('\n');
+    overrides.emplace_back(text.substr(set.size(), end == text.npos ? text.npos : end - set.size()));
+    text.remove_prefix(end == text.npos ? text.size() : end + 1);
+  }
+  {
+    std::ofstream out(input_file(), std::ios::binary | std::ios::trunc);
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  }
+  try {
+    const auto doc = solvent::load_config_document(input_file(), overrides);
+    const auto resolved = solvent::resolve_config(doc);
+    resolved.to_toml();
+  } catch (const solvent::Error&) {
+  }
+  return 0;
+}
