@@ -58,6 +58,14 @@ for signal in INT TERM KILL; do
   fi
   grep -q "resume: yes, from the checkpoint at step" "$work/out.txt" \
     || fail "status after SIG$signal does not offer the resume"
+  if [ $signal = KILL ]; then
+    # A damaged row before the checkpoint: refused, as the file could not be reproduced.
+    cp -r "$dir" "$work/damaged" && sed -i '3s/,/;/g' "$work/damaged/observables.csv.partial"
+    "$solvent" run --resume "$work/damaged" > "$work/out.txt" 2>&1; rc=$?
+    [ $rc -eq 4 ] || fail "resuming with a damaged observables row: exit $rc, expected 4"
+    grep -q "observables.csv.partial:3: a damaged row; the run cannot be continued to the same bytes" \
+      "$work/out.txt" || fail "resuming with a damaged observables row: no file:line message"
+  fi
   "$solvent" run --resume "$dir" > "$work/out.txt" 2>&1 || fail "resume after SIG$signal: exit $?"
   same_as_reference "$dir" "SIG$signal at row $at"
 done
