@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Source this at the start of a device command: unpacks the carried TOML++ packages
 # (the GPU machine has no TOML++ and no network) and configures a Release build in
-# $BUILD (default /tmp/build) for sm_90. Usage on the device, with carry [".devdeps"]:
+# $BUILD (default /tmp/build) for sm_90, or the CMake preset SOLVENT_PRESET names (asan:
+# the sanitizer build of the test suite, on the device's 16 cores). Usage on the device,
+# with carry [".devdeps"]:
 #   source scripts/gpu/configure.sh && ninja -C $BUILD <targets>
 set -e
 BUILD=${BUILD:-/tmp/build}
@@ -12,7 +14,11 @@ if ! pkg-config --exists tomlplusplus 2>/dev/null; then
   export PKG_CONFIG_PATH=/tmp/p/usr/lib/x86_64-linux-gnu/pkgconfig
   export LD_LIBRARY_PATH=/tmp/p/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 fi
-cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > "$BUILD.configure.log" 2>&1 \
-  || { cat "$BUILD.configure.log"; exit 1; }
+if [ -n "${SOLVENT_PRESET:-}" ]; then
+  cmake --preset "$SOLVENT_PRESET" -S . -B "$BUILD" > "$BUILD.configure.log" 2>&1
+else
+  cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+    > "$BUILD.configure.log" 2>&1
+fi || { cat "$BUILD.configure.log"; exit 1; }
 export BUILD
 set +e
