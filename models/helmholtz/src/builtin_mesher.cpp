@@ -1,8 +1,13 @@
 #include <solvent_helmholtz/builtin_mesher.hpp>
 
+#include <solvent/errors.hpp>
+
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <stdexcept>
 
 namespace solvent::helmholtz {
@@ -29,12 +34,30 @@ struct HexGrid {
 constexpr std::array<std::array<unsigned, 4>, 6> kuhn_tets = {
     {{0, 1, 3, 7}, {0, 1, 5, 7}, {0, 2, 3, 7}, {0, 2, 6, 7}, {0, 4, 5, 7}, {0, 4, 6, 7}}};
 
-int cells_along(double length, std::int64_t resolution) {
-  return std::max(1, static_cast<int>(std::lround(length * static_cast<double>(resolution))));
+// Cells along one axis, counted in double: std::lround of 1e19 overflows, and a 1e18 m
+// box at 10 cells per metre used to come out as a single cell.
+double cells_along(double length, std::int64_t resolution) {
+  return std::max(1.0, std::round(length * static_cast<double>(resolution)));
+}
+
+// The grid of `cells`, or ConfigError naming `keys` where it cannot be meshed as asked.
+// A mesh the size that was asked for or none: a coarser mesh than the resolution says
+// would give a solution of another accuracy under the same settings. The limit is the
+// mesh's 32-bit node numbers; the memory of a mesh below it is the run's to check.
+std::array<int, 3> grid_cells(const std::array<double, 3>& cells, const std::string& keys) {
+  const double vertices = (cells[0] + 1) * (cells[1] + 1) * (cells[2] + 1);
+  if (!(vertices <= std::numeric_limits<std::int32_t>::max()))
+    throw ConfigError({fmt::format(
+        "[model] {}: the built-in mesh would have {:.3g} x {:.3g} x {:.3g} cells (lengths "
+        "times resolution), more than the {} vertices that 32-bit node numbers can address; "
+        "shrink the geometry or lower resolution",
+        keys, cells[0], cells[1], cells[2], std::numeric_limits<std::int32_t>::max())});
+  return {static_cast<int>(cells[0]), static_cast<int>(cells[1]), static_cast<int>(cells[2])};
 }
 
 TetMesh mesh_hex_grid(const HexGrid& g) {
-  const auto [nx, ny, nz] = g.n;
+  // Not a structured binding: clang before 16 (the fuzz build) cannot capture one.
+  const int nx = g.n[0], ny = g.n[1], nz = g.n[2];
   const std::size_t vx = nx + 1, vy = ny + 1, vz = nz + 1;
   auto cell_index = [&](int i, int j, int k) {
     return i + std::size_t(nx) * (j + std::size_t(ny) * k);
@@ -114,7 +137,9 @@ TetMesh mesh_hex_grid(const HexGrid& g) {
 HexGrid box_grid(const BuiltinShape& s) {
   HexGrid g;
   const Point size = s.box_size;
-  for (int a = 0; a < 3; ++a) g.n[a] = cells_along(size[a], s.resolution);
+  g.n = grid_cells({cells_along(size[0], s.resolution), cells_along(size[1], s.resolution),
+                    cells_along(size[2], s.resolution)},
+                   "box.size");
   g.group_names = {"inlet", "outlet", "walls"};
   g.vertex = [size, n = g.n](int i, int j, int k) {
     return Point{size[0] * i / n[0], size[1] * j / n[1], size[2] * k / n[2]};
@@ -128,8 +153,10 @@ HexGrid box_grid(const BuiltinShape& s) {
 // of the cells bent at the square's corners run outwards and no element flattens.
 HexGrid cylinder_grid(const BuiltinShape& s) {
   HexGrid g;
-  const int half = cells_along(s.cylinder_radius, s.resolution);
-  g.n = {2 * half, 2 * half, cells_along(s.cylinder_length, s.resolution)};
+  const double radial = cells_along(s.cylinder_radius, s.resolution);
+  g.n = grid_cells({2 * radial, 2 * radial, cells_along(s.cylinder_length, s.resolution)},
+                   "cylinder.radius, cylinder.length");
+  const int half = g.n[0] / 2;
   g.group_names = {"inlet", "outlet", "walls"};
   g.vertex = [half, r = s.cylinder_radius, len = s.cylinder_length, nz = g.n[2]](int i, int j,
                                                                                  int k) {
@@ -156,8 +183,9 @@ HexGrid cabin_grid(const BuiltinShape& s) {
   constexpr double length = 2.8, width = 1.4, height = 1.15;
   enum { firewall, seats, dashboard, walls };
   HexGrid g;
-  g.n = {cells_along(length, s.resolution), cells_along(width, s.resolution),
-         cells_along(height, s.resolution)};
+  g.n = grid_cells({cells_along(length, s.resolution), cells_along(width, s.resolution),
+                    cells_along(height, s.resolution)},
+                   "resolution");
   g.group_names = {"firewall", "seats", "dashboard", "walls"};
   auto place = [n = g.n](double i, double j, double k) {
     const double x = length * i / n[0];

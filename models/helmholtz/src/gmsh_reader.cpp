@@ -1,12 +1,16 @@
 #include <solvent_helmholtz/gmsh_reader.hpp>
 
 #include <solvent/errors.hpp>
+#include <solvent/input_file.hpp>
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <fstream>
+#include <cmath>
+#include <cstdint>
+#include <limits>
 #include <map>
-#include <sstream>
+#include <span>
 #include <string_view>
 #include <unordered_map>
 
@@ -21,13 +25,7 @@ constexpr int quadratic_tetrahedron_type = 11;
 // Whitespace-separated words of the file, each with the line it stands on.
 class Words {
  public:
-  explicit Words(const std::filesystem::path& path) : name_(path.string()) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(name_ + ": cannot open for reading");
-    std::ostringstream s;
-    s << in.rdbuf();
-    text_ = std::move(s).str();
-  }
+  Words(std::string_view text, std::string name) : name_(std::move(name)), text_(text) {}
 
   bool at_end() {
     skip_space();
@@ -40,13 +38,14 @@ class Words {
     const std::size_t start = pos_;
     if (text_[pos_] == '"') {
       const std::size_t close = text_.find('"', pos_ + 1);
-      if (close == std::string::npos || text_.find('\n', pos_) < close)
+      if (close == std::string::npos ||
+          std::find(text_.begin() + pos_, text_.begin() + close, '\n') != text_.begin() + close)
         fail("unterminated quoted name");
       pos_ = close + 1;
-      return std::string_view(text_).substr(start + 1, close - start - 1);
+      return text_.substr(start + 1, close - start - 1);
     }
     while (pos_ < text_.size() && !std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
-    return std::string_view(text_).substr(start, pos_ - start);
+    return text_.substr(start, pos_ - start);
   }
 
   template <class I>
@@ -59,6 +58,22 @@ class Words {
     return v;
   }
 
+  // A count the file declares, before anything is allocated for it: not negative, and no
+  // more items than the rest of the file can hold, each at least `words_each` words of one
+  // character and a separator.
+  std::int64_t count(const char* section, const char* items, int words_each) {
+    const auto n = integer<std::int64_t>(("the number of " + std::string(items)).c_str());
+    if (n < 0)
+      fail(std::string(section) + " declares " + std::to_string(n) + " " + items +
+           "; a count cannot be negative");
+    const std::size_t left = text_.size() - pos_;
+    if (static_cast<std::uint64_t>(n) > left / (2 * static_cast<std::size_t>(words_each)))
+      fail(std::string(section) + " declares " + std::to_string(n) + " " + items +
+           ", more than the " + std::to_string(left) + " bytes after it can hold (" +
+           std::to_string(words_each) + " numbers each)");
+    return n;
+  }
+
   double real(const char* what) {
     auto w = next(what);
     if (!w.empty() && w.front() == '+') w.remove_prefix(1);
@@ -67,6 +82,19 @@ class Words {
     if (ec != std::errc() || end != w.data() + w.size() || w.empty())
       fail("expected " + std::string(what) + ", found '" + std::string(w) + "'");
     return v;
+  }
+
+  // A node's position; NaN or infinity would reach the assembly as a NaN matrix.
+  Point point(std::int64_t tag) {
+    Point p;
+    for (int a = 0; a < 3; ++a) {
+      p[a] = real("a coordinate");
+      const std::string which = std::string("coordinate ") + "xyz"[a] + " of node " +
+                                std::to_string(tag);
+      if (std::isnan(p[a])) fail(which + " is NaN");
+      if (std::isinf(p[a])) fail(which + " is infinite");
+    }
+    return p;
   }
 
   void expect(std::string_view word) {
@@ -81,9 +109,12 @@ class Words {
     }
   }
 
-  [[noreturn]] void fail(const std::string& what) const {
-    throw InputError(name_ + ":" + std::to_string(line_) + ": " + what);
+  [[noreturn]] void fail(const std::string& what) const { fail_at(line_, what); }
+  [[noreturn]] void fail_at(std::size_t line, const std::string& what) const {
+    throw InputError(name_ + ":" + std::to_string(line) + ": " + what);
   }
+
+  std::size_t line() const { return line_; }
 
  private:
   void skip_space() {
@@ -94,17 +125,23 @@ class Words {
   }
 
   std::string name_;
-  std::string text_;
+  std::string_view text_;
   std::size_t pos_ = 0;
   std::size_t line_ = 1;
 };
 
 // What both file versions boil down to before the nodes are renumbered.
+struct RawTriangle {
+  std::array<std::int64_t, 3> nodes;
+  std::size_t line;  // where the file lists it, for the check after all elements are read
+};
+
 struct RawMesh {
   std::unordered_map<std::int64_t, Point> nodes;
   std::vector<std::array<std::int64_t, 4>> tets;
-  std::map<int, std::vector<std::array<std::int64_t, 3>>> triangles_by_physical;
+  std::map<int, std::vector<RawTriangle>> triangles_by_physical;
   std::map<int, std::string> physical_names;  // surfaces only
+  std::size_t elements_line = 0;
 };
 
 // Nodes per element for the types a linear mesh may hold besides its tetrahedra.
@@ -125,8 +162,29 @@ std::int64_t node_tag(Words& w, const RawMesh& raw) {
   return tag;
 }
 
+void add_node(Words& w, RawMesh& raw, std::int64_t tag, const Point& p) {
+  if (!raw.nodes.emplace(tag, p).second)
+    w.fail("node " + std::to_string(tag) + " appears twice in $Nodes");
+}
+
+// The element's nodes, refusing a tetrahedron that names a node twice: it has no volume,
+// and the P1 assembly would divide by it.
+void add_element(Words& w, RawMesh& raw, int type, const std::array<std::int64_t, 8>& v,
+                 std::span<const int> physicals) {
+  if (type == tetrahedron_type) {
+    for (int a = 0; a < 4; ++a)
+      for (int b = a + 1; b < 4; ++b)
+        if (v[a] == v[b])
+          w.fail("a tetrahedron names node " + std::to_string(v[a]) + " twice");
+    raw.tets.push_back({v[0], v[1], v[2], v[3]});
+  }
+  if (type == triangle_type)
+    for (int p : physicals)
+      raw.triangles_by_physical[p].push_back({{v[0], v[1], v[2]}, w.line()});
+}
+
 void read_physical_names(Words& w, RawMesh& raw) {
-  const auto count = w.integer<std::int64_t>("the number of physical names");
+  const auto count = w.count("$PhysicalNames", "physical names", 3);
   for (std::int64_t p = 0; p < count; ++p) {
     const int dim = w.integer<int>("a dimension");
     const int tag = w.integer<int>("a physical tag");
@@ -139,12 +197,12 @@ void read_physical_names(Words& w, RawMesh& raw) {
 // MSH 4.1: entities carry the physical tags; node and element blocks refer to entities.
 void read_v4_entities(Words& w, std::map<int, std::vector<int>>& surface_physicals) {
   std::array<std::int64_t, 4> count;
-  for (auto& c : count) c = w.integer<std::int64_t>("an entity count");
+  for (auto& c : count) c = w.count("$Entities", "entities", 5);
   for (int dim = 0; dim < 4; ++dim) {
     for (std::int64_t e = 0; e < count[dim]; ++e) {
       const int tag = w.integer<int>("an entity tag");
       for (int c = 0; c < (dim == 0 ? 3 : 6); ++c) w.real("a coordinate");
-      const auto physicals = w.integer<std::int64_t>("the number of physical tags");
+      const auto physicals = w.count("an entity", "physical tags", 1);
       std::vector<int> tags;
       for (std::int64_t p = 0; p < physicals; ++p) tags.push_back(w.integer<int>("a physical tag"));
       if (dim == 2) surface_physicals[tag] = std::move(tags);
@@ -158,8 +216,8 @@ void read_v4_entities(Words& w, std::map<int, std::vector<int>>& surface_physica
 }
 
 void read_v4_nodes(Words& w, RawMesh& raw) {
-  const auto blocks = w.integer<std::int64_t>("the number of node blocks");
-  const auto total = w.integer<std::int64_t>("the number of nodes");
+  const auto blocks = w.count("$Nodes", "node blocks", 4);
+  const auto total = w.count("$Nodes", "nodes", 4);
   w.integer<std::int64_t>("the smallest node tag");
   w.integer<std::int64_t>("the largest node tag");
   raw.nodes.reserve(static_cast<std::size_t>(total));
@@ -168,13 +226,13 @@ void read_v4_nodes(Words& w, RawMesh& raw) {
     w.integer<int>("an entity tag");
     // Nodes saved with parametric coordinates carry one per dimension of their entity.
     const int parametric = w.integer<int>("the parametric flag") ? dim : 0;
-    const auto n = w.integer<std::int64_t>("the number of nodes in the block");
+    const auto n = w.count("a node block", "nodes", 4);
     std::vector<std::int64_t> tags(static_cast<std::size_t>(n));
     for (auto& t : tags) t = w.integer<std::int64_t>("a node tag");
     for (auto t : tags) {
-      Point p{w.real("a coordinate"), w.real("a coordinate"), w.real("a coordinate")};
+      const Point p = w.point(t);
       for (int u = 0; u < parametric; ++u) w.real("a parametric coordinate");
-      raw.nodes[t] = p;
+      add_node(w, raw, t, p);
     }
   }
   if (static_cast<std::int64_t>(raw.nodes.size()) != total)
@@ -185,7 +243,7 @@ void read_v4_nodes(Words& w, RawMesh& raw) {
 
 void read_v4_elements(Words& w, RawMesh& raw,
                       const std::map<int, std::vector<int>>& surface_physicals) {
-  const auto blocks = w.integer<std::int64_t>("the number of element blocks");
+  const auto blocks = w.count("$Elements", "element blocks", 4);
   w.integer<std::int64_t>("the number of elements");
   w.integer<std::int64_t>("the smallest element tag");
   w.integer<std::int64_t>("the largest element tag");
@@ -193,22 +251,20 @@ void read_v4_elements(Words& w, RawMesh& raw,
     const int dim = w.integer<int>("an entity dimension");
     const int entity = w.integer<int>("an entity tag");
     const int type = w.integer<int>("an element type");
-    const auto n = w.integer<std::int64_t>("the number of elements in the block");
     const int per = nodes_per_element(w, type);
-    const std::vector<int>* physicals = nullptr;
+    const auto n = w.count("an element block", "elements", 1 + per);
+    std::span<const int> physicals;
     if (dim == 2) {
       auto it = surface_physicals.find(entity);
       if (it == surface_physicals.end())
         w.fail("element block of unknown surface " + std::to_string(entity));
-      physicals = &it->second;
+      physicals = it->second;
     }
     for (std::int64_t e = 0; e < n; ++e) {
       w.integer<std::int64_t>("an element tag");
       std::array<std::int64_t, 8> v{};
       for (int m = 0; m < per; ++m) v[m] = node_tag(w, raw);
-      if (type == tetrahedron_type) raw.tets.push_back({v[0], v[1], v[2], v[3]});
-      if (type == triangle_type && physicals)
-        for (int p : *physicals) raw.triangles_by_physical[p].push_back({v[0], v[1], v[2]});
+      add_element(w, raw, type, v, physicals);
     }
   }
   w.expect("$EndElements");
@@ -216,17 +272,17 @@ void read_v4_elements(Words& w, RawMesh& raw,
 
 // MSH 2.2: one list of nodes, one of elements whose first tag is the physical group.
 void read_v2_nodes(Words& w, RawMesh& raw) {
-  const auto n = w.integer<std::int64_t>("the number of nodes");
+  const auto n = w.count("$Nodes", "nodes", 4);
   raw.nodes.reserve(static_cast<std::size_t>(n));
   for (std::int64_t k = 0; k < n; ++k) {
     const auto tag = w.integer<std::int64_t>("a node tag");
-    raw.nodes[tag] = Point{w.real("a coordinate"), w.real("a coordinate"), w.real("a coordinate")};
+    add_node(w, raw, tag, w.point(tag));
   }
   w.expect("$EndNodes");
 }
 
 void read_v2_elements(Words& w, RawMesh& raw) {
-  const auto n = w.integer<std::int64_t>("the number of elements");
+  const auto n = w.count("$Elements", "elements", 4);
   for (std::int64_t e = 0; e < n; ++e) {
     w.integer<std::int64_t>("an element tag");
     const int type = w.integer<int>("an element type");
@@ -239,9 +295,8 @@ void read_v2_elements(Words& w, RawMesh& raw) {
     }
     std::array<std::int64_t, 8> v{};
     for (int m = 0; m < per; ++m) v[m] = node_tag(w, raw);
-    if (type == tetrahedron_type) raw.tets.push_back({v[0], v[1], v[2], v[3]});
-    if (type == triangle_type && physical != 0)
-      raw.triangles_by_physical[physical].push_back({v[0], v[1], v[2]});
+    add_element(w, raw, type, v, physical != 0 ? std::span<const int>(&physical, 1)
+                                               : std::span<const int>());
   }
   w.expect("$EndElements");
 }
@@ -277,6 +332,7 @@ RawMesh read_raw(Words& w, int& version_major) {
       have_nodes = true;
     } else if (section == "$Elements") {
       if (!have_nodes) w.fail("$Elements before $Nodes");
+      raw.elements_line = w.line();
       version_major == 4 ? read_v4_elements(w, raw, surface_physicals) : read_v2_elements(w, raw);
       have_elements = true;
     } else if (section.size() > 1 && section[0] == '$' && section.rfind("$End", 0) != 0) {
@@ -292,13 +348,16 @@ RawMesh read_raw(Words& w, int& version_major) {
 
 }  // namespace
 
-TetMesh read_gmsh(const std::filesystem::path& path) {
-  Words w(path);
+TetMesh parse_gmsh(std::string_view text, const std::string& name) {
+  Words w(text, name);
   int version_major = 0;
   RawMesh raw = read_raw(w, version_major);
   if (raw.tets.empty())
-    throw InputError(path.string() +
-                     ": the mesh has no linear tetrahedra (type 4); mesh it with gmsh -3");
+    w.fail_at(raw.elements_line,
+              "the mesh has no linear tetrahedra (type 4); mesh it with gmsh -3");
+  if (raw.nodes.size() > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
+    w.fail_at(raw.elements_line, "the mesh has " + std::to_string(raw.nodes.size()) +
+                                     " nodes, more than 32-bit node numbers can address");
 
   TetMesh mesh;
   std::unordered_map<std::int64_t, std::int32_t> index;
@@ -313,18 +372,26 @@ TetMesh read_gmsh(const std::filesystem::path& path) {
     mesh.tets.push_back({renumber(t[0]), renumber(t[1]), renumber(t[2]), renumber(t[3])});
   for (const auto& [physical, triangles] : raw.triangles_by_physical) {
     BoundaryGroup g;
-    auto name = raw.physical_names.find(physical);
-    g.name = name != raw.physical_names.end() ? name->second : std::to_string(physical);
+    auto name_of = raw.physical_names.find(physical);
+    g.name = name_of != raw.physical_names.end() ? name_of->second : std::to_string(physical);
     for (const auto& t : triangles) {
-      auto a = index.find(t[0]), b = index.find(t[1]), c = index.find(t[2]);
-      if (a == index.end() || b == index.end() || c == index.end())
-        throw InputError(path.string() + ": a triangle of physical surface '" + g.name +
-                         "' has a node that no tetrahedron uses");
-      g.triangles.push_back({a->second, b->second, c->second});
+      std::array<std::int32_t, 3> tri;
+      for (int a = 0; a < 3; ++a) {
+        auto it = index.find(t.nodes[a]);
+        if (it == index.end())
+          w.fail_at(t.line, "a triangle of physical surface '" + g.name + "' has node " +
+                                std::to_string(t.nodes[a]) + ", which no tetrahedron uses");
+        tri[a] = it->second;
+      }
+      g.triangles.push_back(tri);
     }
     mesh.groups.push_back(std::move(g));
   }
   return mesh;
+}
+
+TetMesh read_gmsh(const std::filesystem::path& path) {
+  return parse_gmsh(read_input_file(path), path.string());
 }
 
 }  // namespace solvent::helmholtz

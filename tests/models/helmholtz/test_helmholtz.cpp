@@ -8,6 +8,7 @@
 #include <solvent_helmholtz/p1_assembly.hpp>
 #include "banded_solver.hpp"
 
+#include <solvent/input_file.hpp>
 #include <solvent/testkit.hpp>
 
 #include <doctest/doctest.h>
@@ -269,27 +270,49 @@ TEST_CASE("gmsh reader: malformed files name file and line") {
   CHECK(message("bad-order.msh") == d + "bad-order.msh:13: second-order elements (type 11) are not "
                                         "supported; mesh with gmsh -order 1");
   CHECK(message("missing.msh") == d + "missing.msh: cannot open for reading");
+  CHECK(message(".") == d + ".: is a directory");
+  CHECK(message("bad-count-huge.msh") ==
+        d + "bad-count-huge.msh:5: $Nodes declares 1000000000000 nodes, more than the 19 bytes "
+            "after it can hold (4 numbers each)");
+  CHECK(message("bad-count-negative.msh") ==
+        d + "bad-count-negative.msh:5: $Nodes declares -1 nodes; a count cannot be negative");
+  CHECK(message("bad-v4-block.msh") ==
+        d + "bad-v4-block.msh:18: an element block declares -5 elements; a count cannot be "
+            "negative");
+  CHECK(message("bad-nan.msh") == d + "bad-nan.msh:7: coordinate y of node 2 is NaN");
+  CHECK(message("bad-infinite.msh") == d + "bad-infinite.msh:9: coordinate z of node 4 is infinite");
+  CHECK(message("bad-duplicate-node.msh") ==
+        d + "bad-duplicate-node.msh:8: node 2 appears twice in $Nodes");
+  CHECK(message("bad-flat-tet.msh") == d + "bad-flat-tet.msh:13: a tetrahedron names node 1 twice");
+  CHECK(message("bad-no-tets.msh") ==
+        d + "bad-no-tets.msh:10: the mesh has no linear tetrahedra (type 4); mesh it with gmsh -3");
+  CHECK(message("bad-triangle-node.msh") ==
+        d + "bad-triangle-node.msh:15: a triangle of physical surface '7' has node 5, which no "
+            "tetrahedron uses");
 }
 
-TEST_CASE("model parameters: unknown or doubly used groups are configuration errors") {
-  auto problem = [](testkit::Settings s) {
-    try {
-      testkit::make_model("helmholtz", s);
-    } catch (const ConfigError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
-  const std::string unknown = problem({{"mesh", std::string("builtin:box")},
-                                       {"resolution", std::int64_t{2}},
-                                       {"boundary.source", std::vector<std::string>{"nozzle"}}});
-  CHECK(unknown.find("boundary.source: the mesh has no boundary group 'nozzle' (it has: inlet, "
-                     "outlet, walls)") != std::string::npos);
-  const std::string twice = problem({{"mesh", std::string("builtin:box")},
-                                     {"resolution", std::int64_t{2}},
-                                     {"boundary.impedance", std::vector<std::string>{"inlet"}}});
-  CHECK(twice.find("boundary.impedance: group 'inlet' is already in boundary.dirichlet") !=
-        std::string::npos);
-  const std::string shape = problem({{"mesh", std::string("builtin:sphere")}});
-  CHECK(shape.find("unknown built-in mesh 'builtin:sphere'") != std::string::npos);
+TEST_CASE("gmsh reader: the in-memory entry point reads what the file version reads") {
+  const TetMesh from_text =
+      parse_gmsh(read_input_file(data_dir + "/one-tet.msh"), "one-tet.msh");
+  const TetMesh from_file = read_gmsh(data_dir + "/one-tet.msh");
+  CHECK(from_text.nodes == from_file.nodes);
+  CHECK(from_text.tets == from_file.tets);
+}
+
+TEST_CASE("built-in meshes beyond 32-bit node numbers are refused, naming the key") {
+  const std::string limit = " cells (lengths times resolution), more than the 2147483647 "
+                            "vertices that 32-bit node numbers can address; shrink the geometry "
+                            "or lower resolution";
+  try {
+    make_builtin_mesh({"box", 10, {1e18, 1.0, 1.0}});
+    FAIL("a 1e18 m box was meshed");
+  } catch (const ConfigError& e) {
+    CHECK(std::string(e.what()) ==
+          "[model] box.size: the built-in mesh would have 1e+19 x 10 x 10" + limit);
+  }
+  CHECK_THROWS_WITH_AS(
+      make_builtin_mesh({"cabin", 100000}),
+      ("[model] resolution: the built-in mesh would have 2.8e+05 x 1.4e+05 x 1.15e+05" + limit)
+          .c_str(),
+      ConfigError);
 }
