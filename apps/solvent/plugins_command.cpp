@@ -17,25 +17,23 @@ namespace {
 // The README's plugin table is this output, so the two cannot drift apart (a test compares
 // them): one row per plugin, by kind then name; "cpu|cuda" reads "cpu, cuda" since a bare
 // '|' would split the cell.
-void print_markdown(std::vector<PluginLibrary> plugins) {
+void print_markdown(std::vector<PluginInfo> plugins) {
   std::sort(plugins.begin(), plugins.end(), [](const auto& a, const auto& b) {
-    return std::tuple(a.descriptor->kind, std::string_view(a.descriptor->name)) <
-           std::tuple(b.descriptor->kind, std::string_view(b.descriptor->name));
+    return std::tie(a.kind, a.name) < std::tie(b.kind, b.name);
   });
   std::printf("| name | kind | device | what it is |\n|---|---|---|---|\n");
   for (const auto& p : plugins) {
-    std::string device = p.descriptor->device;
+    std::string device = p.device;
     for (std::size_t i = device.find('|'); i != std::string::npos; i = device.find('|', i))
       device.replace(i, 1, ", ");
-    std::printf("| `%s` | %s | %s | %s |\n", p.descriptor->name,
-                std::string(to_string(p.descriptor->kind)).c_str(), device.c_str(),
-                p.descriptor->summary);
+    std::printf("| `%s` | %s | %s | %s |\n", p.name.c_str(), std::string(to_string(p.kind)).c_str(),
+                device.c_str(), p.summary.c_str());
   }
 }
 
 int list_plugins(std::vector<std::filesystem::path> dirs, bool markdown) {
   for (auto& d : PluginRegistry::default_search_path()) dirs.push_back(std::move(d));
-  PluginRegistry registry(dirs);
+  const PluginRegistry registry(dirs);
   if (markdown) {
     print_markdown(registry.plugins());
     return 0;
@@ -44,14 +42,20 @@ int list_plugins(std::vector<std::filesystem::path> dirs, bool markdown) {
   for (const auto& d : registry.search_path()) std::printf("  %s\n", d.c_str());
   auto plugins = registry.plugins();
   std::sort(plugins.begin(), plugins.end(), [](const auto& a, const auto& b) {
-    return std::tie(a.descriptor->kind, a.path) < std::tie(b.descriptor->kind, b.path);
+    return std::tie(a.kind, a.path) < std::tie(b.kind, b.path);
   });
   std::printf("\n%-14s %-20s %-8s %-5s %s\n", "kind", "name", "version", "dev", "library");
   for (const auto& p : plugins) {
-    const auto* d = p.descriptor;
-    std::printf("%-14s %-20s %-8s %-5s %s\n", std::string(to_string(d->kind)).c_str(), d->name,
-                d->version, d->device, p.path.c_str());
-    std::printf("%-14s   %s\n", "", d->summary);
+    std::printf("%-14s %-20s %-8s %-5s %s\n", std::string(to_string(p.kind)).c_str(),
+                p.name.c_str(), p.version.c_str(), p.device.c_str(), p.path.c_str());
+    std::printf("%-14s   %s\n", "", p.summary.c_str());
+  }
+  if (!registry.shadowed().empty()) {
+    std::printf("\nshadowed (a library earlier on the search path has the same kind and name):\n");
+    for (const auto& s : registry.shadowed())
+      std::printf("  %s: %s '%s', used from %s\n", s.plugin.path.c_str(),
+                  std::string(to_string(s.plugin.kind)).c_str(), s.plugin.name.c_str(),
+                  s.by.c_str());
   }
   if (!registry.skipped().empty()) {
     std::printf("\nskipped:\n");

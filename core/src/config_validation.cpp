@@ -1,5 +1,7 @@
 #include "config_validation.hpp"
 
+#include "logging.hpp"
+
 #include <solvent/errors.hpp>
 #include <solvent/memory.hpp>
 
@@ -410,6 +412,42 @@ toml::table params_table(const Parameters& p) {
   return t;
 }
 
+// Whether `dir` is `root` or inside it, links resolved.
+bool is_within(const fs::path& dir, const fs::path& root) {
+  auto resolved = [](const fs::path& p) {
+    std::error_code ec;
+    auto r = fs::weakly_canonical(p, ec).lexically_normal();
+    return r.has_filename() ? r : r.parent_path();
+  };
+  const auto d = resolved(dir), r = resolved(root);
+  return std::mismatch(r.begin(), r.end(), d.begin(), d.end()).first == r.end();
+}
+
+// [plugins] path, resolved: a relative folder is relative to the config file's folder, and
+// is stored absolute in `plugins`, so the resolved config written beside the results finds
+// the same folders when it is run again from there. Loading a plugin runs its code, so a
+// folder outside the config's own folder and outside Solvent's is named in a warning.
+std::vector<fs::path> config_plugin_path(const ConfigDocument& doc, Parameters& plugins) {
+  const auto base = fs::absolute(doc.file).parent_path();
+  std::vector<fs::path> dirs;
+  std::vector<std::string> written;
+  for (const auto& p : plugins.strings("path")) {
+    dirs.push_back((base / p).lexically_normal());
+    written.push_back(dirs.back().string());
+  }
+  const auto entry = plugins.entries().at("path");
+  for (const auto& d : dirs)
+    if (!is_within(d, base) && !is_within(d, solvent_root()))
+      core_logger()->warn(
+          "{}: [plugins] path adds {}, outside this configuration's folder and outside "
+          "Solvent's ({}): loading a plugin runs its code, so trust this configuration as you "
+          "would trust code",
+          entry.where.empty() ? doc.file.string() : entry.where, d.string(),
+          solvent_root().string());
+  plugins.set("path", written, entry.origin, entry.where);
+  return dirs;
+}
+
 }  // namespace
 
 ResolvedConfig resolve_config(const ConfigDocument& doc) {
@@ -453,12 +491,7 @@ ResolvedConfig resolve_config(const ConfigDocument& doc) {
   cfg.plugins = core_section("plugins", plugins_schema());
   cfg.output = core_section("output", output_schema());
 
-  std::vector<fs::path> search;
-  const auto base = doc.file.parent_path();
-  for (const auto& p : cfg.plugins.strings("path")) {
-    fs::path d(p);
-    search.push_back(d.is_absolute() ? d : base / d);
-  }
+  std::vector<fs::path> search = config_plugin_path(doc, cfg.plugins);
   for (auto& d : PluginRegistry::default_search_path()) search.push_back(std::move(d));
   cfg.registry = std::make_unique<PluginRegistry>(search);
 

@@ -12,7 +12,7 @@
 namespace solvent {
 
 struct ResolvedRole {
-  std::string type;  // as written: a plugin name or a path
+  std::string type;  // the plugin's name
   const PluginLibrary* plugin = nullptr;
   Parameters params;  // the plugin's own keys
   std::string where;  // file:line:col of its `type`
@@ -26,6 +26,9 @@ struct ResolvedConfig {
   std::string fallback;    // [linear_solver] fallback: a CPU solver used when no device
   std::optional<ResolvedRole> fallback_solver;
   std::unique_ptr<PluginRegistry> registry;
+
+  // The folders [plugins] path put first on the search path, absolute.
+  const std::vector<std::string>& plugin_dirs() const { return plugins.strings("path"); }
 
   // Every section and key, defaults included, ready to write as TOML.
   toml::table to_toml() const;

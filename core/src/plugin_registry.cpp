@@ -1,5 +1,7 @@
 #include "plugin_registry.hpp"
 
+#include "logging.hpp"
+
 #include <solvent/errors.hpp>
 
 #include <fmt/format.h>
@@ -29,75 +31,91 @@ std::vector<fs::path> PluginRegistry::default_search_path() {
   return dirs;
 }
 
-PluginRegistry::PluginRegistry(const std::vector<fs::path>& search_path)
+fs::path solvent_root() {
+  return fs::path(boost::dll::this_line_location().string()).parent_path().parent_path();
+}
+
+PluginRegistry::PluginRegistry(const std::vector<fs::path>& search_path,
+                               std::chrono::milliseconds load_timeout)
     : search_path_(search_path) {
   std::set<fs::path> seen;
+  std::vector<fs::path> candidates;
   for (const auto& dir : search_path_) {
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) continue;
+    const auto folder = fs::canonical(dir, ec);
+    if (ec) continue;
     std::vector<fs::path> files;
-    for (const auto& e : fs::directory_iterator(dir, ec)) {
+    for (const auto& e : fs::directory_iterator(folder, ec)) {
       const auto name = e.path().filename().string();
-      if (name.rfind("libsolvent-", 0) == 0 && e.path().extension() == ".so")
-        files.push_back(e.path());
+      if (name.starts_with("libsolvent-") && name.ends_with(".so")) files.push_back(e.path());
     }
     std::sort(files.begin(), files.end());
+    // A library is named by the file found in its folder (a link, a FIFO, a device are
+    // reported by their own name), and one reached twice (a folder listed twice, a link
+    // to a library also listed) is read once.
     for (const auto& f : files) {
-      auto canonical = fs::weakly_canonical(f, ec);
-      if (!seen.insert(canonical).second) continue;
-      try {
-        plugins_.push_back(load_plugin_library(canonical));
-      } catch (const PluginError& e) {
-        skipped_.push_back({canonical, e.what()});
-      }
+      auto target = fs::canonical(f, ec);
+      if (ec) target = f;  // a link loop or a dangling link: reported when it is checked
+      if (seen.insert(target).second) candidates.push_back(f);
     }
+  }
+  for (auto& result : probe_plugin_libraries(candidates, load_timeout)) {
+    if (auto* s = std::get_if<SkippedLibrary>(&result)) {
+      skipped_.push_back(std::move(*s));
+      continue;
+    }
+    auto& info = std::get<PluginInfo>(result);
+    // The first in search order wins, as in PATH: a folder put first (a config's [plugins]
+    // path, SOLVENT_PLUGIN_PATH) overrides an installed copy without removing it.
+    const auto first = std::find_if(plugins_.begin(), plugins_.end(), [&](const PluginInfo& p) {
+      return p.kind == info.kind && p.name == info.name;
+    });
+    if (first != plugins_.end())
+      shadowed_.push_back({std::move(info), first->path});
+    else
+      plugins_.push_back(std::move(info));
   }
 }
 
-const PluginLibrary& PluginRegistry::find(const std::string& name_or_path, PluginKind kind) {
-  const bool is_path = name_or_path.find('/') != std::string::npos;
-  if (is_path) {
-    std::error_code ec;
-    const auto canonical = fs::weakly_canonical(name_or_path, ec);
-    auto check_kind = [&](const PluginLibrary& p) -> const PluginLibrary& {
-      if (p.descriptor->kind != kind)
-        throw PluginError(fmt::format("{} is a {} plugin, not a {} plugin", name_or_path,
-                                      to_string(p.descriptor->kind), to_string(kind)));
-      return p;
-    };
-    for (const auto& p : plugins_)
-      if (p.path == canonical) return check_kind(p);
-    for (const auto& p : chosen_by_path_)
-      if (p.path == canonical) return check_kind(p);
-    auto lib = load_plugin_library(canonical);
-    check_kind(lib);
-    return chosen_by_path_.emplace_back(std::move(lib));
-  }
-  std::vector<const PluginLibrary*> matches;
-  for (const auto& p : plugins_)
-    if (p.descriptor->kind == kind && name_or_path == p.descriptor->name) matches.push_back(&p);
-  if (matches.size() == 1) return *matches.front();
-  if (matches.size() > 1) {
-    std::string paths;
-    for (const auto* m : matches) paths += "\n  " + m->path.string();
+const PluginLibrary& PluginRegistry::find(const std::string& name, PluginKind kind) {
+  if (name.find('/') != std::string::npos)
     throw PluginError(fmt::format(
-        "{} plugin '{}' is provided by {} libraries:{}\nchoose one by giving its path as type",
-        to_string(kind), name_or_path, matches.size(), paths));
+        "type '{}' is a path; plugin types are names; add the directory to [plugins] path", name));
+  const auto it = std::find_if(plugins_.begin(), plugins_.end(), [&](const PluginInfo& p) {
+    return p.kind == kind && p.name == name;
+  });
+  if (it == plugins_.end()) {
+    auto valid = names(kind);
+    std::string hint;
+    if (auto n = nearest(name, valid); !n.empty()) hint = fmt::format("; did you mean '{}'?", n);
+    std::string list;
+    for (const auto& v : valid) list += (list.empty() ? "" : ", ") + v;
+    // A skipped library of the conventional file name is most likely the one meant.
+    std::string skipped;
+    for (const auto& s : skipped_)
+      if (s.path.filename() == "libsolvent-" + name + ".so")
+        skipped = fmt::format("; a library of that file name was skipped: {}", s.reason);
+    throw PluginError(fmt::format("unknown {} plugin '{}'{} (available: {}){}", to_string(kind),
+                                  name, hint, list.empty() ? "none" : list, skipped));
   }
-  auto valid = names(kind);
-  std::string hint;
-  if (auto n = nearest(name_or_path, valid); !n.empty())
-    hint = fmt::format("; did you mean '{}'?", n);
-  std::string list;
-  for (const auto& v : valid) list += (list.empty() ? "" : ", ") + v;
-  throw PluginError(fmt::format("unknown {} plugin '{}'{} (available: {})", to_string(kind),
-                                name_or_path, hint, list.empty() ? "none" : list));
+  if (const auto l = loaded_.find(it->path); l != loaded_.end()) return l->second;
+  auto lib = load_plugin_library(it->path);
+  if (lib.descriptor->kind != kind || name != lib.descriptor->name)
+    throw PluginError(
+        fmt::format("{}: changed since the plugin path was read: it now provides {} plugin '{}'",
+                    it->path.string(), to_string(lib.descriptor->kind), lib.descriptor->name));
+  for (const auto& s : shadowed_)
+    if (s.by == it->path)
+      core_logger()->warn("{} plugin '{}': using {}; {}, later on the search path, is not used",
+                          to_string(kind), name, it->path.string(), s.plugin.path.string());
+  return loaded_.emplace(it->path, std::move(lib)).first->second;
 }
 
 std::vector<std::string> PluginRegistry::names(PluginKind kind) const {
   std::vector<std::string> out;
   for (const auto& p : plugins_)
-    if (p.descriptor->kind == kind) out.emplace_back(p.descriptor->name);
+    if (p.kind == kind) out.push_back(p.name);
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;

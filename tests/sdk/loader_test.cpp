@@ -44,10 +44,11 @@ TEST_CASE("a plugin built against another ABI is refused, naming both versions")
   CHECK(registry.plugins().empty());
   REQUIRE(registry.skipped().size() == 1);
   CHECK(registry.skipped().front().reason == expected);
+  // Asked for by name, the error says why the library of that name is not there.
   CHECK(error_of([&] { registry.find("sdk-wrong-abi", PluginKind::LinearSolver); }) ==
-        "unknown linear_solver plugin 'sdk-wrong-abi' (available: none)");
-  // Named by path, it is refused with the same message.
-  CHECK(error_of([&] { registry.find(path.string(), PluginKind::LinearSolver); }) == expected);
+        "unknown linear_solver plugin 'sdk-wrong-abi' (available: none); a library of that file "
+        "name was skipped: " +
+            expected);
 }
 
 TEST_CASE("a plugin built against a newer minor Solvent version of the same ABI is accepted") {
@@ -62,35 +63,38 @@ TEST_CASE("a plugin built against a newer minor Solvent version of the same ABI 
   CHECK(solver->accepts({solvent::OperatorKind::Dense, solvent::ScalarKind::Real}));
 }
 
-TEST_CASE("two plugins of one name: the conflict names both paths, a path chooses one") {
+TEST_CASE("two plugins of one name: the first on the search path is used, the other shadowed") {
   const auto a = library("twin-a", "sdk-twin");
   const auto b = library("twin-b", "sdk-twin");
+  for (const auto& [first, second] : {std::pair{a, b}, std::pair{b, a}}) {
+    PluginRegistry registry({first.parent_path(), second.parent_path()});
+    REQUIRE(registry.plugins().size() == 1);
+    CHECK(registry.plugins().front().path == first);
+    REQUIRE(registry.shadowed().size() == 1);
+    CHECK(registry.shadowed().front().plugin.path == second);
+    CHECK(registry.shadowed().front().by == first);
+    CHECK(registry.find("sdk-twin", PluginKind::LinearSolver).path == first);
+    CHECK(std::string(registry.find("sdk-twin", PluginKind::LinearSolver).descriptor->summary) ==
+          (first == a ? "twin a" : "twin b"));
+  }
+  // A path never chooses one: types are names.
   PluginRegistry registry({fixtures / "twin-a", fixtures / "twin-b"});
-  REQUIRE(registry.plugins().size() == 2);
-  CHECK(error_of([&] { registry.find("sdk-twin", PluginKind::LinearSolver); }) ==
-        "linear_solver plugin 'sdk-twin' is provided by 2 libraries:\n  " + a.string() + "\n  " +
-            b.string() + "\nchoose one by giving its path as type");
-
-  const auto& chosen_b = registry.find(b.string(), PluginKind::LinearSolver);
-  CHECK(std::string(chosen_b.descriptor->summary) == "twin b");
-  const auto& chosen_a = registry.find(a.string(), PluginKind::LinearSolver);
-  CHECK(std::string(chosen_a.descriptor->summary) == "twin a");
-  // A path to the wrong kind is refused.
-  CHECK(error_of([&] { registry.find(a.string(), PluginKind::Model); }) ==
-        a.string() + " is a linear_solver plugin, not a model plugin");
+  CHECK(error_of([&] { registry.find(b.string(), PluginKind::LinearSolver); }) ==
+        "type '" + b.string() +
+            "' is a path; plugin types are names; add the directory to [plugins] path");
+  // Of the right name but another kind, it is not found.
+  CHECK(error_of([&] { registry.find("sdk-twin", PluginKind::Model); }) ==
+        "unknown model plugin 'sdk-twin' (available: none)");
 }
 
-TEST_CASE("plugins chosen by path off the search path stay valid while more are added") {
+TEST_CASE("a plugin found once stays at its address while more are loaded") {
   // The config keeps one reference per role (model, integrator, solver, fallback): a later
   // lookup must not move an earlier one.
-  PluginRegistry registry({});
-  const auto& first =
-      registry.find(library("twin-a", "sdk-twin").string(), PluginKind::LinearSolver);
+  PluginRegistry registry({fixtures / "twin-a", fixtures / "newer-minor"});
+  const auto& first = registry.find("sdk-twin", PluginKind::LinearSolver);
   const auto* first_address = &first;
-  registry.find(library("twin-b", "sdk-twin").string(), PluginKind::LinearSolver);
-  registry.find(library("newer-minor", "sdk-newer-minor").string(), PluginKind::LinearSolver);
+  registry.find("sdk-newer-minor", PluginKind::LinearSolver);
   CHECK(&first == first_address);
   CHECK(std::string(first.descriptor->summary) == "twin a");
-  CHECK(&registry.find(library("twin-a", "sdk-twin").string(), PluginKind::LinearSolver) ==
-        first_address);
+  CHECK(&registry.find("sdk-twin", PluginKind::LinearSolver) == first_address);
 }

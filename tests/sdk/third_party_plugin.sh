@@ -97,14 +97,19 @@ installed=$prefix/lib/solvent/libsolvent-acme-jacobi.so
 SOLVENT_PLUGIN_PATH= "$prefix/bin/solvent" plugins | grep -F "$installed"
 SOLVENT_PLUGIN_PATH= "$prefix/bin/solvent" validate example/jacobi.toml
 
-step "with the build's copy on the path too, the name is ambiguous and a path chooses"
+step "with the build's copy first on the path too, the build's copy is used, the installed one shadowed"
+"$prefix/bin/solvent" plugins | tee "$work/shadowed.txt"
+grep -F "  $installed: linear_solver 'acme-jacobi', used from $plugin_dir/libsolvent-acme-jacobi.so" \
+  "$work/shadowed.txt"
+"$prefix/bin/solvent" validate example/jacobi.toml 2>&1 | tee "$work/validate.txt"
+grep -F "linear_solver plugin 'acme-jacobi': using $plugin_dir/libsolvent-acme-jacobi.so; $installed, later on the search path, is not used" \
+  "$work/validate.txt"
+
+step "a path as type is refused"
 set +e
-conflict=$("$prefix/bin/solvent" validate example/jacobi.toml 2>&1)
+refused=$("$prefix/bin/solvent" validate example/jacobi.toml --set "linear_solver.type=$installed" 2>&1)
 rc=$?
 set -e
-printf '%s\n' "$conflict"
+printf '%s\n' "$refused"
 test "$rc" -eq 2
-grep -F "linear_solver plugin 'acme-jacobi' is provided by 2 libraries:" <<<"$conflict"
-grep -F "  $plugin_dir/libsolvent-acme-jacobi.so" <<<"$conflict"
-grep -F "  $installed" <<<"$conflict"
-"$prefix/bin/solvent" validate example/jacobi.toml --set "linear_solver.type=$installed"
+grep -F "error: --set: [linear_solver]: type '$installed' is a path; plugin types are names; add the directory to [plugins] path" <<<"$refused"

@@ -88,14 +88,7 @@ std::shared_ptr<Integrator> make_integrator(const std::string& name, const Setti
   return create_integrator(lib, ctx);
 }
 
-std::vector<std::string> installed(PluginKind kind) {
-  std::vector<std::string> names;
-  for (const auto& lib : registry().plugins())
-    if (lib.descriptor->kind == kind) names.emplace_back(lib.descriptor->name);
-  std::sort(names.begin(), names.end());
-  names.erase(std::unique(names.begin(), names.end()), names.end());
-  return names;
-}
+std::vector<std::string> installed(PluginKind kind) { return registry().names(kind); }
 
 Schema schema_of(const std::string& name, PluginKind kind) {
   return registry().find(name, kind).descriptor->schema();
