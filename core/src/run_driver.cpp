@@ -154,8 +154,12 @@ std::map<std::string, std::string> flatten(const toml::table& t, const std::stri
 
 // --resume continues the experiment the directory holds and nothing else: its resolved
 // configuration must be the recorded one (by hash, and key by key to say what differs),
-// except a larger integrator.steps, which extends the run. Returns whether it extends.
-bool check_resume(const fs::path& dir, const ResolvedConfig& cfg, const std::string& resolved,
+// except a larger integrator.steps, which extends the run.
+struct ResumePlan {
+  bool extends = false;
+  std::string earlier;  // how the earlier run ended, for the log
+};
+ResumePlan check_resume(const fs::path& dir, const ResolvedConfig& cfg, const std::string& resolved,
                   const Integrator& integrator) {
   const auto state = inspect_output_dir(dir);
   const std::string integrator_name = cfg.integrator->plugin->descriptor->name;
@@ -211,7 +215,9 @@ bool check_resume(const fs::path& dir, const ResolvedConfig& cfg, const std::str
         "--resume: {} holds no checkpoint of integrator '{}' to continue from (the run "
         "stopped before writing one); rerun with --overwrite",
         dir.string(), integrator_name)});
-  return extends;
+  return {extends, state.status == "running" ? "it stopped without finishing"
+                  : state.status.empty()     ? "its record names no outcome"
+                                             : "it was " + state.status};
 }
 
 PluginContext context_for(const ResolvedRole& r) { return PluginContext{r.params, core_logger()}; }
@@ -248,12 +254,15 @@ RunSummary run_experiment(const RunOptions& opt) {
 
   const auto dir_lock = prepare_output_dir(
       summary.output_dir, {opt.resume.has_value(), opt.overwrite, opt.resume ? fs::path() : config});
-  const bool extends = opt.resume && check_resume(summary.output_dir, cfg, resolved, *plugins.integrator);
-  if (!opt.resume || extends) write_file_atomic(summary.output_dir / "config.toml", resolved);
+  const auto resume = opt.resume ? check_resume(summary.output_dir, cfg, resolved, *plugins.integrator)
+                                 : ResumePlan{};
+  if (!opt.resume || resume.extends) write_file_atomic(summary.output_dir / "config.toml", resolved);
   if (opt.resume)
-    log->info("continuing the run in {} from its checkpoint at step {}{}", summary.output_dir.string(),
+    log->info("continuing the run in {} ({}) from its checkpoint at step {}{}",
+              summary.output_dir.string(), resume.earlier,
               *plugins.integrator->checkpoint_step(summary.output_dir),
-              extends ? fmt::format(" to step {}", cfg.integrator->params.integer("steps")) : "");
+              resume.extends ? fmt::format(" to step {}", cfg.integrator->params.integer("steps"))
+                             : "");
 
   RunRecord record(summary.output_dir, cfg, opt.argv, sha256_of(resolved));
   record.write();

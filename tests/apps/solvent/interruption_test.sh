@@ -67,6 +67,8 @@ for signal in INT TERM KILL; do
       "$work/out.txt" || fail "resuming with a damaged observables row: no file:line message"
   fi
   "$solvent" run --resume "$dir" > "$work/out.txt" 2>&1 || fail "resume after SIG$signal: exit $?"
+  [ $signal != KILL ] || grep -q "(it stopped without finishing) from its checkpoint at step" \
+    "$work/out.txt" || fail "the resume does not say the earlier run stopped unfinished"
   same_as_reference "$dir" "SIG$signal at row $at"
 done
 
