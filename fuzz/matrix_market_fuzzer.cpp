@@ -13,7 +13,7 @@ namespace {
 
 // Well under libFuzzer's 2 GiB RSS limit: a header may declare any size, and what the
 // reader would allocate for it must be refused before it is allocated.
-constexpr std::size_t memory_limit = std::size_t{256} << 20;
+const solvent::MemoryLimit memory_limit{256.0 * 1024 * 1024, "the fuzzer's 256 MiB"};
 
 void require(bool ok) {
   if (!ok) std::abort();

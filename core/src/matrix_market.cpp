@@ -427,13 +427,12 @@ CsrMatrix<T> to_csr(Entries<T>&& e) {
 // that a header of 2147483647 rows and a handful of entries is refused by name instead of
 // ending in std::bad_alloc or the OOM killer.
 void check_memory(const NumberedText& text, const Header& h, double bytes, const char* what,
-                  std::size_t limit) {
-  if (bytes <= static_cast<double>(limit)) return;
+                  const MemoryLimit& limit) {
+  if (bytes <= limit.bytes) return;
   constexpr double mib = 1024.0 * 1024.0;
   text.fail("the declared " + std::to_string(h.rows) + " x " + std::to_string(h.cols) +
             " matrix needs " + std::to_string(static_cast<std::uint64_t>(std::ceil(bytes / mib))) +
-            " MiB for its " + what + ", more than the memory limit of " +
-            std::to_string(limit / (1024 * 1024)) + " MiB");
+            " MiB for its " + what + ", more than " + limit.description);
 }
 
 template <class T>
@@ -547,7 +546,7 @@ void write_array(const std::filesystem::path& path, const std::vector<T>& v) {
 }  // namespace
 
 Operator parse_matrix_market(std::string_view text, const std::string& name,
-                             std::size_t memory_limit) {
+                             const MemoryLimit& limit) {
   NumberedText lines(text, name);
   const Header h = read_header(lines);
   const bool cplx = h.field == Field::Complex;
@@ -557,13 +556,13 @@ Operator parse_matrix_market(std::string_view text, const std::string& name,
     return to_dense(read_entries<double>(lines, h));
   }
   check_memory(lines, h, (static_cast<double>(h.rows) + 1) * sizeof(std::int32_t), "row pointers",
-               memory_limit);
+               limit);
   if (cplx) return to_csr(read_entries<complex>(lines, h));
   return to_csr(read_entries<double>(lines, h));
 }
 
 Vector parse_matrix_market_vector(std::string_view text, const std::string& name,
-                                  std::size_t memory_limit) {
+                                  const MemoryLimit& limit) {
   NumberedText lines(text, name);
   const Header h = read_header(lines);
   if (h.rows != 1 && h.cols != 1)
@@ -573,17 +572,17 @@ Vector parse_matrix_market_vector(std::string_view text, const std::string& name
   check_memory(lines, h,
                static_cast<double>(h.rows) * static_cast<double>(h.cols) *
                    (cplx ? sizeof(complex) : sizeof(double)),
-               "values", memory_limit);
+               "values", limit);
   if (cplx) return to_vector(read_entries<complex>(lines, h));
   return to_vector(read_entries<double>(lines, h));
 }
 
 Operator read_matrix_market(const std::filesystem::path& path) {
-  return parse_matrix_market(read_input_file(path), path.string(), physical_memory_bytes());
+  return parse_matrix_market(read_input_file(path), path.string(), memory_limit());
 }
 
 Vector read_matrix_market_vector(const std::filesystem::path& path) {
-  return parse_matrix_market_vector(read_input_file(path), path.string(), physical_memory_bytes());
+  return parse_matrix_market_vector(read_input_file(path), path.string(), memory_limit());
 }
 
 void write_matrix_market(const std::filesystem::path& path, const CsrMatrix<double>& a,

@@ -3,7 +3,6 @@
 // reader can be run on text that never was a file (the fuzz targets in fuzz/) and every
 // count a file declares can be compared with the bytes that are really there before
 // anything of that size is allocated.
-#include <cstddef>
 #include <filesystem>
 #include <string>
 
@@ -12,10 +11,5 @@ namespace solvent {
 // The bytes of `path`. Throws InputError "<file>: is a directory" or
 // "<file>: cannot open for reading".
 std::string read_input_file(const std::filesystem::path& path);
-
-// The machine's physical memory in bytes: what a reader may at most allocate for storage
-// whose size a file only declares (the row pointers of a sparse matrix), so that an absurd
-// declaration is an InputError rather than std::bad_alloc or the kernel's OOM killer.
-std::size_t physical_memory_bytes();
 
 }  // namespace solvent

@@ -4,9 +4,9 @@
 // expanded to the full matrix; repeated entries are summed); array files become
 // DenseMatrix. Integer and pattern fields read as real (a pattern entry is 1). A
 // malformed file throws InputError whose message is "<file>:<line>: <what>".
+#include <solvent/memory.hpp>
 #include <solvent/operator.hpp>
 
-#include <cstddef>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -19,20 +19,20 @@ enum class MatrixSymmetry { General, Symmetric, SkewSymmetric, Hermitian };
 
 // Besides the format's own rules, the reader refuses NaN and infinite entries, a hermitian
 // diagonal entry with an imaginary part, sizes beyond 32-bit indices, and a header whose
-// declared size needs more memory for the row pointers (coordinate) or the vector than the
-// machine has (InputError naming the size); no declared count is allocated for beyond what
-// the file's bytes can hold.
+// declared size needs more memory for the row pointers (coordinate) or the vector than
+// memory_limit() allows (InputError naming both); no declared count is allocated for beyond
+// what the file's bytes can hold.
 Operator read_matrix_market(const std::filesystem::path& path);
 // An n x 1 or 1 x n matrix, array or coordinate (missing entries are zero).
 Vector read_matrix_market_vector(const std::filesystem::path& path);
 
 // The same from text in memory: `name` stands for the file in messages, and storage that
-// only the header's size declares may take at most `memory_limit` bytes (the file versions
-// pass physical_memory_bytes(), <solvent/input_file.hpp>).
+// only the header's size declares is weighed against `limit` (the file versions pass
+// memory_limit()).
 Operator parse_matrix_market(std::string_view text, const std::string& name,
-                             std::size_t memory_limit);
+                             const MemoryLimit& limit);
 Vector parse_matrix_market_vector(std::string_view text, const std::string& name,
-                                  std::size_t memory_limit);
+                                  const MemoryLimit& limit);
 
 // Coordinate format, values written in the shortest form that reads back exactly.
 // A symmetry other than General writes the lower triangle only, after checking that the

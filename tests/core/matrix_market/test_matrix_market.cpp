@@ -185,7 +185,7 @@ TEST_CASE("malformed files: InputError '<file>:<line>: <what>'") {
 }
 
 TEST_CASE("a size that only the header declares is weighed before it is allocated") {
-  constexpr std::size_t mib = 1024 * 1024;
+  const MemoryLimit mib{1024 * 1024, "the 1.0 MiB of this test"};
   auto parse_error = [&](const std::string& name, bool as_vector) {
     const std::string text = read_input_file(data(name));
     try {
@@ -200,10 +200,10 @@ TEST_CASE("a size that only the header declares is weighed before it is allocate
   };
   CHECK(parse_error("bad-memory.mtx", false) ==
         "bad-memory.mtx:2: the declared 2147483647 x 2147483647 matrix needs 8192 MiB for its "
-        "row pointers, more than the memory limit of 1 MiB");
+        "row pointers, more than the 1.0 MiB of this test");
   CHECK(parse_error("bad-vector-memory.mtx", true) ==
         "bad-vector-memory.mtx:2: the declared 2147483647 x 1 matrix needs 16384 MiB for its "
-        "values, more than the memory limit of 1 MiB");
+        "values, more than the 1.0 MiB of this test");
   // Under the limit the same header reads on, to the entries it lacks.
   CHECK(parse_error("bad-vector-memory.mtx", false) ==
         "bad-vector-memory.mtx:3: the file ends after 1 of the 2147483647 entries declared on "
