@@ -78,6 +78,10 @@ RunRecord::RunRecord(std::filesystem::path dir, const ResolvedConfig& cfg,
   if (cfg.preconditioner) plugins.insert("preconditioner", plugin_entry(*cfg.preconditioner));
   if (cfg.fallback_solver)
     plugins.insert("fallback_linear_solver", plugin_entry(*cfg.fallback_solver));
+  // A config's [plugins] path runs the code found there: the record says where it looked.
+  toml::array from_config;
+  for (const auto& d : cfg.plugin_dirs()) from_config.push_back(d);
+  plugins.insert("search_path_from_config", std::move(from_config));
   table_.insert("plugins", std::move(plugins));
 }
 
