@@ -11,7 +11,9 @@ solvent::Schema cusolver_schema() {
           "reuse_factorization", true,
           "getrf once in setup and only getrs per solve; off: copy the resident "
           "matrix and getrf again in every solve (what gepp-cuda's paper mode does)"),
-      ParamSpec::integer("device", 0, "CUDA device ordinal").at_least(0),
+      // Narrowed to CUDA's int ordinal: unbounded, 2^32 would wrap to device 0. 255 is far
+      // more GPUs than one host holds; an ordinal with no device is refused at setup.
+      ParamSpec::integer("device", 0, "CUDA device ordinal").at_least(0).at_most(255),
   };
 }
 }  // namespace

@@ -10,9 +10,12 @@ solvent::Schema integrator_schema() {
       ParamSpec::integer("steps", 1000, "steps to take (fewer if a tip reaches model.stop_x)")
           .at_least(0),
       ParamSpec::choice("device", "cpu", {"cpu", "cuda"}, "where the state lives and steps"),
+      // Narrowed to int for OpenMP; 4096 is above the hardware threads of any one host, so
+      // a larger value is a typo rather than a request.
       ParamSpec::integer("threads", 0,
                          "CPU threads of the grid-wide checks (0: OpenMP's default, all cores)")
-          .at_least(0),
+          .at_least(0)
+          .at_most(4096),
       ParamSpec::boolean("force_dt", false,
                          "run even when dt exceeds the explicit stability limit (the "
                          "per-step guards still apply)"),

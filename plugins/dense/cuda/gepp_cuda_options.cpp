@@ -41,7 +41,9 @@ solvent::Schema gepp_cuda_schema() {
       ParamSpec::choice("back_substitution", "device", {"host", "device"},
                         "host: copy the factors back and substitute on the CPU (the paper); "
                         "device: substitute in one thread block on the GPU"),
-      ParamSpec::integer("device", 0, "CUDA device ordinal").at_least(0),
+      // Narrowed to CUDA's int ordinal: unbounded, 2^32 would wrap to device 0. 255 is far
+      // more GPUs than one host holds; an ordinal with no device is refused at setup.
+      ParamSpec::integer("device", 0, "CUDA device ordinal").at_least(0).at_most(255),
   };
 }
 

@@ -8,8 +8,11 @@ namespace solvent::matm {
 
 Schema matm_schema() {
   Schema s = iteration_schema();
-  s.push_back(
-      ParamSpec::integer("threads", 0, "OpenMP threads; 0 takes all OpenMP offers").at_least(0.0));
+  // Narrowed to int for OpenMP; 4096 is above the hardware threads of any one host, so a
+  // larger value is a typo rather than a request.
+  s.push_back(ParamSpec::integer("threads", 0, "OpenMP threads; 0 takes all OpenMP offers")
+                  .at_least(0.0)
+                  .at_most(4096));
   return s;
 }
 
