@@ -1,6 +1,7 @@
 // solvent: runs numerical experiments described by TOML files, with every model,
 // integrator and linear solver loaded from a plugin.
 #include "commands.hpp"
+#include "communicator_world.hpp"
 
 #include <solvent/abi.hpp>
 #include <solvent/errors.hpp>
@@ -107,8 +108,14 @@ int main(int argc, char** argv) {
     std::fputs(usage, stderr);
     return 2;
   }
+  // Under mpirun every rank gets here: MPI ends with the process.
+  struct FinishMpi {
+    ~FinishMpi() { solvent::finish_world(); }
+  } finish_mpi;
   try {
     return parse_and_run(argc, argv);
+  } catch (const solvent::OtherRankFailed& e) {
+    return e.exit_code();  // rank 0 reports it
   } catch (const solvent::ConfigError& e) {
     for (const auto& p : e.problems()) std::fprintf(stderr, "error: %s\n", p.c_str());
     std::fprintf(stderr, "%zu configuration error%s; nothing was run\n", e.problems().size(),

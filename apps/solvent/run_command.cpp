@@ -1,6 +1,7 @@
 #include "commands.hpp"
 
 #include "combination.hpp"
+#include "communicator_world.hpp"
 #include "config_validation.hpp"
 #include "run_driver.hpp"
 
@@ -58,6 +59,7 @@ Command add_run_command(CLI::App& app, const Args& argv) {
             if (opt->config.empty() && !opt->resume)
               throw ConfigError({"solvent run: which configuration file? (solvent run FILE)"});
             const auto s = run_experiment(*opt);
+            if (world().rank() != 0) return 0;  // rank 0 speaks for the run
             std::printf("run completed: model %s, integrator %s%s%s\n", s.model.c_str(),
                         s.integrator.c_str(), s.linear_solver.empty() ? "" : ", linear solver ",
                         s.linear_solver.c_str());

@@ -1,6 +1,7 @@
 #include "run_driver.hpp"
 
 #include "combination.hpp"
+#include "communicator_world.hpp"
 #include "config_validation.hpp"
 #include "csv_observer.hpp"
 #include "fallback_linear_solver.hpp"
@@ -35,6 +36,13 @@ namespace solvent {
 namespace fs = std::filesystem;
 
 namespace {
+
+class NullObserver : public Observer {
+ public:
+  void on_start(const FieldLayout&) override {}
+  void on_step(const StepInfo&, std::span<const double>, std::span<const Observable>) override {}
+  void on_solution(const Vector&, const SolveStats&, std::span<const Observable>) override {}
+};
 
 class ObserverFanOut : public Observer {
  public:
@@ -227,51 +235,77 @@ PluginContext context_for(const ResolvedRole& r) { return PluginContext{r.params
 RunSummary run_experiment(const RunOptions& opt) {
   const auto wall_start = std::chrono::steady_clock::now();
   auto log = core_logger();
+  const Communicator& comm = world();
+  const bool root = comm.rank() == 0;
+  // Rank 0 speaks for the run; the others say only what fails on them.
+  if (!root) log->set_level(spdlog::level::err);
   fs::path config = opt.config;
   if (config.empty() && opt.resume) config = *opt.resume / "config.toml";
-  auto cfg = resolve_config(load_config_document(config, opt.overrides));
 
   RunSummary summary;
-  summary.output_dir = choose_output_dir(opt, cfg);
-  summary.model = cfg.model->plugin->descriptor->name;
-  summary.integrator = cfg.integrator->plugin->descriptor->name;
-
   PhaseTimer timer;
-  // The plugins are made, and the combination checked, before the output directory is
-  // touched: a configuration they refuse (a size beyond the memory, solvers that do not
-  // fit) leaves no folder and no record behind to refuse the corrected rerun.
+  std::optional<ResolvedConfig> resolved_cfg;
   PluginSet plugins;
-  {
+  std::string resolved;
+  // Every rank reads and checks the configuration and makes its plugins; the ranks then
+  // agree (a problem on any rank is reported once, by rank 0, and ends all ranks with its
+  // exit code) and check that they resolved the same configuration. The plugins are made,
+  // and the combination checked, before the output directory is touched: a configuration
+  // they refuse (a size beyond the memory, solvers that do not fit) leaves no folder and
+  // no record behind to refuse the corrected rerun.
+  agree_across_ranks(comm, [&] {
+    resolved_cfg.emplace(resolve_config(load_config_document(config, opt.overrides)));
+    const auto& cfg = *resolved_cfg;
+    summary.output_dir = choose_output_dir(opt, cfg);
+    summary.model = cfg.model->plugin->descriptor->name;
+    summary.integrator = cfg.integrator->plugin->descriptor->name;
+    if (comm.size() > 1)
+      if (auto problems = rank_problems(cfg, comm.size()); !problems.empty())
+        throw ConfigError(std::move(problems));
     auto scope = timer.measure("setup");
     plugins = create_plugins(cfg);
     if (auto problems = combination_problems(cfg, plugins); !problems.empty())
       throw ConfigError(std::move(problems));
-  }
-  std::ostringstream resolved_text;
-  resolved_text << "# Resolved configuration (defaults filled in) of this run.\n"
-                << cfg.to_toml() << '\n';
-  const std::string resolved = resolved_text.str();
+    std::ostringstream text;
+    text << "# Resolved configuration (defaults filled in) of this run.\n" << cfg.to_toml() << '\n';
+    resolved = text.str();
+    return sha256_of(resolved);
+  });
+  const auto& cfg = *resolved_cfg;
 
-  const auto dir_lock = prepare_output_dir(
-      summary.output_dir, {opt.resume.has_value(), opt.overwrite, opt.resume ? fs::path() : config});
-  const auto resume = opt.resume ? check_resume(summary.output_dir, cfg, resolved, *plugins.integrator)
-                                 : ResumePlan{};
-  if (!opt.resume || resume.extends) write_file_atomic(summary.output_dir / "config.toml", resolved);
-  if (opt.resume)
-    log->info("continuing the run in {} ({}) from its checkpoint at step {}{}",
-              summary.output_dir.string(), resume.earlier,
-              *plugins.integrator->checkpoint_step(summary.output_dir),
-              resume.extends ? fmt::format(" to step {}", cfg.integrator->params.integer("steps"))
-                             : "");
+  // Rank 0 alone prepares the output directory and writes the core's files; the others
+  // wait for it, so that none starts computing into a run that was refused.
+  const auto ranks = describe_ranks(comm);  // every rank takes part
+  std::optional<OutputDirLock> dir_lock;
+  std::optional<RunRecord> record;
+  std::optional<CsvObserver> csv;
+  agree_across_ranks(comm, [&] {
+    if (!root) return std::string();
+    dir_lock.emplace(prepare_output_dir(
+        summary.output_dir, {opt.resume.has_value(), opt.overwrite, opt.resume ? fs::path() : config}));
+    const auto resume = opt.resume ? check_resume(summary.output_dir, cfg, resolved, *plugins.integrator)
+                                   : ResumePlan{};
+    if (!opt.resume || resume.extends) write_file_atomic(summary.output_dir / "config.toml", resolved);
+    if (opt.resume)
+      log->info("continuing the run in {} ({}) from its checkpoint at step {}{}",
+                summary.output_dir.string(), resume.earlier,
+                *plugins.integrator->checkpoint_step(summary.output_dir),
+                resume.extends ? fmt::format(" to step {}", cfg.integrator->params.integer("steps"))
+                               : "");
+    record.emplace(summary.output_dir, cfg, opt.argv, sha256_of(resolved));
+    record->set_ranks(ranks);
+    record->write();
+    csv.emplace(summary.output_dir, cfg.output, opt.resume.has_value());
+    return std::string();
+  });
 
-  RunRecord record(summary.output_dir, cfg, opt.argv, sha256_of(resolved));
-  record.write();
-
-  CsvObserver csv(summary.output_dir, cfg.output, opt.resume.has_value());
   const bool tty = isatty(fileno(stderr)) != 0;
-  ProgressLine progress(opt.progress == ProgressMode::Always ||
-                        (opt.progress == ProgressMode::Auto && tty));
-  ObserverFanOut observer(csv, progress);
+  ProgressLine progress(root && (opt.progress == ProgressMode::Always ||
+                                 (opt.progress == ProgressMode::Auto && tty)));
+  NullObserver nothing;
+  std::optional<ObserverFanOut> fan_out;
+  if (root) fan_out.emplace(*csv, progress);
+  Observer& observer = root ? static_cast<Observer&>(*fan_out) : nothing;
   RunContext ctx;
   ctx.output_dir = summary.output_dir;
   ctx.seed = static_cast<std::uint64_t>(cfg.run.integer("seed"));
@@ -279,6 +313,7 @@ RunSummary run_experiment(const RunOptions& opt) {
   ctx.observer = &observer;
   ctx.timer = &timer;
   ctx.log = log.get();
+  ctx.comm = &comm;
 
   std::shared_ptr<Model> model = plugins.model;
   std::shared_ptr<Integrator> integrator = plugins.integrator;
@@ -288,32 +323,33 @@ RunSummary run_experiment(const RunOptions& opt) {
   // The record says how the run ended even when that cannot be fully written: an error in
   // finishing after a failure must not replace the failure's own message.
   auto finish_record = [&](const std::string& status, const std::string& message) {
+    if (!root) return;
     std::string closing_error;
     try {
-      csv.finish();
+      csv->finish();
     } catch (const Error& e) {
       closing_error = e.what();
     }
-    if (model) record.add_facts("model", model->facts());
-    if (integrator) record.add_facts("integrator", integrator->facts());
-    if (solver) record.add_facts("linear_solver", solver->facts());
-    if (preconditioner) record.add_facts("preconditioner", preconditioner->facts());
+    if (model) record->add_facts("model", model->facts());
+    if (integrator) record->add_facts("integrator", integrator->facts());
+    if (solver) record->add_facts("linear_solver", solver->facts());
+    if (preconditioner) record->add_facts("preconditioner", preconditioner->facts());
     // After a failure the integrator returned nothing: the observer knows how far it got.
     const bool ended_early = status != "completed";
-    record.set_result(ended_early ? csv.last_step().step : result.steps,
-                      ended_early ? csv.last_step().t : result.t, csv.solve_stats(),
-                      csv.last_observables());
-    record.set_timings(
+    record->set_result(ended_early ? csv->last_step().step : result.steps,
+                       ended_early ? csv->last_step().t : result.t, csv->solve_stats(),
+                       csv->last_observables());
+    record->set_timings(
         timer.seconds(),
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count());
     if (!closing_error.empty() && status == "completed") {
-      record.set_outcome("failed", closing_error);
-      record.write();
+      record->set_outcome("failed", closing_error);
+      record->write();
       throw Error(closing_error);
     }
-    record.set_outcome(status, closing_error.empty() ? message : message + "; " + closing_error);
+    record->set_outcome(status, closing_error.empty() ? message : message + "; " + closing_error);
     try {
-      record.write();
+      record->write();
     } catch (const Error& e) {
       if (status == "completed") throw;
       log->error("the record could not be updated: {}", e.what());
@@ -326,8 +362,8 @@ RunSummary run_experiment(const RunOptions& opt) {
       for (const auto& note : combination_notes(cfg, plugins)) log->warn("{}", note);
       if (plugins.linear_solver && !plugins.linear_solver->uses_preconditioner())
         preconditioner.reset();
-      if (const auto layout = model->linear() ? model->linear()->layout() : std::nullopt)
-        csv.set_solution_layout(*layout);
+      if (const auto layout = model->linear() ? model->linear()->layout() : std::nullopt; layout && csv)
+        csv->set_solution_layout(*layout);
       if (plugins.linear_solver) {
         summary.linear_solver = cfg.linear_solver->plugin->descriptor->name;
         SolverPolicy policy;
@@ -336,7 +372,7 @@ RunSummary run_experiment(const RunOptions& opt) {
         policy.verify_residual = cfg.solver_core.boolean("verify_residual");
         policy.on_conversion = [&](const std::string& what) {
           log->info("operator converted for linear solver '{}': {}", summary.linear_solver, what);
-          record.add_conversion(what);
+          if (record) record->add_conversion(what);
         };
         plugins.linear_solver->set_policy(policy);
         plugins.linear_solver->set_preconditioner(preconditioner);
@@ -354,7 +390,7 @@ RunSummary run_experiment(const RunOptions& opt) {
             std::move(plugins.linear_solver), std::move(fallback),
             [&](const std::string& why_switch) {
               log->warn("{}; falling back to linear solver '{}'", why_switch, cfg.fallback);
-              record.set_solver_in_use(fmt::format("{} (fallback: {})", cfg.fallback, why_switch));
+              if (record) record->set_solver_in_use(fmt::format("{} (fallback: {})", cfg.fallback, why_switch));
               summary.linear_solver = cfg.fallback + " (fallback)";
             });
         solver->set_policy(policy);
@@ -379,17 +415,21 @@ RunSummary run_experiment(const RunOptions& opt) {
             : fmt::format(" (integrator '{}' writes no checkpoints: rerun with --overwrite)",
                           summary.integrator));
     finish_record("interrupted", what);
+    if (comm.size() > 1) end_all_ranks(comm, e.exit_code(), what);
     throw Interrupted(e.signal(), what);
   } catch (const Error& e) {
     finish_record("failed", e.what());
+    if (comm.size() > 1) end_all_ranks(comm, e.exit_code(), e.what());
     throw;
   } catch (const std::exception& e) {
     finish_record("failed", e.what());
+    if (comm.size() > 1) end_all_ranks(comm, 1, e.what());
     throw Error(e.what());
   } catch (...) {
     // Plugin code may throw anything (`throw 42`): the record must still say how it ended.
     const std::string what = "a plugin threw an exception that is not a std::exception";
     finish_record("failed", what);
+    if (comm.size() > 1) end_all_ranks(comm, 1, what);
     throw Error(what);
   }
   finish_record("completed", "");

@@ -94,6 +94,14 @@ void RunRecord::add_facts(const std::string& role, const Facts& facts) {
   f.insert_or_assign(role, std::move(t));
 }
 
+void RunRecord::set_ranks(const std::vector<std::string>& ranks) {
+  auto& host = *table_["host"].as_table();
+  host.insert_or_assign("ranks", static_cast<std::int64_t>(ranks.size()));
+  toml::array each;
+  for (const auto& r : ranks) each.push_back(r);
+  host.insert_or_assign("each_rank", std::move(each));
+}
+
 void RunRecord::add_conversion(const std::string& what) {
   auto& plugins = *table_["plugins"].as_table();
   if (!plugins.contains("operator_conversions"))

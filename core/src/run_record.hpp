@@ -21,6 +21,8 @@ class RunRecord {
             const std::string& config_sha256);
 
   void add_facts(const std::string& role, const Facts& facts);
+  // One line per rank ("host, N threads"), in rank order.
+  void set_ranks(const std::vector<std::string>& ranks);
   void set_solver_in_use(const std::string& note);  // e.g. a fallback taking over
   void add_conversion(const std::string& what);       // the core converted the operator
   void set_outcome(const std::string& status, const std::string& message);

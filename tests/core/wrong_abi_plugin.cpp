@@ -18,6 +18,7 @@ solvent_plugin_descriptor() {
                                            nullptr,
                                            nullptr,
                                            nullptr,
-                                           nullptr};
+                                           nullptr,
+                                           1};
   return &d;
 }

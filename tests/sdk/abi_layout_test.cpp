@@ -25,7 +25,8 @@ TEST_CASE("the plugin descriptor: abi_version first, every field where the loade
   CHECK(offsetof(PluginDescriptor, make_integrator) == 72);
   CHECK(offsetof(PluginDescriptor, make_linear_solver) == 80);
   CHECK(offsetof(PluginDescriptor, make_preconditioner) == 88);
-  CHECK(sizeof(PluginDescriptor) == 96);
+  CHECK(offsetof(PluginDescriptor, max_ranks) == 96);
+  CHECK(sizeof(PluginDescriptor) == 104);
   CHECK(static_cast<std::uint32_t>(PluginKind::Model) == 1);
   CHECK(static_cast<std::uint32_t>(PluginKind::Integrator) == 2);
   CHECK(static_cast<std::uint32_t>(PluginKind::LinearSolver) == 3);

@@ -5,7 +5,8 @@
 // (tests/sdk/abi_layout_test.cpp pins the layouts). 2: the descriptor is a plain extern "C"
 // function instead of a Boost.DLL alias. 3: operators (matrix-free, forms), the
 // preconditioner kind, LinearSolver's checked setup/solve around setup_impl/solve_impl. 4: Integrator's
-// writes_checkpoints and checkpoint_step (resume).
+// writes_checkpoints and checkpoint_step (resume); RunContext::comm and the descriptor's
+// max_ranks (runs over MPI ranks).
 #include <cstdint>
 
 #define SOLVENT_PLUGIN_ABI_VERSION 4u

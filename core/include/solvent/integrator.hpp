@@ -1,5 +1,6 @@
 #pragma once
 // Integrator: advances (or solves) a model, reporting every step to the observer.
+#include <solvent/communicator.hpp>
 #include <solvent/linear_solver.hpp>
 #include <solvent/model.hpp>
 #include <solvent/observer.hpp>
@@ -23,6 +24,9 @@ struct RunContext {
   Observer* observer = nullptr;
   PhaseTimer* timer = nullptr;
   spdlog::logger* log = nullptr;
+  // The run's ranks; one unless started by mpirun. Rank 0 alone writes the core's outputs
+  // (record, observables); a distributed integrator reports global observables on every rank.
+  const Communicator* comm = &single_rank();
 };
 
 struct RunResult {

@@ -55,6 +55,9 @@ struct PluginDescriptor {
   std::unique_ptr<Integrator> (*make_integrator)(const PluginContext&);
   std::unique_ptr<LinearSolver> (*make_linear_solver)(const PluginContext&);
   std::unique_ptr<Preconditioner> (*make_preconditioner)(const PluginContext&);
+  // The most ranks the plugin can run on (mpirun -n N): 1 for a plugin that knows nothing
+  // of ranks (the default: the core refuses it under N > 1, naming it), 0 for any number.
+  std::uint32_t max_ranks;
 };
 
 #ifndef SOLVENT_VERSION
@@ -84,9 +87,17 @@ PluginDescriptor describe(PluginKind kind, const char* name, const char* version
           factory_for<T, Model>(),
           factory_for<T, Integrator>(),
           factory_for<T, LinearSolver>(),
-          factory_for<T, Preconditioner>()};
+          factory_for<T, Preconditioner>(),
+          1};
 }
 }  // namespace detail
+
+// A descriptor for a plugin that runs on any number of ranks, exchanging what it must
+// through RunContext::comm: SOLVENT_PLUGIN(solvent::distributed(solvent::describe_...(...))).
+constexpr PluginDescriptor distributed(PluginDescriptor d) {
+  d.max_ranks = 0;
+  return d;
+}
 
 template <class T>
 PluginDescriptor describe_model(const char* name, const char* version, const char* summary,

@@ -1,0 +1,45 @@
+#pragma once
+// The ranks of one run as a plugin sees them: which of the run's processes this is, and the
+// few collective operations a distributed plugin needs — with no mpi.h in any plugin. The
+// core implements it over MPI when the run was started by mpirun (and Solvent was built
+// with MPI); otherwise the run is one rank and every collective is the identity.
+#include <complex>
+#include <cstddef>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace solvent {
+
+class Communicator {
+ public:
+  virtual ~Communicator() = default;
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  // The rank among this host's ranks: a rank drives GPU local_rank() % (GPUs on the host).
+  virtual int local_rank() const = 0;
+  virtual void barrier() const = 0;
+  // Element-wise over all ranks, in place. The sum is formed in rank order on every rank
+  // (gathered, then added 0, 1, 2, ...), so every rank holds the same bits and a rerun on
+  // as many ranks repeats them, which MPI_Allreduce does not promise.
+  virtual void sum(std::span<double> values) const = 0;
+  virtual void max(std::span<double> values) const = 0;
+  // `root`'s bytes, on every rank.
+  virtual void broadcast(std::string& bytes, int root) const = 0;
+  // Every rank's string, in rank order, on every rank.
+  virtual std::vector<std::string> gather_all(const std::string& mine) const = 0;
+  // Sends `send` to `peer` and receives `receive.size()` bytes from it, both at once, so
+  // that two neighbours exchanging halos never wait on each other.
+  virtual void exchange(int peer, std::span<const std::byte> send,
+                        std::span<std::byte> receive) const = 0;
+
+  void sum(std::span<std::complex<double>> values) const {
+    // std::complex<double> is two doubles, real then imaginary ([complex.numbers]).
+    sum(std::span<double>(reinterpret_cast<double*>(values.data()), 2 * values.size()));
+  }
+};
+
+// The communicator of a run of one process: rank 0 of 1.
+const Communicator& single_rank();
+
+}  // namespace solvent

@@ -1,0 +1,102 @@
+#include "communicator_world.hpp"
+#include "config_validation.hpp"
+#include "host_info.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <exception>
+#include <string_view>
+
+namespace solvent {
+
+namespace {
+// A failure as the ranks exchange it: its exit code, then its problems one per line.
+std::string encode(int code, const std::vector<std::string>& lines) {
+  std::string out = std::to_string(code);
+  for (const auto& l : lines) out += '\n' + l;
+  return out;
+}
+}  // namespace
+
+void agree_across_ranks(const Communicator& comm, const std::function<std::string()>& step) {
+  if (comm.size() == 1) {
+    step();
+    return;
+  }
+  std::exception_ptr failure;
+  std::string mine;
+  try {
+    mine = encode(0, {step()});
+  } catch (const ConfigError& e) {
+    failure = std::current_exception();
+    mine = encode(e.exit_code(), e.problems());
+  } catch (const Error& e) {
+    failure = std::current_exception();
+    mine = encode(e.exit_code(), {e.what()});
+  } catch (const std::exception& e) {
+    failure = std::current_exception();
+    mine = encode(1, {e.what()});
+  } catch (...) {
+    failure = std::current_exception();
+    mine = encode(1, {"a plugin threw an exception that is not a std::exception"});
+  }
+  const auto all = comm.gather_all(mine);
+  for (int r = 0; r < comm.size(); ++r) {
+    const std::string& theirs = all[static_cast<std::size_t>(r)];
+    const int code = std::stoi(theirs.substr(0, theirs.find('\n')));
+    if (code == 0) continue;
+    if (comm.rank() != 0) throw OtherRankFailed(code);
+    if (r == 0) std::rethrow_exception(failure);
+    std::vector<std::string> lines;
+    for (std::size_t at = theirs.find('\n'); at != std::string::npos;) {
+      const auto next = theirs.find('\n', at + 1);
+      lines.push_back(fmt::format("rank {}: {}", r, theirs.substr(at + 1, next - at - 1)));
+      at = next;
+    }
+    if (code == 2) throw ConfigError(std::move(lines));
+    std::string text;
+    for (const auto& l : lines) text += (text.empty() ? "" : "\n") + l;
+    throw RankError(code, text);
+  }
+  for (int r = 1; r < comm.size(); ++r)
+    if (all[static_cast<std::size_t>(r)] != all[0]) {
+      if (comm.rank() != 0) throw OtherRankFailed(2);
+      throw ConfigError({fmt::format(
+          "rank {} resolved another configuration than rank 0 (do all ranks read the same "
+          "files, with the same plugins?)",
+          r)});
+    }
+}
+
+std::vector<std::string> rank_problems(const ResolvedConfig& cfg, int ranks) {
+  std::vector<std::string> out;
+  auto check = [&](const std::optional<ResolvedRole>& role, std::string_view section) {
+    if (!role) return;
+    const auto max = role->plugin->descriptor->max_ranks;
+    if (max == 0 || static_cast<int>(max) >= ranks) return;
+    out.push_back(fmt::format(
+        "{}: [{}] plugin '{}' runs on {} rank{} only; this run has {} (mpirun -n {}): run it "
+        "without mpirun, or choose a distributed plugin (solvent plugins)",
+        role->where, section, role->type, max, max == 1 ? "" : "s", ranks, ranks));
+  };
+  check(cfg.model, "model");
+  check(cfg.integrator, "integrator");
+  check(cfg.linear_solver, "linear_solver");
+  check(cfg.preconditioner, "preconditioner");
+  return out;
+}
+
+void end_all_ranks(const Communicator& comm, int code, const std::string& what) {
+  std::fprintf(stderr, "error: rank %d: %s\n", comm.rank(), what.c_str());
+  std::fflush(stderr);
+  abort_world(code);
+  std::_Exit(code);
+}
+
+std::vector<std::string> describe_ranks(const Communicator& comm) {
+  const auto host = probe_host();
+  return comm.gather_all(fmt::format("{}, {} threads", host.hostname, host.threads));
+}
+
+}  // namespace solvent

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Runs over MPI ranks (mpirun -n 1, 2, 4): one resolved configuration, rank 0 alone writing
+# and speaking, the rank-ordered sum known for every N; a plugin that runs on one rank only
+# refused under -n 2, naming it; a failure on one rank, in setup or while computing, ends
+# every rank within seconds with one message and that failure's exit code.
+# usage: ranks_test.sh SOLVENT MPIEXEC PROBE_CONFIG SERIAL_CONFIG WORK_DIR
+set -uo pipefail
+solvent=$1 mpiexec=$2 probe=$3 serial=$4 work=$5
+rm -rf "$work" && mkdir -p "$work"
+# CI runs as root, which OpenMPI refuses unless told.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fail() { echo "FAIL: $*"; cat "$work/out.txt"; exit 1; }
+ranks() { local n=$1; shift; timeout 60 "$mpiexec" -n "$n" --oversubscribe "$solvent" "$@" > "$work/out.txt" 2>&1; }
+
+for n in 1 2 4; do
+  ranks $n run "$probe" --output "$work/n$n" || fail "-n $n: exit $?"
+  [ "$(grep -c '^run completed' "$work/out.txt")" -eq 1 ] || fail "-n $n: not one summary"
+  # step 3: sum over ranks of (rank + 1) * 3 = 3 n (n + 1) / 2
+  last=$(tail -n 1 "$work/n$n/observables.csv")
+  [ "$last" = "3,3,$((3 * n * (n + 1) / 2)),$n" ] || fail "-n $n: last row '$last'"
+  grep -q "^ranks = $n$" "$work/n$n/record.toml" || fail "-n $n: the record does not say $n ranks"
+done
+
+# A plugin that knows nothing of ranks: refused before anything is written, once.
+ranks 2 run "$serial" --output "$work/serial"; rc=$?
+[ $rc -eq 2 ] || fail "a one-rank plugin under -n 2: exit $rc, expected 2"
+[ "$(grep -c "\[integrator\] plugin 'imex-trapezoid' runs on 1 rank only; this run has 2" "$work/out.txt")" -eq 1 ] \
+  || fail "a one-rank plugin under -n 2: not named exactly once"
+[ ! -e "$work/serial" ] || fail "a refused run left an output folder"
+
+# Bad input on rank 1 only, found in setup: rank 0 reports it once, every rank exits 4.
+ranks 2 run "$probe" --set model.unreadable_on_rank=1 --output "$work/setup"; rc=$?
+[ $rc -eq 4 ] || fail "bad input on rank 1: exit $rc, expected 4"
+[ "$(grep -c "error: rank 1: rank-probe.dat:1: the input this rank reads is malformed" "$work/out.txt")" -eq 1 ] \
+  || fail "bad input on rank 1: not reported exactly once"
+
+# A failure on rank 1 while rank 0 waits in a collective: all end, quickly, with exit 5.
+start=$SECONDS
+ranks 2 run "$probe" --set integrator.fail_rank=1 --output "$work/compute"; rc=$?
+[ $rc -eq 5 ] || fail "a failure on rank 1 while computing: exit $rc, expected 5"
+[ $((SECONDS - start)) -lt 30 ] || fail "a failure on rank 1 took $((SECONDS - start)) s to end the run"
+[ "$(grep -c "error: rank 1: rank-probe-steps: the failure asked for on rank 1" "$work/out.txt")" -eq 1 ] \
+  || fail "a failure on rank 1: not reported exactly once"
+echo "ranks: 1, 2, 4 agree; one-rank plugins refused; a failing rank ends the run once"
