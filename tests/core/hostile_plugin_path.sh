@@ -68,22 +68,23 @@ out=$("$solvent" validate "$work/good.toml" 2>&1) || fail "validate of a good co
 printf '%s\n' "$out"
 grep -q 'warning' <<<"$out" && fail "a [plugins] path inside the config's folder was warned about"
 
-sed 's|"gepp-cpu"|"plugins/libsolvent-throwing-constructor.so"|' "$work/good.toml" > "$work/by-path.toml"
-set +e
-out=$("$solvent" validate "$work/by-path.toml" 2>&1)
-rc=$?
-set -e
-printf '%s\n' "$out"
+# validate_with TYPE NAME: validates the good config with another linear_solver type,
+# leaving the output in $out and the exit code in $rc.
+validate_with() {
+  sed "s|\"gepp-cpu\"|\"$1\"|" "$work/good.toml" > "$work/$2.toml"
+  set +e
+  out=$("$solvent" validate "$work/$2.toml" 2>&1)
+  rc=$?
+  set -e
+  printf '%s\n' "$out"
+}
+
+validate_with plugins/libsolvent-throwing-constructor.so by-path
 [ "$rc" -eq 2 ] || fail "a path as type: exit code $rc, expected 2"
 expect_line "$out" "error: $work/by-path.toml:10:8: [linear_solver]: type 'plugins/libsolvent-throwing-constructor.so' is a path; plugin types are names; add the directory to [plugins] path"
 
 # Named, the plugin whose constructor throws is loaded and fails as an error, not a crash.
-sed 's|"gepp-cpu"|"throwing-constructor"|' "$work/good.toml" > "$work/throwing.toml"
-set +e
-out=$("$solvent" validate "$work/throwing.toml" 2>&1)
-rc=$?
-set -e
-printf '%s\n' "$out"
+validate_with throwing-constructor throwing
 [ "$rc" -eq 1 ] || fail "a throwing constructor: exit code $rc, expected 1"
 expect_line "$out" "error: a plugin threw an exception that is not a std::exception"
 echo "hostile_plugin_path: all checks passed"
