@@ -1,0 +1,207 @@
+// GridBlocks: the automatic split, a given split's checks, and blocks that tile the grid;
+// HaloExchange: on however many ranks mpirun started, every ghost face value that has a
+// neighbour holds the neighbour's value at that global node, for every split of the ranks.
+#define DOCTEST_CONFIG_IMPLEMENT
+#include <doctest/doctest.h>
+
+#include "communicator_world.hpp"
+
+#include <solvent/errors.hpp>
+#include <solvent/grid_blocks.hpp>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+using solvent::GridBlocks;
+using Index3 = GridBlocks::Index3;
+
+namespace {
+
+// Every node of the grid lies in exactly one block, and extents along an axis differ by at
+// most one, the larger first.
+void check_tiling(const GridBlocks& g) {
+  std::vector<int> owners(static_cast<std::size_t>(g.nodes[0]) * g.nodes[1] * g.nodes[2], 0);
+  for (int r = 0; r < g.ranks(); ++r) {
+    CHECK(g.rank_at(g.coordinates(r)) == r);
+    const Index3 o = g.offset(r), e = g.extent(r);
+    for (int k = o[2]; k < o[2] + e[2]; ++k)
+      for (int j = o[1]; j < o[1] + e[1]; ++j)
+        for (int i = o[0]; i < o[0] + e[0]; ++i)
+          ++owners[static_cast<std::size_t>(i) +
+                   static_cast<std::size_t>(g.nodes[0]) *
+                       (j + static_cast<std::size_t>(g.nodes[1]) * k)];
+    for (int a = 0; a < 3; ++a) {
+      CHECK(e[a] >= g.nodes[a] / g.split[a]);
+      CHECK(e[a] <= g.nodes[a] / g.split[a] + 1);
+      const auto n = g.neighbours(r);
+      if (n[2 * a + 1] >= 0) {
+        CHECK(g.offset(n[2 * a + 1])[a] == o[a] + e[a]);
+        CHECK(g.extent(n[2 * a + 1])[a] <= e[a]);
+        CHECK(g.neighbours(n[2 * a + 1])[2 * a] == r);
+      } else {
+        CHECK(o[a] + e[a] == g.nodes[a]);
+      }
+      if (n[2 * a] < 0) CHECK(o[a] == 0);
+    }
+  }
+  for (int count : owners) REQUIRE(count == 1);
+}
+
+std::vector<Index3> all_splits(int ranks, Index3 nodes) {
+  std::vector<Index3> out;
+  for (int p1 = 1; p1 <= ranks; ++p1)
+    for (int p2 = 1; p1 * p2 <= ranks; ++p2)
+      if (ranks % (p1 * p2) == 0) {
+        const int p3 = ranks / (p1 * p2);
+        if (p1 <= nodes[0] && p2 <= nodes[1] && p3 <= nodes[2]) out.push_back({p1, p2, p3});
+      }
+  return out;
+}
+
+double global_value(int i, int j, int k) { return i + 1000.0 * j + 1e6 * k; }
+
+}  // namespace
+
+TEST_CASE("the automatic split minimises the faces between blocks") {
+  struct Case {
+    Index3 nodes;
+    int ranks;
+    Index3 split;
+  };
+  const Case cases[] = {
+      {{8, 8, 8}, 1, {1, 1, 1}},
+      // Equal areas: the slowest axis is cut first.
+      {{8, 8, 8}, 2, {1, 1, 2}},
+      {{8, 8, 8}, 4, {1, 2, 2}},
+      {{8, 8, 8}, 8, {2, 2, 2}},
+      {{12, 12, 12}, 6, {1, 2, 3}},
+      {{16, 16, 16}, 64, {4, 4, 4}},
+      // A long axis 1 is cut across, whatever its place in memory.
+      {{100, 10, 10}, 4, {4, 1, 1}},
+      {{10, 100, 10}, 8, {1, 8, 1}},
+      // A flat grid is never cut across its single plane.
+      {{64, 64, 1}, 4, {2, 2, 1}},
+      {{64, 32, 1}, 8, {4, 2, 1}},
+      // A prime number of ranks: one axis, the slowest that has room.
+      {{16, 16, 16}, 7, {1, 1, 7}},
+      {{16, 16, 4}, 7, {1, 7, 1}},
+      // Uneven blocks: 10 nodes over 3 ranks are 4, 3, 3.
+      {{10, 10, 10}, 3, {1, 1, 3}},
+      {{7, 6, 5}, 12, {3, 2, 2}},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.nodes);
+    CAPTURE(c.ranks);
+    CHECK(GridBlocks::automatic_split(c.nodes, c.ranks) == c.split);
+    check_tiling(GridBlocks(c.nodes, c.ranks));
+  }
+}
+
+TEST_CASE("the first remainder blocks are one node longer") {
+  const GridBlocks g({10, 1, 1}, 3, {3, 1, 1});
+  CHECK(g.extent(0) == Index3{4, 1, 1});
+  CHECK(g.extent(1) == Index3{3, 1, 1});
+  CHECK(g.extent(2) == Index3{3, 1, 1});
+  CHECK(g.offset(2) == Index3{7, 0, 0});
+  CHECK(g.neighbours(1) == std::array<int, 6>{0, 2, -1, -1, -1, -1});
+}
+
+TEST_CASE("every given split of a grid tiles it") {
+  for (const Index3 nodes : {Index3{7, 6, 5}, Index3{3, 1, 9}})
+    for (int ranks : {1, 2, 3, 4, 6, 12})
+      for (const Index3 split : all_splits(ranks, nodes)) {
+        CAPTURE(nodes);
+        CAPTURE(split);
+        check_tiling(GridBlocks(nodes, ranks, split));
+      }
+}
+
+TEST_CASE("a split that does not fit is a configuration error naming it and the grid") {
+  CHECK_THROWS_WITH_AS(GridBlocks({8, 8, 8}, 4, {2, 2, 2}),
+                       "the split 2×2×2 of the 8×8×8 node grid makes 8 blocks, but the run has "
+                       "4 ranks",
+                       solvent::ConfigError);
+  CHECK_THROWS_WITH_AS(GridBlocks({2, 8, 8}, 3, {3, 1, 1}),
+                       "the split 3×1×1 does not fit the 2×8×8 node grid: axis 1 cannot be cut "
+                       "into 3 blocks of at least one node",
+                       solvent::ConfigError);
+  CHECK_THROWS_AS(GridBlocks({8, 8, 8}, 1, {1, 0, 1}), solvent::ConfigError);
+  CHECK_THROWS_WITH_AS(GridBlocks::automatic_split({3, 3, 3}, 5),
+                       "a 3×3×3 node grid cannot be split over 5 ranks: no p1×p2×p3 = 5 has "
+                       "every p at most its axis's nodes",
+                       solvent::ConfigError);
+  CHECK_THROWS_AS(GridBlocks({8, 0, 8}, 1), solvent::ConfigError);
+}
+
+TEST_CASE("the halo exchange fills every ghost face that has a neighbour") {
+  const solvent::Communicator& comm = solvent::world();
+  // Under mpirun the test must really run over its ranks, not as copies of one rank.
+  if (const char* size = std::getenv("OMPI_COMM_WORLD_SIZE"))
+    REQUIRE(comm.size() == std::atoi(size));
+  const Index3 nodes{7, 6, 5};
+  const double untouched = -1.0;
+  for (const Index3 split : all_splits(comm.size(), nodes)) {
+    CAPTURE(split);
+    const GridBlocks g(nodes, comm.size(), split);
+    solvent::HaloExchange halo(g, comm);
+    const Index3 o = g.offset(comm.rank()), e = g.extent(comm.rank());
+    const auto neighbours = g.neighbours(comm.rank());
+    std::vector<double> field(halo.field_size(), untouched);
+    auto at = [&](int i, int j, int k) -> double& {
+      return field[static_cast<std::size_t>(i + 1) +
+                   static_cast<std::size_t>(e[0] + 2) *
+                       (static_cast<std::size_t>(j + 1) +
+                        static_cast<std::size_t>(e[1] + 2) * static_cast<std::size_t>(k + 1))];
+    };
+    for (int k = 0; k < e[2]; ++k)
+      for (int j = 0; j < e[1]; ++j)
+        for (int i = 0; i < e[0]; ++i) at(i, j, k) = global_value(o[0] + i, o[1] + j, o[2] + k);
+    // Twice: the buffers kept from the first exchange must serve the second.
+    halo.exchange(field);
+    halo.exchange(field);
+
+    std::size_t received = 0;
+    for (int k = -1; k <= e[2]; ++k)
+      for (int j = -1; j <= e[1]; ++j)
+        for (int i = -1; i <= e[0]; ++i) {
+          const Index3 local{i, j, k};
+          int outside = 0, face = -1;
+          for (int a = 0; a < 3; ++a)
+            if (local[a] < 0 || local[a] >= e[a]) {
+              ++outside;
+              face = 2 * a + (local[a] < 0 ? 0 : 1);
+            }
+          // The interior as written, a face towards a neighbour as the neighbour holds it;
+          // edges, corners and boundary faces as they were.
+          const bool known = outside == 0 || (outside == 1 && neighbours[face] >= 0);
+          const double expected = known ? global_value(o[0] + i, o[1] + j, o[2] + k) : untouched;
+          if (known && outside == 1) ++received;
+          if (at(i, j, k) != expected) {
+            CAPTURE(local);
+            CHECK(at(i, j, k) == expected);
+          }
+        }
+    // Over several ranks every block has a neighbour, so something was received and checked.
+    if (comm.size() > 1) CHECK(received > 0);
+  }
+}
+
+TEST_CASE("a halo exchange refuses a field of the wrong size") {
+  const GridBlocks g({4, 4, 4}, 1);
+  solvent::HaloExchange halo(g, solvent::single_rank());
+  CHECK(halo.field_size() == 6u * 6u * 6u);
+  std::vector<double> field(5 * 6 * 6);
+  CHECK_THROWS_AS(halo.exchange(field), solvent::Error);
+}
+
+int main(int argc, char** argv) {
+  int code = 0;
+  {
+    doctest::Context context(argc, argv);
+    code = context.run();
+  }
+  // MPI_Finalize before exit, else mpirun reports the ranks as having ended abnormally.
+  solvent::finish_world();
+  return code;
+}
