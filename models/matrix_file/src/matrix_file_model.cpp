@@ -1,6 +1,9 @@
 #include "src/matrix_file_model.hpp"
 
 #include <solvent/matrix_market.hpp>
+#include <solvent/memory.hpp>
+
+#include <fmt/format.h>
 
 #include <spdlog/spdlog.h>
 
@@ -181,6 +184,13 @@ MatrixFileModel::MatrixFileModel(const PluginContext& ctx) : path_(ctx.params.st
   if (rows != cols)
     throw InputError(path_ + ": the matrix is " + std::to_string(rows) + " x " +
                      std::to_string(cols) + "; a linear system needs a square matrix");
+  // The reader weighed the matrix's own storage; a coordinate file of few entries can still
+  // declare billions of rows, and every vector of the system has that many.
+  require_memory("model 'matrix-file'", 12.0 * 16.0 * static_cast<double>(rows),
+                 fmt::format("the vectors of a system of {} rows (right-hand side, solution "
+                             "and about ten solver work vectors, complex at worst)",
+                             rows),
+                 "use a matrix of fewer rows");
 
   Vector x_or_b;
   std::string vector_path;

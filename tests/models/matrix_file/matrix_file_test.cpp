@@ -1,5 +1,6 @@
 // The matrix-file model: a linear problem read from Matrix Market files (the core's reader,
 // tested in tests/core/matrix_market, with the same data files).
+#include <solvent/memory.hpp>
 #include <solvent/testkit.hpp>
 
 #include <doctest/doctest.h>
@@ -69,4 +70,12 @@ TEST_CASE("matrix-file model: clear errors for a missing, non-square or mismatch
             data("symmetric.mtx") + " has 3 rows");
   CHECK(error({{"matrix", data("bad-row.mtx")}}) ==
         data("bad-row.mtx") + ":4: row index 4 out of range 1..3");
+  // Two billion declared rows and one entry: the reader's storage is small, the vectors not.
+  set_memory_cap(8.0 * (1ull << 30));
+  CHECK(error({{"matrix", data("bad-rows-beyond-memory.mtx")}}) ==
+        "model 'matrix-file' needs an estimated 357.6 GiB for the vectors of a system of "
+        "2000000000 rows (right-hand side, solution and about ten solver work vectors, complex "
+        "at worst), more than the 8.0 GiB allowed by [run] max_memory_gib; use a matrix of "
+        "fewer rows or raise [run] max_memory_gib");
+  set_memory_cap(0);
 }
