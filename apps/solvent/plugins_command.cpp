@@ -3,6 +3,7 @@
 #include "plugin_registry.hpp"
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -49,6 +50,11 @@ int list_plugins(std::vector<std::filesystem::path> dirs, bool markdown) {
     std::printf("%-14s %-20s %-8s %-5s %s\n", std::string(to_string(p.kind)).c_str(),
                 p.name.c_str(), p.version.c_str(), p.device.c_str(), p.path.c_str());
     std::printf("%-14s   %s\n", "", p.summary.c_str());
+    // Runs over MPI ranks: what a user of `mpirun -n N` looks for (the others run on one).
+    if (p.max_ranks != 1)
+      std::printf("%-14s   %s\n", "",
+                  p.max_ranks == 0 ? "runs on any number of ranks (mpirun -n N)"
+                                   : fmt::format("runs on up to {} ranks", p.max_ranks).c_str());
   }
   if (!registry.shadowed().empty()) {
     std::printf("\nshadowed (a library earlier on the search path has the same kind and name):\n");

@@ -169,7 +169,7 @@ using ProbeResult = std::variant<PluginInfo, SkippedLibrary>;
 // The child's report is a sequence of records, each its fields joined by '\0' (no
 // descriptor string or message holds one) behind a "<length>:" frame:
 //   S <index> <stderr offset>   started on library <index>
-//   P <kind> <name> <version> <summary> <device> <solvent version>   its descriptor
+//   P <kind> <name> <version> <summary> <device> <solvent version> <max ranks>   its descriptor
 //   E <reason>                  it is not a usable plugin
 //   D                           all done
 void send(int fd, std::initializer_list<std::string_view> fields) {
@@ -210,7 +210,7 @@ void send(int fd, std::initializer_list<std::string_view> fields) {
             fmt::format("{}: its schema() threw {}", paths[i].string(), current_exception_text()));
       }
       send(out, {"P", std::to_string(static_cast<std::uint32_t>(d->kind)), d->name, d->version,
-                 d->summary, d->device, d->solvent_version});
+                 d->summary, d->device, d->solvent_version, std::to_string(d->max_ranks)});
     } catch (const PluginError& e) {
       send(out, {"E", e.what()});
     } catch (...) {
@@ -369,7 +369,8 @@ class ProbeChild {
                                        f[3],
                                        f[4],
                                        f[5],
-                                       f[6]};
+                                       f[6],
+                                       static_cast<std::uint32_t>(std::stoul(f[7]))};
       } else if (f[0] == "E") {
         results[current_] = SkippedLibrary{paths[current_], f[1]};
       } else {

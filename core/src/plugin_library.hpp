@@ -25,6 +25,7 @@ struct PluginInfo {
   std::filesystem::path path;
   PluginKind kind = PluginKind::Model;
   std::string name, version, summary, device, solvent_version;
+  std::uint32_t max_ranks = 1;  // PluginDescriptor::max_ranks: 0 for any number
 };
 
 struct SkippedLibrary {

@@ -21,6 +21,13 @@ for n in 1 2 4; do
   grep -q "^ranks = $n$" "$work/n$n/record.toml" || fail "-n $n: the record does not say $n ranks"
 done
 
+# `solvent plugins` says which plugins run over ranks (the refusal below points there).
+"$solvent" plugins > "$work/out.txt" 2>&1 || fail "solvent plugins: exit $?"
+grep -A2 "^integrator *rank-probe-steps" "$work/out.txt" | grep -q "runs on any number of ranks" \
+  || fail "solvent plugins does not say that rank-probe-steps runs on any number of ranks"
+grep -A2 "^integrator *imex-trapezoid" "$work/out.txt" | grep -q "ranks" \
+  && fail "solvent plugins says something of ranks for a one-rank plugin"
+
 # A plugin that knows nothing of ranks: refused before anything is written, once.
 ranks 2 run "$serial" --output "$work/serial"; rc=$?
 [ $rc -eq 2 ] || fail "a one-rank plugin under -n 2: exit $rc, expected 2"
