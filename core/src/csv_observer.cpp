@@ -88,15 +88,26 @@ void CsvObserver::append_observables(std::string_view bytes) {
   }
 }
 
+fs::path observables_file(const fs::path& dir) {
+  std::error_code ec;
+  const fs::path partial = dir / "observables.csv.partial";
+  return fs::exists(partial, ec) ? partial : dir / "observables.csv";
+}
+
+std::optional<std::int64_t> row_step(std::string_view row) {
+  std::int64_t step = 0;
+  const auto [p, err] = std::from_chars(row.data(), row.data() + row.size(), step);
+  if (err != std::errc() || p == row.data() + row.size() || *p != ',') return std::nullopt;
+  return step;
+}
+
 namespace {
 // The rows of an earlier run's observables before `first_step`, with its header, exactly as
 // written. A row cut short at the very end (the run was killed while writing it) is
 // dropped; any other damage refuses the resume, which could not reproduce the file.
 std::vector<std::string> earlier_rows(const fs::path& dir, const std::string& header,
                                       std::int64_t first_step) {
-  std::error_code ec;
-  fs::path file = dir / "observables.csv.partial";
-  if (!fs::exists(file, ec)) file = dir / "observables.csv";
+  const fs::path file = observables_file(dir);
   std::ifstream in(file, std::ios::binary);
   if (!in) return {};
   std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -116,16 +127,14 @@ std::vector<std::string> earlier_rows(const fs::path& dir, const std::string& he
       rows.push_back(std::move(row));
       continue;
     }
-    std::int64_t step = 0;
-    const auto [p, err] = std::from_chars(row.data(), row.data() + row.size(), step);
-    const bool whole = err == std::errc() && p != row.data() + row.size() && *p == ',' &&
-                       std::count(row.begin(), row.end(), ',') ==
-                           std::count(header.begin(), header.end(), ',');
+    const auto step = row_step(row);
+    const bool whole = step && std::count(row.begin(), row.end(), ',') ==
+                                   std::count(header.begin(), header.end(), ',');
     if (!whole)
       throw InputError(fmt::format("{}:{}: a damaged row; the run cannot be continued to the "
                                    "same bytes (rerun it with --overwrite)",
                                    file.string(), line));
-    if (step < first_step) rows.push_back(std::move(row));
+    if (*step < first_step) rows.push_back(std::move(row));
   }
   return rows;
 }

@@ -18,8 +18,15 @@
 
 #include <filesystem>
 #include <optional>
+#include <string_view>
 
 namespace solvent {
+
+// The observables a run left in `dir`: observables.csv.partial where it exists (a run still
+// writing, or one that was killed), else observables.csv.
+std::filesystem::path observables_file(const std::filesystem::path& dir);
+// The step an observables row begins with, where the row has one followed by a comma.
+std::optional<std::int64_t> row_step(std::string_view row);
 
 class CsvObserver : public Observer {
  public:

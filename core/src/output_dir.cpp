@@ -1,5 +1,6 @@
 #include "output_dir.hpp"
 
+#include "csv_observer.hpp"
 #include "output_manifest.hpp"
 
 #include <solvent/errors.hpp>
@@ -13,7 +14,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <charconv>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -26,18 +26,13 @@ namespace {
 
 // The step of the last complete row of the observables a run left (finished or not).
 std::int64_t last_row_step(const fs::path& dir) {
-  std::error_code ec;
-  fs::path file = dir / "observables.csv.partial";
-  if (!fs::exists(file, ec)) file = dir / "observables.csv";
-  std::ifstream in(file, std::ios::binary);
+  std::ifstream in(observables_file(dir), std::ios::binary);
   const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   const auto end = text.rfind('\n');
   if (end == std::string::npos || end == 0) return -1;
   const auto begin = text.rfind('\n', end - 1);
-  const auto row = text.substr(begin == std::string::npos ? 0 : begin + 1);
-  std::int64_t step = -1;
-  const auto [p, err] = std::from_chars(row.data(), row.data() + row.size(), step);
-  return err == std::errc() && p != row.data() && *p == ',' ? step : -1;
+  const auto row = std::string_view(text).substr(begin == std::string::npos ? 0 : begin + 1);
+  return row_step(row).value_or(-1);
 }
 
 int open_dir(const fs::path& dir) { return ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); }

@@ -166,6 +166,7 @@ std::map<std::string, std::string> flatten(const toml::table& t, const std::stri
 struct ResumePlan {
   bool extends = false;
   std::string earlier;  // how the earlier run ended, for the log
+  std::int64_t checkpoint_step = 0;
 };
 ResumePlan check_resume(const fs::path& dir, const ResolvedConfig& cfg, const std::string& resolved,
                   const Integrator& integrator) {
@@ -218,14 +219,17 @@ ResumePlan check_resume(const fs::path& dir, const ResolvedConfig& cfg, const st
         "--resume: the run in {} completed at step {}; nothing to continue (to extend it, "
         "give a larger --set integrator.steps)",
         dir.string(), state.steps)});
-  if (!integrator.checkpoint_step(dir))
+  const auto checkpoint = integrator.checkpoint_step(dir);
+  if (!checkpoint)
     throw ConfigError({fmt::format(
         "--resume: {} holds no checkpoint of integrator '{}' to continue from (the run "
         "stopped before writing one); rerun with --overwrite",
         dir.string(), integrator_name)});
-  return {extends, state.status == "running" ? "it stopped without finishing"
-                  : state.status.empty()     ? "its record names no outcome"
-                                             : "it was " + state.status};
+  return {extends,
+          state.status == "running" ? "it stopped without finishing"
+          : state.status.empty()    ? "its record names no outcome"
+                                    : "it was " + state.status,
+          *checkpoint};
 }
 
 PluginContext context_for(const ResolvedRole& r) { return PluginContext{r.params, core_logger()}; }
@@ -289,7 +293,7 @@ RunSummary run_experiment(const RunOptions& opt) {
     if (opt.resume)
       log->info("continuing the run in {} ({}) from its checkpoint at step {}{}",
                 summary.output_dir.string(), resume.earlier,
-                *plugins.integrator->checkpoint_step(summary.output_dir),
+                resume.checkpoint_step,
                 resume.extends ? fmt::format(" to step {}", cfg.integrator->params.integer("steps"))
                                : "");
     record.emplace(summary.output_dir, cfg, opt.argv, sha256_of(resolved));
