@@ -52,6 +52,11 @@ std::string select_device(int ordinal, const char* context) {
   return device_name(ordinal, context);
 }
 
+std::string select_rank_device(const Communicator& comm, const char* context) {
+  const int ordinal = comm.local_rank() % device_count(context);
+  return std::to_string(ordinal) + ": " + select_device(ordinal, context);
+}
+
 std::string current_device(const char* context) {
   device_count(context);
   int ordinal = 0;

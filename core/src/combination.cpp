@@ -7,8 +7,11 @@
 
 namespace solvent {
 
+PluginContext context_for(const ResolvedRole& r, const Communicator& comm) {
+  return PluginContext{r.params, core_logger(), &comm};
+}
+
 namespace {
-PluginContext context_for(const ResolvedRole& r) { return PluginContext{r.params, core_logger()}; }
 
 const char* name_of(const ResolvedRole& r) { return r.plugin->descriptor->name; }
 const char* device_of(const ResolvedRole& r) { return r.plugin->descriptor->device; }
@@ -26,16 +29,16 @@ std::string why_unreachable(OperatorForm given, const std::vector<OperatorForm>&
 }
 }  // namespace
 
-PluginSet create_plugins(const ResolvedConfig& cfg) {
+PluginSet create_plugins(const ResolvedConfig& cfg, const Communicator& comm) {
   PluginSet p;
-  p.model = create_model(*cfg.model->plugin, context_for(*cfg.model));
-  p.integrator = create_integrator(*cfg.integrator->plugin, context_for(*cfg.integrator));
+  p.model = create_model(*cfg.model->plugin, context_for(*cfg.model, comm));
+  p.integrator = create_integrator(*cfg.integrator->plugin, context_for(*cfg.integrator, comm));
   if (cfg.linear_solver)
     p.linear_solver =
-        create_linear_solver(*cfg.linear_solver->plugin, context_for(*cfg.linear_solver));
+        create_linear_solver(*cfg.linear_solver->plugin, context_for(*cfg.linear_solver, comm));
   if (cfg.preconditioner)
-    p.preconditioner =
-        create_preconditioner(*cfg.preconditioner->plugin, context_for(*cfg.preconditioner));
+    p.preconditioner = create_preconditioner(*cfg.preconditioner->plugin,
+                                             context_for(*cfg.preconditioner, comm));
   return p;
 }
 

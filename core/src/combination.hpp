@@ -20,8 +20,11 @@ struct PluginSet {
   std::shared_ptr<Preconditioner> preconditioner;
 };
 
+// What a plugin of `r`'s role is made with, over the run's ranks.
+PluginContext context_for(const ResolvedRole& r, const Communicator& comm = single_rank());
+
 // Creates the configured objects (a model may read its input files here: InputError).
-PluginSet create_plugins(const ResolvedConfig& cfg);
+PluginSet create_plugins(const ResolvedConfig& cfg, const Communicator& comm = single_rank());
 
 // Every reason the combination cannot run, each at the `type` line of the offending section
 // and naming both plugins; empty when it fits.

@@ -132,6 +132,11 @@ CsrMatrix<T> csr_of(const Operator& a) {
 template <class T>
 Converted convert_as(const Operator& a, OperatorKind to, const ConversionOptions& o) {
   const auto from = std::string(to_string(kind_of(a)));
+  if (const auto* s = std::get_if<Stencil7<T>>(&a); s && s->distributed())
+    throw UnsupportedOperator(fmt::format(
+        "a stencil7 operator distributed over {} ranks cannot be converted to {}: each rank "
+        "holds only its block; use a solver that takes the stencil7 form",
+        s->block->comm->size(), to_string(to)));
   if (to == OperatorKind::Csr) return {csr_of<T>(a), {}, from + " -> csr"};
   if (to == OperatorKind::Dense) {
     // The guard comes before anything of the size of the result is built.

@@ -1,3 +1,4 @@
+#include <solvent/block_faces.hpp>
 #include <solvent/errors.hpp>
 #include <solvent/grid_blocks.hpp>
 
@@ -5,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <complex>
 #include <string>
 
 namespace solvent {
@@ -110,68 +112,107 @@ std::array<int, 6> GridBlocks::neighbours(int rank) const {
   return n;
 }
 
-HaloExchange::HaloExchange(const GridBlocks& blocks, const Communicator& comm)
-    : comm_(comm),
-      extent_(blocks.extent(comm.rank())),
-      coordinate_(blocks.coordinates(comm.rank())),
-      neighbours_(blocks.neighbours(comm.rank())) {
-  if (comm.size() != blocks.ranks())
-    throw Error(fmt::format("a halo exchange of {} blocks over a run of {} ranks", blocks.ranks(),
-                            comm.size()));
+template <class T>
+HaloExchange<T>::HaloExchange(const GridBlock& block, Layout layout)
+    : comm_(*block.comm),
+      layout_(layout),
+      extent_(block.extent()),
+      coordinate_(block.blocks.coordinates(block.rank)),
+      neighbours_(block.blocks.neighbours(block.rank)) {
+  if (comm_.size() != block.blocks.ranks() || block.rank != comm_.rank())
+    throw Error(fmt::format("a halo exchange of block {} of {} over rank {} of a run of {} ranks",
+                            block.rank, block.blocks.ranks(), comm_.rank(), comm_.size()));
   for (int face = 0; face < 6; ++face) {
-    if (neighbours_[face] < 0) continue;
     const int a = face / 2;
-    const std::size_t values = static_cast<std::size_t>(extent_[(a + 1) % 3]) *
-                               static_cast<std::size_t>(extent_[(a + 2) % 3]);
-    send_[face].resize(values);
-    receive_[face].resize(values);
+    const std::size_t values = neighbours_[face] < 0
+                                   ? 0
+                                   : static_cast<std::size_t>(extent_[(a + 1) % 3]) *
+                                         static_cast<std::size_t>(extent_[(a + 2) % 3]);
+    offset_[face + 1] = offset_[face] + values;
+  }
+  send_.resize(offset_[6]);
+  receive_.resize(offset_[6]);
+}
+
+template <class T>
+std::size_t HaloExchange<T>::field_size() const {
+  const std::size_t border = layout_ == Layout::GhostLayer ? 2 : 0;
+  return (static_cast<std::size_t>(extent_[0]) + border) *
+         (static_cast<std::size_t>(extent_[1]) + border) *
+         (static_cast<std::size_t>(extent_[2]) + border);
+}
+
+template <class T>
+template <class Visit>
+void HaloExchange<T>::for_face(int face, bool ghost_side, Visit&& visit) const {
+  const std::int64_t border = layout_ == Layout::GhostLayer ? 1 : 0;
+  const std::int64_t e[3] = {extent_[0], extent_[1], extent_[2]};
+  const std::int64_t n1 = e[0] + 2 * border, n2 = e[1] + 2 * border;
+  const std::int64_t nodes = face_nodes(e, face);
+  for (std::int64_t q = 0; q < nodes; ++q) {
+    std::int64_t i[3];
+    face_node(e, face, q, ghost_side ? 1 : 0, i);
+    visit(static_cast<std::size_t>(q),
+          static_cast<std::size_t>(i[0] + border + n1 * (i[1] + border + n2 * (i[2] + border))));
   }
 }
 
-std::size_t HaloExchange::field_size() const {
-  return static_cast<std::size_t>(extent_[0] + 2) * static_cast<std::size_t>(extent_[1] + 2) *
-         static_cast<std::size_t>(extent_[2] + 2);
+template <class T>
+void HaloExchange<T>::pack(std::span<const T> field) {
+  if (field.size() != field_size())
+    throw Error(fmt::format("a halo exchange of a field of {} values, where the block{} has {}",
+                            field.size(),
+                            layout_ == Layout::GhostLayer ? " with its ghost layer" : "",
+                            field_size()));
+  for (int face = 0; face < 6; ++face) {
+    if (face_size(face) == 0) continue;
+    T* out = send_.data() + face_offset(face);
+    for_face(face, false, [&](std::size_t n, std::size_t at) { out[n] = field[at]; });
+  }
 }
 
-void HaloExchange::exchange(std::span<double> field) {
-  if (field.size() != field_size())
-    throw Error(
-        fmt::format("a halo exchange of a field of {} values, where the block with its "
-                    "ghost layer has {}",
-                    field.size(), field_size()));
-  const std::array<std::size_t, 3> stride = {
-      1, static_cast<std::size_t>(extent_[0] + 2),
-      static_cast<std::size_t>(extent_[0] + 2) * static_cast<std::size_t>(extent_[1] + 2)};
-  // Visits the interior nodes of the plane `layer` (0 and e+1 are ghost layers) across axis
-  // a, in the same order on both sides of a face, so a buffer packed by one rank unpacks on
-  // the other.
-  auto for_plane = [&](int a, int layer, auto&& visit) {
-    const int b = (a + 1) % 3, c = (a + 2) % 3;
-    std::size_t n = 0;
-    for (int kc = 1; kc <= extent_[c]; ++kc)
-      for (int kb = 1; kb <= extent_[b]; ++kb)
-        visit(n++, static_cast<std::size_t>(layer) * stride[a] +
-                       static_cast<std::size_t>(kb) * stride[b] +
-                       static_cast<std::size_t>(kc) * stride[c]);
-  };
+template <class T>
+void HaloExchange<T>::transfer() {
   for (int a = 0; a < 3; ++a) {
     // Even coordinates trade with the upper neighbour first, odd ones with the lower: every
     // pair meets in the same round, so the exchanges along an axis run side by side
     // instead of one after another down the line of ranks.
     const bool upper_first = coordinate_[a] % 2 == 0;
     for (int round = 0; round < 2; ++round) {
-      const int side = upper_first ? 1 - round : round;
-      const int face = 2 * a + side;
+      const int face = 2 * a + (upper_first ? 1 - round : round);
       if (neighbours_[face] < 0) continue;
-      const int inner = side == 0 ? 1 : extent_[a], ghost = side == 0 ? 0 : extent_[a] + 1;
-      auto& send = send_[face];
-      auto& receive = receive_[face];
-      for_plane(a, inner, [&](std::size_t n, std::size_t at) { send[n] = field[at]; });
-      comm_.exchange(neighbours_[face], std::as_bytes(std::span<const double>(send)),
-                     std::as_writable_bytes(std::span<double>(receive)));
-      for_plane(a, ghost, [&](std::size_t n, std::size_t at) { field[at] = receive[n]; });
+      comm_.exchange(
+          neighbours_[face],
+          std::as_bytes(std::span<const T>(send_).subspan(face_offset(face), face_size(face))),
+          std::as_writable_bytes(
+              std::span<T>(receive_).subspan(face_offset(face), face_size(face))));
     }
   }
 }
+
+template <class T>
+void HaloExchange<T>::unpack(std::span<T> field) const {
+  if (layout_ != Layout::GhostLayer)
+    throw Error("a halo exchange unpacks only into a field with a ghost layer");
+  if (field.size() != field_size())
+    throw Error(fmt::format("a halo exchange of a field of {} values, where the block with its "
+                            "ghost layer has {}",
+                            field.size(), field_size()));
+  for (int face = 0; face < 6; ++face) {
+    if (face_size(face) == 0) continue;
+    const T* in = receive_.data() + face_offset(face);
+    for_face(face, true, [&](std::size_t n, std::size_t at) { field[at] = in[n]; });
+  }
+}
+
+template <class T>
+void HaloExchange<T>::exchange(std::span<T> field) {
+  pack(field);
+  transfer();
+  unpack(field);
+}
+
+template class HaloExchange<double>;
+template class HaloExchange<std::complex<double>>;
 
 }  // namespace solvent

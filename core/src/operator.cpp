@@ -95,6 +95,30 @@ T row_product(const Stencil7<T>& a, std::size_t m, std::span<const T> x) {
   return s;
 }
 
+template <class M, class T>
+void apply_rows(const M& a, std::span<const T> x, std::span<T> y) {
+  if constexpr (Traits<M>::kind == OperatorKind::Stencil7) {
+    if (a.distributed()) {
+      HaloExchange<T> halo(*a.block, HaloExchange<T>::Layout::Block);
+      halo.pack(x);
+      halo.transfer();
+      for (std::size_t i = 0; i < y.size(); ++i) y[i] = row_product(a, i, x);
+      subtract_face_couplings(a, halo, y);
+      return;
+    }
+  }
+  for (std::size_t i = 0; i < y.size(); ++i) y[i] = row_product(a, i, x);
+}
+
+// The ranks an operator's rows are spread over: a distributed stencil's, else this one.
+const Communicator& ranks_of(const Operator& op) {
+  if (const auto* s = std::get_if<Stencil7<double>>(&op); s && s->distributed())
+    return *s->block->comm;
+  if (const auto* s = std::get_if<Stencil7<complex>>(&op); s && s->distributed())
+    return *s->block->comm;
+  return single_rank();
+}
+
 // The one product every storage shares: rows one at a time for the assembled storages, the
 // model's own action for a matrix-free one.
 template <class T>
@@ -112,7 +136,7 @@ void apply_any(const Operator& op, std::span<const T> x, std::span<T> y) {
         else if constexpr (Traits<M>::kind == OperatorKind::MatrixFree)
           a->apply(x, y);
         else
-          for (std::size_t i = 0; i < n; ++i) y[i] = row_product(a, i, x);
+          apply_rows(a, x, y);
       },
       op);
 }
@@ -134,7 +158,10 @@ double norm_of(std::size_t n, F f) {
 }
 
 // Assembled storages row by row, with no temporary (the core checks every direct solve with
-// it, so it runs once per time step); a matrix-free operator through its action.
+// it, so it runs once per time step); a matrix-free operator, and a distributed stencil
+// (which needs its neighbours' values), through its action. Over several ranks the squared
+// norms are summed over them in rank order (Communicator::sum), so every rank returns the
+// same number.
 template <class T>
 double residual_of(const Operator& op, std::span<const T> b, std::span<const T> x) {
   if (b.size() != rows_of(op) || x.size() != rows_of(op))
@@ -142,6 +169,7 @@ double residual_of(const Operator& op, std::span<const T> b, std::span<const T> 
                       std::to_string(x.size()) + " for an operator of " +
                       std::to_string(rows_of(op)) + " rows");
   const std::size_t n = b.size();
+  const Communicator& ranks = ranks_of(op);
   double r = 0;
   std::visit(
       [&](const auto& a) {
@@ -149,16 +177,22 @@ double residual_of(const Operator& op, std::span<const T> b, std::span<const T> 
         if constexpr (ScalarOf<M>::value != scalar_kind_of<T>) {
           throw UnsupportedOperator(
               "relative_residual: the vectors' scalar type is not the operator's");
-        } else if constexpr (Traits<M>::kind == OperatorKind::MatrixFree) {
+        } else if (Traits<M>::kind == OperatorKind::MatrixFree || ranks.size() > 1) {
           std::vector<T> ax(n);
           apply_any<T>(op, x, ax);
           r = norm_of(n, [&](std::size_t i) { return b[i] - ax[i]; });
-        } else {
+        } else if constexpr (Traits<M>::kind != OperatorKind::MatrixFree) {
           r = norm_of(n, [&](std::size_t i) { return b[i] - row_product(a, i, x); });
         }
       },
       op);
-  const double bn = norm_of(n, [&](std::size_t i) { return b[i]; });
+  double bn = norm_of(n, [&](std::size_t i) { return b[i]; });
+  if (ranks.size() > 1) {
+    double squares[2] = {r * r, bn * bn};
+    ranks.sum(squares);
+    r = std::sqrt(squares[0]);
+    bn = std::sqrt(squares[1]);
+  }
   return bn > 0 ? r / bn : r;
 }
 

@@ -68,10 +68,12 @@ class ObserverFanOut : public Observer {
 
 // Where the model knows its exact solution, the error of every reported state or solution,
 // computed here so that every model with an exact solution gets the same two numbers:
-// exact_error_max = max_i |u_i - exact_i| and exact_error_rel_l2 = ||u - exact|| / ||exact||.
+// exact_error_max = max_i |u_i - exact_i| and exact_error_rel_l2 = ||u - exact|| / ||exact||,
+// over all ranks where each holds its block (every rank takes part, and gets the same).
 class ExactErrorObserver : public Observer {
  public:
-  ExactErrorObserver(Model& model, Observer& next) : model_(model), next_(next) {}
+  ExactErrorObserver(Model& model, Observer& next, const Communicator& comm)
+      : model_(model), next_(next), comm_(comm) {}
   void on_start(const FieldLayout& l) override { next_.on_start(l); }
   void on_step(const StepInfo& i, std::span<const double> u,
                std::span<const Observable> o) override {
@@ -96,14 +98,21 @@ class ExactErrorObserver : public Observer {
 
  private:
   template <class T>
-  static std::vector<Observable> with_errors(std::span<const Observable> o, std::span<const T> u,
-                                             std::span<const T> exact) {
+  std::vector<Observable> with_errors(std::span<const Observable> o, std::span<const T> u,
+                                      std::span<const T> exact) const {
     double max = 0, d2 = 0, e2 = 0;
     for (std::size_t i = 0; i < u.size() && i < exact.size(); ++i) {
       const double d = std::abs(u[i] - exact[i]);
       max = std::max(max, d);
       d2 += d * d;
       e2 += std::norm(exact[i]);
+    }
+    if (comm_.size() > 1) {
+      double squares[2] = {d2, e2};
+      comm_.sum(squares);
+      comm_.max(std::span<double>(&max, 1));
+      d2 = squares[0];
+      e2 = squares[1];
     }
     std::vector<Observable> all(o.begin(), o.end());
     all.push_back({"exact_error_max", max});
@@ -113,6 +122,7 @@ class ExactErrorObserver : public Observer {
 
   Model& model_;
   Observer& next_;
+  const Communicator& comm_;
   std::vector<double> exact_;
 };
 
@@ -232,7 +242,6 @@ ResumePlan check_resume(const fs::path& dir, const ResolvedConfig& cfg, const st
           *checkpoint};
 }
 
-PluginContext context_for(const ResolvedRole& r) { return PluginContext{r.params, core_logger()}; }
 
 }  // namespace
 
@@ -267,7 +276,7 @@ RunSummary run_experiment(const RunOptions& opt) {
       if (auto problems = rank_problems(cfg, comm.size()); !problems.empty())
         throw ConfigError(std::move(problems));
     auto scope = timer.measure("setup");
-    plugins = create_plugins(cfg);
+    plugins = create_plugins(cfg, comm);
     if (auto problems = combination_problems(cfg, plugins); !problems.empty())
       throw ConfigError(std::move(problems));
     std::ostringstream text;
@@ -384,7 +393,7 @@ RunSummary run_experiment(const RunOptions& opt) {
         if (cfg.fallback_solver)
           fallback = [&, policy] {
             auto s = create_linear_solver(*cfg.fallback_solver->plugin,
-                                          context_for(*cfg.fallback_solver));
+                                          context_for(*cfg.fallback_solver, comm));
             s->set_policy(policy);
             if (preconditioner && s->uses_preconditioner())
               log->warn("the fallback linear solver runs without the preconditioner");
@@ -400,7 +409,7 @@ RunSummary run_experiment(const RunOptions& opt) {
         solver->set_policy(policy);
       }
     }
-    ExactErrorObserver with_errors(*model, observer);
+    ExactErrorObserver with_errors(*model, observer, comm);
     StateGuard guard(*model, with_errors);
     StopOnSignal stop(guard);
     ctx.observer = &stop;

@@ -7,6 +7,6 @@ namespace {
 solvent::Schema schema() { return {}; }
 }  // namespace
 
-SOLVENT_PLUGIN(solvent::describe_preconditioner<solvent::jacobi::JacobiPreconditioner>(
+SOLVENT_PLUGIN(solvent::distributed(solvent::describe_preconditioner<solvent::jacobi::JacobiPreconditioner>(
     "jacobi", "1.0.0",
-    "Jacobi (diagonal) preconditioner, z = r ./ diag(A), from any assembled storage", &schema))
+    "Jacobi (diagonal) preconditioner, z = r ./ diag(A), from any assembled storage", &schema)))

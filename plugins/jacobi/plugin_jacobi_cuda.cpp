@@ -7,8 +7,8 @@ namespace {
 solvent::Schema schema() { return {}; }
 }  // namespace
 
-SOLVENT_PLUGIN(solvent::describe_preconditioner<solvent::jacobi::JacobiCudaPreconditioner>(
+SOLVENT_PLUGIN(solvent::distributed(solvent::describe_preconditioner<solvent::jacobi::JacobiCudaPreconditioner>(
     "jacobi-cuda", "1.0.0",
     "Jacobi (diagonal) preconditioner on a CUDA GPU: the inverse diagonal resident, one kernel "
     "per apply, on CSR or seven-point operators",
-    &schema, "cuda"))
+    &schema, "cuda")))

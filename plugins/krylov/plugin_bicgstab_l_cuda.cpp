@@ -4,9 +4,9 @@
 #include <solvent_krylov/krylov_solver.hpp>
 
 SOLVENT_PLUGIN(
-    solvent::describe_linear_solver<
+    solvent::distributed(solvent::describe_linear_solver<
         solvent::krylov::KrylovSolver<solvent::krylov::BicgstabL, solvent::krylov::DeviceSpace>>(
         "bicgstab-l-cuda", "1.0.0",
         "BiCGSTAB(l) (Sleijpen-Fokkema) for real and complex CSR and seven-point operators, on a "
         "CUDA device",
-        &solvent::krylov::krylov_schema_with_degree, "cuda"))
+        &solvent::krylov::krylov_schema_with_degree, "cuda")))

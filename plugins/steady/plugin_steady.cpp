@@ -4,5 +4,5 @@ namespace {
 solvent::Schema schema() { return {}; }
 }  // namespace
 
-SOLVENT_PLUGIN(solvent::describe_integrator<solvent::steady::SteadyIntegrator>(
-    "steady", "1.0.0", "One linear solve A x = b of a linear-problem model", &schema))
+SOLVENT_PLUGIN(solvent::distributed(solvent::describe_integrator<solvent::steady::SteadyIntegrator>(
+    "steady", "1.0.0", "One linear solve A x = b of a linear-problem model", &schema)))

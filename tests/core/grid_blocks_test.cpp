@@ -6,9 +6,11 @@
 
 #include "communicator_world.hpp"
 
+#include <solvent/block_faces.hpp>
 #include <solvent/errors.hpp>
 #include <solvent/grid_blocks.hpp>
 
+#include <complex>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -144,7 +146,7 @@ TEST_CASE("the halo exchange fills every ghost face that has a neighbour") {
   for (const Index3 split : all_splits(comm.size(), nodes)) {
     CAPTURE(split);
     const GridBlocks g(nodes, comm.size(), split);
-    solvent::HaloExchange halo(g, comm);
+    solvent::HaloExchange<double> halo(g, comm);
     const Index3 o = g.offset(comm.rank()), e = g.extent(comm.rank());
     const auto neighbours = g.neighbours(comm.rank());
     std::vector<double> field(halo.field_size(), untouched);
@@ -187,9 +189,47 @@ TEST_CASE("the halo exchange fills every ghost face that has a neighbour") {
   }
 }
 
+TEST_CASE("a halo exchange of a block without ghost layer brings each neighbour's face") {
+  // The layout of a distributed operator's vectors, in complex numbers (the Helmholtz case).
+  using complex = std::complex<double>;
+  const solvent::Communicator& comm = solvent::world();
+  const Index3 nodes{7, 6, 5};
+  for (const Index3 split : all_splits(comm.size(), nodes)) {
+    CAPTURE(split);
+    const GridBlocks g(nodes, comm.size(), split);
+    using Halo = solvent::HaloExchange<complex>;
+    Halo halo(solvent::GridBlock{g, comm.rank(), &comm}, Halo::Layout::Block);
+    const Index3 o = g.offset(comm.rank()), e = g.extent(comm.rank());
+    auto value = [](int i, int j, int k) {
+      return complex(global_value(i, j, k), -global_value(k, j, i));
+    };
+    std::vector<complex> block(halo.field_size());
+    REQUIRE(block.size() == std::size_t(e[0]) * e[1] * e[2]);
+    for (int k = 0; k < e[2]; ++k)
+      for (int j = 0; j < e[1]; ++j)
+        for (int i = 0; i < e[0]; ++i)
+          block[std::size_t(i) + std::size_t(e[0]) * (j + std::size_t(e[1]) * k)] =
+              value(o[0] + i, o[1] + j, o[2] + k);
+    halo.pack(block);
+    halo.transfer();
+    CHECK_THROWS_AS(halo.unpack(block), solvent::Error);
+    const auto neighbours = g.neighbours(comm.rank());
+    const std::int64_t ext[3] = {e[0], e[1], e[2]};
+    for (int face = 0; face < 6; ++face) {
+      const auto ghost = halo.ghost(face);
+      CHECK(ghost.size() == (neighbours[face] < 0 ? 0u : std::size_t(solvent::face_nodes(ext, face))));
+      for (std::size_t q = 0; q < ghost.size(); ++q) {
+        std::int64_t at[3];
+        solvent::face_node(ext, face, std::int64_t(q), 1, at);
+        CHECK(ghost[q] == value(o[0] + int(at[0]), o[1] + int(at[1]), o[2] + int(at[2])));
+      }
+    }
+  }
+}
+
 TEST_CASE("a halo exchange refuses a field of the wrong size") {
   const GridBlocks g({4, 4, 4}, 1);
-  solvent::HaloExchange halo(g, solvent::single_rank());
+  solvent::HaloExchange<double> halo(g, solvent::single_rank());
   CHECK(halo.field_size() == 6u * 6u * 6u);
   std::vector<double> field(5 * 6 * 6);
   CHECK_THROWS_AS(halo.exchange(field), solvent::Error);

@@ -6,10 +6,11 @@
 // function instead of a Boost.DLL alias. 3: operators (matrix-free, forms), the
 // preconditioner kind, LinearSolver's checked setup/solve around setup_impl/solve_impl. 4: Integrator's
 // writes_checkpoints and checkpoint_step (resume); RunContext::comm and the descriptor's
-// max_ranks (runs over MPI ranks).
+// max_ranks (runs over MPI ranks). 5: Stencil7::block (a rank's block of a distributed
+// grid) and PluginContext::comm.
 #include <cstdint>
 
-#define SOLVENT_PLUGIN_ABI_VERSION 4u
+#define SOLVENT_PLUGIN_ABI_VERSION 5u
 
 namespace solvent {
 

@@ -6,6 +6,8 @@
 //
 // Messages read "<context>: <what>: <CUDA's own text>", where context names the plugin
 // (or plugin and device, "explicit-stencil3d (cuda)") and what names the call or kernel.
+#include <solvent/communicator.hpp>
+
 #include <string>
 
 namespace solvent::cuda {
@@ -22,6 +24,11 @@ void check_launch(const char* context, const char* kernel);
 // ("<context>: no CUDA device: <reason>") when the runtime finds no usable device or fewer
 // than ordinal + 1; the caller decides whether that is fatal or a fallback.
 std::string select_device(int ordinal, const char* context);
+
+// Over several ranks, one GPU per rank: makes GPU local_rank % (GPUs on the host) current,
+// as select_device does, and returns "<ordinal>: <name>". Every CUDA plugin calls it when
+// made, before it touches the device, where comm has more than one rank.
+std::string select_rank_device(const Communicator& comm, const char* context);
 
 // The name of the calling thread's current device, after the same probe as select_device.
 std::string current_device(const char* context);

@@ -45,29 +45,79 @@ struct GridBlocks {
   Index3 split;
 };
 
-// Fills the ghost layer of one rank's block with its neighbours' boundary values. The field
-// is the block with one ghost layer on every side: (e1+2)(e2+2)(e3+2) doubles, axis 1
-// fastest, the block's node (i, j, k) (from 0) at (i+1) + (e1+2) ((j+1) + (e2+2) (k+1)).
-// Only the six faces are exchanged — enough for a 7-point stencil; the ghost edges and
-// corners, and the ghost faces on the grid's boundary, are left as they are. Every rank of
-// `blocks` must call exchange() together. The buffers are allocated once, here.
+// One rank's block of a distributed grid: what an operator or a field defined on the block
+// carries to reach its neighbours. `comm` has blocks.ranks() ranks and outlives the block.
+struct GridBlock {
+  GridBlocks blocks;
+  int rank = 0;
+  const Communicator* comm = nullptr;
+
+  GridBlocks::Index3 offset() const { return blocks.offset(rank); }
+  GridBlocks::Index3 extent() const { return blocks.extent(rank); }
+};
+
+// Moves the values next to each face of one rank's block to the neighbour across it, and
+// receives the neighbour's: everything a 7-point stencil needs from other ranks. Two layouts
+// of a rank's field, axis 1 fastest in both:
+//   Layout::Block       the block alone, e1 e2 e3 values;
+//   Layout::GhostLayer  the block with one ghost layer on every side, (e1+2)(e2+2)(e3+2)
+//                       values, the block's node (i, j, k) (from 0) at
+//                       (i+1) + (e1+2) ((j+1) + (e2+2) (k+1)); exchange() fills the ghost
+//                       faces (not the edges and corners, nor faces on the grid's boundary).
+// The faces are packed one after another into one send and one receive buffer (allocated
+// once, here), face f (the order of GridBlocks::neighbours) at face_offset(f) with
+// face_size(f) values (0 where the face is on the grid's boundary), over the face's two
+// other axes with the lower axis fastest. The steps are public so that a device can pack
+// and unpack its own memory and use transfer() alone: pack(), transfer(), then ghost(f) or
+// unpack(). Every rank of the block's grid calls transfer() (or exchange()) together.
+template <class T>
 class HaloExchange {
  public:
-  // `comm` must outlive this object and have blocks.ranks() ranks.
-  HaloExchange(const GridBlocks& blocks, const Communicator& comm);
+  enum class Layout { Block, GhostLayer };
 
-  // The field's size: (e1+2)(e2+2)(e3+2) for this rank's extents.
+  // Throws Error unless block.comm has block.blocks.ranks() ranks.
+  explicit HaloExchange(const GridBlock& block, Layout layout = Layout::GhostLayer);
+  HaloExchange(const GridBlocks& blocks, const Communicator& comm,
+               Layout layout = Layout::GhostLayer)
+      : HaloExchange(GridBlock{blocks, comm.rank(), &comm}, layout) {}
+
+  // The field's size in its layout.
   std::size_t field_size() const;
-  // Throws Error where `field` does not have field_size() values.
-  void exchange(std::span<double> field);
+  std::size_t face_offset(int face) const { return offset_[static_cast<std::size_t>(face)]; }
+  std::size_t face_size(int face) const { return face_offset(face + 1) - face_offset(face); }
+  const std::array<int, 6>& neighbours() const { return neighbours_; }
+  const GridBlocks::Index3& extent() const { return extent_; }
+
+  // The block's values next to each face, into the send buffer. Throws Error where `field`
+  // does not have field_size() values (here and in unpack and exchange).
+  void pack(std::span<const T> field);
+  // The send buffer to the neighbours, theirs into the receive buffer.
+  void transfer();
+  // The received faces into the ghost layer (Layout::GhostLayer only).
+  void unpack(std::span<T> field) const;
+  // pack, transfer, unpack.
+  void exchange(std::span<T> field);
+
+  std::span<T> send_buffer() { return send_; }
+  std::span<T> receive_buffer() { return receive_; }
+  // The neighbour's layer across face f (empty where there is none).
+  std::span<const T> ghost(int face) const {
+    return std::span<const T>(receive_).subspan(face_offset(face), face_size(face));
+  }
 
  private:
+  // Calls visit(n, at) for the n-th node of face `face` at index `at` of the field: the
+  // block's own layer if `ghost_side` is false, else the ghost layer beyond it.
+  template <class Visit>
+  void for_face(int face, bool ghost_side, Visit&& visit) const;
+
   const Communicator& comm_;
+  Layout layout_;
   GridBlocks::Index3 extent_;
-  std::array<int, 3> coordinate_;
+  GridBlocks::Index3 coordinate_;
   std::array<int, 6> neighbours_;
-  // Per face (the order of neighbours()): this block's values, and the neighbour's.
-  std::array<std::vector<double>, 6> send_, receive_;
+  std::array<std::size_t, 7> offset_{};
+  std::vector<T> send_, receive_;
 };
 
 }  // namespace solvent

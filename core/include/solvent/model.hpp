@@ -36,6 +36,9 @@ struct Axis {
 struct FieldLayout {
   std::vector<std::string> components;
   std::vector<Axis> axes;
+  // Over several ranks: the rank's block of the global grid, the axes then holding the
+  // block's coordinates alone (null when this rank holds the whole grid).
+  std::shared_ptr<const GridBlock> block = nullptr;
   std::size_t points() const {
     std::size_t p = axes.empty() ? 0 : 1;
     for (const auto& a : axes) p *= a.coordinates.size();

@@ -9,6 +9,7 @@
 //   SOLVENT_PLUGIN(solvent::describe_linear_solver<MySolver>(
 //       "my-solver", "1.0.0", "one-line summary", &my_schema))
 #include <solvent/abi.hpp>
+#include <solvent/communicator.hpp>
 #include <solvent/integrator.hpp>
 #include <solvent/linear_solver.hpp>
 #include <solvent/model.hpp>
@@ -34,11 +35,14 @@ enum class PluginKind : std::uint32_t {
 
 std::string_view to_string(PluginKind k);
 
-// What a plugin object is created with: its resolved parameters and the core's logger
-// (spdlog's registry is per shared library, so plugins must not create their own).
+// What a plugin object is created with: its resolved parameters, the core's logger
+// (spdlog's registry is per shared library, so plugins must not create their own) and the
+// run's ranks (a distributed model decides its block when it is made; the same
+// communicator as RunContext::comm).
 struct PluginContext {
   Parameters params;
   std::shared_ptr<spdlog::logger> log;
+  const Communicator* comm = &single_rank();
 };
 
 struct PluginDescriptor {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace solvent::grid_equations_3d {
 
@@ -29,11 +30,16 @@ Schema grid_equations_schema() {
                         "stencil7: the seven coefficient arrays (MATM, Krylov, or any solver the "
                         "core converts them for); matrix-free: only the action y = A x, as a "
                         "model that never assembles would give it (Krylov solvers on the CPU)"),
+      ParamSpec::string("split", "auto",
+                        "over several MPI ranks, the p1xp2xp3 process grid the nodes are cut "
+                        "into blocks by (e.g. \"1x2x2\"; p1 p2 p3 = ranks); \"auto\": the split "
+                        "with the least face area between blocks"),
   };
 }
 
 GridEquationsModel::GridEquationsModel(const PluginContext& ctx)
-    : basin_(ctx.params.string("domain") == "basin"),
+    : comm_(*ctx.comm),
+      basin_(ctx.params.string("domain") == "basin"),
       matrix_free_(ctx.params.string("operator") == "matrix-free"),
       mu_(ctx.params.real("mu")) {
   const char* names[3] = {"n1", "n2", "n3"};
@@ -45,15 +51,29 @@ GridEquationsModel::GridEquationsModel(const PluginContext& ctx)
     n_[d] = static_cast<std::size_t>(n);
     h_[d] = 1.0 / static_cast<double>(n_[d] - 1);
   }
+  if (comm_.size() > 1) {
+    if (matrix_free_)
+      throw ConfigError({fmt::format("grid-equations-3d: operator = \"matrix-free\" runs on one "
+                                     "rank, not {}: its action has no block to exchange",
+                                     comm_.size())});
+    const GridBlocks::Index3 nodes = {int(n_[0]), int(n_[1]), int(n_[2])};
+    const std::string& split = ctx.params.string("split");
+    block_ = std::make_shared<const GridBlock>(GridBlock{
+        split == "auto" ? GridBlocks(nodes, comm_.size())
+                        : GridBlocks(nodes, comm_.size(), parse_split(split)),
+        comm_.rank(), &comm_});
+  }
+  const auto extent = block_extent();
   // Before assembly: the seven coefficient arrays, F and the exact solution built here, and
   // the solution the integrator makes, in doubles (n1 * n2 * n3 overflows no integer here).
   constexpr double bytes_per_node = 10 * 8;
   require_memory("model 'grid-equations-3d'",
-                 double(n_[0]) * double(n_[1]) * double(n_[2]) * bytes_per_node,
-                 fmt::format("a {}x{}x{} grid (7 stencil coefficients, right-hand side, exact "
+                 double(extent[0]) * double(extent[1]) * double(extent[2]) * bytes_per_node,
+                 fmt::format("a {}x{}x{} {} (7 stencil coefficients, right-hand side, exact "
                              "solution and solution: {:.0f} bytes a node; the linear solver's "
                              "work vectors are not counted)",
-                             n_[0], n_[1], n_[2], bytes_per_node),
+                             extent[0], extent[1], extent[2], block_ ? "block" : "grid",
+                             bytes_per_node),
                  "reduce model.n1/n2/n3");
   const bool poisson = ctx.params.string("problem") == "poisson";
   const std::string& v = ctx.params.string("velocity");
@@ -68,6 +88,10 @@ GridEquationsModel::GridEquationsModel(const PluginContext& ctx)
   if (ctx.log) {
     ctx.log->info("grid-equations-3d: {} x {} x {} grid, {} active nodes, {}", n_[0], n_[1], n_[2],
                   active_nodes_, poisson ? "poisson" : "convection-diffusion (" + v + ")");
+    if (block_)
+      ctx.log->info("grid-equations-3d: blocks of a {}x{}x{} process grid over {} ranks",
+                    block_->blocks.split[0], block_->blocks.split[1], block_->blocks.split[2],
+                    comm_.size());
     if (cell_peclet_ > 1.0)
       ctx.log->warn(
           "grid-equations-3d: cell Peclet number {:.3g} > 1: central differences lose "
@@ -115,21 +139,29 @@ bool GridEquationsModel::active(std::size_t i, std::size_t j, std::size_t k) con
 // Central differences with the velocity taken at the face midpoints: the convection
 // part is then exactly skew-symmetric (A0 = -mu lap_h, A1 = the convection), and for a
 // divergence-free v it approximates v . grad u to second order.
+//
+// Over several ranks a rank assembles its block alone, node (i, j, k) of the block being
+// global node (o1 + i, o2 + j, o3 + k): the global system never exists on one rank, and a
+// coupling across a block face is stored as any other (the solver's halo exchange brings
+// the value it multiplies).
 void GridEquationsModel::assemble() {
-  auto op = std::make_shared<Operator>(Stencil7<double>(n_[0], n_[1], n_[2]));
+  const auto e = block_extent();
+  const auto o = block_ ? block_->offset() : GridBlocks::Index3{0, 0, 0};
+  auto op = std::make_shared<Operator>(Stencil7<double>(e[0], e[1], e[2]));
   auto& a = std::get<Stencil7<double>>(*op);
+  a.block = block_;
   const std::size_t n = a.size();
   rhs_.assign(n, 0.0);
   exact_.assign(n, 0.0);
   std::size_t active_nodes = 0;
-  const auto layers = static_cast<std::ptrdiff_t>(n_[2]);
+  const auto layers = static_cast<std::ptrdiff_t>(e[2]);
 #pragma omp parallel for schedule(dynamic) reduction(+ : active_nodes)
   for (std::ptrdiff_t kk = 0; kk < layers; ++kk)
-    for (std::size_t j = 0; j < n_[1]; ++j)
-      for (std::size_t i = 0; i < n_[0]; ++i) {
-        const auto k = static_cast<std::size_t>(kk);
+    for (std::size_t jj = 0; jj < e[1]; ++jj)
+      for (std::size_t ii = 0; ii < e[0]; ++ii) {
+        const std::size_t i = o[0] + ii, j = o[1] + jj, k = o[2] + static_cast<std::size_t>(kk);
         if (!active(i, j, k)) continue;
-        const std::size_t m = a.index(i, j, k);
+        const std::size_t m = a.index(ii, jj, static_cast<std::size_t>(kk));
         const Point p{i * h_[0], j * h_[1], k * h_[2]};
         ++active_nodes;
         exact_[m] = exact_u(p);
@@ -161,18 +193,22 @@ void GridEquationsModel::assemble() {
         a.c[0][m] = c0;
         rhs_[m] = f;
       }
-  active_nodes_ = active_nodes;
+  double all_active = static_cast<double>(active_nodes);
+  comm_.sum(std::span<double>(&all_active, 1));
+  active_nodes_ = static_cast<std::size_t>(all_active);
   op_ = op;
 }
 
 // The solution on the whole grid, boundary and inactive nodes included, so the core writes it
 // as VTK image data.
 std::optional<FieldLayout> GridEquationsModel::layout() const {
-  FieldLayout l{{"u"}, {}};
+  FieldLayout l{{"u"}, {}, block_};
   const char* names[3] = {"x", "y", "z"};
+  const auto e = block_extent();
+  const auto o = block_ ? block_->offset() : GridBlocks::Index3{0, 0, 0};
   for (int d = 0; d < 3; ++d) {
-    Axis a{names[d], std::vector<double>(n_[d])};
-    for (std::size_t i = 0; i < n_[d]; ++i) a.coordinates[i] = i * h_[d];
+    Axis a{names[d], std::vector<double>(e[d])};
+    for (std::size_t i = 0; i < e[d]; ++i) a.coordinates[i] = double(o[d] + i) * h_[d];
     l.axes.push_back(std::move(a));
   }
   return l;
@@ -189,14 +225,39 @@ std::vector<Observable> GridEquationsModel::observables(const Vector& xv) const 
     emax = std::max(emax, e);
     e2 += e * e;
   }
+  comm_.max(std::span<double>(&emax, 1));
+  comm_.sum(std::span<double>(&e2, 1));
   return {{"error_max", emax}, {"error_l2", std::sqrt(e2 * h_[0] * h_[1] * h_[2])}};
 }
 
 Facts GridEquationsModel::facts() const {
-  return {
+  Facts f{
       {"grid", std::to_string(n_[0]) + "x" + std::to_string(n_[1]) + "x" + std::to_string(n_[2])},
       {"active_nodes", std::to_string(active_nodes_)},
       {"cell_peclet", std::to_string(cell_peclet_)}};
+  if (block_) {
+    const auto& p = block_->blocks.split;
+    f.emplace_back("decomposition", fmt::format("{}x{}x{} blocks over {} ranks", p[0], p[1], p[2],
+                                                comm_.size()));
+  }
+  return f;
+}
+
+std::array<std::size_t, 3> GridEquationsModel::block_extent() const {
+  if (!block_) return {n_[0], n_[1], n_[2]};
+  const auto e = block_->extent();
+  return {std::size_t(e[0]), std::size_t(e[1]), std::size_t(e[2])};
+}
+
+GridBlocks::Index3 parse_split(const std::string& text) {
+  GridBlocks::Index3 p{0, 0, 0};
+  int used = 0;
+  if (std::sscanf(text.c_str(), "%dx%dx%d%n", &p[0], &p[1], &p[2], &used) != 3 ||
+      used != int(text.size()))
+    throw ConfigError({fmt::format("grid-equations-3d: split = \"{}\" is not \"auto\" or "
+                                   "P1xP2xP3 (e.g. \"1x2x2\")",
+                                   text)});
+  return p;
 }
 
 }  // namespace solvent::grid_equations_3d

@@ -9,7 +9,9 @@
 
 #include <solvent/solvent.hpp>
 
+#include <array>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace solvent::grid_equations_3d {
@@ -32,7 +34,11 @@ class GridEquationsModel final : public Model, public LinearProblem {
  private:
   bool active(std::size_t i, std::size_t j, std::size_t k) const;
   void assemble();
+  // The nodes this rank holds per axis: the grid's, or its block's.
+  std::array<std::size_t, 3> block_extent() const;
 
+  const Communicator& comm_;
+  std::shared_ptr<const GridBlock> block_;  // over several ranks, this rank's block
   std::size_t n_[3];
   Point h_;
   bool basin_;
@@ -45,5 +51,8 @@ class GridEquationsModel final : public Model, public LinearProblem {
 };
 
 Schema grid_equations_schema();
+
+// "P1xP2xP3" as a process grid; ConfigError naming the text otherwise.
+GridBlocks::Index3 parse_split(const std::string& text);
 
 }  // namespace solvent::grid_equations_3d

@@ -12,7 +12,9 @@ constexpr const char* kPlugin = "jacobi-cuda";
 }
 
 JacobiCudaPreconditioner::JacobiCudaPreconditioner(const PluginContext& context)
-    : log_(context.log) {}
+    : log_(context.log) {
+  if (context.comm->size() > 1) cuda::select_rank_device(*context.comm, kPlugin);
+}
 
 std::vector<OperatorForm> JacobiCudaPreconditioner::forms() const {
   return {{OperatorKind::Csr, ScalarKind::Real},

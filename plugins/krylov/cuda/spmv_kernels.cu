@@ -2,10 +2,13 @@
 // to a warp) reads the row's entries side by side, so a warp's loads of values and
 // column indices are contiguous, then the group adds its partial sums with shuffles.
 // The row formula itself is csr_row_partial in scalar_math.hpp, shared with the CPU.
-// Stencil7: one thread per node, stencil7_row.
+// Stencil7: one thread per node, stencil7_row; on a distributed stencil's block, the faces
+// packed for the halo exchange and the couplings across them subtracted afterwards.
 #include <solvent_krylov/device_kernels.hpp>
 
 #include "cuda/cuda_support.cuh"
+
+#include <solvent/block_faces.hpp>
 
 #include <cmath>
 
@@ -32,6 +35,42 @@ __global__ void stencil7_spmv_kernel(Stencil7View<Z> a, const Z* __restrict__ x,
                                      Z* __restrict__ y) {
   const std::int64_t m = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   if (m < a.n1 * a.n2 * a.n3) y[m] = stencil7_row(a, x, m);
+}
+
+// One thread per node of face `face`: its value into the packed buffer.
+template <class Z>
+__global__ void pack_face_kernel(std::int64_t n1, std::int64_t n2, std::int64_t n3, int face,
+                                 std::int64_t nodes, const Z* __restrict__ x,
+                                 Z* __restrict__ out) {
+  const std::int64_t q = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  if (q >= nodes) return;
+  const std::int64_t e[3] = {n1, n2, n3};
+  std::int64_t i[3];
+  face_node(e, face, q, 0, i);
+  out[q] = x[i[0] + n1 * (i[1] + n2 * i[2])];
+}
+
+// One thread per node of face `face`. One launch per face: an edge node lies next to two
+// faces, and two threads must not update its y at once.
+template <class Z>
+__global__ void face_coupling_kernel(Stencil7View<Z> a, int face, std::int64_t nodes,
+                                     const Z* __restrict__ ghost, Z* __restrict__ y) {
+  const std::int64_t q = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  if (q >= nodes) return;
+  const std::int64_t e[3] = {a.n1, a.n2, a.n3};
+  std::int64_t i[3];
+  face_node(e, face, q, 0, i);
+  const std::int64_t m = i[0] + a.n1 * (i[1] + a.n2 * i[2]);
+  if (!is_zero(a.c[0][m])) y[m] = y[m] - mul(a.c[face + 1][m], ghost[q]);
+}
+
+// The same arrays, typed as the kernels' scalars.
+template <class T>
+Stencil7View<device_t<T>> device_view(const Stencil7View<T>& a) {
+  Stencil7View<device_t<T>> d{};
+  for (int k = 0; k < 7; ++k) d.c[k] = to_device(a.c[k]);
+  d.n1 = a.n1, d.n2 = a.n2, d.n3 = a.n3;
+  return d;
 }
 
 template <class Z, int G>
@@ -83,14 +122,34 @@ void csr_spmv(std::int64_t rows, const std::int32_t* row_ptr, const std::int32_t
 
 template <class T>
 void stencil7_spmv(const Stencil7View<T>& a, const T* x, T* y) {
-  using Z = device_t<T>;
-  Stencil7View<Z> d{};
-  for (int k = 0; k < 7; ++k) d.c[k] = to_device(a.c[k]);
-  d.n1 = a.n1, d.n2 = a.n2, d.n3 = a.n3;
   const std::int64_t n = a.n1 * a.n2 * a.n3;
   if (n == 0) return;
-  stencil7_spmv_kernel<Z><<<blocks_for(n), block_size>>>(d, to_device(x), to_device(y));
+  stencil7_spmv_kernel<<<blocks_for(n), block_size>>>(device_view(a), to_device(x),
+                                                      to_device(y));
   check_launch("stencil7_spmv");
+}
+
+template <class T>
+void pack_faces(const Stencil7View<T>& a, const FaceOffsets& faces, const T* x, T* send) {
+  for (int f = 0; f < 6; ++f) {
+    const std::int64_t nodes = faces.at[f + 1] - faces.at[f];
+    if (nodes == 0) continue;
+    pack_face_kernel<<<blocks_for(nodes), block_size>>>(a.n1, a.n2, a.n3, f, nodes, to_device(x),
+                                                        to_device(send) + faces.at[f]);
+    check_launch("pack_faces");
+  }
+}
+
+template <class T>
+void subtract_face_couplings(const Stencil7View<T>& a, const FaceOffsets& faces, const T* ghosts,
+                             T* y) {
+  for (int f = 0; f < 6; ++f) {
+    const std::int64_t nodes = faces.at[f + 1] - faces.at[f];
+    if (nodes == 0) continue;
+    face_coupling_kernel<<<blocks_for(nodes), block_size>>>(
+        device_view(a), f, nodes, to_device(ghosts) + faces.at[f], to_device(y));
+    check_launch("subtract_face_couplings");
+  }
 }
 
 template void csr_spmv<double>(std::int64_t, const std::int32_t*, const std::int32_t*,
@@ -99,5 +158,13 @@ template void csr_spmv<complex>(std::int64_t, const std::int32_t*, const std::in
                                 const complex*, const complex*, complex*, int);
 template void stencil7_spmv<double>(const Stencil7View<double>&, const double*, double*);
 template void stencil7_spmv<complex>(const Stencil7View<complex>&, const complex*, complex*);
+template void pack_faces<double>(const Stencil7View<double>&, const FaceOffsets&, const double*,
+                                 double*);
+template void pack_faces<complex>(const Stencil7View<complex>&, const FaceOffsets&,
+                                  const complex*, complex*);
+template void subtract_face_couplings<double>(const Stencil7View<double>&, const FaceOffsets&,
+                                              const double*, double*);
+template void subtract_face_couplings<complex>(const Stencil7View<complex>&, const FaceOffsets&,
+                                               const complex*, complex*);
 
 }  // namespace solvent::krylov::device

@@ -3,12 +3,19 @@
 // host_space.hpp, with vectors and the matrix resident in device memory and a CUDA
 // preconditioner plugin applied to them there. Only reductions come back to the host, as
 // scalars.
+//
+// On a stencil distributed over ranks (one GPU each), the product packs the block's faces on
+// the device, stages them through host memory for the exchange over MPI (OpenMPI there is
+// not CUDA-aware), and subtracts the couplings across the faces after the block's own
+// product, which runs on the device while the host exchanges; the reductions add the
+// ranks' partial sums in rank order.
 #include <solvent_krylov/device_kernels.hpp>
 #include <solvent_krylov/device_memory.hpp>
 
 #include <solvent_krylov/matrix_view.hpp>
 
 #include <solvent/cuda.hpp>
+#include <solvent/grid_blocks.hpp>
 #include <solvent/preconditioner.hpp>
 
 #include <array>
@@ -57,7 +64,20 @@ class DeviceSpace {
       stencil_.n1 = static_cast<std::int64_t>(s.n1);
       stencil_.n2 = static_cast<std::int64_t>(s.n2);
       stencil_.n3 = static_cast<std::int64_t>(s.n3);
+      if (s.distributed()) {
+        comm_ = s.block->comm;
+        halo_ = std::make_unique<HaloExchange<T>>(*s.block, HaloExchange<T>::Layout::Block);
+        for (int f = 0; f <= 6; ++f)
+          faces_.at[f] = static_cast<std::int64_t>(halo_->face_offset(f));
+        send_ = device::Array<T>(halo_->send_buffer().size());
+        receive_ = device::Array<T>(halo_->receive_buffer().size());
+      }
     }
+  }
+
+  // Over several ranks: this rank's GPU (solvent::cuda::select_rank_device).
+  static void claim_device(const Communicator& comm, const char* plugin) {
+    solvent::cuda::select_rank_device(comm, plugin);
   }
 
   std::string device_name() const { return device_name_; }
@@ -88,15 +108,26 @@ class DeviceSpace {
     for (std::size_t k = 0; k < ys.size(); ++k) raw[k] = ys[k]->data();
     device::dots<T>(len(), x.data(), raw.data(), static_cast<int>(raw.size()), workspace_.data(),
                     host_scalars_.get());
-    return std::vector<T>(host_scalars_.get(), host_scalars_.get() + ys.size());
+    std::vector<T> out(host_scalars_.get(), host_scalars_.get() + ys.size());
+    if (comm_) comm_->sum(std::span<T>(out));
+    return out;
   }
 
   void apply(const Vector& x, Vector& y) const {
-    if (row_ptr_.size() != 0)
+    if (row_ptr_.size() != 0) {
       device::csr_spmv<T>(len(), row_ptr_.data(), col_idx_.data(), values_.data(), x.data(),
                           y.data(), group_);
-    else
-      device::stencil7_spmv<T>(stencil_, x.data(), y.data());
+      return;
+    }
+    if (!halo_) return device::stencil7_spmv<T>(stencil_, x.data(), y.data());
+    const std::size_t bytes = send_.size() * sizeof(T);
+    device::pack_faces<T>(stencil_, faces_, x.data(), send_.data());
+    device::copy_to_host(halo_->send_buffer().data(), send_.data(), bytes);
+    // Launched before the exchange and not waited for: the block's product overlaps it.
+    device::stencil7_spmv<T>(stencil_, x.data(), y.data());
+    halo_->transfer();
+    device::copy_to_device(receive_.data(), halo_->receive_buffer().data(), bytes);
+    device::subtract_face_couplings<T>(stencil_, faces_, receive_.data(), y.data());
   }
   // The preconditioner works on device memory: the spans hold device pointers.
   void precondition(Vector& x) const {
@@ -116,6 +147,12 @@ class DeviceSpace {
   int group_ = 1;
   std::array<device::Array<T>, 7> coefficients_;
   Stencil7View<T> stencil_{};
+  // A distributed stencil: the ranks, the host side of the exchange, the packed faces on
+  // the device.
+  const Communicator* comm_ = nullptr;
+  std::unique_ptr<HaloExchange<T>> halo_;
+  device::FaceOffsets faces_{};
+  mutable device::Array<T> send_, receive_;
 };
 
 }  // namespace solvent::krylov

@@ -23,7 +23,12 @@ template <class Method, template <class> class Space>
 class KrylovSolver final : public LinearSolver {
  public:
   explicit KrylovSolver(const PluginContext& ctx)
-      : options_(read_krylov_options(ctx.params)), log_(ctx.log) {}
+      : options_(read_krylov_options(ctx.params)), log_(ctx.log) {
+    // A device space takes its rank's GPU before anything (the preconditioner included)
+    // touches a device.
+    if constexpr (requires { Space<double>::claim_device(*ctx.comm, ""); })
+      if (ctx.comm->size() > 1) Space<double>::claim_device(*ctx.comm, name().c_str());
+  }
 
   std::vector<OperatorForm> forms() const override { return Space<double>::forms(); }
   bool uses_preconditioner() const override { return true; }
