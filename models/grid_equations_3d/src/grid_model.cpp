@@ -33,7 +33,9 @@ Schema grid_equations_schema() {
       ParamSpec::string("split", "auto",
                         "over several MPI ranks, the p1xp2xp3 process grid the nodes are cut "
                         "into blocks by (e.g. \"1x2x2\"; p1 p2 p3 = ranks); \"auto\": the split "
-                        "with the least face area between blocks"),
+                        "of axes 2 and 3 with the least face area between blocks (whole lines "
+                        "of axis 1 on every rank, so solves repeat bit for bit over any number "
+                        "of ranks)"),
   };
 }
 
@@ -58,10 +60,14 @@ GridEquationsModel::GridEquationsModel(const PluginContext& ctx)
                                      comm_.size())});
     const GridBlocks::Index3 nodes = {int(n_[0]), int(n_[1]), int(n_[2])};
     const std::string& split = ctx.params.string("split");
-    block_ = std::make_shared<const GridBlock>(GridBlock{
-        split == "auto" ? GridBlocks(nodes, comm_.size())
-                        : GridBlocks(nodes, comm_.size(), parse_split(split)),
-        comm_.rank(), &comm_});
+    // The automatic split cuts axes 2 and 3 only: every rank then holds whole lines of axis
+    // 1, along which the Krylov solvers sum their dot products, and a solve repeats the
+    // one-rank iterations bit for bit.
+    const auto p = split == "auto" ? GridBlocks::automatic_split({1, nodes[1], nodes[2]},
+                                                                 comm_.size())
+                                   : parse_split(split);
+    block_ = std::make_shared<const GridBlock>(
+        GridBlock{GridBlocks(nodes, comm_.size(), p), comm_.rank(), &comm_});
   }
   const auto extent = block_extent();
   // Before assembly: the seven coefficient arrays, F and the exact solution built here, and

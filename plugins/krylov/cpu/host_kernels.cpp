@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 namespace solvent::krylov::host {
@@ -76,6 +77,33 @@ void dots(std::span<const T> x, std::span<const T* const> ys, std::span<T> out) 
 }
 
 template <class T>
+void line_dots(std::span<const T> x, std::span<const T* const> ys, std::size_t line,
+               std::span<ExactSum> sums) {
+  constexpr std::size_t parts = std::is_same_v<T, double> ? 1 : 2;
+  const std::size_t k_count = ys.size();
+  const Index lines = length(line == 0 ? 0 : x.size() / line);
+#pragma omp parallel
+  {
+    std::vector<ExactSum> mine(k_count * parts);
+#pragma omp for schedule(static)
+    for (Index l = 0; l < lines; ++l)
+      for (std::size_t k = 0; k < k_count; ++k) {
+        T s = T(0);
+        for (std::size_t i = l * line; i < (l + 1) * line; ++i) s = conj_mul_add(x[i], ys[k][i], s);
+        if constexpr (parts == 1) {
+          mine[k].add(s);
+        } else {
+          mine[2 * k].add(s.real());
+          mine[2 * k + 1].add(s.imag());
+        }
+      }
+    // Exact sums: the order in which the threads add theirs does not matter.
+#pragma omp critical
+    for (std::size_t p = 0; p < mine.size(); ++p) sums[p].add(mine[p]);
+  }
+}
+
+template <class T>
 T dot(std::span<const T> x, std::span<const T> y) {
   const T* ys[1] = {y.data()};
   T out[1];
@@ -108,6 +136,21 @@ void apply(const MatrixView<T>& a, std::span<const T> x, std::span<T> y) {
   }
 }
 
+template <class T>
+void face_rows(const Stencil7<T>& a, const FaceOffsets& faces, std::span<const T> x,
+               std::span<const T> ghosts, std::span<T> y) {
+  const Stencil7View<T> s = view_of(a);
+  for (int f = 0; f < 6; ++f) {
+    const Index nodes = faces.at[f + 1] - faces.at[f];
+#pragma omp parallel for schedule(static)
+    for (Index q = 0; q < nodes; ++q) {
+      std::int64_t m = 0;
+      const T row = stencil7_face_row(s, faces, x.data(), ghosts.data(), f, q, m);
+      y[m] = row;
+    }
+  }
+}
+
 #define SOLVENT_KRYLOV_HOST_KERNELS(T)                                                \
   template void assign<T>(std::span<const T>, std::span<T>);                          \
   template void scale<T>(T, std::span<T>);                                            \
@@ -117,7 +160,11 @@ void apply(const MatrixView<T>& a, std::span<const T> x, std::span<T> y) {
   template T dot<T>(std::span<const T>, std::span<const T>);                          \
   template double norm2<T>(std::span<const T>);                                       \
   template void dots<T>(std::span<const T>, std::span<const T* const>, std::span<T>); \
-  template void apply<T>(const MatrixView<T>&, std::span<const T>, std::span<T>);
+  template void line_dots<T>(std::span<const T>, std::span<const T* const>, std::size_t,    \
+                             std::span<ExactSum>);                                        \
+  template void apply<T>(const MatrixView<T>&, std::span<const T>, std::span<T>);          \
+  template void face_rows<T>(const Stencil7<T>&, const FaceOffsets&, std::span<const T>,   \
+                             std::span<const T>, std::span<T>);
 SOLVENT_KRYLOV_HOST_KERNELS(double)
 SOLVENT_KRYLOV_HOST_KERNELS(complex)
 #undef SOLVENT_KRYLOV_HOST_KERNELS

@@ -3,7 +3,7 @@
 // column indices are contiguous, then the group adds its partial sums with shuffles.
 // The row formula itself is csr_row_partial in scalar_math.hpp, shared with the CPU.
 // Stencil7: one thread per node, stencil7_row; on a distributed stencil's block, the faces
-// packed for the halo exchange and the couplings across them subtracted afterwards.
+// packed for the halo exchange, and the rows next to them recomputed with what it brought.
 #include <solvent_krylov/device_kernels.hpp>
 
 #include "cuda/cuda_support.cuh"
@@ -50,18 +50,17 @@ __global__ void pack_face_kernel(std::int64_t n1, std::int64_t n2, std::int64_t 
   out[q] = x[i[0] + n1 * (i[1] + n2 * i[2])];
 }
 
-// One thread per node of face `face`. One launch per face: an edge node lies next to two
-// faces, and two threads must not update its y at once.
+// One thread per node of face `face`, one launch per face: an edge node lies next to two
+// faces (both compute the same row, but not at once).
 template <class Z>
-__global__ void face_coupling_kernel(Stencil7View<Z> a, int face, std::int64_t nodes,
-                                     const Z* __restrict__ ghost, Z* __restrict__ y) {
+__global__ void face_row_kernel(Stencil7View<Z> a, FaceOffsets faces, int face,
+                                const Z* __restrict__ x, const Z* __restrict__ ghosts,
+                                Z* __restrict__ y) {
   const std::int64_t q = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
-  if (q >= nodes) return;
-  const std::int64_t e[3] = {a.n1, a.n2, a.n3};
-  std::int64_t i[3];
-  face_node(e, face, q, 0, i);
-  const std::int64_t m = i[0] + a.n1 * (i[1] + a.n2 * i[2]);
-  if (!is_zero(a.c[0][m])) y[m] = y[m] - mul(a.c[face + 1][m], ghost[q]);
+  if (q >= faces.at[face + 1] - faces.at[face]) return;
+  std::int64_t m = 0;
+  const Z row = stencil7_face_row(a, faces, x, ghosts, face, q, m);
+  y[m] = row;
 }
 
 // The same arrays, typed as the kernels' scalars.
@@ -141,14 +140,14 @@ void pack_faces(const Stencil7View<T>& a, const FaceOffsets& faces, const T* x, 
 }
 
 template <class T>
-void subtract_face_couplings(const Stencil7View<T>& a, const FaceOffsets& faces, const T* ghosts,
-                             T* y) {
+void face_rows(const Stencil7View<T>& a, const FaceOffsets& faces, const T* x, const T* ghosts,
+               T* y) {
   for (int f = 0; f < 6; ++f) {
     const std::int64_t nodes = faces.at[f + 1] - faces.at[f];
     if (nodes == 0) continue;
-    face_coupling_kernel<<<blocks_for(nodes), block_size>>>(
-        device_view(a), f, nodes, to_device(ghosts) + faces.at[f], to_device(y));
-    check_launch("subtract_face_couplings");
+    face_row_kernel<<<blocks_for(nodes), block_size>>>(device_view(a), faces, f, to_device(x),
+                                                       to_device(ghosts), to_device(y));
+    check_launch("face_rows");
   }
 }
 
@@ -162,9 +161,8 @@ template void pack_faces<double>(const Stencil7View<double>&, const FaceOffsets&
                                  double*);
 template void pack_faces<complex>(const Stencil7View<complex>&, const FaceOffsets&,
                                   const complex*, complex*);
-template void subtract_face_couplings<double>(const Stencil7View<double>&, const FaceOffsets&,
-                                              const double*, double*);
-template void subtract_face_couplings<complex>(const Stencil7View<complex>&, const FaceOffsets&,
-                                               const complex*, complex*);
-
+template void face_rows<double>(const Stencil7View<double>&, const FaceOffsets&, const double*,
+                                const double*, double*);
+template void face_rows<complex>(const Stencil7View<complex>&, const FaceOffsets&,
+                                 const complex*, const complex*, complex*);
 }  // namespace solvent::krylov::device

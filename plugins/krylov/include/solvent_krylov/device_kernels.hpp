@@ -43,18 +43,14 @@ int csr_group_for(double mean_row_length);
 template <class T>
 void stencil7_spmv(const Stencil7View<T>& a, const T* x, T* y);
 
-// A block of a distributed stencil: face f's values at [at[f], at[f+1]) of the packed face
-// buffers (HaloExchange's order, solvent/block_faces.hpp), empty where f has no neighbour.
-struct FaceOffsets {
-  std::int64_t at[7];
-};
-// send = x at the nodes next to each face, packed.
+// A block of a distributed stencil: send = x at the nodes next to each face, packed.
 template <class T>
 void pack_faces(const Stencil7View<T>& a, const FaceOffsets& faces, const T* x, T* send);
-// y -= c_{f+1} ghosts (the neighbours' values across face f) at the active nodes next to
-// each face: with stencil7_spmv on the block, the distributed product.
+// The rows of the nodes next to each face recomputed with the neighbours' values across it
+// (ghosts, as the exchange received them): after stencil7_spmv on the block, the
+// distributed product, each row rounded as on one rank (stencil7_face_row).
 template <class T>
-void subtract_face_couplings(const Stencil7View<T>& a, const FaceOffsets& faces, const T* ghosts,
-                             T* y);
+void face_rows(const Stencil7View<T>& a, const FaceOffsets& faces, const T* x, const T* ghosts,
+               T* y);
 
 }  // namespace solvent::krylov::device

@@ -6,9 +6,9 @@
 //
 // On a stencil distributed over ranks (one GPU each), the product packs the block's faces on
 // the device, stages them through host memory for the exchange over MPI (OpenMPI there is
-// not CUDA-aware), and subtracts the couplings across the faces after the block's own
-// product, which runs on the device while the host exchanges; the reductions add the
-// ranks' partial sums in rank order.
+// not CUDA-aware), and recomputes the rows next to the faces with the values received after
+// the block's own product, which runs on the device while the host exchanges; the
+// reductions add the ranks' partial sums in rank order.
 #include <solvent_krylov/device_kernels.hpp>
 #include <solvent_krylov/device_memory.hpp>
 
@@ -127,7 +127,7 @@ class DeviceSpace {
     device::stencil7_spmv<T>(stencil_, x.data(), y.data());
     halo_->transfer();
     device::copy_to_device(receive_.data(), halo_->receive_buffer().data(), bytes);
-    device::subtract_face_couplings<T>(stencil_, faces_, receive_.data(), y.data());
+    device::face_rows<T>(stencil_, faces_, x.data(), receive_.data(), y.data());
   }
   // The preconditioner works on device memory: the spans hold device pointers.
   void precondition(Vector& x) const {
@@ -151,7 +151,7 @@ class DeviceSpace {
   // the device.
   const Communicator* comm_ = nullptr;
   std::unique_ptr<HaloExchange<T>> halo_;
-  device::FaceOffsets faces_{};
+  FaceOffsets faces_{};
   mutable device::Array<T> send_, receive_;
 };
 

@@ -3,6 +3,8 @@
 // tables 3-9), parallel over the cores with OpenMP. Dot products conjugate their first argument.
 #include <solvent_krylov/matrix_view.hpp>
 
+#include <solvent/exact_sum.hpp>
+
 #include <span>
 
 namespace solvent::krylov::host {
@@ -24,8 +26,21 @@ double norm2(std::span<const T> x);  // ||x||_2
 // out[k] = <x, ys[k]> in one pass over x.
 template <class T>
 void dots(std::span<const T> x, std::span<const T* const> ys, std::span<T> out);
+// sums[parts k + p] += part p (real, imaginary) of <x, ys[k]>, parts = 1 for real T and 2
+// for complex, line by line: the products of each run of `line` consecutive elements are
+// added in index order, and the line sums exactly. The result depends on nothing but the
+// lines — not on the threads, nor on how whole lines are spread over ranks — so a stencil's
+// Krylov iterations repeat bit for bit on any number of ranks that cut no line.
+template <class T>
+void line_dots(std::span<const T> x, std::span<const T* const> ys, std::size_t line,
+               std::span<ExactSum> sums);
 // y = A x for either format.
 template <class T>
 void apply(const MatrixView<T>& a, std::span<const T> x, std::span<T> y);
+// After apply on a distributed stencil's block: the rows next to its faces recomputed with
+// the neighbours' values (ghosts, the halo exchange's receive buffer).
+template <class T>
+void face_rows(const Stencil7<T>& a, const FaceOffsets& faces, std::span<const T> x,
+               std::span<const T> ghosts, std::span<T> y);
 
 }  // namespace solvent::krylov::host

@@ -2,9 +2,11 @@
 // The vector space the Krylov algorithms run in on the CPU: vectors in host memory, the
 // operator, the preconditioner (a CPU plugin), and the kernels of host_kernels.hpp behind the interface
 // that the CUDA variant (device_space.hpp) offers too: the OperatorSpace concept of
-// solvent/vector_space.hpp. On a stencil distributed over ranks, each rank holds its block
-// of every vector: the product exchanges the faces first, and the reductions add the ranks'
-// partial sums in rank order (so every rank gets the same bits).
+// solvent/vector_space.hpp. On a seven-point stencil the reductions go line by line along
+// axis 1 with the line sums added exactly (host::line_dots): distributed over ranks that
+// each hold whole lines of their block, every rank and every rank count then gets the same
+// bits. Each rank holds its block of every vector; the product exchanges the faces, then
+// recomputes the rows next to them with the values received (rounded as on one rank).
 #include <solvent_krylov/host_kernels.hpp>
 
 #include <solvent/grid_blocks.hpp>
@@ -14,6 +16,7 @@
 #include <cmath>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace solvent::krylov {
@@ -26,9 +29,12 @@ class HostSpace {
 
   // pc is null when there is no preconditioner.
   HostSpace(MatrixView<T> a, const Preconditioner* pc) : a_(a), pc_(pc), n_(rows_of(a)) {
-    if (const auto* s = std::get_if<const Stencil7<T>*>(&a); s && (*s)->distributed()) {
+    const auto* s = std::get_if<const Stencil7<T>*>(&a);
+    if (s) line_ = (*s)->n1;
+    if (s && (*s)->distributed()) {
       comm_ = (*s)->block->comm;
       halo_ = std::make_unique<HaloExchange<T>>(*(*s)->block, HaloExchange<T>::Layout::Block);
+      for (int f = 0; f <= 6; ++f) faces_.at[f] = static_cast<std::int64_t>(halo_->face_offset(f));
     }
   }
 
@@ -61,8 +67,31 @@ class HostSpace {
     std::vector<const T*> raw(ys.size());
     for (std::size_t k = 0; k < ys.size(); ++k) raw[k] = ys[k]->data();
     std::vector<T> out(ys.size());
-    host::dots<T>(x, raw, out);
-    if (comm_) comm_->sum(std::span<T>(out));
+    if (line_ == 0) {
+      host::dots<T>(x, raw, out);
+      return out;
+    }
+    constexpr std::size_t parts = std::is_same_v<T, double> ? 1 : 2;
+    std::vector<ExactSum> sums(parts * ys.size());
+    host::line_dots<T>(x, raw, line_, sums);
+    if (comm_) {
+      // Every rank's digits added: integers, so exactly, and the total rounded once.
+      std::vector<double> digits;
+      for (const auto& s : sums) {
+        const auto d = s.digits();
+        digits.insert(digits.end(), d.begin(), d.end());
+      }
+      comm_->sum(std::span<double>(digits));
+      const std::size_t width = ExactSum::digit_count + 1;
+      for (std::size_t p = 0; p < sums.size(); ++p)
+        sums[p] = ExactSum::from_digits(std::span<const double>(digits).subspan(p * width, width));
+    }
+    for (std::size_t k = 0; k < ys.size(); ++k) {
+      if constexpr (parts == 1)
+        out[k] = sums[k].value();
+      else
+        out[k] = T(sums[2 * k].value(), sums[2 * k + 1].value());
+    }
     return out;
   }
 
@@ -72,7 +101,8 @@ class HostSpace {
       halo_->transfer();
     }
     host::apply<T>(a_, x, y);
-    if (halo_) subtract_face_couplings(*std::get<const Stencil7<T>*>(a_), *halo_, std::span<T>(y));
+    if (halo_)
+      host::face_rows<T>(*std::get<const Stencil7<T>*>(a_), faces_, x, halo_->receive_buffer(), y);
   }
   // x = M^{-1} x (a no-op without preconditioner).
   void precondition(Vector& x) const {
@@ -83,8 +113,10 @@ class HostSpace {
   MatrixView<T> a_;
   const Preconditioner* pc_;
   std::size_t n_;
+  std::size_t line_ = 0;                       // a stencil's axis-1 line, 0 for CSR or matrix-free
   const Communicator* comm_ = nullptr;         // set on a distributed stencil
   std::unique_ptr<HaloExchange<T>> halo_;  // its faces' exchange, buffers kept
+  FaceOffsets faces_{};
 };
 
 }  // namespace solvent::krylov

@@ -4,6 +4,7 @@
 // cuda::std::complex<double>). Complex products are spelled out in real arithmetic: the
 // library operator* of both complex types adds C99 inf/nan recovery that costs a branch
 // per multiply in the inner loop of SpMV.
+#include <solvent/block_faces.hpp>
 #include <solvent/host_device.hpp>
 
 #include <cstdint>
@@ -72,23 +73,71 @@ struct Stencil7View {
   std::int64_t n1, n2, n3;
 };
 
-// Row m of the seven-point operator, c0 u(m) - sum_i c_i u(m_i); neighbours outside the
-// grid are absent. An inactive node (c0 = 0) carries the equation u = 0, so its row is
-// the identity row.
+// Row m of the seven-point operator, c0 u(m) - sum_i c_i u(m_i), given its value xm and a
+// function neighbour(d, v) that sets v to the value of neighbour d (m-1, m+1, m-n1, m+n1,
+// m-n1n2, m+n1n2: the order of c[1..6]) and says whether there is one. An inactive node
+// (c0 = 0) carries the equation u = 0, so its row is the identity row. The one formula of
+// every stencil product here, inside a block and across its faces alike, so that a row
+// rounds the same whichever rank computes it.
+template <class Z, class Neighbour>
+SOLVENT_HD Z stencil7_row_with(const Stencil7View<Z>& s, std::int64_t m, const Z& xm,
+                               Neighbour&& neighbour) {
+  const Z c0 = s.c[0][m];
+  if (is_zero(c0)) return xm;
+  Z sum = Z(0);
+  for (int d = 0; d < 6; ++d) {
+    Z v;
+    if (neighbour(d, v)) sum = mul_add(s.c[d + 1][m], v, sum);
+  }
+  return mul(c0, xm) - sum;
+}
+
+// Row m with every neighbour in x; neighbours outside the grid (or block) are absent.
 template <class Z>
 SOLVENT_HD Z stencil7_row(const Stencil7View<Z>& s, const Z* __restrict__ x, std::int64_t m) {
-  const Z c0 = s.c[0][m];
-  if (is_zero(c0)) return x[m];
   const std::int64_t plane = s.n1 * s.n2;
-  const std::int64_t i = m % s.n1, j = (m / s.n1) % s.n2, k = m / plane;
-  Z neighbours = Z(0);
-  if (i > 0) neighbours = mul_add(s.c[1][m], x[m - 1], neighbours);
-  if (i + 1 < s.n1) neighbours = mul_add(s.c[2][m], x[m + 1], neighbours);
-  if (j > 0) neighbours = mul_add(s.c[3][m], x[m - s.n1], neighbours);
-  if (j + 1 < s.n2) neighbours = mul_add(s.c[4][m], x[m + s.n1], neighbours);
-  if (k > 0) neighbours = mul_add(s.c[5][m], x[m - plane], neighbours);
-  if (k + 1 < s.n3) neighbours = mul_add(s.c[6][m], x[m + plane], neighbours);
-  return mul(c0, x[m]) - neighbours;
+  const std::int64_t i[3] = {m % s.n1, (m / s.n1) % s.n2, m / plane};
+  const std::int64_t n[3] = {s.n1, s.n2, s.n3}, stride[3] = {1, s.n1, plane};
+  return stencil7_row_with(s, m, x[m], [&](int d, Z& v) {
+    const int a = d / 2;
+    const bool upper = d % 2 == 1;
+    if (upper ? i[a] + 1 >= n[a] : i[a] == 0) return false;
+    v = x[upper ? m + stride[a] : m - stride[a]];
+    return true;
+  });
+}
+
+// A block of a distributed stencil: face f's values at [at[f], at[f+1]) of the packed face
+// buffers (HaloExchange's order, solvent/block_faces.hpp), empty where f has no neighbour.
+struct FaceOffsets {
+  std::int64_t at[7];
+};
+
+// Node q of face f of the block, and its row with the neighbours across the block's faces
+// taken from `ghosts` (the packed buffer the halo exchange received): the rows the block's
+// own product (stencil7_row) left without their couplings to other ranks. A node next to two
+// faces gets the same value from either.
+template <class Z>
+SOLVENT_HD Z stencil7_face_row(const Stencil7View<Z>& s, const FaceOffsets& faces,
+                               const Z* __restrict__ x, const Z* __restrict__ ghosts, int f,
+                               std::int64_t q, std::int64_t& m) {
+  const std::int64_t e[3] = {s.n1, s.n2, s.n3}, stride[3] = {1, s.n1, s.n1 * s.n2};
+  std::int64_t i[3];
+  face_node(e, f, q, 0, i);
+  m = i[0] + s.n1 * (i[1] + s.n2 * i[2]);
+  return stencil7_row_with(s, m, x[m], [&](int d, Z& v) {
+    const int a = d / 2;
+    const bool upper = d % 2 == 1;
+    if (upper ? i[a] + 1 < e[a] : i[a] > 0) {
+      v = x[upper ? m + stride[a] : m - stride[a]];
+      return true;
+    }
+    if (faces.at[d + 1] == faces.at[d]) return false;  // the grid's boundary
+    // This node's place on face d: the two other axes, the lower fastest.
+    const int b = a == 0 ? 1 : 0, c = a == 2 ? 1 : 2;
+    v = ghosts[faces.at[d] + i[b] + e[b] * i[c]];
+    return true;
+  });
 }
 
 // The diagonal entry of row m (the Jacobi preconditioner's input).
