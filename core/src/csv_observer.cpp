@@ -165,6 +165,9 @@ void CsvObserver::on_solution(const Vector& x, const SolveStats& stats,
     write_file_atomic(dir_ / "residual_history.csv", h);
   }
   if (!write_solution_ && stats.converged) return;
+  // Over several ranks this rank holds its block alone: the ranks write the solution
+  // together, as pieces (DistributedSolutionWriter).
+  if (solution_layout_.block && solution_layout_.block->blocks.ranks() > 1) return;
   std::string csv;
   std::visit(
       [&](const auto& v) {

@@ -10,6 +10,9 @@
 //   unconverged_iterate.csv     the last iterate of a solve that did not converge (with .vti
 //                               or .vtr as the solution)
 //   residual_history.csv        an iterative solve's residual per iteration (0: initial guess)
+// A solution held in blocks by several ranks (the layout set_solution_layout gives has a
+// block over more than one rank) is not written here: every rank writes its piece of
+// solution.pvti (distributed_solution_writer.hpp).
 // Numbers are printed with 17 significant digits, so a rerun compares bit for bit.
 #include "checked_file.hpp"
 

@@ -4,6 +4,7 @@
 #include "communicator_world.hpp"
 #include "config_validation.hpp"
 #include "csv_observer.hpp"
+#include "distributed_solution_writer.hpp"
 #include "fallback_linear_solver.hpp"
 #include "interruption.hpp"
 #include "logging.hpp"
@@ -369,14 +370,15 @@ RunSummary run_experiment(const RunOptions& opt) {
     }
   };
   SignalScope signals;
+  std::optional<FieldLayout> solution_layout;
   try {
     {
       auto scope = timer.measure("setup");
       for (const auto& note : combination_notes(cfg, plugins)) log->warn("{}", note);
       if (plugins.linear_solver && !plugins.linear_solver->uses_preconditioner())
         preconditioner.reset();
-      if (const auto layout = model->linear() ? model->linear()->layout() : std::nullopt; layout && csv)
-        csv->set_solution_layout(*layout);
+      if (model->linear()) solution_layout = model->linear()->layout();
+      if (solution_layout && csv) csv->set_solution_layout(*solution_layout);
       if (plugins.linear_solver) {
         summary.linear_solver = cfg.linear_solver->plugin->descriptor->name;
         SolverPolicy policy;
@@ -409,7 +411,12 @@ RunSummary run_experiment(const RunOptions& opt) {
         solver->set_policy(policy);
       }
     }
-    ExactErrorObserver with_errors(*model, observer, comm);
+    // A solution held in blocks by several ranks: every rank writes its piece of it.
+    std::optional<DistributedSolutionWriter> pieces;
+    if (solution_layout && distributed_grid_layout(*solution_layout))
+      pieces.emplace(summary.output_dir, *solution_layout, cfg.output, observer, *log);
+    ExactErrorObserver with_errors(*model, pieces ? static_cast<Observer&>(*pieces) : observer,
+                                   comm);
     StateGuard guard(*model, with_errors);
     StopOnSignal stop(guard);
     ctx.observer = &stop;
@@ -430,6 +437,10 @@ RunSummary run_experiment(const RunOptions& opt) {
     finish_record("interrupted", what);
     if (comm.size() > 1) end_all_ranks(comm, e.exit_code(), what);
     throw Interrupted(e.signal(), what);
+  } catch (const OtherRankFailed&) {
+    // A failure the ranks agreed on (a piece of the solution that could not be written):
+    // rank 0 reports it, records it and ends the run; this rank ends quietly.
+    throw;
   } catch (const Error& e) {
     finish_record("failed", e.what());
     if (comm.size() > 1) end_all_ranks(comm, e.exit_code(), e.what());

@@ -1,10 +1,12 @@
 #include "vtk_writer.hpp"
 
+#include <solvent/errors.hpp>
 #include <solvent/output.hpp>
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <iterator>
@@ -75,6 +77,63 @@ void append_array(std::string& out, std::string_view name, std::span<const doubl
   out += "        </DataArray>\n";
 }
 
+// "i0 i1 j0 j1 k0 k1", VTK's extent of a grid (first and last node per axis).
+std::string extent_text(const std::array<std::int64_t, 3>& first,
+                        const std::array<std::int64_t, 3>& last) {
+  return fmt::format("{} {} {} {} {} {}", first[0], last[0], first[1], last[1], first[2], last[2]);
+}
+
+std::string triple_text(const std::array<double, 3>& v) {
+  return fmt::format("{:.17g} {:.17g} {:.17g}", v[0], v[1], v[2]);
+}
+
+std::string file_header(std::string_view type) {
+  return fmt::format(
+      "<?xml version=\"1.0\"?>\n<VTKFile type=\"{}\" version=\"1.0\" "
+      "byte_order=\"LittleEndian\">\n",
+      type);
+}
+
+// The piece's point data: one array per component, each `points` values of u in turn.
+void append_point_data(std::string& out, const std::vector<std::string>& components,
+                       std::span<const double> u, std::size_t points, std::size_t row) {
+  out += "      <PointData";
+  if (!components.empty()) out += fmt::format(" Scalars=\"{}\"", xml_attribute(components.front()));
+  out += ">\n";
+  for (std::size_t c = 0; c < components.size(); ++c)
+    append_array(out, components[c], u.subspan(c * points, points), row);
+  out += "      </PointData>\n";
+}
+
+// An ImageData file of one piece with extent [first, last] (its whole extent too).
+std::string image_data_text(const VtkImage& image, const std::array<std::int64_t, 3>& first,
+                            const std::array<std::int64_t, 3>& last,
+                            const std::vector<std::string>& components,
+                            std::span<const double> u) {
+  const std::string extent = extent_text(first, last);
+  std::string out = file_header("ImageData");
+  out += fmt::format("  <ImageData WholeExtent=\"{}\" Origin=\"{}\" Spacing=\"{}\">\n", extent,
+                     triple_text(image.origin), triple_text(image.spacing));
+  out += fmt::format("    <Piece Extent=\"{}\">\n", extent);
+  std::size_t points = 1;
+  for (std::size_t d = 0; d < 3; ++d) points *= static_cast<std::size_t>(last[d] - first[d] + 1);
+  append_point_data(out, components, u, points,
+                    static_cast<std::size_t>(std::max<std::int64_t>(last[0] - first[0] + 1, 1)));
+  out += "    </Piece>\n  </ImageData>\n</VTKFile>\n";
+  return out;
+}
+
+std::size_t piece_values(const VtkPiece& piece, std::size_t components) {
+  std::size_t points = 1;
+  for (std::size_t d = 0; d < 3; ++d) {
+    if (piece.last[d] < piece.first[d])
+      throw Error(fmt::format("a VTK piece with the empty extent {}",
+                              extent_text(piece.first, piece.last)));
+    points *= static_cast<std::size_t>(piece.last[d] - piece.first[d] + 1);
+  }
+  return points * components;
+}
+
 }  // namespace
 
 void write_vtk_grid(const std::filesystem::path& stem, const FieldLayout& layout,
@@ -82,53 +141,80 @@ void write_vtk_grid(const std::filesystem::path& stem, const FieldLayout& layout
   const auto& axes = layout.axes;
   std::optional<double> spacing[3] = {1.0, 1.0, 1.0};  // an absent third axis: one point
   bool uniform = true;
-  std::string extent;
+  std::array<std::int64_t, 3> last{};
   for (std::size_t d = 0; d < 3; ++d) {
-    const auto n = d < axes.size() ? static_cast<std::int64_t>(axes[d].coordinates.size()) : 1;
-    extent += fmt::format("{}0 {}", d ? " " : "", n - 1);
+    last[d] = (d < axes.size() ? static_cast<std::int64_t>(axes[d].coordinates.size()) : 1) - 1;
     if (d < axes.size()) spacing[d] = uniform_spacing(axes[d].coordinates);
     uniform = uniform && spacing[d];
   }
-  const char* type = uniform ? "ImageData" : "RectilinearGrid";
-  std::string out = fmt::format(
-      "<?xml version=\"1.0\"?>\n<VTKFile type=\"{}\" version=\"1.0\" "
-      "byte_order=\"LittleEndian\">\n",
-      type);
+  auto path = stem;
   if (uniform) {
-    std::string origin, step;
+    VtkImage image;
     for (std::size_t d = 0; d < 3; ++d) {
       const bool has = d < axes.size() && !axes[d].coordinates.empty();
-      origin += fmt::format("{}{:.17g}", d ? " " : "", has ? axes[d].coordinates.front() : 0.0);
-      step += fmt::format("{}{:.17g}", d ? " " : "", *spacing[d]);
+      image.origin[d] = has ? axes[d].coordinates.front() : 0.0;
+      image.spacing[d] = *spacing[d];
     }
-    out += fmt::format("  <ImageData WholeExtent=\"{}\" Origin=\"{}\" Spacing=\"{}\">\n", extent,
-                       origin, step);
-  } else {
-    out += fmt::format("  <RectilinearGrid WholeExtent=\"{}\">\n", extent);
+    write_file_atomic(path += ".vti", image_data_text(image, {0, 0, 0}, last, layout.components, u));
+    return;
   }
-  out += fmt::format("    <Piece Extent=\"{}\">\n      <PointData", extent);
-  if (!layout.components.empty())
-    out += fmt::format(" Scalars=\"{}\"", xml_attribute(layout.components.front()));
+  const std::string extent = extent_text({0, 0, 0}, last);
+  std::string out = file_header("RectilinearGrid");
+  out += fmt::format("  <RectilinearGrid WholeExtent=\"{}\">\n", extent);
+  out += fmt::format("    <Piece Extent=\"{}\">\n", extent);
+  append_point_data(out, layout.components, u, layout.points(),
+                    std::max<std::size_t>(axes[0].coordinates.size(), 1));
+  out += "      <Coordinates>\n";
+  const std::vector<double> single{0.0};
+  for (std::size_t d = 0; d < 3; ++d) {
+    const auto& c = d < axes.size() ? axes[d].coordinates : single;
+    append_array(out, d < axes.size() ? std::string_view(axes[d].name) : "", c,
+                 std::max<std::size_t>(c.size(), 1));
+  }
+  out += "      </Coordinates>\n";
+  out += "    </Piece>\n  </RectilinearGrid>\n</VTKFile>\n";
+  write_file_atomic(path += ".vtr", out);
+}
+
+bool vtk_uniform_coordinates(std::span<const double> c, double origin, double spacing,
+                             std::int64_t first) {
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    const double expected = origin + static_cast<double>(first + static_cast<std::int64_t>(i)) * spacing;
+    if (!(std::abs(c[i] - expected) <= uniform_tolerance * std::abs(spacing))) return false;
+  }
+  return true;
+}
+
+void write_vtk_image_piece(const std::filesystem::path& file, const VtkImage& image,
+                           const VtkPiece& piece, const std::vector<std::string>& components,
+                           std::span<const double> u) {
+  const std::size_t values = piece_values(piece, components.size());
+  if (u.size() != values)
+    throw Error(fmt::format("{}: a piece of extent {} has {} values, given {}", file.string(),
+                            extent_text(piece.first, piece.last), values, u.size()));
+  write_file_atomic(file, image_data_text(image, piece.first, piece.last, components, u));
+}
+
+void write_vtk_image_pieces(const std::filesystem::path& file, const VtkImage& image,
+                            const std::array<std::int64_t, 3>& nodes,
+                            const std::vector<std::string>& components,
+                            std::span<const VtkPiece> pieces) {
+  std::string out = file_header("PImageData");
+  out += fmt::format(
+      "  <PImageData WholeExtent=\"{}\" GhostLevel=\"0\" Origin=\"{}\" Spacing=\"{}\">\n",
+      extent_text({0, 0, 0}, {nodes[0] - 1, nodes[1] - 1, nodes[2] - 1}),
+      triple_text(image.origin), triple_text(image.spacing));
+  out += "    <PPointData";
+  if (!components.empty()) out += fmt::format(" Scalars=\"{}\"", xml_attribute(components.front()));
   out += ">\n";
-  const std::size_t m = layout.points();
-  const std::size_t row = std::max<std::size_t>(axes[0].coordinates.size(), 1);
-  for (std::size_t c = 0; c < layout.components.size(); ++c)
-    append_array(out, layout.components[c], u.subspan(c * m, m), row);
-  out += "      </PointData>\n";
-  if (!uniform) {
-    out += "      <Coordinates>\n";
-    const std::vector<double> single{0.0};
-    for (std::size_t d = 0; d < 3; ++d) {
-      const auto& c = d < axes.size() ? axes[d].coordinates : single;
-      append_array(out, d < axes.size() ? std::string_view(axes[d].name) : "", c,
-                   std::max<std::size_t>(c.size(), 1));
-    }
-    out += "      </Coordinates>\n";
-  }
-  out += fmt::format("    </Piece>\n  </{}>\n</VTKFile>\n", type);
-  auto path = stem;
-  path += uniform ? ".vti" : ".vtr";
-  write_file_atomic(path, out);
+  for (const auto& c : components)
+    out += fmt::format("      <PDataArray type=\"Float64\" Name=\"{}\"/>\n", xml_attribute(c));
+  out += "    </PPointData>\n";
+  for (const auto& p : pieces)
+    out += fmt::format("    <Piece Extent=\"{}\" Source=\"{}\"/>\n", extent_text(p.first, p.last),
+                       xml_attribute(p.source));
+  out += "  </PImageData>\n</VTKFile>\n";
+  write_file_atomic(file, out);
 }
 
 }  // namespace solvent

@@ -3,10 +3,16 @@
 // without a VTK library): ImageData (.vti) where every axis is uniformly spaced, which
 // ParaView and VisIt treat as a regular grid, RectilinearGrid (.vtr) with the coordinates
 // otherwise. Values are printed with 17 significant digits, as in the CSV files.
+// A grid held in blocks by several ranks is written as pieces: one ImageData file per rank
+// over its part of the global index range, and a PImageData (.pvti) listing them.
 #include <solvent/model.hpp>
 
+#include <array>
+#include <cstdint>
 #include <filesystem>
 #include <span>
+#include <string>
+#include <vector>
 
 namespace solvent {
 
@@ -19,5 +25,36 @@ inline bool vtk_grid_layout(const FieldLayout& layout) {
 // or stem.vtr through write_file_atomic: one Float64 point-data array per component.
 void write_vtk_grid(const std::filesystem::path& stem, const FieldLayout& layout,
                     std::span<const double> u);
+
+// A uniform grid's geometry: node (i, j, k) of the whole grid lies at origin + (i, j, k) spacing.
+struct VtkImage {
+  std::array<double, 3> origin{0.0, 0.0, 0.0};
+  std::array<double, 3> spacing{1.0, 1.0, 1.0};
+};
+
+// One piece of a whole grid: the global indices of its first and last node per axis, and
+// (for the .pvti) its file, relative to the .pvti's folder.
+struct VtkPiece {
+  std::array<std::int64_t, 3> first{0, 0, 0};
+  std::array<std::int64_t, 3> last{0, 0, 0};
+  std::string source;
+};
+
+// Whether coordinates c are origin + (first + i) spacing, to write_vtk_grid's tolerance.
+bool vtk_uniform_coordinates(std::span<const double> c, double origin, double spacing,
+                             std::int64_t first);
+
+// Writes `file` (.vti): the piece's values u, component after component, each over the
+// piece's nodes with axis 1 fastest; its Extent is the piece's global index range.
+void write_vtk_image_piece(const std::filesystem::path& file, const VtkImage& image,
+                           const VtkPiece& piece, const std::vector<std::string>& components,
+                           std::span<const double> u);
+
+// Writes `file` (.pvti): the whole grid of `nodes` nodes per axis (WholeExtent 0..n-1), its
+// components, and one <Piece Extent Source> per piece.
+void write_vtk_image_pieces(const std::filesystem::path& file, const VtkImage& image,
+                            const std::array<std::int64_t, 3>& nodes,
+                            const std::vector<std::string>& components,
+                            std::span<const VtkPiece> pieces);
 
 }  // namespace solvent
