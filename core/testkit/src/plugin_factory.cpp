@@ -64,26 +64,34 @@ const PluginLibrary& resolve(const std::string& name, PluginKind kind, const Set
 
 }  // namespace
 
-std::shared_ptr<LinearSolver> make_linear_solver(const std::string& name, const Settings& s) {
+std::shared_ptr<LinearSolver> make_linear_solver(const std::string& name, const Settings& s,
+    const Communicator& comm) {
   PluginContext ctx;
+  ctx.comm = &comm;
   const auto& lib = resolve(name, PluginKind::LinearSolver, s, ctx);
   return create_linear_solver(lib, ctx);
 }
 
-std::shared_ptr<Preconditioner> make_preconditioner(const std::string& name, const Settings& s) {
+std::shared_ptr<Preconditioner> make_preconditioner(const std::string& name, const Settings& s,
+    const Communicator& comm) {
   PluginContext ctx;
+  ctx.comm = &comm;
   const auto& lib = resolve(name, PluginKind::Preconditioner, s, ctx);
   return create_preconditioner(lib, ctx);
 }
 
-std::shared_ptr<Model> make_model(const std::string& name, const Settings& s) {
+std::shared_ptr<Model> make_model(const std::string& name, const Settings& s,
+    const Communicator& comm) {
   PluginContext ctx;
+  ctx.comm = &comm;
   const auto& lib = resolve(name, PluginKind::Model, s, ctx);
   return create_model(lib, ctx);
 }
 
-std::shared_ptr<Integrator> make_integrator(const std::string& name, const Settings& s) {
+std::shared_ptr<Integrator> make_integrator(const std::string& name, const Settings& s,
+    const Communicator& comm) {
   PluginContext ctx;
+  ctx.comm = &comm;
   const auto& lib = resolve(name, PluginKind::Integrator, s, ctx);
   return create_integrator(lib, ctx);
 }

@@ -17,12 +17,17 @@ namespace solvent::testkit {
 using Settings = std::map<std::string, ParamValue>;  // key -> value, as in a TOML section
 
 // Create a plugin object; settings are validated against the plugin's schema (a bad key
-// throws ConfigError) and the object keeps its library loaded for its whole lifetime.
-std::shared_ptr<LinearSolver> make_linear_solver(const std::string& name, const Settings& s = {});
+// throws ConfigError) and the object keeps its library loaded for its whole lifetime. `comm`:
+// the ranks it runs over (a distributed model takes its block of them).
+std::shared_ptr<LinearSolver> make_linear_solver(const std::string& name, const Settings& s = {},
+                                                 const Communicator& comm = single_rank());
 std::shared_ptr<Preconditioner> make_preconditioner(const std::string& name,
-                                                    const Settings& s = {});
-std::shared_ptr<Model> make_model(const std::string& name, const Settings& s = {});
-std::shared_ptr<Integrator> make_integrator(const std::string& name, const Settings& s = {});
+                                                    const Settings& s = {},
+                                                    const Communicator& comm = single_rank());
+std::shared_ptr<Model> make_model(const std::string& name, const Settings& s = {},
+                                  const Communicator& comm = single_rank());
+std::shared_ptr<Integrator> make_integrator(const std::string& name, const Settings& s = {},
+                                            const Communicator& comm = single_rank());
 
 // True when `solver` (or `pc`) could be set up, false when it threw DeviceUnavailable (a
 // GPU plugin on a machine without a GPU); tests use it to report themselves skipped.

@@ -5,12 +5,14 @@
 // scalars.
 //
 // On a stencil distributed over ranks (one GPU each), the product packs the block's faces on
-// the device, stages them through host memory for the exchange over MPI (OpenMPI there is
-// not CUDA-aware), and recomputes the rows next to the faces with the values received after
+// the device and moves them GPU to GPU where every rank is on one host (peer_exchange.hpp),
+// else stages them through host memory for the exchange over MPI (OpenMPI on the GPU
+// machines is not CUDA-aware), and recomputes the rows next to the faces with the values received after
 // the block's own product, which runs on the device while the host exchanges; the
 // reductions add the ranks' partial sums in rank order.
 #include <solvent_krylov/device_kernels.hpp>
 #include <solvent_krylov/device_memory.hpp>
+#include <solvent_krylov/peer_exchange.hpp>
 
 #include <solvent_krylov/matrix_view.hpp>
 
@@ -70,7 +72,13 @@ class DeviceSpace {
         for (int f = 0; f <= 6; ++f)
           faces_.at[f] = static_cast<std::int64_t>(halo_->face_offset(f));
         send_ = device::Array<T>(halo_->send_buffer().size());
-        receive_ = device::Array<T>(halo_->receive_buffer().size());
+        if (device::PeerExchange::available(*s.block)) {
+          std::array<std::size_t, 7> offsets;
+          for (int f = 0; f <= 6; ++f) offsets[f] = halo_->face_offset(f);
+          peer_ = std::make_unique<device::PeerExchange>(*s.block, offsets, sizeof(T));
+        } else {
+          receive_ = device::Array<T>(halo_->receive_buffer().size());
+        }
       }
     }
   }
@@ -120,8 +128,16 @@ class DeviceSpace {
       return;
     }
     if (!halo_) return device::stencil7_spmv<T>(stencil_, x.data(), y.data());
-    const std::size_t bytes = send_.size() * sizeof(T);
     device::pack_faces<T>(stencil_, faces_, x.data(), send_.data());
+    if (peer_) {
+      peer_->send(send_.data());
+      // Queued behind the copies: the block's product runs while the ranks hand-shake.
+      device::stencil7_spmv<T>(stencil_, x.data(), y.data());
+      const T* received = static_cast<const T*>(peer_->receive());
+      device::face_rows<T>(stencil_, faces_, x.data(), received, y.data());
+      return;
+    }
+    const std::size_t bytes = send_.size() * sizeof(T);
     device::copy_to_host(halo_->send_buffer().data(), send_.data(), bytes);
     // Launched before the exchange and not waited for: the block's product overlaps it.
     device::stencil7_spmv<T>(stencil_, x.data(), y.data());
@@ -152,7 +168,8 @@ class DeviceSpace {
   const Communicator* comm_ = nullptr;
   std::unique_ptr<HaloExchange<T>> halo_;
   FaceOffsets faces_{};
-  mutable device::Array<T> send_, receive_;
+  mutable device::Array<T> send_, receive_;  // receive_: the host-staged path only
+  std::unique_ptr<device::PeerExchange> peer_;  // GPU to GPU on one host
 };
 
 }  // namespace solvent::krylov

@@ -1,0 +1,196 @@
+// Scaling of the Krylov solvers over MPI ranks on grid-equations-3d (one GPU per rank, or CPU
+// ranks): a fixed number of iterations of cg or bicgstab (Jacobi-preconditioned) on the
+// rank's block, timed between barriers, with the time one halo exchange adds to a product
+// measured beside it (the distributed product against the same block's product without
+// its faces' exchange). Run it under mpirun; rank 0 prints one Markdown row:
+//
+//   mpirun -n P scaling-benchmark --solver cg-cuda|bicgstab-cuda|cg|bicgstab
+//          --problem poisson|convection --n N [--weak 1] [--iterations 100] [--repeat 3]
+//
+// N is the global grid's nodes per axis (strong scaling); with --weak 1 each rank gets an
+// N^3 block (the global grid N x N x P N). The halo path is GPU to GPU where every rank is on
+// one host, host-staged MPI otherwise or with SOLVENT_CUDA_HALO=host.
+#include "communicator_world.hpp"
+
+#include <solvent_krylov/bicgstab.hpp>
+#include <solvent_krylov/cg.hpp>
+#include <solvent_krylov/host_space.hpp>
+#include <solvent_krylov/solve_system.hpp>
+#ifdef SCALING_BENCHMARK_CUDA
+#include <solvent_krylov/device_space.hpp>
+#include <solvent_test/device_timing.hpp>
+#endif
+
+#include <solvent/testkit.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using solvent::Communicator;
+
+struct Args {
+  std::string solver = "cg-cuda", problem = "poisson";
+  long n = 128, iterations = 100, repeat = 3;
+  bool weak = false;
+};
+
+Args parse(int argc, char** argv) {
+  Args a;
+  std::map<std::string, std::string> kv;
+  for (int i = 1; i + 1 < argc; i += 2) kv[argv[i]] = argv[i + 1];
+  if (kv.count("--solver")) a.solver = kv["--solver"];
+  if (kv.count("--problem")) a.problem = kv["--problem"];
+  if (kv.count("--n")) a.n = std::stol(kv["--n"]);
+  if (kv.count("--iterations")) a.iterations = std::stol(kv["--iterations"]);
+  if (kv.count("--repeat")) a.repeat = std::stol(kv["--repeat"]);
+  if (kv.count("--weak")) a.weak = kv["--weak"] == "1";
+  return a;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// Seconds of `f`, the slowest rank's, between barriers.
+template <class F>
+double timed(const Communicator& comm, F&& f) {
+  comm.barrier();
+  const auto start = Clock::now();
+  f();
+  double s = std::chrono::duration<double>(Clock::now() - start).count();
+  comm.max(std::span<double>(&s, 1));
+  return s;
+}
+
+template <class Method, class Space>
+void run(const Args& a, const Communicator& comm, const solvent::Stencil7<double>& block,
+         const std::vector<double>& b, const solvent::Preconditioner* pc, const char* device) {
+  const Space space(&block, pc);
+  solvent::krylov::KrylovOptions o;
+  o.tolerance = 1e-30;  // never reached: every solve runs the full count
+  o.max_iterations = a.iterations;
+  o.stagnation_window = a.iterations + 1;
+  std::vector<double> x(b.size());
+  std::vector<double> solve_s;
+  std::int64_t iterations = 0;
+  double residual = 0;
+  for (long r = 0; r < a.repeat; ++r)
+    solve_s.push_back(timed(comm, [&] {
+      const auto st = solvent::krylov::solve_system<Method>(space, b, x, o);
+      iterations = st.iterations;
+      residual = st.residual;
+    }));
+  // The halo's share of one product: the distributed product against the block's own.
+  solvent::Stencil7<double> alone = block;
+  alone.block.reset();
+  const Space local(&alone, pc);
+  auto u = space.upload(b);
+  auto v = space.vector();
+  auto u_local = local.upload(b);
+  auto v_local = local.vector();
+  constexpr int products = 20;
+  std::vector<double> with_halo, without;
+  for (long r = 0; r < a.repeat; ++r) {
+    with_halo.push_back(timed(comm, [&] {
+      for (int k = 0; k < products; ++k) space.apply(u, v);
+      space.dot(v, v);  // waits for the device
+    }) / products);
+    without.push_back(timed(comm, [&] {
+      for (int k = 0; k < products; ++k) local.apply(u_local, v_local);
+      local.dot(v_local, v_local);
+    }) / products);
+  }
+  const std::string halo_path =
+      comm.size() == 1 ? "-"
+      : std::string(device) == "cpu" ? "MPI"
+      : (std::getenv("SOLVENT_CUDA_HALO") && std::string(std::getenv("SOLVENT_CUDA_HALO")) == "host")
+          ? "host-staged MPI"
+          : "GPU peer (auto)";
+  // Halo bytes a rank receives per product (the largest over ranks).
+  double halo_bytes = 0;
+  if (block.distributed()) {
+    solvent::HaloExchange<double> h(*block.block, solvent::HaloExchange<double>::Layout::Block);
+    halo_bytes = double(h.receive_buffer().size() * sizeof(double));
+  }
+  comm.max(std::span<double>(&halo_bytes, 1));
+  const double per_iteration = median(solve_s) / double(std::max<std::int64_t>(iterations, 1));
+  if (comm.rank() == 0) {
+    const auto& split = block.block ? block.block->blocks.split : solvent::GridBlocks::Index3{1, 1, 1};
+    const auto& nodes = block.block ? block.block->blocks.nodes
+                                    : solvent::GridBlocks::Index3{int(block.n1), int(block.n2),
+                                                                  int(block.n3)};
+    std::printf("| %s | %s | %s | %d | %dx%dx%d | %dx%dx%d | %s | %lld | %.3f | %.1f | %.3f | %.3f | %.2e |\n",
+                a.solver.c_str(), a.problem.c_str(), a.weak ? "weak" : "strong", comm.size(),
+                nodes[0], nodes[1], nodes[2], split[0], split[1], split[2], halo_path.c_str(),
+                static_cast<long long>(iterations), 1e3 * per_iteration, halo_bytes / 1024.0,
+                1e3 * median(with_halo), 1e3 * (median(with_halo) - median(without)), residual);
+    std::fflush(stdout);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int code = 0;
+  {
+    const Communicator& comm = solvent::world();
+    try {
+      const Args a = parse(argc, argv);
+      const bool cuda = a.solver.ends_with("-cuda");
+      solvent::testkit::Settings s{{"n1", std::int64_t(a.n)},
+                                   {"n2", std::int64_t(a.n)},
+                                   {"n3", std::int64_t(a.weak ? a.n * comm.size() : a.n)}};
+      if (a.problem == "convection") {
+        s["problem"] = std::string("convection-diffusion");
+        s["peclet"] = 100.0;
+      }
+      if (cuda) {
+#ifdef SCALING_BENCHMARK_CUDA
+        solvent::cuda::select_rank_device(comm, "scaling-benchmark");
+#else
+        throw solvent::Error("built without CUDA");
+#endif
+      }
+      double setup = 0;
+      std::shared_ptr<solvent::Model> model;
+      setup = timed(comm, [&] { model = solvent::testkit::make_model("grid-equations-3d", s, comm); });
+      const auto op = model->linear()->matrix();
+      const auto& block = std::get<solvent::Stencil7<double>>(*op);
+      const auto b = std::get<std::vector<double>>(model->linear()->rhs());
+      auto pc = solvent::testkit::make_preconditioner(cuda ? "jacobi-cuda" : "jacobi", {}, comm);
+      pc->setup(op);
+      if (comm.rank() == 0)
+        std::fprintf(stderr, "assembly %.1f s on %d ranks\n", setup, comm.size());
+      const bool cg = a.solver.starts_with("cg");
+      if (!cuda) {
+        if (cg)
+          run<solvent::krylov::Cg, solvent::krylov::HostSpace<double>>(a, comm, block, b, pc.get(), "cpu");
+        else
+          run<solvent::krylov::Bicgstab, solvent::krylov::HostSpace<double>>(a, comm, block, b, pc.get(), "cpu");
+      } else {
+#ifdef SCALING_BENCHMARK_CUDA
+        if (cg)
+          run<solvent::krylov::Cg, solvent::krylov::DeviceSpace<double>>(a, comm, block, b, pc.get(), "cuda");
+        else
+          run<solvent::krylov::Bicgstab, solvent::krylov::DeviceSpace<double>>(a, comm, block, b, pc.get(), "cuda");
+#endif
+      }
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "scaling-benchmark (rank %d): %s\n", comm.rank(), e.what());
+      code = 1;
+    }
+  }
+  solvent::finish_world();
+  return code;
+}

@@ -1,0 +1,48 @@
+#pragma once
+// The faces of a distributed stencil's block moved GPU to GPU between the ranks of one host:
+// each rank's receive buffer is opened once by its neighbours through CUDA IPC handles
+// (exchanged over the communicator), and a product then copies its packed faces straight
+// into the neighbours' buffers (NVLink or PCIe peer copies) instead of staging them through
+// host memory and MPI — on two H200s linked by NVLink a peer copy moves about 60 times as
+// many bytes per second as host-staged MPI. The receive buffer is doubled: a product writes
+// the half of its parity, so a neighbour still reading the other half from the product
+// before is never overwritten; a zero-byte exchange with each neighbour after the copies
+// says "your faces are there".
+#include <solvent/grid_blocks.hpp>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+namespace solvent::krylov::device {
+
+class PeerExchange {
+ public:
+  // Whether peer copies serve `block`: every rank of its communicator on this host, each
+  // able to reach its neighbours' GPUs, and SOLVENT_CUDA_HALO not "host" (which forces the
+  // host-staged path, for comparison). Collective; every rank gets the same answer.
+  static bool available(const GridBlock& block);
+
+  // Collective. `face_offset` (7 entries) are this rank's packed-face offsets, in elements of
+  // `element_bytes` bytes (HaloExchange::face_offset).
+  PeerExchange(const GridBlock& block, const std::array<std::size_t, 7>& face_offset,
+               std::size_t element_bytes);
+  ~PeerExchange();
+  PeerExchange(const PeerExchange&) = delete;
+  PeerExchange& operator=(const PeerExchange&) = delete;
+
+  // Queues the copy of face f of `packed` (this rank's faces, on its device) into the
+  // receive buffer of the neighbour across f, on the default stream; the block's own product
+  // may be queued after it and run meanwhile.
+  void send(const void* packed);
+  // Waits for this rank's copies and for every neighbour's, and returns this rank's received
+  // faces (device memory, the packed layout), valid until the next send's receive.
+  const void* receive();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace solvent::krylov::device
