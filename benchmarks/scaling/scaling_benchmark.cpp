@@ -10,6 +10,12 @@
 // N is the global grid's nodes per axis (strong scaling); with --weak 1 each rank gets an
 // N^3 block (the global grid N x N x P N). The halo path is GPU to GPU where every rank is on
 // one host, host-staged MPI otherwise or with SOLVENT_CUDA_HALO=host.
+//
+//   mpirun -n 2 scaling-benchmark --halo-sweep 1
+//
+// times one face exchange between two ranks' GPUs for faces of 16 KiB to 64 MiB, both paths
+// (GPU peer copies with their handshake; device-to-host copy, MPI, host-to-device copy):
+// the a + b V of the transfer model, one row per size.
 #include "communicator_world.hpp"
 
 #include <solvent_krylov/bicgstab.hpp>
@@ -26,6 +32,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -41,7 +48,7 @@ using solvent::Communicator;
 struct Args {
   std::string solver = "cg-cuda", problem = "poisson";
   long n = 128, iterations = 100, repeat = 3;
-  bool weak = false;
+  bool weak = false, halo_sweep = false;
 };
 
 Args parse(int argc, char** argv) {
@@ -54,6 +61,7 @@ Args parse(int argc, char** argv) {
   if (kv.count("--iterations")) a.iterations = std::stol(kv["--iterations"]);
   if (kv.count("--repeat")) a.repeat = std::stol(kv["--repeat"]);
   if (kv.count("--weak")) a.weak = kv["--weak"] == "1";
+  if (kv.count("--halo-sweep")) a.halo_sweep = kv["--halo-sweep"] == "1";
   return a;
 }
 
@@ -139,6 +147,45 @@ void run(const Args& a, const Communicator& comm, const solvent::Stencil7<double
   }
 }
 
+#ifdef SCALING_BENCHMARK_CUDA
+// One face of `bytes` between two ranks (a 512 x m x 2 grid cut across axis 3), exchanged
+// `repeat` times each way; the median of the slowest rank's time per exchange.
+void halo_sweep(const Communicator& comm) {
+  namespace device = solvent::krylov::device;
+  if (comm.size() != 2) throw solvent::Error("--halo-sweep takes exactly 2 ranks");
+  if (comm.rank() == 0)
+    std::printf("| face KiB | GPU peer µs | GPU peer GB/s | host-staged µs | host-staged GB/s |\n"
+                "| --- | --- | --- | --- | --- |\n");
+  for (std::size_t kib = 16; kib <= 64 * 1024; kib *= 4) {
+    const int m = int(kib * 1024 / 8 / 512);
+    const solvent::GridBlock block{solvent::GridBlocks({512, m, 2}, 2, {1, 1, 2}), comm.rank(), &comm};
+    solvent::HaloExchange<double> host(block, solvent::HaloExchange<double>::Layout::Block);
+    const std::size_t n = host.send_buffer().size();
+    device::Array<double> send(n), receive(n);
+    std::array<std::size_t, 7> offsets;
+    for (int f = 0; f <= 6; ++f) offsets[f] = host.face_offset(f);
+    device::PeerExchange peer(block, offsets, sizeof(double));
+    constexpr int repeat = 30;
+    std::vector<double> peer_s, host_s;
+    for (int r = 0; r < repeat; ++r) {
+      peer_s.push_back(timed(comm, [&] {
+        peer.send(send.data());
+        peer.receive();
+      }));
+      host_s.push_back(timed(comm, [&] {
+        device::copy_to_host(host.send_buffer().data(), send.data(), n * sizeof(double));
+        host.transfer();
+        device::copy_to_device(receive.data(), host.receive_buffer().data(), n * sizeof(double));
+      }));
+    }
+    const double bytes = double(n * sizeof(double));
+    if (comm.rank() == 0)
+      std::printf("| %zu | %.1f | %.1f | %.1f | %.1f |\n", kib, 1e6 * median(peer_s),
+                  bytes / median(peer_s) / 1e9, 1e6 * median(host_s), bytes / median(host_s) / 1e9);
+  }
+}
+#endif
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -147,7 +194,7 @@ int main(int argc, char** argv) {
     const Communicator& comm = solvent::world();
     try {
       const Args a = parse(argc, argv);
-      const bool cuda = a.solver.ends_with("-cuda");
+      const bool cuda = a.halo_sweep || a.solver.ends_with("-cuda");
       solvent::testkit::Settings s{{"n1", std::int64_t(a.n)},
                                    {"n2", std::int64_t(a.n)},
                                    {"n3", std::int64_t(a.weak ? a.n * comm.size() : a.n)}};
@@ -158,6 +205,12 @@ int main(int argc, char** argv) {
       if (cuda) {
 #ifdef SCALING_BENCHMARK_CUDA
         solvent::cuda::select_rank_device(comm, "scaling-benchmark");
+        if (a.halo_sweep) {
+          halo_sweep(comm);
+          comm.barrier();
+          solvent::finish_world();
+          return 0;
+        }
 #else
         throw solvent::Error("built without CUDA");
 #endif

@@ -4,8 +4,10 @@
 #   bash scripts/gpu/scaling.sh check   build; the Krylov tests (CUDA and MPI); cg-cuda and
 #                                       bicgstab-cuda on 2 GPUs against 1, peer and
 #                                       host-staged halos; compute-sanitizer on both ranks
-#   bash scripts/gpu/scaling.sh bench   scaling-benchmark: strong 512^3 and weak 256^3 a GPU,
-#                                       GPU peer and host-staged halos, CPU ranks (docs/scaling.md)
+#   bash scripts/gpu/scaling.sh bench   scaling-benchmark: one face exchange, 16 KiB to 64 MiB,
+#                                       both paths (SWEEP_ONLY=1: that alone); strong 512^3 and
+#                                       weak 256^3 a GPU, GPU peer and host-staged halos, CPU
+#                                       ranks (docs/scaling.md)
 # Results under $OUT.
 SECONDS=0
 mode=${1:-check}
@@ -73,6 +75,8 @@ if [ "$mode" = bench ]; then
 | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
   echo "$header" > "$OUT/scaling.md"
   bench() { timeout ${T:-120} mpirun --bind-to none "$@" 2>>"$OUT/bench.err" | tee -a "$OUT/scaling.md"; }
+  timeout 120 mpirun -n 2 $b --halo-sweep 1 2>>"$OUT/bench.err" | tee "$OUT/halo.md"
+  [ -n "${SWEEP_ONLY:-}" ] && { echo "== script took $SECONDS s"; exit 0; }
   N=${N:-512}
   for solver in cg-cuda bicgstab-cuda; do
     for problem in poisson convection; do
