@@ -165,6 +165,8 @@ void halo_sweep(const Communicator& comm) {
     std::array<std::size_t, 7> offsets;
     for (int f = 0; f <= 6; ++f) offsets[f] = host.face_offset(f);
     device::PeerExchange peer(block, offsets, sizeof(double));
+    const device::PinnedRegion pinned_send(host.send_buffer().data(), n * sizeof(double));
+    const device::PinnedRegion pinned_receive(host.receive_buffer().data(), n * sizeof(double));
     constexpr int repeat = 30;
     std::vector<double> peer_s, host_s;
     for (int r = 0; r < repeat; ++r) {

@@ -30,6 +30,16 @@ void release_pinned(void* p) noexcept {
   if (p) cudaFreeHost(p);
 }
 
+PinnedRegion::PinnedRegion(void* p, std::size_t bytes) {
+  if (!p || bytes == 0) return;
+  check(cudaHostRegister(p, bytes, cudaHostRegisterDefault), "cudaHostRegister");
+  p_ = p;
+}
+
+PinnedRegion::~PinnedRegion() {
+  if (p_) cudaHostUnregister(p_);
+}
+
 void copy_to_device(void* dst, const void* src, std::size_t bytes) {
   if (bytes) check(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice), "cudaMemcpy to the device");
 }

@@ -12,6 +12,22 @@ void* allocate(std::size_t bytes);  // cudaMalloc, zero-filled; SolverError when
 void release(void* p) noexcept;     // cudaFree
 void* allocate_pinned(std::size_t bytes);  // cudaMallocHost
 void release_pinned(void* p) noexcept;
+// Page-locks existing host memory (cudaHostRegister) while the object lives, so copies to and
+// from it run at the bus's speed; nothing for null or zero bytes.
+class PinnedRegion {
+ public:
+  PinnedRegion() = default;
+  PinnedRegion(void* p, std::size_t bytes);
+  ~PinnedRegion();
+  PinnedRegion(PinnedRegion&& o) noexcept : p_(o.p_) { o.p_ = nullptr; }
+  PinnedRegion& operator=(PinnedRegion&& o) noexcept {
+    std::swap(p_, o.p_);
+    return *this;
+  }
+
+ private:
+  void* p_ = nullptr;
+};
 void copy_to_device(void* dst, const void* src, std::size_t bytes);
 void copy_to_host(void* dst, const void* src, std::size_t bytes);
 void synchronize();

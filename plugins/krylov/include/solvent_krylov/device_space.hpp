@@ -78,6 +78,9 @@ class DeviceSpace {
           peer_ = std::make_unique<device::PeerExchange>(*s.block, offsets, sizeof(T));
         } else {
           receive_ = device::Array<T>(halo_->receive_buffer().size());
+          const std::size_t bytes = halo_->send_buffer().size() * sizeof(T);
+          pinned_send_ = device::PinnedRegion(halo_->send_buffer().data(), bytes);
+          pinned_receive_ = device::PinnedRegion(halo_->receive_buffer().data(), bytes);
         }
       }
     }
@@ -170,6 +173,7 @@ class DeviceSpace {
   FaceOffsets faces_{};
   mutable device::Array<T> send_, receive_;  // receive_: the host-staged path only
   std::unique_ptr<device::PeerExchange> peer_;  // GPU to GPU on one host
+  device::PinnedRegion pinned_send_, pinned_receive_;  // the host-staged buffers, page-locked
 };
 
 }  // namespace solvent::krylov
