@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <string_view>
@@ -96,7 +97,14 @@ void end_all_ranks(const Communicator& comm, int code, const std::string& what) 
 
 std::vector<std::string> describe_ranks(const Communicator& comm) {
   const auto host = probe_host();
-  return comm.gather_all(fmt::format("{}, {} threads", host.hostname, host.threads));
+  std::string gpu;
+  if (host.gpus != "none") {
+    // The rule every CUDA plugin follows over ranks (solvent::cuda::select_rank_device).
+    const int count = 1 + static_cast<int>(std::count(host.gpus.begin(), host.gpus.end(), ';'));
+    gpu = fmt::format(", GPU {} of {} when a plugin uses one", comm.local_rank() % count, count);
+  }
+  return comm.gather_all(fmt::format("{}, {} threads, local rank {}{}", host.hostname,
+                                     host.threads, comm.local_rank(), gpu));
 }
 
 }  // namespace solvent

@@ -2,7 +2,7 @@
 # grid-equations-3d solved by each Krylov solver (Jacobi-preconditioned) on 1, 2 and 4 MPI
 # ranks, automatic and given splits: the residual history (every iterate's residual) and the
 # maximum error repeat the one-rank run bit for bit, the iteration count is the same, and the
-# l2 error (a plain sum over ranks) agrees to 1e-12.
+# l2 error (a plain sum over ranks) agrees to 1e-12; the record names the split and each rank.
 # usage: distributed_solve_test.sh SOLVENT MPIEXEC WORK_DIR
 set -u
 solvent=$1 mpiexec=$2 work=$3
@@ -60,5 +60,7 @@ PY
   done
   grep -q "decomposition = '1x2x2 blocks over 4 ranks'" "$work/$solver-n4-auto/record.toml" ||
     fail "$solver: the automatic split of 4 ranks is not 1x2x2"
+  grep -q "^each_rank = \[ '.*, 1 threads, local rank 0.*', '.*, 1 threads, local rank 1.*' \]" \
+    "$work/$solver-n2-auto/record.toml" || fail "$solver: the record does not list both ranks"
 done
 echo "cg, bicgstab, bicgstab-l, tfqmr: 2 and 4 ranks repeat the one-rank solve bit for bit"
