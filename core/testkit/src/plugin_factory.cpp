@@ -98,6 +98,10 @@ std::shared_ptr<Integrator> make_integrator(const std::string& name, const Setti
 
 std::vector<std::string> installed(PluginKind kind) { return registry().names(kind); }
 
+bool runs_distributed(const std::string& name, PluginKind kind) {
+  return registry().find(name, kind).descriptor->max_ranks == 0;
+}
+
 Schema schema_of(const std::string& name, PluginKind kind) {
   return registry().find(name, kind).descriptor->schema();
 }

@@ -71,6 +71,22 @@ std::vector<std::string> linear_solver_problems(const std::string& name, const S
 void check_linear_solver(const std::string& name, const Settings& s, const LinearSolverChecks& c,
                          std::source_location where = std::source_location::current());
 
+// Whether the plugin runs on any number of ranks (its descriptor is solvent::distributed).
+bool runs_distributed(const std::string& name, PluginKind kind);
+
+// The conformance checks of a linear solver over the ranks of `comm` (call on every rank
+// together): the Poisson system of the model grid-equations-3d on an n^3 grid, assembled in
+// blocks over the ranks and, on every rank, whole, is solved both ways with the Jacobi
+// preconditioner of the solver's device (jacobi or jacobi-cuda). The distributed solve must
+// converge to the tolerance (true residual, over the ranks), and repeat the whole-grid solve:
+// bit for bit where `bitwise` (same iterations, residual history and solution block), else
+// to rounding (iterations within 2, solution within 100 x tolerance). Needs the plugins
+// grid-equations-3d and the Jacobi one; throws DeviceUnavailable without the solver's device.
+std::vector<std::string> distributed_linear_solver_problems(const std::string& name,
+                                                            const Settings& s,
+                                                            const Communicator& comm,
+                                                            bool bitwise, long n = 12);
+
 // The conformance checks of a preconditioner, run through BiCGSTAB of the preconditioner's
 // device (bicgstab or bicgstab-cuda) on a diagonally scaled 2D Laplacian, real and complex as
 // its forms allow: the solve with it reaches the tolerance (true residual), takes fewer

@@ -1,0 +1,94 @@
+// The distributed conformance check of a linear solver: the same system over the ranks and
+// whole on each rank, the two solves compared.
+#include <solvent/testkit.hpp>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace solvent::testkit {
+
+namespace {
+
+struct Solve {
+  std::shared_ptr<const Operator> a;
+  std::vector<double> b, x;
+  SolveStats stats;
+  std::shared_ptr<const GridBlock> block;
+};
+
+Solve solve(const std::string& name, const Settings& s, const Communicator& comm, long n) {
+  const Settings model{{"n1", std::int64_t(n)}, {"n2", std::int64_t(n)}, {"n3", std::int64_t(n)}};
+  Solve out;
+  const auto m = make_model("grid-equations-3d", model, comm);
+  out.a = m->linear()->matrix();
+  out.block = std::get<Stencil7<double>>(*out.a).block;
+  out.b = std::get<std::vector<double>>(m->linear()->rhs());
+  out.x.assign(out.b.size(), 0.0);
+  auto solver = make_linear_solver(name, s, comm);
+  const bool cuda = device_of(name, PluginKind::LinearSolver) == "cuda";
+  solver->set_preconditioner(make_preconditioner(cuda ? "jacobi-cuda" : "jacobi", {}, comm));
+  solver->setup(out.a);
+  out.stats = solver->solve(std::span<const double>(out.b), std::span<double>(out.x));
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> distributed_linear_solver_problems(const std::string& name,
+                                                            const Settings& s,
+                                                            const Communicator& comm,
+                                                            bool bitwise, long n) {
+  std::vector<std::string> problems;
+  auto problem = [&](std::string what) {
+    problems.push_back(fmt::format("{} ranks: {}", comm.size(), std::move(what)));
+  };
+  const auto tolerance_it = s.find("tolerance");
+  const double tolerance =
+      tolerance_it == s.end() ? 1e-9 : std::get<double>(tolerance_it->second);
+  const Solve whole = solve(name, s, single_rank(), n);
+  const Solve mine = solve(name, s, comm, n);
+  if (comm.size() > 1 && !mine.block)
+    problem("the model did not split the grid over the ranks");
+  // The true residual, over the ranks: the core's own, not the solver's word.
+  const double residual =
+      relative_residual(*mine.a, std::span<const double>(mine.b), std::span<const double>(mine.x));
+  if (!mine.stats.converged || !(residual <= 10 * tolerance))
+    problem(fmt::format("the distributed solve ended '{}' at true residual {:.3e}",
+                        mine.stats.status, residual));
+  const auto di = mine.stats.iterations, wi = whole.stats.iterations;
+  if (bitwise ? di != wi : std::abs(di - wi) > 2)
+    problem(fmt::format("{} iterations, on one rank {}", di, wi));
+  if (bitwise && mine.stats.residual_history != whole.stats.residual_history)
+    problem("the residual history differs from the one-rank solve");
+  // This rank's block of the solution against the same nodes of the whole solve.
+  const auto o = mine.block ? mine.block->offset() : GridBlocks::Index3{0, 0, 0};
+  const auto e = mine.block ? mine.block->extent() : GridBlocks::Index3{int(n), int(n), int(n)};
+  double worst = 0, scale = 0;
+  std::size_t differ = 0;
+  for (int k = 0; k < e[2]; ++k)
+    for (int j = 0; j < e[1]; ++j)
+      for (int i = 0; i < e[0]; ++i) {
+        const double u = mine.x[std::size_t(i) + std::size_t(e[0]) * (j + std::size_t(e[1]) * k)];
+        const double w = whole.x[std::size_t(o[0] + i) +
+                                 std::size_t(n) * (o[1] + j + std::size_t(n) * (o[2] + k))];
+        differ += u != w;
+        worst = std::max(worst, std::abs(u - w));
+        scale = std::max(scale, std::abs(w));
+      }
+  if (bitwise && differ > 0)
+    problem(fmt::format("{} solution values differ from the one-rank solve (by up to {:.3e})",
+                        differ, worst));
+  if (!bitwise && worst > 100 * tolerance * scale)
+    problem(fmt::format("the solution differs from the one-rank solve by {:.3e}", worst));
+  // Every rank reports: a problem on any rank is a problem of the solver.
+  const auto all = comm.gather_all(fmt::format("{}", fmt::join(problems, "\n")));
+  std::vector<std::string> out;
+  for (std::size_t r = 0; r < all.size(); ++r)
+    if (!all[r].empty()) out.push_back(fmt::format("rank {}: {}", r, all[r]));
+  return out;
+}
+
+}  // namespace solvent::testkit

@@ -1,0 +1,46 @@
+// The distributed conformance kit on every linear solver of this build that runs on any
+// number of ranks, under however many ranks mpirun started: the grid-equations-3d system
+// over the ranks against the same system whole. CPU solvers must repeat the one-rank solve
+// bit for bit; CUDA ones (skipped without a GPU) to rounding.
+#define DOCTEST_CONFIG_IMPLEMENT
+#include <doctest/doctest.h>
+
+#include "communicator_world.hpp"
+
+#include <solvent/testkit.hpp>
+
+#include <cstdlib>
+
+namespace tk = solvent::testkit;
+
+TEST_CASE("every distributed linear solver solves over the ranks as on one") {
+  const solvent::Communicator& comm = solvent::world();
+  if (const char* size = std::getenv("OMPI_COMM_WORLD_SIZE"))
+    REQUIRE(comm.size() == std::atoi(size));
+  int judged = 0;
+  for (const auto& name : tk::installed(solvent::PluginKind::LinearSolver)) {
+    if (!tk::runs_distributed(name, solvent::PluginKind::LinearSolver)) continue;
+    CAPTURE(name);
+    const bool cpu = tk::device_of(name, solvent::PluginKind::LinearSolver) == "cpu";
+    try {
+      for (const auto& problem :
+           tk::distributed_linear_solver_problems(name, {{"tolerance", 1e-10}}, comm, cpu))
+        FAIL_CHECK(name << ": " << problem);
+      ++judged;
+    } catch (const solvent::DeviceUnavailable&) {
+      MESSAGE(name << ": skipped, no device");
+    }
+  }
+  CHECK(judged >= 4);  // cg, bicgstab, bicgstab-l, tfqmr
+}
+
+int main(int argc, char** argv) {
+  int code = 0;
+  {
+    doctest::Context context(argc, argv);
+    code = context.run();
+  }
+  // MPI_Finalize before exit, else mpirun reports the ranks as having ended abnormally.
+  solvent::finish_world();
+  return code;
+}
