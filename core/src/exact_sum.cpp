@@ -1,7 +1,6 @@
 #include <solvent/errors.hpp>
 #include <solvent/exact_sum.hpp>
 
-#include <bit>
 #include <cmath>
 #include <string>
 
@@ -11,26 +10,13 @@ constexpr std::int64_t base = std::int64_t{1} << 32;
 }
 
 void ExactSum::add(double v) {
-  const auto bits = std::bit_cast<std::uint64_t>(v);
-  const int exponent = static_cast<int>((bits >> 52) & 0x7ff);
-  if (exponent == 0x7ff) {
+  int d = 0;
+  std::int64_t parts[3] = {};
+  if (!exact_sum_parts(v, d, parts)) {
     nonfinite_ += v;
     return;
   }
-  std::uint64_t mantissa = bits & ((std::uint64_t{1} << 52) - 1);
-  // v = mantissa * 2^(position - 1074): subnormals have no implicit bit and the exponent of
-  // the smallest normals.
-  int position = exponent == 0 ? 0 : exponent - 1;
-  if (exponent != 0) mantissa |= std::uint64_t{1} << 52;
-  if (mantissa == 0) return;
-  const int d = position / 32, shift = position % 32;
-  // mantissa << shift has at most 85 bits: three digits.
-  const unsigned __int128 wide = static_cast<unsigned __int128>(mantissa) << shift;
-  const std::int64_t parts[3] = {static_cast<std::int64_t>(wide & 0xffffffffu),
-                                 static_cast<std::int64_t>((wide >> 32) & 0xffffffffu),
-                                 static_cast<std::int64_t>(wide >> 64)};
-  const bool negative = (bits >> 63) != 0;
-  for (int k = 0; k < 3; ++k) digit_[static_cast<std::size_t>(d + k)] += negative ? -parts[k] : parts[k];
+  for (int k = 0; k < 3; ++k) digit_[static_cast<std::size_t>(d + k)] += parts[k];
   if (++pending_ == (std::int64_t{1} << 30)) normalise();
 }
 
@@ -86,6 +72,20 @@ std::vector<double> ExactSum::digits() const {
   for (int i = 0; i < digit_count; ++i) out[i] = static_cast<double>(s.digit_[i]);
   out[digit_count] = s.nonfinite_;
   return out;
+}
+
+ExactSum ExactSum::from_accumulator(std::span<const std::int64_t> digits, double nonfinite) {
+  if (digits.size() != digit_count)
+    throw Error("ExactSum::from_accumulator: " + std::to_string(digits.size()) + " digits, not " +
+                std::to_string(digit_count));
+  ExactSum s;
+  for (int i = 0; i < digit_count; ++i) {
+    // Carried one digit at a time, so no digit's own value can overflow on the way.
+    s.digit_[i] += digits[i];
+    s.normalise();
+  }
+  s.nonfinite_ = nonfinite;
+  return s;
 }
 
 ExactSum ExactSum::from_digits(std::span<const double> digits) {

@@ -19,7 +19,7 @@ export SOLVENT_PLUGIN_PATH=$BUILD/lib/solvent
 targets="solvent grid-equations-3d steady cg bicgstab bicgstab-l tfqmr cg-cuda bicgstab-cuda
   bicgstab-l-cuda tfqmr-cuda jacobi jacobi-cuda ilu0 ilu0-cuda scaling-benchmark
   plugins-krylov-kernels-tests plugins-krylov-tests plugins-krylov-cuda-tests
-  plugins-krylov-distributed-tests"
+  plugins-krylov-distributed-tests sdk-conformance-distributed-tests"
 ninja -C "$BUILD" -k 0 $targets > "$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
 echo "== built ($SECONDS s)"
 nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv | tee "$OUT/device.txt"
@@ -30,6 +30,10 @@ solvent=$BUILD/bin/solvent
 if [ "$mode" = check ]; then
   (cd "$BUILD" && timeout 200 ctest -R krylov --output-on-failure) > "$OUT/tests.log" 2>&1
   tail -12 "$OUT/tests.log"
+  OMP_NUM_THREADS=4 timeout 120 mpirun -n 2 "$BUILD/bin/sdk-conformance-distributed-tests" \
+    > "$OUT/conformance-distributed.log" 2>&1
+  echo "distributed conformance kit, 2 ranks, CUDA solvers included: exit $?" | tee -a "$OUT/tests.log"
+  grep -a "skipped\|ERROR" "$OUT/conformance-distributed.log" | head -5
   echo "== tests ($SECONDS s)"
   work=/tmp/scaling-check && rm -rf $work && mkdir -p $work
   for solver in cg-cuda bicgstab-cuda tfqmr-cuda bicgstab-l-cuda; do

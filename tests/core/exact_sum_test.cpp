@@ -63,6 +63,15 @@ TEST_CASE("the sum is the correctly rounded exact sum, in any order and grouping
     }
     CHECK(ExactSum::from_digits(total).value() == reference);
     CHECK(merged.value() == reference);
+    // Digits accumulated outside the class, as a GPU's integer atomics do.
+    std::vector<std::int64_t> digits(ExactSum::digit_count, 0);
+    for (double t : terms) {
+      int d = 0;
+      std::int64_t parts[3] = {};
+      REQUIRE(solvent::exact_sum_parts(t, d, parts));
+      for (int k = 0; k < 3; ++k) digits[std::size_t(d + k)] += parts[k];
+    }
+    CHECK(ExactSum::from_accumulator(digits, 0.0).value() == reference);
   }
 }
 

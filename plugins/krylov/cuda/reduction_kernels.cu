@@ -7,7 +7,10 @@
 
 #include "cuda/cuda_support.cuh"
 
+#include <solvent/exact_sum.hpp>
+
 #include <algorithm>
+#include <type_traits>
 
 namespace solvent::krylov::device {
 namespace {
@@ -113,6 +116,86 @@ void launch_partial_any(int count, unsigned blocks, std::int64_t n, const Z* x, 
   }
 }
 
+// Line dot products (seven-point stencils): one warp per line of `line` values at a time,
+// each lane adding its strided values in order and the warp its lanes by a fixed tree, so a
+// line's sum depends on the line alone; the line sums go into exact digits (integer atomics,
+// exact in any order), first the block's in shared memory, then the device's. The result
+// is the same for any number of blocks, GPUs and ranks holding whole lines.
+template <class Z, int K>
+__global__ void line_dots_kernel(std::int64_t lines, std::int64_t line, const Z* __restrict__ x,
+                                 Targets<Z> t, unsigned long long* __restrict__ digits,
+                                 double* __restrict__ nonfinite) {
+  constexpr int parts = std::is_same_v<Z, double> ? 1 : 2;
+  constexpr int width = ExactSum::digit_count;
+  __shared__ unsigned long long acc[K * parts * width];
+  for (int i = threadIdx.x; i < K * parts * width; i += blockDim.x) acc[i] = 0;
+  __syncthreads();
+  const int lane = threadIdx.x % 32;
+  const std::int64_t warps = static_cast<std::int64_t>(gridDim.x) * warps_per_block;
+  for (std::int64_t l = blockIdx.x * static_cast<std::int64_t>(warps_per_block) + threadIdx.x / 32;
+       l < lines; l += warps) {
+    Z sum[K];
+#pragma unroll
+    for (int k = 0; k < K; ++k) sum[k] = Z(0);
+    for (std::int64_t i = l * line + lane; i < (l + 1) * line; i += 32) {
+      const Z xi = x[i];
+#pragma unroll
+      for (int k = 0; k < K; ++k) sum[k] = conj_mul_add(xi, t.y[k][i], sum[k]);
+    }
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      for (int offset = 16; offset > 0; offset /= 2)
+        sum[k] = sum[k] + shuffle_down(sum[k], offset, 32);
+      if (lane != 0) continue;
+      for (int p = 0; p < parts; ++p) {
+        double v;
+        if constexpr (parts == 1)
+          v = sum[k];
+        else
+          v = p == 0 ? sum[k].real() : sum[k].imag();
+        int d = 0;
+        std::int64_t pieces[3] = {};
+        if (!exact_sum_parts(v, d, pieces)) {
+          atomicAdd(&nonfinite[k * parts + p], v);
+          continue;
+        }
+        for (int j = 0; j < 3; ++j)
+          if (pieces[j] != 0)
+            atomicAdd(&acc[(k * parts + p) * width + d + j],
+                      static_cast<unsigned long long>(pieces[j]));
+      }
+    }
+  }
+  __syncthreads();
+  // Two's complement: the unsigned additions wrap to the signed sums.
+  for (int i = threadIdx.x; i < K * parts * width; i += blockDim.x)
+    if (acc[i] != 0) atomicAdd(&digits[i], acc[i]);
+}
+
+template <class Z, int K>
+void launch_lines(unsigned blocks, std::int64_t lines, std::int64_t line, const Z* x,
+                  const Z* const* ys, unsigned long long* digits, double* nonfinite) {
+  Targets<Z> t{};
+  for (int k = 0; k < K; ++k) t.y[k] = ys[k];
+  line_dots_kernel<Z, K><<<blocks, block_size>>>(lines, line, x, t, digits, nonfinite);
+}
+
+template <class Z>
+void launch_lines_any(int count, unsigned blocks, std::int64_t lines, std::int64_t line,
+                      const Z* x, const Z* const* ys, unsigned long long* digits,
+                      double* nonfinite) {
+  switch (count) {
+    case 1:
+      return launch_lines<Z, 1>(blocks, lines, line, x, ys, digits, nonfinite);
+    case 2:
+      return launch_lines<Z, 2>(blocks, lines, line, x, ys, digits, nonfinite);
+    case 3:
+      return launch_lines<Z, 3>(blocks, lines, line, x, ys, digits, nonfinite);
+    default:
+      return launch_lines<Z, 4>(blocks, lines, line, x, ys, digits, nonfinite);
+  }
+}
+
 }  // namespace
 
 std::size_t dots_workspace(int count) {
@@ -141,8 +224,49 @@ void dots(std::int64_t n, const T* x, const T* const* ys, int count, T* workspac
         "cudaMemcpy of dot products");
 }
 
+template <class T>
+void line_dots(std::int64_t n, std::int64_t line, const T* x, const T* const* ys, int count,
+               LineDotsWorkspace& w, std::span<ExactSum> sums) {
+  using Z = device_t<T>;
+  constexpr int parts = std::is_same_v<T, double> ? 1 : 2;
+  constexpr int width = ExactSum::digit_count;
+  if (count < 1 || count > max_dots) throw SolverError("line_dots: between 1 and 17 products");
+  const std::int64_t lines = line > 0 ? n / line : 0;
+  const int blocks = static_cast<int>(std::clamp<std::int64_t>(
+      (lines + warps_per_block - 1) / warps_per_block, 1, max_partial_blocks()));
+  check(cudaMemsetAsync(w.digits, 0, sizeof(std::int64_t) * count * parts * width),
+        "cudaMemsetAsync");
+  check(cudaMemsetAsync(w.nonfinite, 0, sizeof(double) * count * parts), "cudaMemsetAsync");
+  const Z* dys[max_dots];
+  for (int k = 0; k < count; ++k) dys[k] = to_device(ys[k]);
+  // At most four products a launch: their digits fill 4 x 2 x 68 x 8 B of shared memory.
+  for (int first = 0; first < count; first += 4) {
+    const int chunk = std::min(4, count - first);
+    launch_lines_any<Z>(chunk, blocks, lines, line, to_device(x), dys + first,
+                        reinterpret_cast<unsigned long long*>(w.digits) +
+                            std::size_t(first) * parts * width,
+                        w.nonfinite + first * parts);
+    check_launch("line_dots");
+  }
+  check(cudaMemcpy(w.host_digits, w.digits, sizeof(std::int64_t) * count * parts * width,
+                   cudaMemcpyDeviceToHost),
+        "cudaMemcpy of dot-product digits");
+  check(cudaMemcpy(w.host_nonfinite, w.nonfinite, sizeof(double) * count * parts,
+                   cudaMemcpyDeviceToHost),
+        "cudaMemcpy of dot-product digits");
+  for (int q = 0; q < count * parts; ++q)
+    sums[q] = ExactSum::from_accumulator(
+        std::span<const std::int64_t>(w.host_digits + std::size_t(q) * width, width),
+        w.host_nonfinite[q]);
+}
+
 template void dots<double>(std::int64_t, const double*, const double* const*, int, double*,
                            double*);
+template void line_dots<double>(std::int64_t, std::int64_t, const double*, const double* const*,
+                                int, LineDotsWorkspace&, std::span<ExactSum>);
+template void line_dots<complex>(std::int64_t, std::int64_t, const complex*,
+                                 const complex* const*, int, LineDotsWorkspace&,
+                                 std::span<ExactSum>);
 template void dots<complex>(std::int64_t, const complex*, const complex* const*, int, complex*,
                             complex*);
 

@@ -6,8 +6,11 @@
 // to bring its scalars back. A failed launch throws SolverError naming the kernel.
 #include <solvent_krylov/scalar_math.hpp>
 
+#include <solvent/exact_sum.hpp>
+
 #include <cstddef>
 #include <cstdint>
+#include <span>
 
 namespace solvent::krylov::device {
 
@@ -30,6 +33,20 @@ std::size_t dots_workspace(int count);
 // device pointers. Synchronises.
 template <class T>
 void dots(std::int64_t n, const T* x, const T* const* ys, int count, T* workspace, T* host_out);
+
+// Line dot products of a seven-point stencil's vectors, exact and independent of how the
+// lines are spread over blocks, GPUs and ranks: sums[parts k + p] (p: real, imaginary part)
+// get <x, ys[k]>, each line of `line` values summed by a warp in a fixed order and the line
+// sums added exactly. Scratch in `w` (device and pinned host memory). Synchronises.
+struct LineDotsWorkspace {
+  std::int64_t* digits;     // device: max_dots x 2 x ExactSum::digit_count
+  double* nonfinite;        // device: max_dots x 2
+  std::int64_t* host_digits;  // pinned host, as digits
+  double* host_nonfinite;     // pinned host, as nonfinite
+};
+template <class T>
+void line_dots(std::int64_t n, std::int64_t line, const T* x, const T* const* ys, int count,
+               LineDotsWorkspace& w, std::span<ExactSum> sums);
 
 // y = A x, CSR, one group of `group` threads per row (1, 2, 4, 8, 16 or 32).
 template <class T>

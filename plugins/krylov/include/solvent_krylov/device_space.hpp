@@ -12,6 +12,7 @@
 // reductions add the ranks' partial sums in rank order.
 #include <solvent_krylov/device_kernels.hpp>
 #include <solvent_krylov/device_memory.hpp>
+#include <solvent_krylov/exact_reduction.hpp>
 #include <solvent_krylov/peer_exchange.hpp>
 
 #include <solvent_krylov/matrix_view.hpp>
@@ -25,6 +26,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace solvent::krylov {
@@ -66,6 +68,12 @@ class DeviceSpace {
       stencil_.n1 = static_cast<std::int64_t>(s.n1);
       stencil_.n2 = static_cast<std::int64_t>(s.n2);
       stencil_.n3 = static_cast<std::int64_t>(s.n3);
+      line_ = static_cast<std::int64_t>(s.n1);
+      constexpr std::size_t digits = 2 * device::max_dots * ExactSum::digit_count;
+      line_digits_ = device::Array<std::int64_t>(digits);
+      line_nonfinite_ = device::Array<double>(2 * device::max_dots);
+      host_digits_.reset(static_cast<std::int64_t*>(device::allocate_pinned(digits * 8)));
+      host_nonfinite_.reset(static_cast<double*>(device::allocate_pinned(2 * device::max_dots * 8)));
       if (s.distributed()) {
         comm_ = s.block->comm;
         halo_ = std::make_unique<HaloExchange<T>>(*s.block, HaloExchange<T>::Layout::Block);
@@ -117,11 +125,18 @@ class DeviceSpace {
   std::vector<T> dots(const Vector& x, std::span<const Vector* const> ys) const {
     std::vector<const T*> raw(ys.size());
     for (std::size_t k = 0; k < ys.size(); ++k) raw[k] = ys[k]->data();
+    if (line_ > 0) {
+      constexpr std::size_t parts = std::is_same_v<T, double> ? 1 : 2;
+      std::vector<ExactSum> sums(parts * ys.size());
+      device::LineDotsWorkspace w{line_digits_.data(), line_nonfinite_.data(), host_digits_.get(),
+                                  host_nonfinite_.get()};
+      device::line_dots<T>(len(), line_, x.data(), raw.data(), static_cast<int>(raw.size()), w,
+                           sums);
+      return exact_values<T>(sums, ys.size(), comm_);
+    }
     device::dots<T>(len(), x.data(), raw.data(), static_cast<int>(raw.size()), workspace_.data(),
                     host_scalars_.get());
-    std::vector<T> out(host_scalars_.get(), host_scalars_.get() + ys.size());
-    if (comm_) comm_->sum(std::span<T>(out));
-    return out;
+    return std::vector<T>(host_scalars_.get(), host_scalars_.get() + ys.size());
   }
 
   void apply(const Vector& x, Vector& y) const {
@@ -166,6 +181,12 @@ class DeviceSpace {
   int group_ = 1;
   std::array<device::Array<T>, 7> coefficients_;
   Stencil7View<T> stencil_{};
+  // A stencil's exact line dot products: the line, the device digits, their host copies.
+  std::int64_t line_ = 0;
+  mutable device::Array<std::int64_t> line_digits_;
+  mutable device::Array<double> line_nonfinite_;
+  std::unique_ptr<std::int64_t, void (*)(void*)> host_digits_{nullptr, &device::release_pinned};
+  std::unique_ptr<double, void (*)(void*)> host_nonfinite_{nullptr, &device::release_pinned};
   // A distributed stencil: the ranks, the host side of the exchange, the packed faces on
   // the device.
   const Communicator* comm_ = nullptr;

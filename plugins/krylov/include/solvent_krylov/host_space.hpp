@@ -7,13 +7,14 @@
 // each hold whole lines of their block, every rank and every rank count then gets the same
 // bits. Each rank holds its block of every vector; the product exchanges the faces, then
 // recomputes the rows next to them with the values received (rounded as on one rank).
+#include <solvent_krylov/exact_reduction.hpp>
 #include <solvent_krylov/host_kernels.hpp>
 
 #include <solvent/grid_blocks.hpp>
 #include <solvent/preconditioner.hpp>
 
-#include <memory>
 #include <cmath>
+#include <memory>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -74,25 +75,7 @@ class HostSpace {
     constexpr std::size_t parts = std::is_same_v<T, double> ? 1 : 2;
     std::vector<ExactSum> sums(parts * ys.size());
     host::line_dots<T>(x, raw, line_, sums);
-    if (comm_) {
-      // Every rank's digits added: integers, so exactly, and the total rounded once.
-      std::vector<double> digits;
-      for (const auto& s : sums) {
-        const auto d = s.digits();
-        digits.insert(digits.end(), d.begin(), d.end());
-      }
-      comm_->sum(std::span<double>(digits));
-      const std::size_t width = ExactSum::digit_count + 1;
-      for (std::size_t p = 0; p < sums.size(); ++p)
-        sums[p] = ExactSum::from_digits(std::span<const double>(digits).subspan(p * width, width));
-    }
-    for (std::size_t k = 0; k < ys.size(); ++k) {
-      if constexpr (parts == 1)
-        out[k] = sums[k].value();
-      else
-        out[k] = T(sums[2 * k].value(), sums[2 * k + 1].value());
-    }
-    return out;
+    return exact_values<T>(sums, ys.size(), comm_);
   }
 
   void apply(const Vector& x, Vector& y) const {

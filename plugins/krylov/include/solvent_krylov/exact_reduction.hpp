@@ -1,0 +1,40 @@
+#pragma once
+// The last step of the exact line dot products, the same for the CPU and CUDA spaces: the
+// exact partial sums of this rank added over the ranks (as integer digits, so exactly) and
+// each rounded once to the scalar it stands for.
+#include <solvent/communicator.hpp>
+#include <solvent/exact_sum.hpp>
+
+#include <span>
+#include <type_traits>
+#include <vector>
+
+namespace solvent::krylov {
+
+// sums holds parts x count exact sums (parts = 2 for complex T: real, imaginary); comm is
+// null on one rank.
+template <class T>
+std::vector<T> exact_values(std::span<ExactSum> sums, std::size_t count, const Communicator* comm) {
+  constexpr std::size_t parts = std::is_same_v<T, double> ? 1 : 2;
+  if (comm) {
+    std::vector<double> digits;
+    for (const auto& s : sums) {
+      const auto d = s.digits();
+      digits.insert(digits.end(), d.begin(), d.end());
+    }
+    comm->sum(std::span<double>(digits));
+    const std::size_t width = ExactSum::digit_count + 1;
+    for (std::size_t p = 0; p < sums.size(); ++p)
+      sums[p] = ExactSum::from_digits(std::span<const double>(digits).subspan(p * width, width));
+  }
+  std::vector<T> out(count);
+  for (std::size_t k = 0; k < count; ++k) {
+    if constexpr (parts == 1)
+      out[k] = sums[k].value();
+    else
+      out[k] = T(sums[2 * k].value(), sums[2 * k + 1].value());
+  }
+  return out;
+}
+
+}  // namespace solvent::krylov
