@@ -10,6 +10,9 @@
 
 #ifdef SOLVENT_HAVE_MPI
 #include <mpi.h>
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>  // Open MPI's MPIX_Query_cuda_support
+#endif
 #endif
 
 namespace solvent {
@@ -59,12 +62,17 @@ class MpiWorld final : public Communicator {
           "MPI_Comm_split_type");
     MPI_Comm_rank(node, &local_rank_);
     MPI_Comm_free(&node);
+#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+    // Built with CUDA support is not enough: the library loaded at run time must say so.
+    device_memory_ = MPIX_Query_cuda_support() == 1;
+#endif
   }
   ~MpiWorld() override { MPI_Finalize(); }
 
   int rank() const override { return rank_; }
   int size() const override { return size_; }
   int local_rank() const override { return local_rank_; }
+  bool device_memory() const override { return device_memory_; }
   void barrier() const override { check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"); }
 
   void sum(std::span<double> values) const override {
@@ -122,6 +130,7 @@ class MpiWorld final : public Communicator {
     return all;
   }
   int rank_ = 0, size_ = 1, local_rank_ = 0;
+  bool device_memory_ = false;
 };
 
 // Started by mpirun (OpenMPI, or any PMI/PMIx launcher)? A process started alone does not

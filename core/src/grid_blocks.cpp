@@ -173,6 +173,14 @@ void HaloExchange<T>::pack(std::span<const T> field) {
 
 template <class T>
 void HaloExchange<T>::transfer() {
+  transfer(send_, receive_);
+}
+
+template <class T>
+void HaloExchange<T>::transfer(std::span<const T> send, std::span<T> receive) const {
+  if (send.size() != send_.size() || receive.size() != receive_.size())
+    throw Error(fmt::format("a halo exchange of {} and {} values, where the faces have {}",
+                            send.size(), receive.size(), send_.size()));
   for (int a = 0; a < 3; ++a) {
     // Even coordinates trade with the upper neighbour first, odd ones with the lower: every
     // pair meets in the same round, so the exchanges along an axis run side by side
@@ -181,11 +189,9 @@ void HaloExchange<T>::transfer() {
     for (int round = 0; round < 2; ++round) {
       const int face = 2 * a + (upper_first ? 1 - round : round);
       if (neighbours_[face] < 0) continue;
-      comm_.exchange(
-          neighbours_[face],
-          std::as_bytes(std::span<const T>(send_).subspan(face_offset(face), face_size(face))),
-          std::as_writable_bytes(
-              std::span<T>(receive_).subspan(face_offset(face), face_size(face))));
+      comm_.exchange(neighbours_[face],
+                     std::as_bytes(send.subspan(face_offset(face), face_size(face))),
+                     std::as_writable_bytes(receive.subspan(face_offset(face), face_size(face))));
     }
   }
 }

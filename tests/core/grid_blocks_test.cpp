@@ -1,7 +1,6 @@
 // GridBlocks: the automatic split, a given split's checks, and blocks that tile the grid;
 // HaloExchange: on however many ranks mpirun started, every ghost face value that has a
 // neighbour holds the neighbour's value at that global node, for every split of the ranks.
-#define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
 #include "communicator_world.hpp"
@@ -9,6 +8,7 @@
 #include <solvent/block_faces.hpp>
 #include <solvent/errors.hpp>
 #include <solvent/grid_blocks.hpp>
+#include <solvent_test/grid_splits.hpp>
 
 #include <complex>
 #include <cstdlib>
@@ -17,6 +17,7 @@
 
 using solvent::GridBlocks;
 using Index3 = GridBlocks::Index3;
+using solvent::test::all_splits;
 
 namespace {
 
@@ -48,17 +49,6 @@ void check_tiling(const GridBlocks& g) {
     }
   }
   for (int count : owners) REQUIRE(count == 1);
-}
-
-std::vector<Index3> all_splits(int ranks, Index3 nodes) {
-  std::vector<Index3> out;
-  for (int p1 = 1; p1 <= ranks; ++p1)
-    for (int p2 = 1; p1 * p2 <= ranks; ++p2)
-      if (ranks % (p1 * p2) == 0) {
-        const int p3 = ranks / (p1 * p2);
-        if (p1 <= nodes[0] && p2 <= nodes[1] && p3 <= nodes[2]) out.push_back({p1, p2, p3});
-      }
-  return out;
 }
 
 double global_value(int i, int j, int k) { return i + 1000.0 * j + 1e6 * k; }
@@ -233,15 +223,4 @@ TEST_CASE("a halo exchange refuses a field of the wrong size") {
   CHECK(halo.field_size() == 6u * 6u * 6u);
   std::vector<double> field(5 * 6 * 6);
   CHECK_THROWS_AS(halo.exchange(field), solvent::Error);
-}
-
-int main(int argc, char** argv) {
-  int code = 0;
-  {
-    doctest::Context context(argc, argv);
-    code = context.run();
-  }
-  // MPI_Finalize before exit, else mpirun reports the ranks as having ended abnormally.
-  solvent::finish_world();
-  return code;
 }

@@ -3,7 +3,6 @@
 // over the ranks against the same system whole. Every one of them, CPU and CUDA (skipped
 // without a GPU) alike, must repeat the one-rank solve bit for bit: their stencil dot
 // products are exact line sums.
-#define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
 #include "communicator_world.hpp"
@@ -32,15 +31,4 @@ TEST_CASE("every distributed linear solver solves over the ranks as on one") {
     }
   }
   CHECK(judged >= 4);  // cg, bicgstab, bicgstab-l, tfqmr
-}
-
-int main(int argc, char** argv) {
-  int code = 0;
-  {
-    doctest::Context context(argc, argv);
-    code = context.run();
-  }
-  // MPI_Finalize before exit, else mpirun reports the ranks as having ended abnormally.
-  solvent::finish_world();
-  return code;
 }

@@ -33,6 +33,10 @@ class Communicator {
   virtual void exchange(int peer, std::span<const std::byte> send,
                         std::span<std::byte> receive) const = 0;
 
+  // Whether exchange() may be given device memory: a CUDA-aware MPI, asked when the run
+  // starts (MPIX_Query_cuda_support). A device plugin stages through host memory otherwise.
+  virtual bool device_memory() const { return false; }
+
   void sum(std::span<std::complex<double>> values) const {
     // std::complex<double> is two doubles, real then imaginary ([complex.numbers]).
     sum(std::span<double>(reinterpret_cast<double*>(values.data()), 2 * values.size()));

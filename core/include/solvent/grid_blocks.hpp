@@ -93,6 +93,9 @@ class HaloExchange {
   void pack(std::span<const T> field);
   // The send buffer to the neighbours, theirs into the receive buffer.
   void transfer();
+  // The same from and into buffers of the same layout elsewhere (device memory, where the
+  // communicator takes it: Communicator::device_memory).
+  void transfer(std::span<const T> send, std::span<T> receive) const;
   // The received faces into the ghost layer (Layout::GhostLayer only).
   void unpack(std::span<T> field) const;
   // pack, transfer, unpack.

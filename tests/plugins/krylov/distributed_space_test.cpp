@@ -2,7 +2,6 @@
 // for every split of the ranks, each rank's block of A x and every dot product equal, bit for
 // bit, what one rank holding the whole grid computes, in real and complex arithmetic — the
 // property that makes a distributed solve repeat the one-rank iterations exactly.
-#define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
 #include "communicator_world.hpp"
@@ -10,6 +9,7 @@
 #include <solvent_krylov/host_space.hpp>
 
 #include <solvent/grid_blocks.hpp>
+#include <solvent_test/grid_splits.hpp>
 
 #include <cmath>
 #include <complex>
@@ -21,6 +21,7 @@ using solvent::GridBlocks;
 using solvent::Stencil7;
 using solvent::krylov::HostSpace;
 using Index3 = GridBlocks::Index3;
+using solvent::test::all_splits;
 
 namespace {
 
@@ -69,17 +70,6 @@ std::vector<T> field_of(double seed, const Index3& n, const Index3& offset, cons
         v[std::size_t(i) + std::size_t(extent[0]) * (j + std::size_t(extent[1]) * k)] =
             sample<T>(seed + offset[0] + i + n[0] * (offset[1] + j + n[1] * (offset[2] + k)));
   return v;
-}
-
-std::vector<Index3> all_splits(int ranks, Index3 nodes) {
-  std::vector<Index3> out;
-  for (int p1 = 1; p1 <= ranks; ++p1)
-    for (int p2 = 1; p1 * p2 <= ranks; ++p2)
-      if (ranks % (p1 * p2) == 0) {
-        const int p3 = ranks / (p1 * p2);
-        if (p1 <= nodes[0] && p2 <= nodes[1] && p3 <= nodes[2]) out.push_back({p1, p2, p3});
-      }
-  return out;
 }
 
 template <class T>
@@ -131,15 +121,4 @@ TEST_CASE("a distributed real stencil applies and reduces as on one rank") { che
 
 TEST_CASE("a distributed complex stencil applies and reduces as on one rank") {
   check_space<std::complex<double>>();
-}
-
-int main(int argc, char** argv) {
-  int code = 0;
-  {
-    doctest::Context context(argc, argv);
-    code = context.run();
-  }
-  // MPI_Finalize before exit, else mpirun reports the ranks as having ended abnormally.
-  solvent::finish_world();
-  return code;
 }

@@ -6,10 +6,12 @@
 //
 // On a stencil distributed over ranks (one GPU each), the product packs the block's faces on
 // the device and moves them GPU to GPU where every rank is on one host (peer_exchange.hpp),
-// else stages them through host memory for the exchange over MPI (OpenMPI on the GPU
-// machines is not CUDA-aware), and recomputes the rows next to the faces with the values received after
-// the block's own product, which runs on the device while the host exchanges; the
-// reductions add the ranks' partial sums in rank order.
+// else through a CUDA-aware MPI where the communicator says it is one, else staged through
+// page-locked host memory and MPI (OpenMPI on the GPU machines is not CUDA-aware); then it
+// recomputes the rows next to the faces with the values received. The block's own product
+// runs on the device while the faces travel. On a stencil the dot products are exact line
+// sums (device::line_dots) added over the ranks as integer digits: a solve over any number
+// of GPUs holding whole lines repeats the one-GPU iterations bit for bit.
 #include <solvent_krylov/device_kernels.hpp>
 #include <solvent_krylov/device_memory.hpp>
 #include <solvent_krylov/exact_reduction.hpp>
@@ -153,6 +155,15 @@ class DeviceSpace {
       device::stencil7_spmv<T>(stencil_, x.data(), y.data());
       const T* received = static_cast<const T*>(peer_->receive());
       device::face_rows<T>(stencil_, faces_, x.data(), received, y.data());
+      return;
+    }
+    if (comm_->device_memory()) {
+      // A CUDA-aware MPI reads and writes the device buffers itself.
+      device::synchronize();
+      device::stencil7_spmv<T>(stencil_, x.data(), y.data());
+      halo_->transfer(std::span<const T>(send_.data(), send_.size()),
+                      std::span<T>(receive_.data(), receive_.size()));
+      device::face_rows<T>(stencil_, faces_, x.data(), receive_.data(), y.data());
       return;
     }
     const std::size_t bytes = send_.size() * sizeof(T);
