@@ -57,6 +57,9 @@ std::vector<std::string> rank_problems(const ResolvedConfig& cfg, int ranks);
 
 // A failure while the ranks compute: this rank says what failed, and every rank ends with
 // its exit code (MPI_Abort: the others may wait in a collective that will never complete).
+// A failure every rank meets at once (an unconverged solve, whose residual all share) is
+// said once: a rank other than 0 waits three seconds before speaking, and rank 0's abort
+// ends it first where rank 0 failed too.
 [[noreturn]] void end_all_ranks(const Communicator& comm, int code, const std::string& what);
 
 // "host, N threads" of this rank, gathered for the record.

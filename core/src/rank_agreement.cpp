@@ -5,9 +5,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <exception>
 #include <string_view>
+#include <thread>
 
 namespace solvent {
 
@@ -89,6 +91,7 @@ std::vector<std::string> rank_problems(const ResolvedConfig& cfg, int ranks) {
 }
 
 void end_all_ranks(const Communicator& comm, int code, const std::string& what) {
+  if (comm.rank() != 0) std::this_thread::sleep_for(std::chrono::seconds(3));
   std::fprintf(stderr, "error: rank %d: %s\n", comm.rank(), what.c_str());
   std::fflush(stderr);
   abort_world(code);

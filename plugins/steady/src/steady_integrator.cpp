@@ -55,9 +55,11 @@ RunResult SteadyIntegrator::run(Model& model, LinearSolver* solver, RunContext& 
   if (!stats.converged)
     throw DivergenceError(fmt::format(
         "the linear solve did not converge ({}): relative residual {:.3e} after {} iterations; "
-        "the last iterate is in unconverged_iterate.csv (and .vti or .vtr on a grid) and is not a "
-        "solution",
-        stats.status, stats.residual, stats.iterations));
+        "the last iterate is in {} and is not a solution",
+        stats.status, stats.residual, stats.iterations,
+        // Over several ranks each writes its piece of a grid; no rank holds the whole iterate.
+        ctx.comm->size() > 1 ? "unconverged_iterate.pvti (a piece per rank)"
+                             : "unconverged_iterate.csv (and .vti or .vtr on a grid)"));
   return result;
 }
 

@@ -66,4 +66,11 @@ ranks = tomllib.load(open(sys.argv[1], "rb"))["host"]["each_rank"]
 sys.exit(0 if len(ranks) == 2 and all(f"threads, local rank {r}" in ranks[r] for r in (0, 1)) else 1)
 PY
 done
+# A solve that does not converge fails on every rank at once: exit 6, said once.
+"$mpiexec" --oversubscribe -n 2 "$solvent" run "$work/cg.toml" --output "$work/unconverged" \
+  --set linear_solver.max_iterations=2 --no-progress > "$work/out.txt" 2>&1
+rc=$?
+[ $rc -eq 6 ] || fail "an unconverged solve on 2 ranks: exit $rc, expected 6"
+[ "$(grep -c "^error: rank .*the linear solve did not converge" "$work/out.txt")" -eq 1 ] ||
+  fail "an unconverged solve on 2 ranks: not reported exactly once"
 echo "cg, bicgstab, bicgstab-l, tfqmr: 2 and 4 ranks repeat the one-rank solve bit for bit"
