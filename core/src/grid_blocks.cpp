@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <complex>
+#include <cstdio>
 #include <string>
 
 namespace solvent {
@@ -74,6 +75,16 @@ GridBlocks::GridBlocks(Index3 nodes_, int ranks, Index3 split_) : nodes(nodes_),
         {fmt::format("the split {} of the {} node grid makes {} blocks, but the "
                      "run has {} ranks",
                      grid_text(split), grid_text(nodes), product, ranks)});
+}
+
+GridBlocks::Index3 GridBlocks::parse_split(const std::string& text, const std::string& who) {
+  Index3 p{0, 0, 0};
+  int used = 0;
+  if (std::sscanf(text.c_str(), "%dx%dx%d%n", &p[0], &p[1], &p[2], &used) != 3 ||
+      used != int(text.size()))
+    throw ConfigError({fmt::format(
+        "{}: split = \"{}\" is not \"auto\" or P1xP2xP3 (e.g. \"1x2x2\")", who, text)});
+  return p;
 }
 
 GridBlocks::Index3 GridBlocks::coordinates(int rank) const {

@@ -71,6 +71,11 @@ solvent::Schema model_schema() {
                          "it moves on through)"),
       ParamSpec::real("stop_x", 0.95, "end the run once a tip reaches x >= stop_x (> 1: never)")
           .above(0.0),
+      ParamSpec::string("split", "auto",
+                        "over several MPI ranks, the p1xp2xp3 process grid the nodes are cut "
+                        "into blocks by (e.g. \"1x2x2\"; p1 p2 p3 = ranks); \"auto\": the split "
+                        "with the least face area between blocks. The network is the same for "
+                        "any split"),
   };
 }
 

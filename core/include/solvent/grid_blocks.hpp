@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace solvent {
@@ -29,6 +30,9 @@ struct GridBlocks {
   // Split as given: throws ConfigError, naming the split and the grid, unless
   // p1 p2 p3 = ranks and every p is at least 1 and at most its axis's n.
   GridBlocks(Index3 nodes, int ranks, Index3 split);
+  // A split written "P1xP2xP3" (e.g. "1x2x2"), as a model's `split` key takes it; throws
+  // ConfigError, prefixed by `who`, for any other text.
+  static Index3 parse_split(const std::string& text, const std::string& who);
 
   int ranks() const { return split[0] * split[1] * split[2]; }
   // The rank's position in the process grid, each from 0 to p - 1.

@@ -106,17 +106,33 @@ Angiogenesis3dModel::Angiogenesis3dModel(const solvent::PluginContext& ctx) {
   p_.max_tips = q.integer("branching.max_tips");
   p_.anastomosis = q.boolean("anastomosis") ? 1 : 0;
   p_.stop_x = q.real("stop_x");
+  if (const int ranks = ctx.comm->size(); ranks > 1) {
+    const solvent::GridBlocks::Index3 nodes = {static_cast<int>(p_.nx), static_cast<int>(p_.ny),
+                                               static_cast<int>(p_.nz)};
+    const std::string& split = q.string("split");
+    blocks_ = split == "auto"
+                  ? solvent::GridBlocks(nodes, ranks)
+                  : solvent::GridBlocks(nodes, ranks,
+                                        solvent::GridBlocks::parse_split(split, "angiogenesis-3d"));
+  }
 }
 
 void* Angiogenesis3dModel::extension(std::string_view name) {
-  return name == extension_name ? &p_ : nullptr;
+  if (name == extension_name) return &p_;
+  if (name == blocks_extension_name && blocks_) return &*blocks_;
+  return nullptr;
 }
 
 solvent::Facts Angiogenesis3dModel::facts() const {
-  return {
+  solvent::Facts facts{
       {"grid", std::to_string(p_.nx) + "x" + std::to_string(p_.ny) + "x" + std::to_string(p_.nz)},
       {"h", std::to_string(p_.h)},
       {"tumour", p_.tumour == Tumour::Planar ? "planar" : "spherical"}};
+  if (blocks_)
+    facts.emplace_back("decomposition",
+                       fmt::format("{}x{}x{} blocks over {} ranks", blocks_->split[0],
+                                   blocks_->split[1], blocks_->split[2], blocks_->ranks()));
+  return facts;
 }
 
 }  // namespace solvent::angiogenesis_3d

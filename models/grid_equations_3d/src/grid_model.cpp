@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 namespace solvent::grid_equations_3d {
 
@@ -65,7 +64,7 @@ GridEquationsModel::GridEquationsModel(const PluginContext& ctx)
     // one-rank iterations bit for bit.
     const auto p = split == "auto" ? GridBlocks::automatic_split({1, nodes[1], nodes[2]},
                                                                  comm_.size())
-                                   : parse_split(split);
+                                   : GridBlocks::parse_split(split, "grid-equations-3d");
     block_ = std::make_shared<const GridBlock>(
         GridBlock{GridBlocks(nodes, comm_.size(), p), comm_.rank(), &comm_});
   }
@@ -253,17 +252,6 @@ std::array<std::size_t, 3> GridEquationsModel::block_extent() const {
   if (!block_) return {n_[0], n_[1], n_[2]};
   const auto e = block_->extent();
   return {std::size_t(e[0]), std::size_t(e[1]), std::size_t(e[2])};
-}
-
-GridBlocks::Index3 parse_split(const std::string& text) {
-  GridBlocks::Index3 p{0, 0, 0};
-  int used = 0;
-  if (std::sscanf(text.c_str(), "%dx%dx%d%n", &p[0], &p[1], &p[2], &used) != 3 ||
-      used != int(text.size()))
-    throw ConfigError({fmt::format("grid-equations-3d: split = \"{}\" is not \"auto\" or "
-                                   "P1xP2xP3 (e.g. \"1x2x2\")",
-                                   text)});
-  return p;
 }
 
 }  // namespace solvent::grid_equations_3d

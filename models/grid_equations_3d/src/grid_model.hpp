@@ -52,7 +52,4 @@ class GridEquationsModel final : public Model, public LinearProblem {
 
 Schema grid_equations_schema();
 
-// "P1xP2xP3" as a process grid; ConfigError naming the text otherwise.
-GridBlocks::Index3 parse_split(const std::string& text);
-
 }  // namespace solvent::grid_equations_3d

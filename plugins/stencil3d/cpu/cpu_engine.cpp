@@ -1,7 +1,9 @@
 // The CPU engine: the tip phases as loops over tips in the order the CUDA engine's barriers
 // impose, then the uptake on the vessel nodes. A step touches the tips and the vessel nodes
-// only, so it runs on one thread.
+// only, so it runs on one thread. Over several ranks it decides the tips on its block and
+// takes the others' decisions from their ranks before resolving.
 #include <solvent_stencil3d/stencil_engine.hpp>
+#include "src/rank_blocks.hpp"
 #include "src/step_plan.hpp"
 
 #include <algorithm>
@@ -13,10 +15,13 @@ namespace {
 
 class CpuEngine final : public StencilEngine {
  public:
+  explicit CpuEngine(const Communicator& comm) : comm_(comm) {}
+
   void load(const SimulationState& s) override {
     s_ = s;
     const auto slots = s_.node.size();
     target_.assign(slots, -1);
+    met_.assign(slots, -1);
     site_.assign(slots, -1);
     outcome_.assign(slots, 0);
   }
@@ -47,8 +52,15 @@ class CpuEngine final : public StencilEngine {
     const NetworkCounters start = s_.counters;
     const std::int32_t tips = start.tips;
     std::int32_t bad = 0;
-    for (std::int32_t t = 0; t < tips; ++t)
-      bad += decide(v, s_.step, t, target_.data(), site_.data());
+    for (std::int32_t t = 0; t < tips; ++t) {
+      if (decides_here(v, t)) {
+        bad += decide(v, s_.step, t, target_.data(), met_.data(), site_.data());
+      } else {
+        target_[t] = met_[t] = site_[t] = -1;
+      }
+    }
+    if (comm_.size() > 1)
+      bad = share_decisions(comm_, tips, target_.data(), met_.data(), site_.data(), bad);
     std::int32_t proposals = 0;
     for (std::int32_t t = 0; t < tips; ++t)
       if (site_[t] >= 0) {
@@ -58,7 +70,7 @@ class CpuEngine final : public StencilEngine {
           site_[t] = -1;
       }
     for (std::int32_t t = 0; t < tips; ++t)
-      outcome_[t] = resolve(v, t, target_.data(), site_.data());
+      outcome_[t] = resolve(v, t, target_.data(), met_.data(), site_.data());
     std::int64_t before = 0;
     std::int32_t furthest = 0;
     for (std::int32_t t = 0; t < tips; ++t) {
@@ -73,21 +85,20 @@ class CpuEngine final : public StencilEngine {
     // fibronectin.
     const auto uptake = vessel_uptake(s_.p, s_.dt);
     const std::int32_t nodes = std::min(s_.counters.vessel_nodes, v.vessel_capacity);
-    for (std::int32_t q = 0; q < nodes; ++q) {
-      const auto m = static_cast<std::size_t>(s_.vessel[q]);
-      take_up(uptake, s_.f[m], s_.c[m]);
-    }
+    for (std::int32_t q = 0; q < nodes; ++q)
+      take_up_in(uptake, v.g, v.window, s_.vessel[q], s_.f.data(), s_.c.data());
   }
 
+  const Communicator& comm_;
   SimulationState s_;
-  std::vector<std::int32_t> target_, site_;
+  std::vector<std::int32_t> target_, met_, site_;
   std::vector<std::int64_t> outcome_;
 };
 
 }  // namespace
 
-std::unique_ptr<StencilEngine> make_cpu_engine() {
-  return std::make_unique<CpuEngine>();
+std::unique_ptr<StencilEngine> make_cpu_engine(const Communicator& comm) {
+  return std::make_unique<CpuEngine>(comm);
 }
 
 }  // namespace solvent::stencil3d

@@ -1,7 +1,9 @@
 // The CUDA engine: the whole state lives on the device; a step is two launches on one
-// stream (tip phase in one block, vessel uptake) and no host transfer.
+// stream (tip phase in one block, vessel uptake) and no host transfer. Over several ranks
+// the tip phase is cut in two around the exchange of decisions, which pass through the host.
 // Built with --fmad=false so that every tip's arithmetic rounds as the CPU engine's does.
 #include <solvent_stencil3d/stencil_engine.hpp>
+#include "src/rank_blocks.hpp"
 #include "src/step_plan.hpp"
 
 #include <solvent/cuda.hpp>
@@ -80,25 +82,15 @@ __device__ T block_exclusive_scan(T* warp_sums, T value, T& total) {
   return exclusive;
 }
 
-__global__ void tip_kernel(TipView v, std::int64_t step) {
-  __shared__ std::int32_t target[max_tip_block], site[max_tip_block];
-  __shared__ std::int64_t warp_sums[max_tip_block / 32];
-  __shared__ NetworkCounters start;
-  __shared__ std::int32_t furthest, bad;
+// Everything after decide(), one thread per tip with barriers between the phases: the
+// branches beyond the free tip slots are withdrawn, then every tip is resolved and
+// committed and the counters are updated. target, met and site are in shared memory (one
+// rank) or global memory (the decisions of every rank); every thread of the block calls it.
+__device__ void settle(const TipView& v, std::int64_t step, const NetworkCounters& start,
+                       std::int32_t* target, const std::int32_t* met, std::int32_t* site,
+                       std::int32_t bad, std::int64_t* warp_sums, std::int32_t& furthest) {
   const std::int32_t t = threadIdx.x;
-  if (t == 0) {
-    start = *v.counters;
-    furthest = 0;
-    bad = 0;
-  }
-  __syncthreads();
   const std::int32_t tips = start.tips;
-  if (t < tips) {
-    const int mine = decide(v, step, t, target, site);
-    if (mine) atomicAdd(&bad, mine);  // an integer sum: the same in any order
-  }
-  __syncthreads();
-
   // Branch proposals beyond the free tip slots are withdrawn, later tips first.
   const std::int64_t proposal = (t < tips && site[t] >= 0) ? 1 : 0;
   std::int64_t proposals = 0;
@@ -106,7 +98,7 @@ __global__ void tip_kernel(TipView v, std::int64_t step) {
   if (proposal && !branch_fits(v, tips, static_cast<std::int32_t>(rank))) site[t] = -1;
   __syncthreads();
 
-  const std::int64_t outcome = t < tips ? resolve(v, t, target, site) : 0;
+  const std::int64_t outcome = t < tips ? resolve(v, t, target, met, site) : 0;
   std::int64_t totals = 0;
   const std::int64_t before = block_exclusive_scan<std::int64_t>(warp_sums, outcome, totals);
   if (t < tips) atomicMax(&furthest, commit(v, start, step, t, target, site, outcome, before));
@@ -118,20 +110,70 @@ __global__ void tip_kernel(TipView v, std::int64_t step) {
   }
 }
 
-__global__ void vessel_kernel(VesselUptake u, const std::int32_t* __restrict__ vessel,
+// The whole tip phase of one rank in one launch.
+__global__ void tip_kernel(TipView v, std::int64_t step) {
+  __shared__ std::int32_t target[max_tip_block], met[max_tip_block], site[max_tip_block];
+  __shared__ std::int64_t warp_sums[max_tip_block / 32];
+  __shared__ NetworkCounters start;
+  __shared__ std::int32_t furthest, bad;
+  const std::int32_t t = threadIdx.x;
+  if (t == 0) {
+    start = *v.counters;
+    furthest = 0;
+    bad = 0;
+  }
+  __syncthreads();
+  if (t < start.tips) {
+    const int mine = decide(v, step, t, target, met, site);
+    if (mine) atomicAdd(&bad, mine);  // an integer sum: the same in any order
+  }
+  __syncthreads();
+  settle(v, step, start, target, met, site, bad, warp_sums, furthest);
+}
+
+// Over several ranks the tip phase is cut where the ranks share their decisions: this
+// rank decides the tips on its block (target, met, site of the others -1; the count of
+// bad probabilities into *bad, zero before) ...
+__global__ void decide_kernel(TipView v, std::int64_t step, std::int32_t* target, std::int32_t* met,
+                              std::int32_t* site, std::int32_t* bad) {
+  const std::int32_t t = threadIdx.x;
+  if (t >= v.counters->tips) return;
+  if (decides_here(v, t)) {
+    const int mine = decide(v, step, t, target, met, site);
+    if (mine) atomicAdd(bad, mine);
+  } else {
+    target[t] = met[t] = site[t] = -1;
+  }
+}
+
+// ... and, with every rank's decisions in place, settles every tip.
+__global__ void settle_kernel(TipView v, std::int64_t step, std::int32_t* target,
+                              const std::int32_t* met, std::int32_t* site,
+                              const std::int32_t* bad) {
+  __shared__ std::int64_t warp_sums[max_tip_block / 32];
+  __shared__ NetworkCounters start;
+  __shared__ std::int32_t furthest;
+  if (threadIdx.x == 0) {
+    start = *v.counters;
+    furthest = 0;
+  }
+  __syncthreads();
+  settle(v, step, start, target, met, site, *bad, warp_sums, furthest);
+}
+
+__global__ void vessel_kernel(VesselUptake u, Grid g, Box window,
+                              const std::int32_t* __restrict__ vessel,
                               const NetworkCounters* counters, std::int32_t capacity, double* f,
                               double* c) {
   const std::int32_t nodes = counters->vessel_nodes < capacity ? counters->vessel_nodes : capacity;
   for (std::int32_t q = blockIdx.x * blockDim.x + threadIdx.x; q < nodes;
-       q += gridDim.x * blockDim.x) {
-    const std::int32_t m = vessel[q];
-    take_up(u, f[m], c[m]);
-  }
+       q += gridDim.x * blockDim.x)
+    take_up_in(u, g, window, vessel[q], f, c);
 }
 
 class CudaEngine final : public StencilEngine {
  public:
-  CudaEngine() {
+  explicit CudaEngine(const Communicator& comm) : comm_(comm) {
     int device = 0;
     check(cudaGetDevice(&device), "cudaGetDevice");
     cudaDeviceProp prop{};
@@ -162,6 +204,9 @@ class CudaEngine final : public StencilEngine {
     vessel_.upload(s.vessel);
     counters_.upload(std::vector<NetworkCounters>{s.counters});
     tip_threads_ = (static_cast<int>(s.p.max_tips) + 31) / 32 * 32;
+    // target, met and site per tip slot, then the count of bad probabilities.
+    decisions_ = DeviceArray<std::int32_t>(3 * s.node.size() + 1);
+    shared_.assign(3 * s.node.size() + 1, -1);
   }
 
   void step() override {
@@ -209,13 +254,38 @@ class CudaEngine final : public StencilEngine {
   void launch_tips() {
     const TipView v = tip_view(host_, f_.get(), c_.get(), owner_.get(), node_.get(), birth_.get(),
                                active_.get(), segments_.get(), vessel_.get(), counters_.get());
-    tip_kernel<<<1, tip_threads_>>>(v, host_.step);
-    check_launch("tip_kernel");
-    vessel_kernel<<<2 * sms_, 256>>>(vessel_uptake(host_.p, host_.dt), vessel_.get(),
+    if (comm_.size() > 1) {
+      launch_shared_tips(v);
+    } else {
+      tip_kernel<<<1, tip_threads_>>>(v, host_.step);
+      check_launch("tip_kernel");
+    }
+    vessel_kernel<<<2 * sms_, 256>>>(vessel_uptake(host_.p, host_.dt), v.g, v.window, vessel_.get(),
                                      counters_.get(), v.vessel_capacity, f_.get(), c_.get());
     check_launch("vessel_kernel");
   }
 
+  // Over several ranks: decide here, share the decisions through the host (a few bytes a
+  // tip), settle every tip.
+  void launch_shared_tips(const TipView& v) {
+    const std::size_t slots = host_.node.size();
+    std::int32_t* target = decisions_.get();
+    std::int32_t* bad = target + 3 * slots;
+    check(cudaMemset(bad, 0, sizeof *bad), "cudaMemset");
+    decide_kernel<<<1, tip_threads_>>>(v, host_.step, target, target + slots, target + 2 * slots,
+                                       bad);
+    check_launch("decide_kernel");
+    decisions_.download(shared_);
+    std::int32_t* h = shared_.data();
+    h[3 * slots] =
+        share_decisions(comm_, counters().tips, h, h + slots, h + 2 * slots, h[3 * slots]);
+    decisions_.upload(shared_);
+    settle_kernel<<<1, tip_threads_>>>(v, host_.step, target, target + slots, target + 2 * slots,
+                                       bad);
+    check_launch("settle_kernel");
+  }
+
+  const Communicator& comm_;
   std::string name_;
   int sms_ = 1;
   int tip_threads_ = 32;
@@ -224,13 +294,19 @@ class CudaEngine final : public StencilEngine {
   DeviceArray<std::int32_t> owner_, node_, active_, segments_, vessel_;
   DeviceArray<std::int64_t> birth_;
   DeviceArray<NetworkCounters> counters_;
+  DeviceArray<std::int32_t> decisions_;
+  std::vector<std::int32_t> shared_;  // the decisions on the host
 };
 
 }  // namespace
 
-std::unique_ptr<StencilEngine> make_cuda_engine() {
-  cuda::current_device(context);  // DeviceUnavailable before anything is allocated
-  return std::make_unique<CudaEngine>();
+std::unique_ptr<StencilEngine> make_cuda_engine(const Communicator& comm) {
+  // DeviceUnavailable before anything is allocated; over several ranks, one GPU per rank.
+  if (comm.size() > 1)
+    cuda::select_rank_device(comm, context);
+  else
+    cuda::current_device(context);
+  return std::make_unique<CudaEngine>(comm);
 }
 
 }  // namespace solvent::stencil3d

@@ -1,10 +1,12 @@
 #include "src/explicit_stencil3d.hpp"
 
 #include "src/png_projection.hpp"
+#include "src/rank_blocks.hpp"
 #include "src/stability.hpp"
 #include "src/vtk_output.hpp"
 
 #include <solvent/errors.hpp>
+#include <solvent/grid_blocks.hpp>
 #include <solvent/output.hpp>
 #include <solvent_family_angiogenesis_3d/parameters.hpp>
 
@@ -90,12 +92,27 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
   auto* log = ctx.log;
   solvent::PhaseTimer own_timer;
   solvent::PhaseTimer& timer = ctx.timer ? *ctx.timer : own_timer;
+  const solvent::Communicator& comm = *ctx.comm;
+  // Over several ranks: the model's blocks (docs/architecture.md, "The hybrid stencil over
+  // ranks"); rank 0 alone writes files, from the whole state it gathers.
+  const auto* blocks = static_cast<const solvent::GridBlocks*>(
+      model.extension(solvent::angiogenesis_3d::blocks_extension_name));
+  if (comm.size() > 1 && !blocks)
+    throw solvent::Error("explicit-stencil3d: over several ranks the model must give its blocks");
+  const bool root = comm.rank() == 0;
 
+  // Every rank starts from the whole state, so that every rank checks it as one rank would
+  // and refuses what one rank refuses; each then keeps its part. A checkpoint is read by
+  // rank 0 and handed to the others, which need not see its file.
+  std::string checkpoint;
+  if (ctx.resume_from && root) checkpoint = read_file(*ctx.resume_from / checkpoint_name);
+  if (ctx.resume_from) comm.broadcast(checkpoint, 0);
   SimulationState state =
       ctx.resume_from
-          ? restore_checkpoint(read_file(*ctx.resume_from / checkpoint_name), p, dt, ctx.seed,
+          ? restore_checkpoint(checkpoint, p, dt, ctx.seed,
                                (*ctx.resume_from / checkpoint_name).string())
           : initial_state(p, dt, ctx.seed, static_cast<std::int32_t>(q_.integer("max_segments")));
+  checkpoint = std::string();
 
   check_fields(state);
   const auto limit = stability_limit(state, threads);
@@ -112,18 +129,27 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
   std::unique_ptr<StencilEngine> engine;
   if (q_.string("device") == "cuda") {
 #ifdef SOLVENT_STENCIL3D_HAVE_CUDA
-    engine = make_cuda_engine();
+    engine = make_cuda_engine(comm);
 #else
     throw solvent::DeviceUnavailable(
         "explicit-stencil3d: device = \"cuda\" but this build has no CUDA support");
 #endif
   } else {
-    engine = make_cpu_engine();
+    engine = make_cpu_engine(comm);
   }
   facts_.emplace_back("device", engine->device_name());
   if (log)
     log->info("explicit-stencil3d: {}x{}x{} nodes on {}, dt = {:g} (limit {:.6g}), from step {}",
               p.nx, p.ny, p.nz, engine->device_name(), dt, limit.dt, state.step);
+  if (blocks) {
+    // decide() reads owner within density_radius of a tip and f, c one node away.
+    const int depth = static_cast<int>(std::max<std::int64_t>(1, p.density_radius));
+    state =
+        part_of(state, block_box(*blocks, comm.rank()), window_box(*blocks, comm.rank(), depth));
+    if (log)
+      log->info("explicit-stencil3d: {}x{}x{} blocks over {} ranks, each with {} nodes around it",
+                blocks->split[0], blocks->split[1], blocks->split[2], comm.size(), depth);
+  }
 
   {
     auto scope = timer.measure("upload");
@@ -172,24 +198,39 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
     const bool checkpoint = last || (checkpoint_every > 0 && step % checkpoint_every == 0);
     if (snapshot || checkpoint) {
       auto scope = timer.measure("output");
+      // Written from the whole state: on one rank the engine's, over several rank 0's
+      // gathering of every rank's block (the others send theirs and write nothing).
+      auto write = [&](const SimulationState& whole) {
+        check_fields(whole);
+        // The step limit again, on the fields the vessels have changed since the start.
+        const auto now = stability_limit(whole, threads);
+        dt_limit_min = std::min(dt_limit_min, now.dt);
+        if (dt > now.dt && log)
+          log->warn(
+              "explicit-stencil3d: at step {} dt = {:g} exceeds the step limit {:.6g} of "
+              "the current state ({})",
+              step, dt, now.dt, now.reason);
+        if (snapshot) write_snapshot(whole, ctx.output_dir);
+        if (checkpoint)
+          write_file_atomic(ctx.output_dir / checkpoint_name, checkpoint_bytes(whole));
+        if (last && q_.boolean("png"))
+          write_file_atomic(ctx.output_dir / "network.png", network_png(whole));
+      };
       engine->store(state);
-      check_fields(state);
-      // The step limit again, on the fields the vessels have changed since the start.
-      const auto now = stability_limit(state, threads);
-      dt_limit_min = std::min(dt_limit_min, now.dt);
-      if (dt > now.dt && log)
-        log->warn("explicit-stencil3d: at step {} dt = {:g} exceeds the step limit {:.6g} of the "
-                  "current state ({})",
-                  step, dt, now.dt, now.reason);
-      if (snapshot) write_snapshot(state, ctx.output_dir);
-      if (checkpoint) write_file_atomic(ctx.output_dir / checkpoint_name, checkpoint_bytes(state));
-      if (last && q_.boolean("png"))
-        write_file_atomic(ctx.output_dir / "network.png", network_png(state));
+      if (!blocks)
+        write(state);
+      else if (const auto whole = gather_whole(state, *blocks, comm))
+        write(*whole);
     }
   }
   if (reached && log)
     log->info("explicit-stencil3d: a tip reached x >= {:g} at step {}", p.stop_x, step);
   facts_.emplace_back("dt_limit_min", fmt::format("{:.6g}", dt_limit_min));
+  // The network is the same on every rank; how often it crossed between blocks says how
+  // much of it the ranks' exchange of decisions carried.
+  if (blocks)
+    facts_.emplace_back("segments_between_blocks",
+                        std::to_string(segments_between_blocks(state, *blocks)));
   add_probability_facts(facts_, engine->counters());
   return {step, step * dt, {}};
 }

@@ -20,6 +20,7 @@ SimulationState initial_state(const Parameters& p, double dt, std::uint64_t seed
   s.seed = seed;
   const auto g = solvent::angiogenesis_3d::grid_of(p);
   const auto size = static_cast<std::size_t>(g.size());
+  s.window = s.block = whole_grid(g);
   s.f.resize(size);
   s.c.resize(size);
   s.owner.assign(size, -1);
@@ -96,6 +97,8 @@ class Reader {
 }  // namespace
 
 std::string checkpoint_bytes(const SimulationState& s) {
+  if (static_cast<std::int64_t>(s.f.size()) != solvent::angiogenesis_3d::grid_of(s.p).size())
+    throw solvent::Error("explicit-stencil3d: a checkpoint of a rank's window was asked for");
   Header h{};
   std::memcpy(h.magic, magic, sizeof magic);
   h.step = s.step;

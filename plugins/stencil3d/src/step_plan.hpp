@@ -18,6 +18,8 @@ inline TipView tip_view(const SimulationState& s, const double* f, const double*
   return {s.p,
           solvent::angiogenesis_3d::scheme_constants(s.p, s.dt),
           solvent::angiogenesis_3d::grid_of(s.p),
+          s.window,
+          s.block,
           s.dt,
           s.seed,
           f,

@@ -29,6 +29,7 @@ struct Scene {
     vessel[0] = node[0];
     vessel[1] = node[1];
     v.g = g;
+    v.window = v.block = whole_grid(g);
     v.p.max_tips = 4;
     v.p.anastomosis = 1;
     v.owner = owner.data();
@@ -41,7 +42,13 @@ struct Scene {
     v.vessel_capacity = 8;
     v.counters = &counters;
   }
-  std::int64_t resolve_tip(std::int32_t t) { return resolve(v, t, target.data(), site.data()); }
+  // decide() notes the owner of a tip's target for resolve(); here the targets are set.
+  std::int64_t resolve_tip(std::int32_t t) {
+    std::vector<std::int32_t> met(target.size(), -1);
+    for (std::size_t u = 0; u < target.size(); ++u)
+      if (target[u] >= 0) met[u] = owner[static_cast<std::size_t>(target[u])];
+    return resolve(v, t, target.data(), met.data(), site.data());
+  }
   std::int32_t commit_tip(std::int32_t t, std::int64_t outcome, std::int64_t before) {
     return commit(v, start, 5, t, target.data(), site.data(), outcome, before);
   }

@@ -3,7 +3,9 @@
 // There is no continuous cell density: the cells are the tips and the vessel nodes, and the
 // n written out is their occupancy (1 where owner >= 0).
 // It is what an engine loads and stores, what the VTK and PNG writers read and what a
-// checkpoint holds.
+// checkpoint holds. Over several ranks an engine holds f, c and owner on its window only
+// (tips and network whole); the writers and checkpoints take the whole grid.
+#include <solvent_stencil3d/box.hpp>
 #include <solvent_stencil3d/network_counters.hpp>
 
 #include <solvent_family_angiogenesis_3d/parameters.hpp>
@@ -23,6 +25,9 @@ struct SimulationState {
   std::uint64_t seed = 0;
   std::int64_t step = 0;  // steps taken
 
+  // f, c and owner on `window`; the engine decides the tips on `block`. Both are the whole
+  // grid except in an engine over several ranks.
+  Box window{}, block{};
   std::vector<double> f, c;
   std::vector<std::int32_t> owner;
 
@@ -41,8 +46,9 @@ struct SimulationState {
 SimulationState initial_state(const solvent::angiogenesis_3d::Parameters& p, double dt,
                               std::uint64_t seed, std::int32_t segment_capacity);
 
-// Binary checkpoint: a header naming the format, the grid, the step and the seed, the
-// parameter block, then every array. restore() refuses a checkpoint of other parameters.
+// Binary checkpoint of a whole state: a header naming the format, the grid, the step and
+// the seed, the parameter block, then every array. restore() refuses a checkpoint of other
+// parameters.
 std::string checkpoint_bytes(const SimulationState& s);
 // The step the checkpoint file holds, read from its header; nothing if it is none.
 std::optional<std::int64_t> checkpoint_step(const std::filesystem::path& file);

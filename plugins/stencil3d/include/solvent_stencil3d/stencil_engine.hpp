@@ -1,9 +1,12 @@
 #pragma once
 // An engine advances a SimulationState in its own memory (host or device): load once,
 // step many times, read the counters each step (a few bytes), store when output or a
-// checkpoint is due.
+// checkpoint is due. Over several ranks (comm) each rank's engine holds the part of the
+// state its rank was given (SimulationState::window, block), and every rank steps together.
 #include <solvent_stencil3d/network_counters.hpp>
 #include <solvent_stencil3d/simulation_state.hpp>
+
+#include <solvent/communicator.hpp>
 
 #include <cstdint>
 #include <memory>
@@ -26,9 +29,10 @@ class StencilEngine {
   virtual std::string device_name() const = 0;
 };
 
-std::unique_ptr<StencilEngine> make_cpu_engine();
+std::unique_ptr<StencilEngine> make_cpu_engine(const Communicator& comm = single_rank());
 
-// Throws solvent::DeviceUnavailable when no CUDA device can be used.
-std::unique_ptr<StencilEngine> make_cuda_engine();
+// Throws solvent::DeviceUnavailable when no CUDA device can be used. Over several ranks
+// it takes GPU local_rank % (GPUs on the host).
+std::unique_ptr<StencilEngine> make_cuda_engine(const Communicator& comm = single_rank());
 
 }  // namespace solvent::stencil3d

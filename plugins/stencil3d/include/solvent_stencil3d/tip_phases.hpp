@@ -4,8 +4,13 @@
 // processed: the CPU runs each phase as a loop, CUDA as one thread per tip in one block
 // with a barrier between phases, and both produce the identical network.
 //
+// decide() is the only phase that reads the fields: over several ranks each rank decides
+// the tips on its own block, and every rank resolves and commits all tips from the
+// decisions of all (docs/architecture.md, "The hybrid stencil over ranks").
+//
 //   decide  : each tip picks its move (by P0..P6 at its node) and maybe a branch site,
-//             and counts those of P0..P6 that are no probabilities;
+//             notes who owns the node it moves onto, and counts those of P0..P6 that are
+//             no probabilities;
 //             proposals beyond the free tip slots are withdrawn, later tips first
 //   resolve : claims on nodes are ordered by (tip, move before branch); a move onto a node
 //             of another sprout, or onto a node an earlier claim takes this step, fuses
@@ -14,6 +19,7 @@
 //             claim that did not happen.
 //   commit  : after an exclusive scan of the per-tip counts, each tip writes its segments,
 //             new vessel nodes and new tip at its own offsets
+#include <solvent_stencil3d/box.hpp>
 #include <solvent_stencil3d/network_counters.hpp>
 
 #include <solvent_family_angiogenesis_3d/coefficients.hpp>
@@ -25,13 +31,14 @@
 
 namespace solvent::stencil3d {
 
-using solvent::angiogenesis_3d::Grid;
-
-// Everything the tip phase touches; pointers are host or device memory.
+// Everything the tip phase touches; pointers are host or device memory. Tips, segments and
+// vessel nodes are named by global node index; f, c and owner cover `window` only.
 struct TipView {
   solvent::angiogenesis_3d::Parameters p;
   solvent::angiogenesis_3d::SchemeConstants s;
   Grid g;
+  Box window;  // the nodes of f, c and owner
+  Box block;   // the nodes whose tips this engine decides (within the window)
   double dt;
   std::uint64_t seed;
   const double* f;
@@ -70,6 +77,16 @@ SOLVENT_HD inline std::int32_t step_to(const Grid& g, std::int32_t m, int d) {
   return m + sign * stride;
 }
 
+// The sprout owning node q, which the window holds.
+SOLVENT_HD inline std::int32_t owner_of(const TipView& v, std::int32_t q) {
+  return v.owner[v.window.find(v.g, q)];
+}
+
+// Whether this engine decides tip t: an active tip on its block.
+SOLVENT_HD inline bool decides_here(const TipView& v, std::int32_t t) {
+  return v.active[t] && v.block.find(v.g, v.node[t]) >= 0;
+}
+
 // Vessel nodes in the cube of half-width r around node m (clipped to the box).
 SOLVENT_HD inline std::int32_t vessel_density(const TipView& v, std::int32_t m) {
   std::int32_t i, j, k;
@@ -80,17 +97,21 @@ SOLVENT_HD inline std::int32_t vessel_density(const TipView& v, std::int32_t m) 
     for (std::int32_t b = j - r; b <= j + r; ++b)
       for (std::int32_t a = i - r; a <= i + r; ++a)
         if (a >= 0 && a < v.g.nx && b >= 0 && b < v.g.ny && c >= 0 && c < v.g.nz &&
-            v.owner[v.g.index(a, b, c)] >= 0)
+            v.owner[v.window.index(a, b, c)] >= 0)
           ++count;
   return count;
 }
 
-// decide: target[t] is the node the tip moves to (-1: it stays), site[t] the free
-// neighbour a new sprout starts from (-1: no branch). Returns how many of the tip's seven
-// movement probabilities lie outside [0, 1] (0 for an inactive tip).
+// decide: target[t] is the node the tip moves to (-1: it stays), met[t] the sprout owning
+// that node as the step began (-1: none), site[t] the free neighbour a new sprout starts
+// from (-1: no branch). Returns how many of the tip's seven movement probabilities lie
+// outside [0, 1] (0 for an inactive tip). It reads f and c on the tip's 7-point stencil and
+// owner within density_radius of the tip (at least its face neighbours): a window of the
+// tip's block and that many nodes around it suffices.
 SOLVENT_HD inline int decide(const TipView& v, std::int64_t step, std::int32_t t,
-                             std::int32_t* target, std::int32_t* site) {
+                             std::int32_t* target, std::int32_t* met, std::int32_t* site) {
   target[t] = -1;
+  met[t] = -1;
   site[t] = -1;
   if (!v.active[t]) return 0;
   const std::int32_t m = v.node[t];
@@ -99,8 +120,9 @@ SOLVENT_HD inline int decide(const TipView& v, std::int64_t step, std::int32_t t
   const auto nb = solvent::angiogenesis_3d::neighbours(v.g, i, j, k);
   solvent::angiogenesis_3d::Stencil cs, fs;
   for (int q = 0; q < 7; ++q) {
-    cs.v[q] = v.c[nb.m[q]];
-    fs.v[q] = v.f[nb.m[q]];
+    const std::int32_t at = v.window.find(v.g, nb.m[q]);
+    cs.v[q] = v.c[at];
+    fs.v[q] = v.f[at];
   }
   const auto coeff = solvent::angiogenesis_3d::coefficients(v.s, cs, fs);
   const int bad = solvent::angiogenesis_3d::invalid_probabilities(coeff);
@@ -108,6 +130,7 @@ SOLVENT_HD inline int decide(const TipView& v, std::int64_t step, std::int32_t t
       coeff,
       solvent::angiogenesis_3d::uniform(v.seed, step, t, solvent::angiogenesis_3d::Draw::Move));
   if (d != 0) target[t] = step_to(v.g, m, d);  // a move out of the box is cancelled
+  if (target[t] >= 0) met[t] = owner_of(v, target[t]);
 
   const double c0 = cs.v[0];
   if (!(static_cast<double>(step - v.birth[t]) * v.dt > v.p.branch_age) || !(c0 > 0.0))
@@ -116,7 +139,7 @@ SOLVENT_HD inline int decide(const TipView& v, std::int64_t step, std::int32_t t
   int n_free = 0;
   for (int dir = 1; dir <= 6; ++dir) {
     const std::int32_t q = step_to(v.g, m, dir);
-    if (q >= 0 && v.owner[q] < 0) free_sites[n_free++] = q;
+    if (q >= 0 && owner_of(v, q) < 0) free_sites[n_free++] = q;
   }
   if (n_free == 0) return bad;
   if (!(static_cast<double>(vessel_density(v, m)) > v.p.density_factor / c0)) return bad;
@@ -145,14 +168,15 @@ SOLVENT_HD inline bool branch_fits(const TipView& v, std::int32_t tips, std::int
   return tips + rank < v.p.max_tips;
 }
 
-// resolve: the tip's packed Outcome counts, its branch included.
+// resolve: the tip's packed Outcome counts, its branch included. It reads the decisions
+// only (the owner of a target is decide()'s met), so any rank can resolve any tip.
 SOLVENT_HD inline std::int64_t resolve(const TipView& v, std::int32_t t, const std::int32_t* target,
-                                       const std::int32_t* site) {
+                                       const std::int32_t* met, const std::int32_t* site) {
   std::int64_t out = 0;
   const std::int32_t q = target[t];
   if (q >= 0) {
     out += Outcome::segment;
-    const std::int32_t owner = v.owner[q];
+    const std::int32_t owner = met[t];
     const std::int64_t meets = v.p.anastomosis ? Outcome::fuse : 0;
     if (owner < 0)
       out += claimed_before(t, q, target, site) ? meets : Outcome::vessel;
@@ -165,7 +189,9 @@ SOLVENT_HD inline std::int64_t resolve(const TipView& v, std::int32_t t, const s
 }
 
 // commit: `before` is the exclusive scan of the outcomes over the tips before t; returns
-// the largest x index the tip and its new branch reach.
+// the largest x index the tip and its new branch reach. Every rank commits every tip, so
+// the tips and the network are the same everywhere; owner changes where the window holds
+// the node.
 SOLVENT_HD inline std::int32_t commit(const TipView& v, const NetworkCounters& start,
                                       std::int64_t step, std::int32_t t, const std::int32_t* target,
                                       const std::int32_t* site, std::int64_t outcome,
@@ -183,7 +209,8 @@ SOLVENT_HD inline std::int32_t commit(const TipView& v, const NetworkCounters& s
     ++segment_at;
   };
   auto add_vessel = [&](std::int32_t q, std::int32_t sprout) {
-    v.owner[q] = sprout;
+    const std::int32_t at = v.window.find(v.g, q);
+    if (at >= 0) v.owner[at] = sprout;
     if (vessel_at < v.vessel_capacity) v.vessel[vessel_at] = q;
     ++vessel_at;
   };

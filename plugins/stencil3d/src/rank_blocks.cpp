@@ -1,0 +1,179 @@
+#include "src/rank_blocks.hpp"
+
+#include <solvent/errors.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace solvent::stencil3d {
+namespace {
+
+// Copies the nodes of `part` from an array laid out as box `from` into one laid out as box
+// `to`; both contain `part`. Rows along axis 1 are contiguous in every layout.
+template <class T>
+void copy_box(const Box& part, const Box& from, const T* src, const Box& to, T* dst) {
+  for (std::int32_t k = part.offset[2]; k < part.offset[2] + part.extent[2]; ++k)
+    for (std::int32_t j = part.offset[1]; j < part.offset[1] + part.extent[1]; ++j)
+      std::copy_n(src + from.index(part.offset[0], j, k), part.extent[0],
+                  dst + to.index(part.offset[0], j, k));
+}
+
+template <class T>
+std::vector<T> cut(const Box& part, const Box& from, const std::vector<T>& v) {
+  std::vector<T> out(static_cast<std::size_t>(part.size()));
+  copy_box(part, from, v.data(), part, out.data());
+  return out;
+}
+
+// A rank's block of f, c and owner, one after another, as bytes.
+constexpr std::size_t bytes_per_node = 2 * sizeof(double) + sizeof(std::int32_t);
+
+template <class T>
+std::byte* put(std::byte* at, const std::vector<T>& v) {
+  std::memcpy(at, v.data(), v.size() * sizeof(T));
+  return at + v.size() * sizeof(T);
+}
+
+template <class T>
+const std::byte* take(const std::byte* at, std::vector<T>& v) {
+  std::memcpy(v.data(), at, v.size() * sizeof(T));
+  return at + v.size() * sizeof(T);
+}
+
+// A tip's decision as it travels between ranks.
+struct Decision {
+  std::int32_t tip, target, met, site;
+};
+
+// Everything but the fields, without copying the fields.
+SimulationState without_fields(const SimulationState& from) {
+  SimulationState s;
+  s.p = from.p;
+  s.dt = from.dt;
+  s.seed = from.seed;
+  s.step = from.step;
+  s.node = from.node;
+  s.active = from.active;
+  s.birth = from.birth;
+  s.segments = from.segments;
+  s.vessel = from.vessel;
+  s.counters = from.counters;
+  return s;
+}
+
+}  // namespace
+
+Box block_box(const GridBlocks& blocks, int rank) {
+  const auto o = blocks.offset(rank), e = blocks.extent(rank);
+  return {{o[0], o[1], o[2]}, {e[0], e[1], e[2]}};
+}
+
+Box window_box(const GridBlocks& blocks, int rank, int depth) {
+  Box w = block_box(blocks, rank);
+  for (int a = 0; a < 3; ++a) {
+    const std::int32_t lo = std::max(0, w.offset[a] - depth);
+    const std::int32_t hi = std::min(blocks.nodes[a], w.offset[a] + w.extent[a] + depth);
+    w.offset[a] = lo;
+    w.extent[a] = hi - lo;
+  }
+  return w;
+}
+
+SimulationState part_of(const SimulationState& whole, const Box& block, const Box& window) {
+  SimulationState s = without_fields(whole);
+  s.window = window;
+  s.block = block;
+  s.f = cut(window, whole.window, whole.f);
+  s.c = cut(window, whole.window, whole.c);
+  s.owner = cut(window, whole.window, whole.owner);
+  return s;
+}
+
+std::optional<SimulationState> gather_whole(const SimulationState& part, const GridBlocks& blocks,
+                                            const Communicator& comm) {
+  const int me = comm.rank();
+  if (me != 0) {
+    const Box b = block_box(blocks, me);
+    std::vector<std::byte> bytes(static_cast<std::size_t>(b.size()) * bytes_per_node);
+    std::byte* at = bytes.data();
+    at = put(at, cut(b, part.window, part.f));
+    at = put(at, cut(b, part.window, part.c));
+    put(at, cut(b, part.window, part.owner));
+    comm.exchange(0, bytes, {});
+    return std::nullopt;
+  }
+  SimulationState whole = without_fields(part);
+  const Box all = whole_grid(solvent::angiogenesis_3d::grid_of(part.p));
+  const auto size = static_cast<std::size_t>(all.size());
+  whole.f.assign(size, 0.0);
+  whole.c.assign(size, 0.0);
+  whole.owner.assign(size, -1);
+  whole.window = whole.block = all;
+  for (int r = 0; r < comm.size(); ++r) {
+    const Box b = block_box(blocks, r);
+    const auto n = static_cast<std::size_t>(b.size());
+    std::vector<double> f(n), c(n);
+    std::vector<std::int32_t> owner(n);
+    if (r == 0) {
+      f = cut(b, part.window, part.f);
+      c = cut(b, part.window, part.c);
+      owner = cut(b, part.window, part.owner);
+    } else {
+      std::vector<std::byte> bytes(n * bytes_per_node);
+      comm.exchange(r, {}, bytes);
+      const std::byte* at = bytes.data();
+      at = take(at, f);
+      at = take(at, c);
+      take(at, owner);
+    }
+    copy_box(b, b, f.data(), all, whole.f.data());
+    copy_box(b, b, c.data(), all, whole.c.data());
+    copy_box(b, b, owner.data(), all, whole.owner.data());
+  }
+  return whole;
+}
+
+std::int32_t share_decisions(const Communicator& comm, std::int32_t tips, std::int32_t* target,
+                             std::int32_t* met, std::int32_t* site, std::int32_t bad) {
+  std::string mine(sizeof bad, '\0');
+  std::memcpy(mine.data(), &bad, sizeof bad);
+  for (std::int32_t t = 0; t < tips; ++t)
+    if (target[t] >= 0 || site[t] >= 0) {
+      const Decision d{t, target[t], met[t], site[t]};
+      mine.append(reinterpret_cast<const char*>(&d), sizeof d);
+    }
+  std::int32_t total = 0;
+  for (const std::string& theirs : comm.gather_all(mine)) {
+    if (theirs.size() < sizeof bad || (theirs.size() - sizeof bad) % sizeof(Decision) != 0)
+      throw solvent::Error("explicit-stencil3d: a rank sent a malformed list of tip decisions");
+    std::int32_t count = 0;
+    std::memcpy(&count, theirs.data(), sizeof count);
+    total += count;
+    for (std::size_t at = sizeof bad; at < theirs.size(); at += sizeof(Decision)) {
+      Decision d;
+      std::memcpy(&d, theirs.data() + at, sizeof d);
+      target[d.tip] = d.target;
+      met[d.tip] = d.met;
+      site[d.tip] = d.site;
+    }
+  }
+  return total;
+}
+
+std::int64_t segments_between_blocks(const SimulationState& s, const GridBlocks& blocks) {
+  const auto g = solvent::angiogenesis_3d::grid_of(s.p);
+  const std::int32_t n = std::min(s.counters.segments, s.segment_capacity());
+  std::int64_t ends_outside = 0;  // over all blocks: each crossing segment counts twice
+  for (int r = 0; r < blocks.ranks(); ++r) {
+    const Box b = block_box(blocks, r);
+    for (std::int32_t q = 0; q < n; ++q) {
+      const std::size_t at = 2 * static_cast<std::size_t>(q);
+      ends_outside += (b.find(g, s.segments[at]) >= 0) != (b.find(g, s.segments[at + 1]) >= 0);
+    }
+  }
+  return ends_outside / 2;
+}
+
+}  // namespace solvent::stencil3d

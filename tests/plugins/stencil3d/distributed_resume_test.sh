@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# `solvent run --resume DIR` over MPI ranks: a run checkpointed at step 25 on 2 ranks and
+# continued on 2 ranks ends with the files of the uninterrupted one-process run, byte for
+# byte; so does one checkpointed on 4 ranks and continued on 1 process, and one
+# checkpointed by 1 process and continued on 3 ranks (the checkpoint is the whole state,
+# whatever the ranks that wrote it).
+#   distributed_resume_test.sh SOLVENT MPIEXEC CONFIG WORKDIR
+set -u
+solvent=$1 mpiexec=$2 config=$3 work=$4
+rm -rf "$work" && mkdir -p "$work"
+fail() { echo "FAIL: $*"; [ -f "$work/out.txt" ] && cat "$work/out.txt"; exit 1; }
+settings=(--set integrator.max_segments=4000 --no-progress)
+# run RANKS ARGS...: 0 ranks is a plain process, without mpirun.
+run() {
+  local n=$1
+  shift
+  if [ "$n" -eq 0 ]; then
+    "$solvent" run "$@" "${settings[@]}" > "$work/out.txt" 2>&1
+  else
+    "$mpiexec" --oversubscribe -n "$n" "$solvent" run "$@" "${settings[@]}" > "$work/out.txt" 2>&1
+  fi
+}
+
+run 0 "$config" --output "$work/whole" || fail "the uninterrupted run: exit $?"
+for ranks in "2 2" "4 0" "0 3"; do
+  set -- $ranks
+  first=$1 then=$2 part="$work/part-$1-$2"
+  run "$first" "$config" --set integrator.steps=25 --output "$part" ||
+    fail "the first 25 steps on $first ranks: exit $?"
+  run "$then" --resume "$part" --set integrator.steps=60 ||
+    fail "resumed on $then ranks: exit $?"
+  for f in checkpoint.bin fields_00000060.vti network_00000060.vtp; do
+    cmp "$work/whole/$f" "$part/$f" || fail "$f: checkpointed on $first, resumed on $then ranks"
+  done
+  echo "checkpointed on $first, resumed on $then ranks (0: one process without mpirun): identical"
+done
