@@ -36,6 +36,12 @@ class SingleRank final : public Communicator {
       throw Error(fmt::format("exchange with rank {} in a run of one rank", peer));
     std::memcpy(receive.data(), send.data(), send.size());
   }
+  void send(int peer, std::span<const std::byte>) const override {
+    throw Error(fmt::format("send to rank {} in a run of one rank", peer));
+  }
+  void receive(int peer, std::span<std::byte>) const override {
+    throw Error(fmt::format("receive from rank {} in a run of one rank", peer));
+  }
 };
 
 #ifdef SOLVENT_HAVE_MPI
@@ -118,6 +124,16 @@ class MpiWorld final : public Communicator {
                        receive.data(), static_cast<int>(receive.size()), MPI_BYTE, peer, 0,
                        MPI_COMM_WORLD, MPI_STATUS_IGNORE),
           "MPI_Sendrecv");
+  }
+  // Tag 1, apart from exchange()'s 0, so that a one-way message never matches a halo.
+  void send(int peer, std::span<const std::byte> bytes) const override {
+    check(MPI_Send(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, peer, 1, MPI_COMM_WORLD),
+          "MPI_Send");
+  }
+  void receive(int peer, std::span<std::byte> bytes) const override {
+    check(MPI_Recv(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, peer, 1, MPI_COMM_WORLD,
+                   MPI_STATUS_IGNORE),
+          "MPI_Recv");
   }
   [[noreturn]] void abort(int code) const { MPI_Abort(MPI_COMM_WORLD, code); std::_Exit(code); }
 

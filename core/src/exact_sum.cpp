@@ -1,3 +1,4 @@
+#include <solvent/communicator.hpp>
 #include <solvent/errors.hpp>
 #include <solvent/exact_sum.hpp>
 
@@ -97,6 +98,19 @@ ExactSum ExactSum::from_digits(std::span<const double> digits) {
   s.nonfinite_ = digits[digit_count];
   s.normalise();
   return s;
+}
+
+void sum_over_ranks(std::span<ExactSum> sums, const Communicator& comm) {
+  if (comm.size() == 1) return;
+  std::vector<double> digits;
+  for (const auto& s : sums) {
+    const auto d = s.digits();
+    digits.insert(digits.end(), d.begin(), d.end());
+  }
+  comm.sum(std::span<double>(digits));
+  const std::size_t width = ExactSum::digit_count + 1;
+  for (std::size_t p = 0; p < sums.size(); ++p)
+    sums[p] = ExactSum::from_digits(std::span<const double>(digits).subspan(p * width, width));
 }
 
 }  // namespace solvent

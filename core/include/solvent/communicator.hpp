@@ -32,6 +32,11 @@ class Communicator {
   // that two neighbours exchanging halos never wait on each other.
   virtual void exchange(int peer, std::span<const std::byte> send,
                         std::span<std::byte> receive) const = 0;
+  // One way, for a pipeline (a triangular sweep over ranks): send() returns once `bytes` may
+  // be reused, receive() once `bytes` holds the message `peer` sent. Messages between two
+  // ranks arrive in the order they were sent.
+  virtual void send(int peer, std::span<const std::byte> bytes) const = 0;
+  virtual void receive(int peer, std::span<std::byte> bytes) const = 0;
 
   // Whether exchange() may be given device memory: a CUDA-aware MPI, asked when the run
   // starts (MPIX_Query_cuda_support). A device plugin stages through host memory otherwise.

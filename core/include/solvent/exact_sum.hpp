@@ -18,6 +18,8 @@
 
 namespace solvent {
 
+class Communicator;
+
 // The pieces of v in the accumulator's digits (below): v = sum_k parts[k] 2^(32 (digit + k)
 // - 1074), |parts[k]| < 2^32. False for an infinity or a NaN. Shared by ExactSum::add and
 // device code that accumulates digits itself (with integer atomics, which add exactly in
@@ -72,5 +74,9 @@ class ExactSum {
   std::int64_t pending_ = 0;  // terms added since the last carry propagation
   double nonfinite_ = 0.0;    // the sum of the infinite and NaN terms
 };
+
+// Each sums[p] becomes the exact total of the ranks' sums[p], the same on every rank: their
+// digits() added with comm.sum, then from_digits().
+void sum_over_ranks(std::span<ExactSum> sums, const Communicator& comm);
 
 }  // namespace solvent

@@ -10,86 +10,39 @@
 namespace solvent::matm {
 namespace {
 
-// z0 = A0 v, z1 = A1 v (when z1 is given), and the inner products eq. (5) takes from them.
-ProductSums apply(const SplitView& s, const double* v, const double* r, double* z0, double* z1,
-                  int threads) {
-  double d_v_v = 0.0, r2_v = 0.0, a0_v_v = 0.0, r_v = 0.0;
-  const index_t lines = s.n2 * s.n3;
-#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : d_v_v, r2_v, a0_v_v, r_v)
-  for (index_t l = 0; l < lines; ++l) {
-    const index_t j = l % s.n2, k = l / s.n2;
-    ProductSums line;
-    for (index_t i = 0; i < s.n1; ++i) {
-      const index_t m = s.index(i, j, k);
-      const NodeProducts p = apply_node(s, Values{v}, i, j, k);
-      z0[m] = p.a0;
-      if (z1) z1[m] = p.a1;
-      line.add(s.c0[m], v[m], p, r[m]);
-    }
-    d_v_v += line.d_v_v;
-    r2_v += line.r2_v;
-    a0_v_v += line.a0_v_v;
-    r_v += line.r_v;
-  }
-  ProductSums total;
-  total.d_v_v = d_v_v;
-  total.r2_v = r2_v;
-  total.a0_v_v = a0_v_v;
-  total.r_v = r_v;
-  return total;
-}
+// line_sums_ holds this many values per line: the four of ProductSums, then the (D y, y)
+// of two lower sweeps.
+constexpr int slots = 6;
 
-// Calls line(j, k) for every grid line, in wavefronts j + k = const; the lines of one
-// wavefront depend only on the previous one, so they are shared among the threads.
+// The own lines of a view: line l is (j, k) = (lo2 + l % width, lo3 + l / width).
+struct Lines {
+  index_t lo2, lo3, width, count;
+  explicit Lines(const Box& b)
+      : lo2(b.lo[1]), lo3(b.lo[2]), width(b.hi[1] - b.lo[1]),
+        count((b.hi[1] - b.lo[1]) * (b.hi[2] - b.lo[2])) {}
+  index_t j(index_t l) const { return lo2 + l % width; }
+  index_t k(index_t l) const { return lo3 + l / width; }
+};
+
+// Calls line(j, k, l) for every own line, in wavefronts j + k = const (first to last, or
+// last to first); the lines of one wavefront depend only on the previous one, so they are
+// shared among the threads.
 template <class Line>
-void wavefront(const SplitView& s, bool reverse, int threads, Line&& line) {
-  const index_t fronts = s.n2 + s.n3 - 1;
+void wavefront(const Box& b, bool reverse, int threads, Line&& line) {
+  const index_t n2 = b.hi[1] - b.lo[1], n3 = b.hi[2] - b.lo[2];
+  const index_t fronts = n2 + n3 - 1;
 #pragma omp parallel num_threads(threads)
   for (index_t f = 0; f < fronts; ++f) {
     const index_t d = reverse ? fronts - 1 - f : f;
-    const index_t j_lo = std::max<index_t>(0, d - (s.n3 - 1)),
-                  j_hi = std::min<index_t>(d, s.n2 - 1);
+    const index_t j_lo = std::max<index_t>(0, d - (n3 - 1)), j_hi = std::min<index_t>(d, n2 - 1);
 #pragma omp for schedule(static)
-    for (index_t j = j_lo; j <= j_hi; ++j) line(j, d - j);
+    for (index_t j = j_lo; j <= j_hi; ++j) line(b.lo[1] + j, b.lo[2] + d - j, j + n2 * (d - j));
   }
 }
 
-// y = (D + w R1)^-1 src; returns (D y, y) = (B^-1 src, src).
-double lower_sweep(const SplitView& s, const double* src, double* y, double omega, int threads) {
-  double dyy = 0.0;
-  wavefront(s, false, threads, [&](index_t j, index_t k) {
-    double prev = 0.0, acc = 0.0;
-    for (index_t i = 0; i < s.n1; ++i) {
-      const index_t m = s.index(i, j, k);
-      const bool hy = j > 0, hz = k > 0;
-      const Affine a = sweep_node(s.c0[m], src[m], s.lower[0][m], hy ? s.lower[1][m] : 0.0,
-                                  hy ? y[m - s.n1] : 0.0, hz ? s.lower[2][m] : 0.0,
-                                  hz ? y[m - s.n1 * s.n2] : 0.0, omega);
-      prev = a.q + a.beta * prev;
-      y[m] = prev;
-      acc += s.c0[m] * prev * prev;
-    }
-#pragma omp atomic
-    dyy += acc;
-  });
-  return dyy;
-}
-
-// v = (D + w R2)^-1 D y.
-void upper_sweep(const SplitView& s, const double* y, double* v, double omega, int threads) {
-  const index_t plane = s.n1 * s.n2;
-  wavefront(s, true, threads, [&](index_t j, index_t k) {
-    double prev = 0.0;
-    for (index_t i = s.n1 - 1; i >= 0; --i) {
-      const index_t m = s.index(i, j, k);
-      const bool hx = i + 1 < s.n1, hy = j + 1 < s.n2, hz = k + 1 < s.n3;
-      const Affine a = sweep_node(s.c0[m], s.c0[m] * y[m], hx ? s.lower[0][m + 1] : 0.0,
-                                  hy ? s.lower[1][m + s.n1] : 0.0, hy ? v[m + s.n1] : 0.0,
-                                  hz ? s.lower[2][m + plane] : 0.0, hz ? v[m + plane] : 0.0, omega);
-      prev = a.q + a.beta * prev;
-      v[m] = prev;
-    }
-  });
+// Fragment q of `count` along axis 1 of the box: [lo, hi).
+index_t fragment_start(const Box& b, int q, int count) {
+  return b.lo[0] + (b.hi[0] - b.lo[0]) * q / count;
 }
 
 }  // namespace
@@ -104,40 +57,81 @@ int cpu_threads(int requested) {
 }
 
 CpuBackend::CpuBackend(const SplitStencil& a, std::span<const double> f, std::span<double> x,
-                       int threads)
-    : view_(a.view()), f_(f), x_(x), threads_(cpu_threads(threads)) {
+                       int threads, int fragments)
+    : view_(a.view()), own_(a.own()), x_out_(x), threads_(cpu_threads(threads)) {
   const std::size_t n = a.size();
-  r_.assign(n, 0.0);
-  w_.assign(n, 0.0);
-  y_.assign(n, 0.0);
-  z0_.assign(n, 0.0);
+  for (auto* v : {&f_, &x_, &r_, &w_, &y_, &z0_}) v->assign(n, 0.0);
   if (!a.self_adjoint()) z1_.assign(n, 0.0);
-  for (std::size_t m = 0; m < n; ++m)
-    if (a.c0()[m] == 0.0) x_[m] = 0.0;  // inactive nodes hold u = 0
+  line_sums_.assign(static_cast<std::size_t>(Lines(own_).count * slots), 0.0);
+  if (a.block()) {
+    links_.emplace(*a.block());
+    // 0: four fragments per rank the sweep passes through, so that the pipeline's fill and
+    // drain (depth - 1 fragments of idle time per rank) cost about a fifth of a sweep.
+    fragments_ = fragments > 0 ? fragments : 4 * links_->pipeline_depth();
+    fragments_ = static_cast<int>(std::min<index_t>(fragments_, own_.hi[0] - own_.lo[0]));
+  }
+  // f and x arrive as the block's values; inactive nodes hold u = 0.
+  std::size_t b = 0;
+  for (index_t k = own_.lo[2]; k < own_.hi[2]; ++k)
+    for (index_t j = own_.lo[1]; j < own_.hi[1]; ++j)
+      for (index_t i = own_.lo[0]; i < own_.hi[0]; ++i, ++b) {
+        const auto m = static_cast<std::size_t>(view_.index(i, j, k));
+        f_[m] = f[b];
+        x_[m] = view_.c0[m] == 0.0 ? 0.0 : x[b];
+      }
+}
+
+CpuBackend::~CpuBackend() {
+  std::size_t b = 0;
+  for (index_t k = own_.lo[2]; k < own_.hi[2]; ++k)
+    for (index_t j = own_.lo[1]; j < own_.hi[1]; ++j)
+      for (index_t i = own_.lo[0]; i < own_.hi[0]; ++i, ++b)
+        x_out_[b] = x_[static_cast<std::size_t>(view_.index(i, j, k))];
+}
+
+std::vector<double> CpuBackend::totals(int count) {
+  std::vector<ExactSum> sums(static_cast<std::size_t>(count));
+  const std::size_t lines = line_sums_.size() / slots;
+  for (std::size_t l = 0; l < lines; ++l)
+    for (int s = 0; s < count; ++s) sums[static_cast<std::size_t>(s)].add(line_sums_[l * slots + s]);
+  if (links_) links_->sum(sums);
+  std::vector<double> out;
+  for (const auto& s : sums) out.push_back(s.value());
+  return out;
 }
 
 double CpuBackend::rhs_norm2() {
-  double ff = 0.0;
-  const auto n = static_cast<index_t>(f_.size());
-#pragma omp parallel for num_threads(threads_) schedule(static) reduction(+ : ff)
-  for (index_t m = 0; m < n; ++m)
-    if (view_.c0[m] != 0.0) ff += f_[m] * f_[m];
-  return ff;
+  const SplitView& s = view_;
+  const Lines lines(own_);
+#pragma omp parallel for num_threads(threads_) schedule(static)
+  for (index_t l = 0; l < lines.count; ++l) {
+    double ff = 0.0;
+    for (index_t i = own_.lo[0]; i < own_.hi[0]; ++i) {
+      const index_t m = s.index(i, lines.j(l), lines.k(l));
+      if (s.c0[m] != 0.0) ff += f_[m] * f_[m];
+    }
+    line_sums_[static_cast<std::size_t>(l * slots)] = ff;
+  }
+  return totals(1)[0];
 }
 
 double CpuBackend::update_and_residual(double tau) {
   const SplitView& s = view_;
-  const index_t n = s.size();
+  const Lines lines(own_);
   if (tau != 0.0) {
 #pragma omp parallel for num_threads(threads_) schedule(static)
-    for (index_t m = 0; m < n; ++m) x_[m] = UpdatedValues{x_.data(), w_.data(), tau}(m);
+    for (index_t l = 0; l < lines.count; ++l)
+      for (index_t i = own_.lo[0]; i < own_.hi[0]; ++i) {
+        const index_t m = s.index(i, lines.j(l), lines.k(l));
+        x_[m] = UpdatedValues{x_.data(), w_.data(), tau}(m);
+      }
   }
-  double rr = 0.0;
-  const index_t lines = s.n2 * s.n3;
-#pragma omp parallel for num_threads(threads_) schedule(static) reduction(+ : rr)
-  for (index_t l = 0; l < lines; ++l) {
-    const index_t j = l % s.n2, k = l / s.n2;
-    for (index_t i = 0; i < s.n1; ++i) {
+  if (links_) links_->exchange(x_);
+#pragma omp parallel for num_threads(threads_) schedule(static)
+  for (index_t l = 0; l < lines.count; ++l) {
+    const index_t j = lines.j(l), k = lines.k(l);
+    double rr = 0.0;
+    for (index_t i = own_.lo[0]; i < own_.hi[0]; ++i) {
       const index_t m = s.index(i, j, k);
       if (s.c0[m] == 0.0) {
         r_[m] = 0.0;
@@ -147,27 +141,112 @@ double CpuBackend::update_and_residual(double tau) {
       r_[m] = p.a0 + p.a1 - f_[m];
       rr += r_[m] * r_[m];
     }
+    line_sums_[static_cast<std::size_t>(l * slots)] = rr;
   }
-  return rr;
+  return totals(1)[0];
+}
+
+void CpuBackend::apply(const double* v, bool with_a1) {
+  const SplitView& s = view_;
+  const Lines lines(own_);
+#pragma omp parallel for num_threads(threads_) schedule(static)
+  for (index_t l = 0; l < lines.count; ++l) {
+    const index_t j = lines.j(l), k = lines.k(l);
+    ProductSums line;
+    for (index_t i = own_.lo[0]; i < own_.hi[0]; ++i) {
+      const index_t m = s.index(i, j, k);
+      const NodeProducts p = apply_node(s, Values{v}, i, j, k);
+      z0_[m] = p.a0;
+      if (with_a1) z1_[m] = p.a1;
+      line.add(s.c0[m], v[m], p, r_[m]);
+    }
+    double* out = &line_sums_[static_cast<std::size_t>(l * slots)];
+    out[0] = line.d_v_v;
+    out[1] = line.r2_v;
+    out[2] = line.a0_v_v;
+    out[3] = line.r_v;
+  }
+}
+
+void CpuBackend::lower_sweep(const double* src, double omega, int slot) {
+  const SplitView& s = view_;
+  double* y = y_.data();
+  for (int q = 0; q < fragments_; ++q) {
+    const index_t i0 = fragment_start(own_, q, fragments_),
+                  i1 = fragment_start(own_, q + 1, fragments_);
+    if (links_) links_->receive_fragment(y_, i0, i1, true);
+    wavefront(own_, false, threads_, [&](index_t j, index_t k, index_t l) {
+      // The line continues from the fragment before, so each node, and the line's sum,
+      // rounds as in one unbroken sweep.
+      double prev = i0 > own_.lo[0] ? y[s.index(i0 - 1, j, k)] : 0.0;
+      double* acc = slot >= 0 ? &line_sums_[static_cast<std::size_t>(l * slots + slot)] : nullptr;
+      double dyy = acc && i0 > own_.lo[0] ? *acc : 0.0;
+      const bool hy = j > 0, hz = k > 0;  // false only on one rank, at the grid's edge
+      for (index_t i = i0; i < i1; ++i) {
+        const index_t m = s.index(i, j, k);
+        const Affine a = sweep_node(s.c0[m], src[m], s.lower[0][m], hy ? s.lower[1][m] : 0.0,
+                                    hy ? y[m - s.n1] : 0.0, hz ? s.lower[2][m] : 0.0,
+                                    hz ? y[m - s.n1 * s.n2] : 0.0, omega);
+        prev = a.q + a.beta * prev;
+        y[m] = prev;
+        dyy += s.c0[m] * prev * prev;
+      }
+      if (acc) *acc = dyy;
+    });
+    if (links_) links_->send_fragment(y_, i0, i1, true);
+  }
+}
+
+void CpuBackend::upper_sweep(double omega) {
+  const SplitView& s = view_;
+  const index_t plane = s.n1 * s.n2;
+  const double* y = y_.data();
+  double* v = w_.data();
+  for (int q = fragments_ - 1; q >= 0; --q) {
+    const index_t i0 = fragment_start(own_, q, fragments_),
+                  i1 = fragment_start(own_, q + 1, fragments_);
+    if (links_) links_->receive_fragment(w_, i0, i1, false);
+    wavefront(own_, true, threads_, [&](index_t j, index_t k, index_t) {
+      double prev = i1 < own_.hi[0] ? v[s.index(i1, j, k)] : 0.0;
+      const bool hy = j + 1 < s.n2, hz = k + 1 < s.n3;
+      for (index_t i = i1 - 1; i >= i0; --i) {
+        const index_t m = s.index(i, j, k);
+        const bool hx = i + 1 < s.n1;
+        const Affine a = sweep_node(s.c0[m], s.c0[m] * y[m], hx ? s.lower[0][m + 1] : 0.0,
+                                    hy ? s.lower[1][m + s.n1] : 0.0, hy ? v[m + s.n1] : 0.0,
+                                    hz ? s.lower[2][m + plane] : 0.0, hz ? v[m + plane] : 0.0,
+                                    omega);
+        prev = a.q + a.beta * prev;
+        v[m] = prev;
+      }
+    });
+    if (links_) links_->send_fragment(w_, i0, i1, false);
+  }
 }
 
 double CpuBackend::omega_from_residual() {
-  const ProductSums d = apply(view_, r_.data(), r_.data(), z0_.data(), nullptr, threads_);
-  return d.r2_v > 0.0 ? std::sqrt(d.d_v_v / d.r2_v) : 0.0;
+  if (links_) links_->exchange(r_);
+  apply(r_.data(), false);
+  const auto t = totals(2);  // (D r, r), (D^-1 R2 r, R2 r)
+  return t[1] > 0.0 ? std::sqrt(t[0] / t[1]) : 0.0;
 }
 
 Dots CpuBackend::correction(double omega) {
-  lower_sweep(view_, r_.data(), y_.data(), omega, threads_);
-  upper_sweep(view_, y_.data(), w_.data(), omega, threads_);
-  const ProductSums a =
-      apply(view_, w_.data(), r_.data(), z0_.data(), z1_.empty() ? nullptr : z1_.data(), threads_);
+  lower_sweep(r_.data(), omega, -1);
+  upper_sweep(omega);
+  if (links_) links_->exchange(w_);
+  apply(w_.data(), !z1_.empty());
+  // z0 and z1 are only read on the rank's own nodes: the sweeps need no ghosts of them.
+  lower_sweep(z0_.data(), omega, 4);
+  if (!z1_.empty()) lower_sweep(z1_.data(), omega, 5);
+  const auto t = totals(z1_.empty() ? 5 : 6);
   Dots d;
-  d.d_w_w = a.d_v_v;
-  d.r2_w = a.r2_v;
-  d.a0_w_w = a.a0_v_v;
-  d.b_w_w = a.r_v;
-  d.binv_a0 = lower_sweep(view_, z0_.data(), y_.data(), omega, threads_);
-  if (!z1_.empty()) d.binv_a1 = lower_sweep(view_, z1_.data(), y_.data(), omega, threads_);
+  d.d_w_w = t[0];
+  d.r2_w = t[1];
+  d.a0_w_w = t[2];
+  d.b_w_w = t[3];
+  d.binv_a0 = t[4];
+  if (!z1_.empty()) d.binv_a1 = t[5];
   return d;
 }
 

@@ -1,10 +1,19 @@
 #pragma once
 // The vector work of MATM on the CPU, shared-memory parallel with OpenMP: the triangular
 // sweeps run as a wavefront over the grid lines (j, k) with j + k constant, each line
-// solved in order along i, so every thread count gives the sequential sweep's numbers.
+// solved in order along i. Every inner product is a sum of whole-line sums, each formed in
+// order along its line and added exactly (ExactSum), so every thread count, and every
+// number of ranks, gives the same numbers.
+//
+// Over ranks (SplitStencil over a distributed Stencil7) the same work runs on the rank's
+// block: products after a halo exchange, sweeps pipelined over the ranks by fragments of
+// axis 1 (RankLinks), line sums added exactly over the ranks.
+#include "cpu/rank_links.hpp"
+
 #include <solvent_matm/iteration.hpp>
 #include <solvent_matm/split_stencil.hpp>
 
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -12,7 +21,12 @@ namespace solvent::matm {
 
 class CpuBackend final : public MatmBackend {
  public:
-  CpuBackend(const SplitStencil& a, std::span<const double> f, std::span<double> x, int threads);
+  // fragments: how many pieces of axis 1 a sweep is pipelined in over ranks (ignored on one
+  // rank).
+  CpuBackend(const SplitStencil& a, std::span<const double> f, std::span<double> x, int threads,
+             int fragments);
+  // Writes the last iterate into x.
+  ~CpuBackend() override;
 
   bool self_adjoint() const override { return view_.self_adjoint(); }
   double rhs_norm2() override;
@@ -21,11 +35,23 @@ class CpuBackend final : public MatmBackend {
   Dots correction(double omega) override;
 
  private:
+  // (A0 v, A1 v) into z0 (and z1) with the four line sums of ProductSums into line_sums_.
+  void apply(const double* v, bool with_a1);
+  // y = (D + w R1)^-1 src.
+  // slot >= 0: (D y, y) = (B^-1 src, src), line by line, into that slot of line_sums_.
+  void lower_sweep(const double* src, double omega, int slot);
+  // w = (D + w R2)^-1 D y.
+  void upper_sweep(double omega);
+  // The exact totals of the first `count` slots of line_sums_, over all ranks.
+  std::vector<double> totals(int count);
+
   SplitView view_;
-  std::span<const double> f_;
-  std::span<double> x_;
+  Box own_;
+  std::span<double> x_out_;
   int threads_;
-  std::vector<double> r_, w_, y_, z0_, z1_;
+  std::optional<RankLinks> links_;
+  int fragments_ = 1;
+  std::vector<double> f_, x_, r_, w_, y_, z0_, z1_, line_sums_;
 };
 
 // Number of threads OpenMP would use for `requested` (0 = all it has).

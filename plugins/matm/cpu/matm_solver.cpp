@@ -13,23 +13,29 @@ Schema matm_schema() {
   s.push_back(ParamSpec::integer("threads", 0, "OpenMP threads; 0 takes all OpenMP offers")
                   .at_least(0.0)
                   .at_most(4096));
+  s.push_back(ParamSpec::integer("fragments", 0,
+                                 "over several ranks, the pieces of axis 1 each triangular sweep "
+                                 "is pipelined in; 0: four per rank the sweep passes through")
+                  .at_least(0.0)
+                  .at_most(1 << 20));
   return s;
 }
 
 MatmSolver::MatmSolver(const PluginContext& ctx)
     : SolverBase(ctx, "matm"),
-      threads_(cpu_threads(static_cast<int>(ctx.params.integer("threads")))) {}
+      threads_(cpu_threads(static_cast<int>(ctx.params.integer("threads")))),
+      fragments_(static_cast<int>(ctx.params.integer("fragments"))) {}
 
 void MatmSolver::setup_impl(std::shared_ptr<const Operator> op) {
   split_.emplace(std::get<Stencil7<double>>(*op), name_);
   if (log_)
-    log_->info("matm: {} x {} x {} grid, {} active nodes, {}, {} thread(s)", split_->n1(),
-               split_->n2(), split_->n3(), split_->active_nodes(),
+    log_->info("matm: {} x {} x {} grid, {} active nodes, {}, {} thread(s)", split_->grid()[0],
+               split_->grid()[1], split_->grid()[2], split_->active_nodes(),
                split_->self_adjoint() ? "self-adjoint (k = 0)" : "non-self-adjoint", threads_);
 }
 
 SolveStats MatmSolver::solve_impl(std::span<const double> b, std::span<double> x) {
-  CpuBackend backend(*split_, b, x, threads_);
+  CpuBackend backend(*split_, b, x, threads_, fragments_);
   return run(backend);
 }
 

@@ -20,6 +20,7 @@ class MatmSolver final : public SolverBase {
 
  private:
   int threads_;
+  int fragments_;
   std::optional<SplitStencil> split_;
 };
 

@@ -7,33 +7,86 @@
 namespace solvent::matm {
 namespace {
 
-std::string node_name(std::size_t m, std::size_t n1, std::size_t n2) {
-  std::ostringstream s;
-  s << "(" << m % n1 << ", " << (m / n1) % n2 << ", " << m / (n1 * n2) << ")";
-  return s.str();
+// The block's stencil inside one ghost layer holding the neighbours' coefficients of the
+// nodes across each face (HaloExchange's ghost layout, so the layer on axis 1, never split,
+// stays inactive).
+Stencil7<double> with_ghost_layer(const Stencil7<double>& a) {
+  HaloExchange<double> halo(*a.block);
+  Stencil7<double> ext(a.n1 + 2, a.n2 + 2, a.n3 + 2);
+  for (std::size_t q = 0; q < a.c.size(); ++q) {
+    for (std::size_t k = 0; k < a.n3; ++k)
+      for (std::size_t j = 0; j < a.n2; ++j)
+        for (std::size_t i = 0; i < a.n1; ++i)
+          ext.c[q][ext.index(i + 1, j + 1, k + 1)] = a.c[q][a.index(i, j, k)];
+    halo.exchange(ext.c[q]);
+  }
+  return ext;
 }
 
 }  // namespace
 
 SplitStencil::SplitStencil(const Stencil7<double>& a, const std::string& who)
-    : n1_(a.n1), n2_(a.n2), n3_(a.n3) {
-  if (n1_ < 3 || n2_ < 3 || n3_ < 3) {
+    : grid_{a.n1, a.n2, a.n3} {
+  if (a.distributed()) {
+    block_ = a.block;
+    const auto& nodes = block_->blocks.nodes;
+    grid_ = {static_cast<std::size_t>(nodes[0]), static_cast<std::size_t>(nodes[1]),
+             static_cast<std::size_t>(nodes[2])};
+  }
+  if (grid_[0] < 3 || grid_[1] < 3 || grid_[2] < 3) {
     std::ostringstream s;
-    s << who << ": grid " << n1_ << " x " << n2_ << " x " << n3_
+    s << who << ": grid " << grid_[0] << " x " << grid_[1] << " x " << grid_[2]
       << ": every dimension must be at least 3 (a layer of boundary nodes on each side)";
     throw SolverError(s.str());
   }
-  const std::size_t n = a.size();
   for (const auto& c : a.c)
-    if (c.size() != n)
+    if (c.size() != a.size())
       throw SolverError(who + ": a coefficient array of the Stencil7 has the wrong length");
+  if (!block_) {
+    split(a, who, {0, 0, 0});
+    own_ = {{0, 0, 0}, {index_t(n1_), index_t(n2_), index_t(n3_)}};
+    return;
+  }
+  if (block_->blocks.split[0] != 1) {
+    std::ostringstream s;
+    s << who << ": over ranks the triangular sweeps are pipelined along axis 1, which must not "
+      << "be split (the grid is split " << block_->blocks.split[0] << "x"
+      << block_->blocks.split[1] << "x" << block_->blocks.split[2]
+      << "); split axes 2 and 3 (model.split = \"auto\" does)";
+    throw SolverError(s.str());
+  }
+  const auto offset = block_->offset();
+  split(with_ghost_layer(a), who, {-1, offset[1] - 1, offset[2] - 1});
+  own_ = {{1, 1, 1}, {index_t(a.n1) + 1, index_t(a.n2) + 1, index_t(a.n3) + 1}};
+  active_ = 0;
+  for (index_t k = own_.lo[2]; k < own_.hi[2]; ++k)
+    for (index_t j = own_.lo[1]; j < own_.hi[1]; ++j)
+      for (index_t i = own_.lo[0]; i < own_.hi[0]; ++i)
+        if (c0_[static_cast<std::size_t>(i + index_t(n1_) * (j + index_t(n2_) * k))] > 0.0)
+          ++active_;
+  double count = static_cast<double>(active_);
+  block_->comm->sum(std::span<double>(&count, 1));
+  active_ = static_cast<std::size_t>(count);
+}
 
+void SplitStencil::split(const Stencil7<double>& a, const std::string& who,
+                         const std::array<index_t, 3>& origin) {
+  n1_ = a.n1;
+  n2_ = a.n2;
+  n3_ = a.n3;
+  auto node_name = [&](std::size_t m) {
+    std::ostringstream s;
+    s << "(" << index_t(m % n1_) + origin[0] << ", " << index_t((m / n1_) % n2_) + origin[1]
+      << ", " << index_t(m / (n1_ * n2_)) + origin[2] << ")";
+    return s.str();
+  };
+  const std::size_t n = a.size();
   c0_.assign(n, 0.0);
   for (std::size_t m = 0; m < n; ++m) {
     const double c = a.c[0][m];
     if (!std::isfinite(c) || c < 0.0) {
       std::ostringstream s;
-      s << who << ": c0 = " << c << " at node " << node_name(m, n1_, n2_)
+      s << who << ": c0 = " << c << " at node " << node_name(m)
         << "; MATM needs c0 > 0 on every active node (c0 = 0 marks an inactive node)";
       throw SolverError(s.str());
     }
@@ -55,7 +108,7 @@ SplitStencil::SplitStencil(const Stencil7<double>& a, const std::string& who)
     if (!std::isfinite(v)) {
       std::ostringstream s;
       s << who << ": non-finite coupling c" << 2 * d + (upper ? 2 : 1) << " = " << v << " at node "
-        << node_name(m, n1_, n2_);
+        << node_name(m);
       throw SolverError(s.str());
     }
     return v;
@@ -74,14 +127,24 @@ SplitStencil::SplitStencil(const Stencil7<double>& a, const std::string& who)
       skew_free = skew_free && skew_[d][m] == 0.0;
     }
   }
+  // Over ranks every rank must agree, or one would sweep with A1 and another without.
+  if (block_) {
+    double skew = skew_free ? 0.0 : 1.0;
+    block_->comm->max(std::span<double>(&skew, 1));
+    skew_free = skew == 0.0;
+  }
   if (skew_free)
     for (auto& v : skew_) std::vector<double>().swap(v);
 
   // Weak diagonal dominance of D^-1/2 A0 D^-1/2 (unit diagonal) makes A0 positive
   // semi-definite (definite once each connected part has a strictly dominant row, such as
-  // a node next to a Dirichlet boundary), whatever the scaling of the rows.
+  // a node next to a Dirichlet boundary), whatever the scaling of the rows. A ghost node's
+  // row is its owner's to check: here it lacks the couplings within its own block.
   for (std::size_t m = 0; m < n; ++m) {
     if (c0_[m] == 0.0) continue;
+    if (block_ && (coordinate(m, 1) == 0 || coordinate(m, 1) + 1 == n2_ ||
+                   coordinate(m, 2) == 0 || coordinate(m, 2) + 1 == n3_))
+      continue;
     double off = 0.0;
     for (int d = 0; d < 3; ++d) {
       if (lower_[d][m] != 0.0)
@@ -92,7 +155,7 @@ SplitStencil::SplitStencil(const Stencil7<double>& a, const std::string& who)
     if (off > 1.0 + 1e-12) {
       std::ostringstream s;
       s << who << ": the symmetric part of the operator is not diagonally dominant at node "
-        << node_name(m, n1_, n2_) << ": sum of |a0(m, n)| / sqrt(c0(m) c0(n)) = " << off
+        << node_name(m) << ": sum of |a0(m, n)| / sqrt(c0(m) c0(n)) = " << off
         << " > 1; MATM builds its preconditioner from that part and needs it positive definite";
       throw SolverError(s.str());
     }

@@ -16,17 +16,7 @@ namespace solvent::krylov {
 template <class T>
 std::vector<T> exact_values(std::span<ExactSum> sums, std::size_t count, const Communicator* comm) {
   constexpr std::size_t parts = std::is_same_v<T, double> ? 1 : 2;
-  if (comm) {
-    std::vector<double> digits;
-    for (const auto& s : sums) {
-      const auto d = s.digits();
-      digits.insert(digits.end(), d.begin(), d.end());
-    }
-    comm->sum(std::span<double>(digits));
-    const std::size_t width = ExactSum::digit_count + 1;
-    for (std::size_t p = 0; p < sums.size(); ++p)
-      sums[p] = ExactSum::from_digits(std::span<const double>(digits).subspan(p * width, width));
-  }
+  if (comm) sum_over_ranks(sums, *comm);
   std::vector<T> out(count);
   for (std::size_t k = 0; k < count; ++k) {
     if constexpr (parts == 1)

@@ -1,36 +1,65 @@
 #pragma once
 // Builds the split A = A0 + A1 (split_operator.hpp) from a Stencil7 and refuses the
 // operators MATM cannot take, each with one message that names the node.
+//
+// On one rank the view is the grid itself. Over several ranks (a distributed Stencil7) it is
+// the rank's block inside one ghost layer of its neighbours' nodes, their coefficients
+// brought once by a halo exchange: every coupling across a block face is then in the view,
+// so the node formulas, and the sweeps reading ghost values the pipeline delivers, give
+// each of the rank's nodes the bits one rank gives it. Ghost nodes on the grid's boundary
+// are inactive (c0 = 0), as the nodes beyond the grid are.
+#include <solvent/grid_blocks.hpp>
 #include <solvent/stencil7.hpp>
 #include <solvent_matm/split_operator.hpp>
 
 #include <array>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace solvent::matm {
+
+// The nodes of a view this rank solves for: lo[d] <= coordinate < hi[d] along axis d.
+struct Box {
+  index_t lo[3] = {0, 0, 0};
+  index_t hi[3] = {0, 0, 0};
+};
 
 class SplitStencil {
  public:
   // Throws SolverError (messages start with `who`): a dimension below 3, a negative or
   // non-finite diagonal, a non-finite coupling, or a symmetric part A0 that is not
   // diagonally dominant after the scaling D^-1/2 A0 D^-1/2 (then A0 need not be positive
-  // definite, which MATM needs: B is built from it and tau divides by (A0 w, w)).
+  // definite, which MATM needs: B is built from it and tau divides by (A0 w, w)); over
+  // ranks, a split of axis 1, along which the sweeps are pipelined. Nodes are named by their
+  // global coordinates.
   SplitStencil(const Stencil7<double>& a, const std::string& who);
 
   SplitView view() const;
   bool self_adjoint() const { return skew_[0].empty(); }
+  // The view's extents (the block and its ghost layer over ranks).
   std::size_t n1() const { return n1_; }
   std::size_t n2() const { return n2_; }
   std::size_t n3() const { return n3_; }
   std::size_t size() const { return c0_.size(); }
+  const Box& own() const { return own_; }
+  // The rank's block, null on one rank.
+  const GridBlock* block() const { return block_.get(); }
+  // The global grid's extents and active nodes (summed over ranks).
+  std::array<std::size_t, 3> grid() const { return grid_; }
   std::size_t active_nodes() const { return active_; }
   const std::vector<double>& c0() const { return c0_; }
   const std::vector<double>& lower(int d) const { return lower_[d]; }
   const std::vector<double>& skew(int d) const { return skew_[d]; }
 
  private:
-  std::size_t n1_, n2_, n3_, active_ = 0;
+  // a: the view's stencil; origin: the global coordinates of its node (0, 0, 0).
+  void split(const Stencil7<double>& a, const std::string& who, const std::array<index_t, 3>& origin);
+
+  std::shared_ptr<const GridBlock> block_;
+  std::array<std::size_t, 3> grid_{};
+  std::size_t n1_ = 0, n2_ = 0, n3_ = 0, active_ = 0;
+  Box own_;
   std::vector<double> c0_;
   std::array<std::vector<double>, 3> lower_, skew_;
 };
