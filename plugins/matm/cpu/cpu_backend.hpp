@@ -8,7 +8,7 @@
 // Over ranks (SplitStencil over a distributed Stencil7) the same work runs on the rank's
 // block: products after a halo exchange, sweeps pipelined over the ranks by fragments of
 // axis 1 (RankLinks), line sums added exactly over the ranks.
-#include "cpu/rank_links.hpp"
+#include "src/rank_links.hpp"
 
 #include <solvent_matm/iteration.hpp>
 #include <solvent_matm/split_stencil.hpp>

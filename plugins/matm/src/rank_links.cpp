@@ -1,4 +1,4 @@
-#include "cpu/rank_links.hpp"
+#include "src/rank_links.hpp"
 
 #include <algorithm>
 

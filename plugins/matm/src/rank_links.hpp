@@ -1,5 +1,5 @@
 #pragma once
-// What the CPU backend exchanges with the neighbouring ranks when the grid is split over
+// What a MATM backend exchanges with the neighbouring ranks when the grid is split over
 // axes 2 and 3 (SplitStencil's view over ranks: the block inside a ghost layer):
 //   - the whole ghost layer of a field before a product (HaloExchange);
 //   - one fragment of a triangular sweep's boundary planes, i in [i0, i1), received from the
