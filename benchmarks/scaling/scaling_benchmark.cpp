@@ -16,6 +16,14 @@
 // times one face exchange between two ranks' GPUs for faces of 16 KiB to 64 MiB, both paths
 // (GPU peer copies with their handshake; device-to-host copy, MPI, host-to-device copy):
 // the a + b V of the transfer model, one row per size.
+//
+//   mpirun -n 2 scaling-benchmark --transfer cpu-cpu|gpu-cpu|gpu-gpu
+//
+// times one boundary plane of V doubles sent one way (Communicator::send and receive, what
+// the MATM pipeline sends between ranks; half a round trip), from and into host memory or
+// a GPU's (staged through page-locked host memory, as a GPU rank sends), for V from 100 to
+// 10^6 (the range of Sukhinov et al.), one row per V, then the least-squares fit
+// T = a + b V over V >= 10^4 with its coefficient of determination R^2.
 #include "communicator_world.hpp"
 
 #include <solvent_krylov/bicgstab.hpp>
@@ -49,6 +57,7 @@ struct Args {
   std::string solver = "cg-cuda", problem = "poisson";
   long n = 128, iterations = 100, repeat = 3;
   bool weak = false, halo_sweep = false;
+  std::string transfer;  // "", or the pair of ends: cpu-cpu, gpu-cpu, gpu-gpu
 };
 
 Args parse(int argc, char** argv) {
@@ -62,6 +71,7 @@ Args parse(int argc, char** argv) {
   if (kv.count("--repeat")) a.repeat = std::stol(kv["--repeat"]);
   if (kv.count("--weak")) a.weak = kv["--weak"] == "1";
   if (kv.count("--halo-sweep")) a.halo_sweep = kv["--halo-sweep"] == "1";
+  if (kv.count("--transfer")) a.transfer = kv["--transfer"];
   return a;
 }
 
@@ -147,6 +157,104 @@ void run(const Args& a, const Communicator& comm, const solvent::Stencil7<double
   }
 }
 
+// The ends of a one-way transfer: host memory, or a GPU's staged through page-locked host
+// memory (copied out before the send, in after the receive).
+struct TransferEnd {
+  explicit TransferEnd(bool gpu, std::size_t count);
+  void send(const Communicator& comm, int peer);
+  void receive(const Communicator& comm, int peer);
+
+  bool gpu;
+  std::vector<double> host;
+#ifdef SCALING_BENCHMARK_CUDA
+  solvent::krylov::device::Array<double> device;
+  solvent::krylov::device::PinnedRegion pinned;
+#endif
+};
+
+#ifdef SCALING_BENCHMARK_CUDA
+TransferEnd::TransferEnd(bool g, std::size_t count) : gpu(g), host(count, 1.0) {
+  if (!gpu) return;  // a CPU end touches no CUDA call, so it runs where there is no GPU
+  device = solvent::krylov::device::Array<double>(count);
+  pinned = solvent::krylov::device::PinnedRegion(host.data(), count * sizeof(double));
+}
+void TransferEnd::send(const Communicator& comm, int peer) {
+  if (gpu)
+    solvent::krylov::device::copy_to_host(host.data(), device.data(), host.size() * sizeof(double));
+  comm.send(peer, std::as_bytes(std::span<const double>(host)));
+}
+void TransferEnd::receive(const Communicator& comm, int peer) {
+  comm.receive(peer, std::as_writable_bytes(std::span<double>(host)));
+  if (gpu)
+    solvent::krylov::device::copy_to_device(device.data(), host.data(), host.size() * sizeof(double));
+}
+#else
+TransferEnd::TransferEnd(bool g, std::size_t count) : gpu(g), host(count, 1.0) {
+  if (g) throw solvent::Error("--transfer with a GPU end: built without CUDA");
+}
+void TransferEnd::send(const Communicator& comm, int peer) {
+  comm.send(peer, std::as_bytes(std::span<const double>(host)));
+}
+void TransferEnd::receive(const Communicator& comm, int peer) {
+  comm.receive(peer, std::as_writable_bytes(std::span<double>(host)));
+}
+#endif
+
+// Rank 0 is the first end of `pair`, rank 1 the second.
+void transfer_sweep(const Communicator& comm, const std::string& pair) {
+  if (comm.size() != 2) throw solvent::Error("--transfer takes exactly 2 ranks");
+  if (pair != "cpu-cpu" && pair != "gpu-cpu" && pair != "gpu-gpu")
+    throw solvent::Error("--transfer " + pair + ": not cpu-cpu, gpu-cpu or gpu-gpu");
+  const bool gpu = comm.rank() == 0 ? pair.starts_with("gpu") : pair.ends_with("gpu");
+  const int peer = 1 - comm.rank();
+  if (comm.rank() == 0)
+    std::printf("| ends | V (doubles) | KiB | one way µs | GB/s |\n| --- | --- | --- | --- | --- |\n");
+  std::vector<double> vs, ts;
+  for (const double v : {1e2, 1e3, 1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6}) {
+    TransferEnd end(gpu, static_cast<std::size_t>(v));
+    constexpr int repeat = 21, rounds = 5;
+    std::vector<double> one_way;
+    for (int r = 0; r < repeat; ++r)
+      one_way.push_back(timed(comm, [&] {
+        for (int q = 0; q < rounds; ++q) {
+          if (comm.rank() == 0) {
+            end.send(comm, peer);
+            end.receive(comm, peer);
+          } else {
+            end.receive(comm, peer);
+            end.send(comm, peer);
+          }
+        }
+      }) / (2 * rounds));
+    const double t = median(one_way);
+    if (comm.rank() == 0)
+      std::printf("| %s | %.0f | %.1f | %.1f | %.2f |\n", pair.c_str(), v, v * 8 / 1024, 1e6 * t,
+                  v * 8 / t / 1e9);
+    if (v >= 1e4) {
+      vs.push_back(v);
+      ts.push_back(1e6 * t);
+    }
+  }
+  // Ordinary least squares, as the paper fits: T [µs] = a + b V.
+  const double n = double(vs.size());
+  double mv = 0, mt = 0;
+  for (std::size_t i = 0; i < vs.size(); ++i) {
+    mv += vs[i] / n;
+    mt += ts[i] / n;
+  }
+  double svv = 0, svt = 0, stt = 0;
+  for (std::size_t i = 0; i < vs.size(); ++i) {
+    svv += (vs[i] - mv) * (vs[i] - mv);
+    svt += (vs[i] - mv) * (ts[i] - mt);
+    stt += (ts[i] - mt) * (ts[i] - mt);
+  }
+  const double b = svt / svv, a = mt - b * mv, r2 = svt * svt / (svv * stt);
+  if (comm.rank() == 0)
+    std::printf("\nfit %s, V from 1e4 to 1e6: T = a + b V with a = %.2f µs, b = %.3e µs per "
+                "double (%.2f GB/s), R^2 = %.4f\n",
+                pair.c_str(), a, b, 8e-3 / b, r2);
+}
+
 #ifdef SCALING_BENCHMARK_CUDA
 // One face of `bytes` between two ranks (a 512 x m x 2 grid cut across axis 3), exchanged
 // `repeat` times each way; the median of the slowest rank's time per exchange.
@@ -196,7 +304,8 @@ int main(int argc, char** argv) {
     const Communicator& comm = solvent::world();
     try {
       const Args a = parse(argc, argv);
-      const bool cuda = a.halo_sweep || a.solver.ends_with("-cuda");
+      const bool cuda = a.transfer.empty() ? a.halo_sweep || a.solver.ends_with("-cuda")
+                                           : a.transfer.find("gpu") != std::string::npos;
       solvent::testkit::Settings s{{"n1", std::int64_t(a.n)},
                                    {"n2", std::int64_t(a.n)},
                                    {"n3", std::int64_t(a.weak ? a.n * comm.size() : a.n)}};
@@ -216,6 +325,12 @@ int main(int argc, char** argv) {
 #else
         throw solvent::Error("built without CUDA");
 #endif
+      }
+      if (!a.transfer.empty()) {
+        transfer_sweep(comm, a.transfer);
+        comm.barrier();
+        solvent::finish_world();
+        return 0;
       }
       double setup = 0;
       std::shared_ptr<solvent::Model> model;
