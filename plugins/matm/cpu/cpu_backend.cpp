@@ -1,6 +1,7 @@
 #include "cpu/cpu_backend.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 #ifdef _OPENMP
@@ -39,6 +40,19 @@ void wavefront(const Box& b, bool reverse, int threads, Line&& line) {
     for (index_t j = j_lo; j <= j_hi; ++j) line(b.lo[1] + j, b.lo[2] + d - j, j + n2 * (d - j));
   }
 }
+
+// Adds the seconds of its scope to `total`.
+class Stopwatch {
+ public:
+  explicit Stopwatch(double& total) : total_(total) {}
+  ~Stopwatch() {
+    total_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+ private:
+  double& total_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
 
 // Fragment q of `count` along axis 1 of the box: [lo, hi).
 index_t fragment_start(const Box& b, int q, int count) {
@@ -171,10 +185,14 @@ void CpuBackend::apply(const double* v, bool with_a1) {
 void CpuBackend::lower_sweep(const double* src, double omega, int slot) {
   const SplitView& s = view_;
   double* y = y_.data();
+  const Stopwatch sweep(sweep_s_);
   for (int q = 0; q < fragments_; ++q) {
     const index_t i0 = fragment_start(own_, q, fragments_),
                   i1 = fragment_start(own_, q + 1, fragments_);
-    if (links_) links_->receive_fragment(y_, i0, i1, true);
+    if (links_) {
+      const Stopwatch wait(wait_s_);
+      links_->receive_fragment(y_, i0, i1, true);
+    }
     wavefront(own_, false, threads_, [&](index_t j, index_t k, index_t l) {
       // The line continues from the fragment before, so each node, and the line's sum,
       // rounds as in one unbroken sweep.
@@ -202,10 +220,14 @@ void CpuBackend::upper_sweep(double omega) {
   const index_t plane = s.n1 * s.n2;
   const double* y = y_.data();
   double* v = w_.data();
+  const Stopwatch sweep(sweep_s_);
   for (int q = fragments_ - 1; q >= 0; --q) {
     const index_t i0 = fragment_start(own_, q, fragments_),
                   i1 = fragment_start(own_, q + 1, fragments_);
-    if (links_) links_->receive_fragment(w_, i0, i1, false);
+    if (links_) {
+      const Stopwatch wait(wait_s_);
+      links_->receive_fragment(w_, i0, i1, false);
+    }
     wavefront(own_, true, threads_, [&](index_t j, index_t k, index_t) {
       double prev = i1 < own_.hi[0] ? v[s.index(i1, j, k)] : 0.0;
       const bool hy = j + 1 < s.n2, hz = k + 1 < s.n3;

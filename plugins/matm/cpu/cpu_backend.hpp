@@ -34,6 +34,13 @@ class CpuBackend final : public MatmBackend {
   double omega_from_residual() override;
   Dots correction(double omega) override;
 
+  // Over ranks: the fragments a sweep is cut into, the seconds spent in sweeps, and the part
+  // of them spent waiting for a neighbour's strips (the pipeline's fill and drain, and any
+  // imbalance); on one rank 1, the sweep seconds and 0.
+  int fragments() const { return fragments_; }
+  double sweep_seconds() const { return sweep_s_; }
+  double wait_seconds() const { return wait_s_; }
+
  private:
   // (A0 v, A1 v) into z0 (and z1) with the four line sums of ProductSums into line_sums_.
   void apply(const double* v, bool with_a1);
@@ -51,6 +58,7 @@ class CpuBackend final : public MatmBackend {
   int threads_;
   std::optional<RankLinks> links_;
   int fragments_ = 1;
+  double sweep_s_ = 0.0, wait_s_ = 0.0;
   std::vector<double> f_, x_, r_, w_, y_, z0_, z1_, line_sums_;
 };
 

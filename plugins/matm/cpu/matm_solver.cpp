@@ -2,6 +2,7 @@
 
 #include "cpu/cpu_backend.hpp"
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 namespace solvent::matm {
@@ -36,13 +37,22 @@ void MatmSolver::setup_impl(std::shared_ptr<const Operator> op) {
 
 SolveStats MatmSolver::solve_impl(std::span<const double> b, std::span<double> x) {
   CpuBackend backend(*split_, b, x, threads_, fragments_);
-  return run(backend);
+  const SolveStats& st = run(backend);
+  // The slowest rank's: the pipeline is as slow as it.
+  pipeline_ = {double(backend.fragments()), backend.sweep_seconds(), backend.wait_seconds()};
+  if (split_->block()) split_->block()->comm->max(std::span<double>(pipeline_).subspan(1));
+  return st;
 }
 
 Facts MatmSolver::facts() const {
   Facts f{{"threads", std::to_string(threads_)}};
   if (split_) f.push_back({"self_adjoint", split_->self_adjoint() ? "true" : "false"});
   for (auto& kv : outcome()) f.push_back(kv);
+  if (split_ && split_->block()) {
+    f.push_back({"fragments", fmt::format("{}", pipeline_[0])});
+    f.push_back({"sweep_seconds", fmt::format("{:.4g}", pipeline_[1])});
+    f.push_back({"sweep_wait_seconds", fmt::format("{:.4g}", pipeline_[2])});
+  }
   return f;
 }
 

@@ -3,6 +3,7 @@
 #include <solvent_matm/solver_base.hpp>
 #include <solvent_matm/split_stencil.hpp>
 
+#include <array>
 #include <optional>
 
 namespace solvent::matm {
@@ -21,6 +22,9 @@ class MatmSolver final : public SolverBase {
  private:
   int threads_;
   int fragments_;
+  // Of the last solve over ranks: fragments, sweep seconds, of them waiting (each the
+  // slowest rank's).
+  std::array<double, 3> pipeline_{};
   std::optional<SplitStencil> split_;
 };
 
