@@ -126,6 +126,16 @@ TEST_CASE("a split that does not fit is a configuration error naming it and the 
   CHECK_THROWS_AS(GridBlocks({8, 0, 8}, 1), solvent::ConfigError);
 }
 
+TEST_CASE("a split is read from P1xP2xP3 and nothing else") {
+  CHECK(GridBlocks::parse_split("1x2x3", "m") == Index3{1, 2, 3});
+  CHECK(GridBlocks::parse_split("12x1x1", "m") == Index3{12, 1, 1});
+  CHECK_THROWS_WITH_AS(GridBlocks::parse_split("2x2", "model 'm'"),
+                       "model 'm': split = \"2x2\" is not \"auto\" or P1xP2xP3 (e.g. \"1x2x2\")",
+                       solvent::ConfigError);
+  for (const char* text : {"1x2x2 ", "1x2x2x1", "ax1x1", ""})
+    CHECK_THROWS_AS(GridBlocks::parse_split(text, "m"), solvent::ConfigError);
+}
+
 TEST_CASE("the halo exchange fills every ghost face that has a neighbour") {
   const solvent::Communicator& comm = solvent::world();
   // Under mpirun the test must really run over its ranks, not as copies of one rank.
