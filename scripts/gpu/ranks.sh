@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# MATM and the hybrid stencil over MPI ranks on a GPU machine, carry [".devdeps"]:
+#   bash scripts/gpu/ranks.sh check   build; the matm and stencil3d tests (CUDA and MPI);
+#                                     matm-cuda and the CUDA stencil on 2 ranks against 1
+#   bash scripts/gpu/ranks.sh bench   boundary-plane transfers (cpu-cpu, gpu-cpu, gpu-gpu,
+#                                     T = a + b V); matm on 1, 2, 4, 8 CPU ranks at 193^3 (to 1e-6) with
+#                                     the pipeline's wait; fragments 1 to 64 on 4 ranks
+# On a one-GPU machine both ranks of a GPU run share GPU 0: equality, not scaling. Results
+# under $OUT.
+SECONDS=0
+mode=${1:-check}
+source scripts/gpu/configure.sh || exit 1
+OUT=${OUT:-/tmp/ranks-out}
+mkdir -p "$OUT"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export SOLVENT_PLUGIN_PATH=$BUILD/lib/solvent
+targets="solvent grid-equations-3d steady matm matm-cuda angiogenesis-3d explicit-stencil3d
+  scaling-benchmark plugins-matm-tests plugins-matm-cuda-tests plugins-stencil3d-tests
+  plugins-stencil3d-cuda-tests"
+ninja -C "$BUILD" -k 0 $targets > "$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
+echo "== built ($SECONDS s)"
+nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv | tee "$OUT/device.txt"
+mpirun --version | head -1 | tee -a "$OUT/device.txt"
+solvent=$BUILD/bin/solvent
+work=/tmp/ranks-work && rm -rf $work && mkdir -p $work
+value() { sed -n "s/^ *$2 = //p" "$1/record.toml" | head -1 | tr -d "'"; }
+
+if [ "$mode" = check ]; then
+  (cd "$BUILD" && timeout 300 ctest -R "matm|stencil3d" --output-on-failure) > "$OUT/tests.log" 2>&1
+  grep -E "tests passed|Failed|Skipped|\*\*\*" "$OUT/tests.log" | tee -a "$OUT/summary.txt"
+  echo "== tests ($SECONDS s)"
+  for problem in poisson convection-diffusion; do
+    printf '[run]\nname = "x"\n[model]\ntype = "grid-equations-3d"\nn1 = 96\nn2 = 96\nn3 = 96\nproblem = "%s"\n[integrator]\ntype = "steady"\n[linear_solver]\ntype = "matm-cuda"\ntolerance = 1e-10\n' \
+      $problem > $work/$problem.toml
+    for n in 1 2; do
+      mpirun -n $n $solvent run $work/$problem.toml --output $work/$problem-$n > $work/$problem-$n.log 2>&1 ||
+        tail -5 $work/$problem-$n.log
+    done
+    echo "matm-cuda $problem 96^3: iterations 1 rank $(value $work/$problem-1 iterations), 2 ranks $(value $work/$problem-2 iterations); error_max $(value $work/$problem-1 error_max) / $(value $work/$problem-2 error_max)" | tee -a "$OUT/summary.txt"
+    python3 tests/support/read_pvti.py compare $work/$problem-2/solution.pvti $work/$problem-1/solution.vti --rtol 1e-12 2>&1 | tail -1 | tee -a "$OUT/summary.txt"
+  done
+  cfg=tests/plugins/stencil3d/fast.toml
+  $solvent run $cfg --output $work/st-cpu > $work/st.log 2>&1 || tail -5 $work/st.log
+  for n in 1 2 4; do
+    mpirun --oversubscribe -n $n $solvent run $cfg --set 'integrator.device="cuda"' --output $work/st-cuda-$n \
+      > $work/st-$n.log 2>&1 || tail -5 $work/st-$n.log
+    same=yes
+    for f in checkpoint.bin fields_00000060.vti network_00000060.vtp; do
+      cmp -s $work/st-cpu/$f $work/st-cuda-$n/$f || same="no ($f differs)"
+    done
+    echo "explicit-stencil3d fast.toml, CUDA on $n ranks = CPU on one, byte for byte: $same" | tee -a "$OUT/summary.txt"
+  done
+  echo "== equality ($SECONDS s)"
+fi
+
+if [ "$mode" = bench ]; then
+  b=$BUILD/bin/scaling-benchmark
+  for pair in cpu-cpu gpu-cpu gpu-gpu; do
+    OMP_NUM_THREADS=1 timeout 120 mpirun -n 2 $b --transfer $pair 2>&1 | grep -v "^$" | tee -a "$OUT/transfer.md"
+  done
+  echo "== transfer ($SECONDS s)"
+  printf '[run]\nname = "x"\n[model]\ntype = "grid-equations-3d"\nn1 = 193\nn2 = 193\nn3 = 193\nproblem = "poisson"\n[integrator]\ntype = "steady"\n[linear_solver]\ntype = "matm"\ntolerance = 1e-6\n' > $work/matm.toml
+  echo "| ranks | threads a rank | split | fragments | solve s | s / iteration | sweep s | sweep wait s |" > "$OUT/matm-ranks.md"
+  echo "| --- | --- | --- | --- | --- | --- | --- | --- |" >> "$OUT/matm-ranks.md"
+  for run in "1 0" "2 0" "4 0" "8 0" "4 1" "4 4" "4 16" "4 64"; do
+    set -- $run
+    n=$1 fragments=$2 threads=$((16 / $1)) dir=$work/matm-$1-$2
+    OMP_NUM_THREADS=$threads OMP_PROC_BIND=close mpirun --bind-to none -n $n -x OMP_NUM_THREADS -x OMP_PROC_BIND \
+      $solvent run $work/matm.toml --output $dir --set linear_solver.fragments=$fragments --set linear_solver.threads=$threads \
+      > $dir.log 2>&1
+    solve=$(value $dir solve)
+    echo "| $n | $threads | $(value $dir decomposition | cut -d' ' -f1) | $(value $dir fragments) | $solve | $(python3 -c "print(f'{$solve/$(value $dir iterations):.4f}')") | $(value $dir sweep_seconds) | $(value $dir sweep_wait_seconds) |" >> "$OUT/matm-ranks.md"
+  done
+  cat "$OUT/matm-ranks.md"
+  echo "== matm ranks ($SECONDS s)"
+fi
