@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 namespace solvent::stencil3d {
@@ -101,23 +102,40 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
     throw solvent::Error("explicit-stencil3d: over several ranks the model must give its blocks");
   const bool root = comm.rank() == 0;
 
-  // Every rank starts from the whole state, so that every rank checks it as one rank would
-  // and refuses what one rank refuses; each then keeps its part. A checkpoint is read by
-  // rank 0 and handed to the others, which need not see its file.
-  std::string checkpoint;
-  if (ctx.resume_from && root) checkpoint = read_file(*ctx.resume_from / checkpoint_name);
-  if (ctx.resume_from) comm.broadcast(checkpoint, 0);
-  SimulationState state =
-      ctx.resume_from
-          ? restore_checkpoint(checkpoint, p, dt, ctx.seed,
-                               (*ctx.resume_from / checkpoint_name).string())
-          : initial_state(p, dt, ctx.seed, static_cast<std::int32_t>(q_.integer("max_segments")));
-  checkpoint = std::string();
+  // This rank's part of the state: the whole grid on one rank; over several, its window
+  // (decide() reads owner within density_radius of a tip and f, c one node away). A
+  // checkpoint is read by rank 0 and handed to the others, which need not see its file;
+  // each restores the whole state and keeps its part.
+  const Box grid = whole_grid(solvent::angiogenesis_3d::grid_of(p));
+  const int depth = static_cast<int>(std::max<std::int64_t>(1, p.density_radius));
+  const Box block = blocks ? block_box(*blocks, comm.rank()) : grid;
+  const Box window = blocks ? window_box(*blocks, comm.rank(), depth) : grid;
+  SimulationState state;
+  if (ctx.resume_from) {
+    std::string checkpoint;
+    if (root) checkpoint = read_file(*ctx.resume_from / checkpoint_name);
+    comm.broadcast(checkpoint, 0);
+    state = restore_checkpoint(checkpoint, p, dt, ctx.seed,
+                               (*ctx.resume_from / checkpoint_name).string());
+    if (blocks) state = part_of(state, block, window);
+  } else {
+    state = initial_part(p, dt, ctx.seed, static_cast<std::int32_t>(q_.integer("max_segments")),
+                         block, window);
+  }
 
-  check_fields(state);
-  const auto limit = stability_limit(state, threads);
+  // The checks of the whole state where it is: over several ranks on rank 0, which gathers
+  // it and alone refuses (its failure ends the others).
+  StabilityLimit limit{0.0, ""};
+  {
+    std::optional<SimulationState> gathered;
+    if (blocks) gathered = gather_whole(state, *blocks, comm);
+    if (const SimulationState* whole = blocks ? (gathered ? &*gathered : nullptr) : &state) {
+      check_fields(*whole);
+      limit = stability_limit(*whole, threads);
+    }
+  }
   facts_ = {{"dt_limit", fmt::format("{:.6g}", limit.dt)}, {"dt_limit_reason", limit.reason}};
-  if (dt > limit.dt) {
+  if (root && dt > limit.dt) {
     const auto message = fmt::format(
         "integrator.dt = {:g} exceeds the explicit stability limit {:.6g} of this grid and state "
         "({}); use dt <= {:.6g} or set integrator.force_dt = true",
@@ -141,15 +159,9 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
   if (log)
     log->info("explicit-stencil3d: {}x{}x{} nodes on {}, dt = {:g} (limit {:.6g}), from step {}",
               p.nx, p.ny, p.nz, engine->device_name(), dt, limit.dt, state.step);
-  if (blocks) {
-    // decide() reads owner within density_radius of a tip and f, c one node away.
-    const int depth = static_cast<int>(std::max<std::int64_t>(1, p.density_radius));
-    state =
-        part_of(state, block_box(*blocks, comm.rank()), window_box(*blocks, comm.rank(), depth));
-    if (log)
-      log->info("explicit-stencil3d: {}x{}x{} blocks over {} ranks, each with {} nodes around it",
-                blocks->split[0], blocks->split[1], blocks->split[2], comm.size(), depth);
-  }
+  if (blocks && log)
+    log->info("explicit-stencil3d: {}x{}x{} blocks over {} ranks, each with {} nodes around it",
+              blocks->split[0], blocks->split[1], blocks->split[2], comm.size(), depth);
 
   {
     auto scope = timer.measure("upload");

@@ -14,21 +14,30 @@ using solvent::angiogenesis_3d::Parameters;
 
 SimulationState initial_state(const Parameters& p, double dt, std::uint64_t seed,
                               std::int32_t segment_capacity) {
+  const Box grid = whole_grid(solvent::angiogenesis_3d::grid_of(p));
+  return initial_part(p, dt, seed, segment_capacity, grid, grid);
+}
+
+SimulationState initial_part(const Parameters& p, double dt, std::uint64_t seed,
+                             std::int32_t segment_capacity, const Box& block, const Box& window) {
   SimulationState s;
   s.p = p;
   s.dt = dt;
   s.seed = seed;
   const auto g = solvent::angiogenesis_3d::grid_of(p);
   const auto size = static_cast<std::size_t>(g.size());
-  s.window = s.block = whole_grid(g);
-  s.f.resize(size);
-  s.c.resize(size);
-  s.owner.assign(size, -1);
-  for (std::int32_t k = 0; k < g.nz; ++k)
-    for (std::int32_t j = 0; j < g.ny; ++j)
-      for (std::int32_t i = 0; i < g.nx; ++i) {
+  s.window = window;
+  s.block = block;
+  const auto held = static_cast<std::size_t>(window.size());
+  s.f.resize(held);
+  s.c.resize(held);
+  s.owner.assign(held, -1);
+  const auto* o = window.offset;
+  for (std::int32_t k = o[2]; k < o[2] + window.extent[2]; ++k)
+    for (std::int32_t j = o[1]; j < o[1] + window.extent[1]; ++j)
+      for (std::int32_t i = o[0]; i < o[0] + window.extent[0]; ++i) {
         const auto v = solvent::angiogenesis_3d::initial_values(p, i * p.h, j * p.h, k * p.h);
-        const auto m = static_cast<std::size_t>(g.index(i, j, k));
+        const auto m = static_cast<std::size_t>(window.index(i, j, k));
         s.f[m] = v.f;
         s.c[m] = v.c;
       }
@@ -44,7 +53,8 @@ SimulationState initial_state(const Parameters& p, double dt, std::uint64_t seed
   for (std::size_t t = 0; t < tips.size(); ++t) {
     s.node[t] = tips[t];
     s.active[t] = 1;
-    s.owner[static_cast<std::size_t>(tips[t])] = static_cast<std::int32_t>(t);
+    if (const std::int32_t at = window.find(g, tips[t]); at >= 0)
+      s.owner[static_cast<std::size_t>(at)] = static_cast<std::int32_t>(t);
     s.vessel[t] = tips[t];
     s.counters.furthest_i = std::max(s.counters.furthest_i, tips[t] % g.nx);
   }

@@ -45,6 +45,10 @@ struct SimulationState {
 // initial tip, its node on the network.
 SimulationState initial_state(const solvent::angiogenesis_3d::Parameters& p, double dt,
                               std::uint64_t seed, std::int32_t segment_capacity);
+// The same as a rank's part: f, c and owner on `window` only, the tips on `block` its own.
+SimulationState initial_part(const solvent::angiogenesis_3d::Parameters& p, double dt,
+                             std::uint64_t seed, std::int32_t segment_capacity, const Box& block,
+                             const Box& window);
 
 // Binary checkpoint of a whole state: a header naming the format, the grid, the step and
 // the seed, the parameter block, then every array. restore() refuses a checkpoint of other
