@@ -27,6 +27,14 @@ Schema iteration_schema() {
   };
 }
 
+ParamSpec fragments_parameter() {
+  return ParamSpec::integer("fragments", 0,
+                            "over several ranks, the pieces of axis 1 each triangular sweep "
+                            "is pipelined in; 0: four per rank the sweep passes through")
+      .at_least(0.0)
+      .at_most(1 << 20);
+}
+
 IterationSettings iteration_settings(const solvent::Parameters& p) {
   IterationSettings s;
   s.tolerance = p.real("tolerance");

@@ -12,42 +12,66 @@ RankLinks::RankLinks(const GridBlock& block)
   buffer_.resize(static_cast<std::size_t>(e_[0] * std::max(e_[1], e_[2])));
 }
 
-template <class Visit>
-void RankLinks::strip(int face, bool ghost, index_t i0, index_t i1, Visit&& visit) const {
-  const int axis = face / 2;  // 1 or 2: axis 1 is never split
+Strip RankLinks::strip(int face, bool ghost, index_t i0, index_t i1) const {
+  const int axis = face / 2;  // 1 or 2
   const bool upper = face % 2 == 1;
   const index_t n1 = e_[0] + 2, n2 = e_[1] + 2;
-  // The plane's coordinate along `axis` in the view, and the other split axis's range.
+  // The plane's coordinate along `axis` in the view; the rows run along the other split
+  // axis, from its first own node.
   const index_t plane = upper ? (ghost ? e_[axis] + 1 : e_[axis]) : (ghost ? 0 : 1);
-  const index_t across = e_[axis == 1 ? 2 : 1];
-  std::size_t n = 0;
-  for (index_t q = 1; q <= across; ++q)
-    for (index_t i = i0; i < i1; ++i) {
-      const index_t j = axis == 1 ? plane : q, k = axis == 1 ? q : plane;
-      visit(n++, static_cast<std::size_t>(i + n1 * (j + n2 * k)));
-    }
+  Strip s;
+  s.face = face;
+  s.peer = halo_.neighbours()[static_cast<std::size_t>(face)];
+  s.length = static_cast<std::size_t>(i1 - i0);
+  if (axis == 1) {
+    s.first = static_cast<std::size_t>(i0 + n1 * (plane + n2));
+    s.pitch = static_cast<std::size_t>(n1 * n2);
+    s.rows = static_cast<std::size_t>(e_[2]);
+  } else {
+    s.first = static_cast<std::size_t>(i0 + n1 * (1 + n2 * plane));
+    s.pitch = static_cast<std::size_t>(n1);
+    s.rows = static_cast<std::size_t>(e_[1]);
+  }
+  return s;
+}
+
+std::vector<Strip> RankLinks::fragment_strips(index_t i0, index_t i1, bool forward,
+                                              bool incoming) const {
+  std::vector<Strip> out;
+  for (const int face : {2, 4}) {
+    // A sweep comes in through the lower faces (forward) or the upper ones, and goes on
+    // through the others.
+    const int f = forward == incoming ? face : face + 1;
+    if (halo_.neighbours()[static_cast<std::size_t>(f)] >= 0)
+      out.push_back(strip(f, incoming, i0, i1));
+  }
+  return out;
+}
+
+void RankLinks::send(const Strip& s, std::span<const double> message) const {
+  comm_.send(s.peer, std::as_bytes(message.first(s.size())));
+}
+
+void RankLinks::receive(const Strip& s, std::span<double> message) const {
+  comm_.receive(s.peer, std::as_writable_bytes(message.first(s.size())));
 }
 
 void RankLinks::receive_fragment(std::span<double> field, index_t i0, index_t i1, bool forward) {
-  for (const int face : {2, 4}) {
-    const int from = forward ? face : face + 1;  // the lower faces, or the upper ones
-    const int peer = halo_.neighbours()[static_cast<std::size_t>(from)];
-    if (peer < 0) continue;
-    const auto count = static_cast<std::size_t>((i1 - i0) * e_[face == 2 ? 2 : 1]);
-    comm_.receive(peer, std::as_writable_bytes(std::span<double>(buffer_).first(count)));
-    strip(from, true, i0, i1, [&](std::size_t n, std::size_t at) { field[at] = buffer_[n]; });
+  for (const Strip& s : fragment_strips(i0, i1, forward, true)) {
+    receive(s, buffer_);
+    for (std::size_t r = 0; r < s.rows; ++r)
+      std::copy_n(buffer_.begin() + static_cast<std::ptrdiff_t>(r * s.length), s.length,
+                  field.begin() + static_cast<std::ptrdiff_t>(s.first + r * s.pitch));
   }
 }
 
 void RankLinks::send_fragment(std::span<const double> field, index_t i0, index_t i1,
                               bool forward) {
-  for (const int face : {2, 4}) {
-    const int to = forward ? face + 1 : face;
-    const int peer = halo_.neighbours()[static_cast<std::size_t>(to)];
-    if (peer < 0) continue;
-    const auto count = static_cast<std::size_t>((i1 - i0) * e_[face == 2 ? 2 : 1]);
-    strip(to, false, i0, i1, [&](std::size_t n, std::size_t at) { buffer_[n] = field[at]; });
-    comm_.send(peer, std::as_bytes(std::span<const double>(buffer_).first(count)));
+  for (const Strip& s : fragment_strips(i0, i1, forward, false)) {
+    for (std::size_t r = 0; r < s.rows; ++r)
+      std::copy_n(field.begin() + static_cast<std::ptrdiff_t>(s.first + r * s.pitch), s.length,
+                  buffer_.begin() + static_cast<std::ptrdiff_t>(r * s.length));
+    send(s, buffer_);
   }
 }
 

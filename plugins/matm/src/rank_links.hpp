@@ -7,6 +7,9 @@
 //     to those it goes to after: the pipeline of Sukhinov et al., in which rank r starts
 //     fragment f as soon as rank r - 1 has finished it;
 //   - exact sums over all ranks.
+// A host backend hands over its fields (exchange, receive_fragment, send_fragment); a device
+// backend, whose fields the host cannot touch, asks where the planes lie (Strip) and moves
+// them between its memory and host buffers itself, the messages laid out the same way.
 #include <solvent/exact_sum.hpp>
 #include <solvent/grid_blocks.hpp>
 #include <solvent_matm/split_operator.hpp>
@@ -15,6 +18,16 @@
 #include <vector>
 
 namespace solvent::matm {
+
+// One face's plane of nodes i0 <= i < i1 in a view with a ghost layer: `rows` runs of
+// `length` consecutive values, the first at view index `first`, each `pitch` after the one
+// before. A message holds the rows one after another, as HaloExchange's faces do.
+struct Strip {
+  int face = 0;  // GridBlocks::neighbours order
+  int peer = -1;
+  std::size_t first = 0, pitch = 0, rows = 0, length = 0;
+  std::size_t size() const { return rows * length; }
+};
 
 class RankLinks {
  public:
@@ -26,15 +39,32 @@ class RankLinks {
   void receive_fragment(std::span<double> field, index_t i0, index_t i1, bool forward);
   void send_fragment(std::span<const double> field, index_t i0, index_t i1, bool forward);
   void sum(std::span<ExactSum> sums) const { sum_over_ranks(sums, comm_); }
+  // Rounded sums over all ranks (a device backend's), the same bits on every rank.
+  void sum(std::span<double> values) const { comm_.sum(values); }
   // The ranks a sweep passes through one after another: p2 + p3 - 1.
   int pipeline_depth() const { return depth_; }
+  // The fragments a sweep is cut in: `requested`, or for 0 four per rank the sweep passes
+  // through, so that the pipeline's fill and drain (depth - 1 fragments of idle time per
+  // rank) cost about a fifth of a sweep.
+  int fragments(int requested) const { return requested > 0 ? requested : 4 * depth_; }
+
+  // For a device backend. The strips of fragment [i0, i1) that receive_fragment receives
+  // (incoming: the ghost planes, from the neighbours the sweep comes from) or send_fragment
+  // sends (the block's own planes next to the faces the sweep goes on through), in the order
+  // those take them; only faces with a neighbour.
+  std::vector<Strip> fragment_strips(index_t i0, index_t i1, bool forward, bool incoming) const;
+  // Face `face` of the ghost layer as a strip of whole lines: the block's own plane
+  // (ghost = false, what pack() sends) or the ghost plane beyond it (what unpack() fills);
+  // its message sits at halo().face_offset(face) of the halo's buffers.
+  Strip face_strip(int face, bool ghost) const { return strip(face, ghost, 1, e_[0] + 1); }
+  void send(const Strip& s, std::span<const double> message) const;
+  void receive(const Strip& s, std::span<double> message) const;
+  HaloExchange<double>& halo() { return halo_; }
 
  private:
-  // Calls visit(n, at) for the n-th node of the strip i0 <= i < i1 of face `face`
-  // (GridBlocks::neighbours order) at index `at` of the view: the block's own plane next to
-  // the face, or the ghost plane beyond it.
-  template <class Visit>
-  void strip(int face, bool ghost, index_t i0, index_t i1, Visit&& visit) const;
+  // The strip i0 <= i < i1 of face `face` (of axis 2 or 3: axis 1 is never split): the
+  // block's own plane next to the face, or the ghost plane beyond it.
+  Strip strip(int face, bool ghost, index_t i0, index_t i1) const;
 
   const Communicator& comm_;
   HaloExchange<double> halo_;

@@ -31,6 +31,8 @@ struct IterationSettings {
 
 // The keys both MATM solvers read from their TOML section.
 Schema iteration_schema();
+// `fragments`: over several ranks, the pieces of axis 1 a triangular sweep is pipelined in.
+ParamSpec fragments_parameter();
 IterationSettings iteration_settings(const solvent::Parameters& p);
 
 struct Outcome {

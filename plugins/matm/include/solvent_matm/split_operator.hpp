@@ -28,6 +28,13 @@ struct SplitView {
   SOLVENT_HD bool self_adjoint() const { return skew[0] == nullptr; }
 };
 
+// The nodes of a view this rank solves for: lo[d] <= coordinate < hi[d] along axis d (a
+// plain struct, so device kernels take it by value too).
+struct Box {
+  index_t lo[3] = {0, 0, 0};
+  index_t hi[3] = {0, 0, 0};
+};
+
 // A vector read through a functor, so a kernel can apply the operator to x - tau w
 // without storing it first.
 struct Values {

@@ -19,12 +19,6 @@
 
 namespace solvent::matm {
 
-// The nodes of a view this rank solves for: lo[d] <= coordinate < hi[d] along axis d.
-struct Box {
-  index_t lo[3] = {0, 0, 0};
-  index_t hi[3] = {0, 0, 0};
-};
-
 class SplitStencil {
  public:
   // Throws SolverError (messages start with `who`): a dimension below 3, a negative or
