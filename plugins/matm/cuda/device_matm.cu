@@ -10,6 +10,21 @@ namespace {
 // one copy brings them all to the host.
 enum Slot { rr = 0, d_w_w, r2_w, a0_w_w, b_w_w, binv_a0, binv_a1, slots };
 
+// Fragments of axis 1 start a whole number of warps from the start of the line in the
+// sweep's direction, so that no fragment cuts a warp-scan group: each group holds the nodes,
+// and gives the values, it does in one unbroken sweep.
+constexpr index_t granule = 32;
+
+// Calls visit(b, m) for the b-th own node (the block's order, axis 1 fastest) at view index m.
+template <class Visit>
+void for_own(const SplitView& v, const Box& own, Visit&& visit) {
+  std::size_t b = 0;
+  for (index_t k = own.lo[2]; k < own.hi[2]; ++k)
+    for (index_t j = own.lo[1]; j < own.hi[1]; ++j)
+      for (index_t i = own.lo[0]; i < own.hi[0]; ++i, ++b)
+        visit(b, static_cast<std::size_t>(v.index(i, j, k)));
+}
+
 }  // namespace
 
 double* DeviceMatm::allocate(std::size_t n) {
@@ -20,9 +35,15 @@ double* DeviceMatm::allocate(std::size_t n) {
   return static_cast<double*>(p);
 }
 
-DeviceMatm::DeviceMatm(const SplitStencil& a, const SweepShape& shape)
-    : shape_(shape), self_adjoint_(a.self_adjoint()), n_(a.size()), active_(a.size()) {
+DeviceMatm::DeviceMatm(const SplitStencil& a, const SweepShape& shape, int fragments)
+    : own_(a.own()), shape_(shape), self_adjoint_(a.self_adjoint()), n_(a.size()),
+      active_(a.size()) {
   for (std::size_t m = 0; m < n_; ++m) active_[m] = a.c0()[m] != 0.0;
+  if (a.block()) {
+    links_.emplace(*a.block());
+    const index_t units = (own_.hi[0] - own_.lo[0] + granule - 1) / granule;
+    fragments_ = static_cast<int>(std::min<index_t>(links_->fragments(fragments), units));
+  }
   try {
     const SplitView host = a.view();
     view_.n1 = host.n1;
@@ -46,18 +67,37 @@ DeviceMatm::DeviceMatm(const SplitStencil& a, const SweepShape& shape)
     y_ = allocate(n_);
     z0_ = allocate(n_);
     if (!self_adjoint_) z1_ = allocate(n_);
-    const int tiles = sweep_tiles(view_, shape_);
-    partials_ = allocate(std::max<std::size_t>(std::size_t(4) * grid_blocks(view_), tiles));
+    // The dot of a lower sweep takes one partial per tile of all its fragments; the flags
+    // serve one launch at a time.
+    int tiles = 0, most = 0;
+    for (int q = 0; q < fragments_; ++q) {
+      const int t = sweep_tiles(fragment(q, false), shape_);
+      tiles += t;
+      most = std::max(most, t);
+    }
+    partials_ = allocate(std::max<std::size_t>(std::size_t(4) * grid_blocks(own_), tiles));
     sums_ = allocate(slots);
     void* sync = nullptr;
-    check(cudaMalloc(&sync, sizeof(int) * (tiles + 1)), "cudaMalloc (sweep flags)");
+    check(cudaMalloc(&sync, sizeof(int) * (most + 1)), "cudaMalloc (sweep flags)");
     owned_.push_back(sync);
-    scratch_ = {static_cast<int*>(sync), partials_};
+    sync_ = static_cast<int*>(sync);
     cudaEvent_t e0, e1;
     check(cudaEventCreate(&e0), "cudaEventCreate");
     start_ = e0;
     check(cudaEventCreate(&e1), "cudaEventCreate");
     stop_ = e1;
+    if (links_) {
+      // Ghost nodes on the grid's boundary are read (times a zero coupling) and never
+      // written: they must hold 0, not what the allocation held.
+      for (double* v : {x_[0], x_[1], f_, r_, w_, y_, z0_, z1_})
+        if (v) check(cudaMemset(v, 0, n_ * sizeof(double)), "cudaMemset");
+      const std::size_t bytes = links_->halo().send_buffer().size() * sizeof(double);
+      void* p = nullptr;
+      check(cudaMallocHost(&p, bytes), "cudaMallocHost (staging)");
+      staged_send_ = static_cast<double*>(p);
+      check(cudaMallocHost(&p, bytes), "cudaMallocHost (staging)");
+      staged_receive_ = static_cast<double*>(p);
+    }
   } catch (...) {
     release();
     throw;
@@ -69,22 +109,42 @@ DeviceMatm::~DeviceMatm() { release(); }
 void DeviceMatm::release() {
   for (void* p : owned_) cudaFree(p);
   owned_.clear();
+  for (double* p : {staged_send_, staged_receive_})
+    if (p) cudaFreeHost(p);
+  staged_send_ = staged_receive_ = nullptr;
   if (start_) cudaEventDestroy(static_cast<cudaEvent_t>(start_));
   if (stop_) cudaEventDestroy(static_cast<cudaEvent_t>(stop_));
   start_ = stop_ = nullptr;
 }
 
 void DeviceMatm::upload(std::span<const double> f, std::span<const double> x) {
-  std::vector<double> x0(x.begin(), x.end());
+  // Inactive nodes hold u = 0. Over ranks the block's values go to the own nodes of the
+  // view; the ghost layer is filled before each product that reads it.
+  std::vector<double> x0, f_view;
+  const double* f_in = f.data();
   f_norm2_ = 0.0;
-  for (std::size_t m = 0; m < n_; ++m) {
-    if (!active_[m])
-      x0[m] = 0.0;  // inactive nodes hold u = 0
-    else
-      f_norm2_ += f[m] * f[m];
+  if (!links_) {
+    x0.assign(x.begin(), x.end());
+    for (std::size_t m = 0; m < n_; ++m) {
+      if (!active_[m])
+        x0[m] = 0.0;
+      else
+        f_norm2_ += f[m] * f[m];
+    }
+  } else {
+    x0.assign(n_, 0.0);
+    f_view.assign(n_, 0.0);
+    for_own(view_, own_, [&](std::size_t b, std::size_t m) {
+      f_view[m] = f[b];
+      if (!active_[m]) return;
+      x0[m] = x[b];
+      f_norm2_ += f[b] * f[b];
+    });
+    links_->sum(std::span<double>(&f_norm2_, 1));
+    f_in = f_view.data();
   }
   current_ = 0;
-  check(cudaMemcpy(f_, f.data(), n_ * sizeof(double), cudaMemcpyHostToDevice), "cudaMemcpy (f)");
+  check(cudaMemcpy(f_, f_in, n_ * sizeof(double), cudaMemcpyHostToDevice), "cudaMemcpy (f)");
   check(cudaMemcpy(x_[0], x0.data(), n_ * sizeof(double), cudaMemcpyHostToDevice),
         "cudaMemcpy (x)");
   check(cudaMemset(w_, 0, n_ * sizeof(double)), "cudaMemset (w)");
@@ -99,36 +159,144 @@ void DeviceMatm::download(std::span<double> x) const {
       cudaEventElapsedTime(&ms, static_cast<cudaEvent_t>(start_), static_cast<cudaEvent_t>(stop_)),
       "cudaEventElapsedTime");
   device_seconds_ = 1e-3 * ms;
-  check(cudaMemcpy(x.data(), x_[current_], n_ * sizeof(double), cudaMemcpyDeviceToHost),
+  if (!links_) {
+    check(cudaMemcpy(x.data(), x_[current_], n_ * sizeof(double), cudaMemcpyDeviceToHost),
+          "cudaMemcpy (x)");
+    return;
+  }
+  std::vector<double> v(n_);
+  check(cudaMemcpy(v.data(), x_[current_], n_ * sizeof(double), cudaMemcpyDeviceToHost),
         "cudaMemcpy (x)");
+  for_own(view_, own_, [&](std::size_t b, std::size_t m) { x[b] = v[m]; });
 }
 
 std::vector<double> DeviceMatm::fetch_sums(int count) const {
   std::vector<double> h(count);
   check(cudaMemcpy(h.data(), sums_, count * sizeof(double), cudaMemcpyDeviceToHost),
         "cudaMemcpy (sums)");
+  if (links_) links_->sum(std::span<double>(h));
   return h;
 }
 
+SweepRange DeviceMatm::fragment(int q, bool upper) const {
+  const index_t length = own_.hi[0] - own_.lo[0];
+  const index_t units = (length + granule - 1) / granule;
+  // b(q): where fragment q starts, counted from the line's start in the sweep's direction.
+  auto b = [&](int p) { return std::min(length, granule * (units * p / fragments_)); };
+  SweepRange r{own_, 0, 0};
+  if (fragments_ == 1) {
+    r.i0 = own_.lo[0];
+    r.i1 = own_.hi[0];
+  } else if (upper) {
+    r.i0 = own_.hi[0] - b(q + 1);
+    r.i1 = own_.hi[0] - b(q);
+  } else {
+    r.i0 = own_.lo[0] + b(q);
+    r.i1 = own_.lo[0] + b(q + 1);
+  }
+  return r;
+}
+
+// Each fragment, on every rank, in the same order: received from the ranks the sweep comes
+// from, swept, sent on; rank r sweeps fragment q while rank r + 1 sweeps fragment q - 1.
+void DeviceMatm::lower_sweep(const double* src, double omega, double* dot) {
+  int tiles = 0;
+  for (int q = 0; q < fragments_; ++q) {
+    const SweepRange r = fragment(q, false);
+    if (links_) receive_strips(y_, r, true);
+    cuda::lower_sweep(view_, r, src, y_, omega, shape_, sync_, dot ? partials_ + tiles : nullptr);
+    tiles += sweep_tiles(r, shape_);
+    if (links_) send_strips(y_, r, true);
+  }
+  if (dot) reduce_partials(partials_, tiles, 1, dot);
+}
+
+void DeviceMatm::upper_sweep(double omega) {
+  for (int q = 0; q < fragments_; ++q) {
+    const SweepRange r = fragment(q, true);
+    if (links_) receive_strips(w_, r, false);
+    cuda::upper_sweep(view_, r, y_, w_, omega, shape_, sync_);
+    if (links_) send_strips(w_, r, false);
+  }
+}
+
+// The staging copies are synchronous: a device-to-host copy returns once the host holds the
+// values (after the kernel before it), and a copy from page-locked memory to the device once
+// the buffer may be reused, so the next message can land in it at once. Every one follows a
+// point where the host waited for the device anyway (a sum fetched, a strip sent), except
+// the first receive of a sweep after a product, which waits for that product.
+namespace {
+
+void strip_to_host(const Strip& s, const double* field, double* host) {
+  check(cudaMemcpy2D(host, s.length * sizeof(double), field + s.first, s.pitch * sizeof(double),
+                     s.length * sizeof(double), s.rows, cudaMemcpyDeviceToHost),
+        "cudaMemcpy2D (strip to the host)");
+}
+
+void strip_to_device(const Strip& s, const double* host, double* field) {
+  check(cudaMemcpy2D(field + s.first, s.pitch * sizeof(double), host, s.length * sizeof(double),
+                     s.length * sizeof(double), s.rows, cudaMemcpyHostToDevice),
+        "cudaMemcpy2D (strip to the device)");
+}
+
+}  // namespace
+
+void DeviceMatm::exchange(double* field) {
+  HaloExchange<double>& halo = links_->halo();
+  const std::size_t size = halo.send_buffer().size();
+  for (int f = 2; f < 6; ++f)
+    if (halo.face_size(f) > 0)
+      strip_to_host(links_->face_strip(f, false), field, staged_send_ + halo.face_offset(f));
+  halo.transfer(std::span<const double>(staged_send_, size),
+                std::span<double>(staged_receive_, size));
+  for (int f = 2; f < 6; ++f)
+    if (halo.face_size(f) > 0)
+      strip_to_device(links_->face_strip(f, true), staged_receive_ + halo.face_offset(f), field);
+}
+
+void DeviceMatm::receive_strips(double* field, const SweepRange& r, bool forward) {
+  const HaloExchange<double>& halo = links_->halo();
+  for (const Strip& s : links_->fragment_strips(r.i0, r.i1, forward, true)) {
+    double* host = staged_receive_ + halo.face_offset(s.face);
+    links_->receive(s, std::span<double>(host, s.size()));
+    strip_to_device(s, host, field);
+  }
+}
+
+void DeviceMatm::send_strips(const double* field, const SweepRange& r, bool forward) {
+  const HaloExchange<double>& halo = links_->halo();
+  for (const Strip& s : links_->fragment_strips(r.i0, r.i1, forward, false)) {
+    double* host = staged_send_ + halo.face_offset(s.face);
+    strip_to_host(s, field, host);
+    links_->send(s, std::span<const double>(host, s.size()));
+  }
+}
+
 double DeviceMatm::update_and_residual(double tau) {
-  cuda::update_and_residual(view_, x_[current_], w_, tau, x_[1 - current_], f_, r_, partials_,
-                            sums_ + rr);
+  // The residual reads x - tau w on the ghost layer: x's ghosts are brought here, w's were
+  // by correction() before its product.
+  if (links_) exchange(x_[current_]);
+  cuda::update_and_residual(view_, own_, x_[current_], w_, tau, x_[1 - current_], f_, r_,
+                            partials_, sums_ + rr);
   current_ = 1 - current_;
   return fetch_sums(1)[0];
 }
 
 double DeviceMatm::omega_from_residual() {
-  apply_split(view_, r_, r_, z0_, nullptr, partials_, sums_ + d_w_w);
-  const auto s = fetch_sums(slots);
+  if (links_) exchange(r_);
+  apply_split(view_, own_, r_, r_, z0_, nullptr, partials_, sums_ + d_w_w);
+  const auto s = fetch_sums(r2_w + 1);
   return s[r2_w] > 0.0 ? std::sqrt(s[d_w_w] / s[r2_w]) : 0.0;
 }
 
 Dots DeviceMatm::correction(double omega) {
-  lower_sweep(view_, r_, y_, omega, shape_, scratch_, nullptr);
-  upper_sweep(view_, y_, w_, omega, shape_, scratch_);
-  apply_split(view_, w_, r_, z0_, z1_, partials_, sums_ + d_w_w);
-  lower_sweep(view_, z0_, y_, omega, shape_, scratch_, sums_ + binv_a0);
-  if (!self_adjoint_) lower_sweep(view_, z1_, y_, omega, shape_, scratch_, sums_ + binv_a1);
+  lower_sweep(r_, omega, nullptr);
+  upper_sweep(omega);
+  if (links_) exchange(w_);
+  apply_split(view_, own_, w_, r_, z0_, z1_, partials_, sums_ + d_w_w);
+  // z0 and z1 are read on the own nodes only: the sweeps need no ghosts of them.
+  lower_sweep(z0_, omega, sums_ + binv_a0);
+  if (!self_adjoint_) lower_sweep(z1_, omega, sums_ + binv_a1);
   const auto s = fetch_sums(slots);
   Dots d;
   d.d_w_w = s[d_w_w];

@@ -2,11 +2,22 @@
 // MATM's vector work on one GPU: the split operator resident in device memory from
 // setup() on, the work vectors beside it, and the MatmBackend the shared iteration drives.
 // No CUDA header here, so the solver's .cpp (which logs) can hold one.
+//
+// Over ranks (SplitStencil over a distributed Stencil7, one GPU per rank) the vectors are the
+// block inside its ghost layer and every kernel computes the own nodes only; what crosses
+// to the neighbours is staged through page-locked host memory and MPI (RankLinks): the
+// ghost layers of x, r and w before the products that read them, and the sweeps pipelined
+// over the ranks by fragments of axis 1, each fragment's boundary strips copied from the
+// device and sent after its launch, received and copied to the device before it. Inner
+// products are the ranks' device sums added (rounded, not exact), so the iterates repeat one
+// GPU's to rounding. On one rank: one fragment, nothing staged.
 #include "cuda/kernels.hpp"
+#include "src/rank_links.hpp"
 
 #include <solvent_matm/iteration.hpp>
 #include <solvent_matm/split_stencil.hpp>
 
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -15,18 +26,21 @@ namespace solvent::matm::cuda {
 
 class DeviceMatm final : public MatmBackend {
  public:
-  DeviceMatm(const SplitStencil& a, const SweepShape& shape);
+  // fragments: the pieces of axis 1 a sweep is pipelined in over ranks (0: RankLinks'
+  // default; ignored on one rank).
+  DeviceMatm(const SplitStencil& a, const SweepShape& shape, int fragments);
   ~DeviceMatm() override;
   DeviceMatm(const DeviceMatm&) = delete;
   DeviceMatm& operator=(const DeviceMatm&) = delete;
 
-  // Before iterate(): f and the initial guess to the device; after it, the iterate back.
+  // Before iterate(): f and the initial guess (the block's values) to the device; after it,
+  // the iterate back.
   void upload(std::span<const double> f, std::span<const double> x);
   void download(std::span<double> x) const;
   // Device time (CUDA events) from upload's end to download's start, in seconds.
   double device_seconds() const { return device_seconds_; }
   std::size_t device_bytes() const { return bytes_; }
-  std::size_t size() const { return n_; }
+  int fragments() const { return fragments_; }
 
   bool self_adjoint() const override { return self_adjoint_; }
   double rhs_norm2() override { return f_norm2_; }
@@ -37,9 +51,20 @@ class DeviceMatm final : public MatmBackend {
  private:
   double* allocate(std::size_t n);
   void release();
+  // The first `count` sums, added over the ranks.
   std::vector<double> fetch_sums(int count) const;
+  // The range of fragment q (0 first) of a sweep, in the order the sweep takes them.
+  SweepRange fragment(int q, bool upper) const;
+  // y = (D + w R1)^-1 src, with (D y, y) into *dot where dot != nullptr; w = (D + w R2)^-1 D y.
+  void lower_sweep(const double* src, double omega, double* dot);
+  void upper_sweep(double omega);
+  // Over ranks: the ghost layer of a device field, and a fragment's strips in and out.
+  void exchange(double* field);
+  void receive_strips(double* field, const SweepRange& r, bool forward);
+  void send_strips(const double* field, const SweepRange& r, bool forward);
 
   SplitView view_;  // device pointers
+  Box own_;
   SweepShape shape_;
   bool self_adjoint_;
   std::size_t n_;
@@ -48,12 +73,19 @@ class DeviceMatm final : public MatmBackend {
   std::vector<void*> owned_;
   double *x_[2] = {nullptr, nullptr}, *f_ = nullptr, *r_ = nullptr, *w_ = nullptr, *y_ = nullptr,
          *z0_ = nullptr, *z1_ = nullptr, *partials_ = nullptr, *sums_ = nullptr;
+  int* sync_ = nullptr;
   int current_ = 0;  // x_[current_] is the iterate
-  SweepScratch scratch_;
   double f_norm2_ = 0.0;
   void* start_ = nullptr;  // cudaEvent_t
   void* stop_ = nullptr;
   mutable double device_seconds_ = 0.0;
+  // Over ranks only.
+  std::optional<RankLinks> links_;
+  int fragments_ = 1;
+  // Page-locked staging, laid out as the halo's send and receive buffers; a fragment's strip
+  // of face f uses the start of face f's part.
+  double* staged_send_ = nullptr;
+  double* staged_receive_ = nullptr;
 };
 
 }  // namespace solvent::matm::cuda

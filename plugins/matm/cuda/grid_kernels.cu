@@ -1,7 +1,8 @@
 // The non-recursive vector work of a MATM iteration: the residual (with the previous
 // step x - tau w fused in), the products with A0 and A1, and inner products. Each block
 // walks whole grid lines (coalesced along x) and leaves one partial sum per quantity;
-// reduce_partials adds them in a fixed order, so results do not depend on timing.
+// reduce_partials adds them in a fixed order, so results do not depend on timing. Only the
+// lines of the own box are walked (over ranks, the ghost layer is read, never written).
 #include "cuda/kernels.hpp"
 
 #include <solvent_matm/split_operator.hpp>
@@ -11,6 +12,14 @@ namespace {
 
 constexpr int threads_per_block = 256;
 constexpr int max_blocks = 1024;
+
+// The own lines of a box: line l is (j, k) = (lo2 + l % width, lo3 + l / width).
+struct Lines {
+  index_t lo2, lo3, width, count;
+  __host__ __device__ explicit Lines(const Box& b)
+      : lo2(b.lo[1]), lo3(b.lo[2]), width(b.hi[1] - b.lo[1]),
+        count((b.hi[1] - b.lo[1]) * (b.hi[2] - b.lo[2])) {}
+};
 
 // Sums v[q] over the block into partials[blockIdx.x * K + q].
 template <int K>
@@ -28,15 +37,16 @@ __device__ void block_partials(double (&v)[K], double* partials) {
     for (int q = 0; q < K; ++q) partials[blockIdx.x * K + q] = s[q][0];
 }
 
-__global__ void residual_kernel(SplitView s, const double* __restrict__ x,
+__global__ void residual_kernel(SplitView s, Box own, const double* __restrict__ x,
                                 const double* __restrict__ w, double tau,
                                 double* __restrict__ x_out, const double* __restrict__ f,
                                 double* __restrict__ r, double* partials) {
   double rr[1] = {0.0};
   const UpdatedValues updated{x, w, tau};
-  for (index_t line = blockIdx.x; line < s.n2 * s.n3; line += gridDim.x) {
-    const index_t j = line % s.n2, k = line / s.n2;
-    for (index_t i = threadIdx.x; i < s.n1; i += blockDim.x) {
+  const Lines lines(own);
+  for (index_t line = blockIdx.x; line < lines.count; line += gridDim.x) {
+    const index_t j = lines.lo2 + line % lines.width, k = lines.lo3 + line / lines.width;
+    for (index_t i = own.lo[0] + threadIdx.x; i < own.hi[0]; i += blockDim.x) {
       const index_t m = s.index(i, j, k);
       if (s.c0[m] == 0.0) {
         x_out[m] = 0.0;
@@ -52,13 +62,14 @@ __global__ void residual_kernel(SplitView s, const double* __restrict__ x,
   block_partials(rr, partials);
 }
 
-__global__ void apply_kernel(SplitView s, const double* __restrict__ v,
+__global__ void apply_kernel(SplitView s, Box own, const double* __restrict__ v,
                              const double* __restrict__ r, double* __restrict__ z0,
                              double* __restrict__ z1, double* partials) {
   ProductSums sums;
-  for (index_t line = blockIdx.x; line < s.n2 * s.n3; line += gridDim.x) {
-    const index_t j = line % s.n2, k = line / s.n2;
-    for (index_t i = threadIdx.x; i < s.n1; i += blockDim.x) {
+  const Lines lines(own);
+  for (index_t line = blockIdx.x; line < lines.count; line += gridDim.x) {
+    const index_t j = lines.lo2 + line % lines.width, k = lines.lo3 + line / lines.width;
+    for (index_t i = own.lo[0] + threadIdx.x; i < own.hi[0]; i += blockDim.x) {
       const index_t m = s.index(i, j, k);
       const NodeProducts p = apply_node(s, Values{v}, i, j, k);
       z0[m] = p.a0;
@@ -89,24 +100,25 @@ __global__ void reduce_kernel(const double* partials, int count, int width, doub
 
 }  // namespace
 
-int grid_blocks(const SplitView& s) {
-  const index_t lines = s.n2 * s.n3;
+int grid_blocks(const Box& own) {
+  const index_t lines = Lines(own).count;
   return int(lines < max_blocks ? lines : max_blocks);
 }
 
-void update_and_residual(const SplitView& s, const double* x, const double* w, double tau,
-                         double* x_out, const double* f, double* r, double* partials,
+void update_and_residual(const SplitView& s, const Box& own, const double* x, const double* w,
+                         double tau, double* x_out, const double* f, double* r, double* partials,
                          double* sums) {
-  residual_kernel<<<grid_blocks(s), threads_per_block>>>(s, x, w, tau, x_out, f, r, partials);
+  residual_kernel<<<grid_blocks(own), threads_per_block>>>(s, own, x, w, tau, x_out, f, r,
+                                                           partials);
   check_launch("residual kernel");
-  reduce_partials(partials, grid_blocks(s), 1, sums);
+  reduce_partials(partials, grid_blocks(own), 1, sums);
 }
 
-void apply_split(const SplitView& s, const double* v, const double* r, double* z0, double* z1,
-                 double* partials, double* sums) {
-  apply_kernel<<<grid_blocks(s), threads_per_block>>>(s, v, r, z0, z1, partials);
+void apply_split(const SplitView& s, const Box& own, const double* v, const double* r, double* z0,
+                 double* z1, double* partials, double* sums) {
+  apply_kernel<<<grid_blocks(own), threads_per_block>>>(s, own, v, r, z0, z1, partials);
   check_launch("operator kernel");
-  reduce_partials(partials, grid_blocks(s), 4, sums);
+  reduce_partials(partials, grid_blocks(own), 4, sums);
 }
 
 void reduce_partials(const double* partials, int count, int width, double* sums) {

@@ -1,5 +1,8 @@
 #pragma once
-// Launchers of the matm-cuda kernels (device pointers in, default stream, checked).
+// Launchers of the matm-cuda kernels (device pointers in, default stream, checked). Every
+// kernel works on the nodes of a Box only (the view's own nodes: all of them on one rank,
+// the block inside its ghost layer over ranks), so ghost values received are never
+// overwritten.
 #include <solvent/cuda.hpp>
 #include <solvent/errors.hpp>
 #include <solvent_matm/split_operator.hpp>
@@ -18,32 +21,37 @@ struct SweepShape {
                        // i + j + k wavefront; false: a warp solves 32 x-nodes at once
 };
 
-// Device scratch the sweeps need: per-tile progress flags + ticket counter, and one
-// partial inner product per tile.
-struct SweepScratch {
-  int* sync = nullptr;
-  double* partials = nullptr;
+// What one sweep launch covers: the own nodes with i0 <= i < i1 (the whole line on one rank,
+// a fragment of the pipeline over ranks). The nodes before it in the sweep's direction are
+// read, not written: the fragment before along axis 1, the ghost planes along axes 2 and 3.
+struct SweepRange {
+  Box own;
+  index_t i0 = 0, i1 = 0;
 };
 
-int sweep_tiles(const SplitView& s, const SweepShape& shape);
+// Blocks (tiles) of one sweep launch; each has a progress flag in `sync` (tiles + 1 ints
+// with the ticket counter) and, for a dot product, one partial sum.
+int sweep_tiles(const SweepRange& r, const SweepShape& shape);
 
-// y = (D + w R1)^-1 src. With dot != nullptr, *dot (device) receives (D y, y).
-void lower_sweep(const SplitView& s, const double* src, double* y, double omega,
-                 const SweepShape& shape, const SweepScratch& scratch, double* dot);
-// v = (D + w R2)^-1 D y.
-void upper_sweep(const SplitView& s, const double* y, double* v, double omega,
-                 const SweepShape& shape, const SweepScratch& scratch);
+// y = (D + w R1)^-1 src on the range. With partials != nullptr, partials[t] receives tile
+// t's share of (D y, y).
+void lower_sweep(const SplitView& s, const SweepRange& r, const double* src, double* y,
+                 double omega, const SweepShape& shape, int* sync, double* partials);
+// v = (D + w R2)^-1 D y on the range.
+void upper_sweep(const SplitView& s, const SweepRange& r, const double* y, double* v,
+                 double omega, const SweepShape& shape, int* sync);
 
-// Blocks the grid kernels below use; `partials` must hold 4 doubles per block.
-int grid_blocks(const SplitView& s);
+// Blocks the grid kernels below use on `own`; `partials` must hold 4 doubles per block.
+int grid_blocks(const Box& own);
 
-// x_out = x - tau w, r = A x_out - f; sums[0] = (r, r).
-void update_and_residual(const SplitView& s, const double* x, const double* w, double tau,
-                         double* x_out, const double* f, double* r, double* partials, double* sums);
-// z0 = A0 v, z1 = A1 v (z1 may be null); sums[0..3] = (D v, v), (D^-1 R2 v, R2 v), (A0 v, v), (r,
-// v).
-void apply_split(const SplitView& s, const double* v, const double* r, double* z0, double* z1,
-                 double* partials, double* sums);
+// x_out = x - tau w, r = A x_out - f; sums[0] = (r, r). Over ranks x and w need their ghosts.
+void update_and_residual(const SplitView& s, const Box& own, const double* x, const double* w,
+                         double tau, double* x_out, const double* f, double* r, double* partials,
+                         double* sums);
+// z0 = A0 v, z1 = A1 v (z1 may be null); sums[0..3] = (D v, v), (D^-1 R2 v, R2 v), (A0 v, v),
+// (r, v). Over ranks v needs its ghosts.
+void apply_split(const SplitView& s, const Box& own, const double* v, const double* r, double* z0,
+                 double* z1, double* partials, double* sums);
 
 // sums[q] = sum over b < count of partials[b * width + q], in a fixed order.
 void reduce_partials(const double* partials, int count, int width, double* sums);

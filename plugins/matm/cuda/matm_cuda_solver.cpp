@@ -23,10 +23,12 @@ Schema matm_cuda_schema() {
       "sweep", "warp-scan", {"warp-scan", "paper"},
       "warp-scan: a warp solves 32 x-nodes of a line by a scan (coalesced); "
       "paper: Sukhinov et al.'s Algorithm 2, one node per thread on the i + j + k wavefront"));
+  s.push_back(fragments_parameter());
   return s;
 }
 
-MatmCudaSolver::MatmCudaSolver(const PluginContext& ctx) : SolverBase(ctx, "matm-cuda") {
+MatmCudaSolver::MatmCudaSolver(const PluginContext& ctx)
+    : SolverBase(ctx, "matm-cuda"), fragments_(static_cast<int>(ctx.params.integer("fragments"))) {
   shape_.block_x = static_cast<int>(ctx.params.integer("block_x"));
   shape_.block_z = static_cast<int>(ctx.params.integer("block_z"));
   shape_.paper = ctx.params.string("sweep") == "paper";
@@ -37,6 +39,9 @@ MatmCudaSolver::MatmCudaSolver(const PluginContext& ctx) : SolverBase(ctx, "matm
   if (!shape_.paper && shape_.block_x % 32 != 0)
     throw ConfigError({"matm-cuda: block_x = " + std::to_string(shape_.block_x) +
                        " must be a multiple of 32 with sweep = \"warp-scan\""});
+  // Over ranks, this rank's GPU, before anything touches a device.
+  if (ctx.comm->size() > 1)
+    device_name_ = solvent::cuda::select_rank_device(*ctx.comm, "matm-cuda");
 }
 
 void MatmCudaSolver::setup_impl(std::shared_ptr<const Operator> op) {
@@ -45,12 +50,14 @@ void MatmCudaSolver::setup_impl(std::shared_ptr<const Operator> op) {
   const auto& a = std::get<Stencil7<double>>(*op);
   device_.reset();
   const SplitStencil split(a, name_);
-  device_ = std::make_unique<DeviceMatm>(split, shape_);
+  device_ = std::make_unique<DeviceMatm>(split, shape_, fragments_);
   if (log_)
     log_->info(
-        "matm-cuda: {} x {} x {} grid on {}, {} MiB on the device, sweep {} with blocks {} x {}",
-        split.n1(), split.n2(), split.n3(), device_name_, device_->device_bytes() >> 20,
-        shape_.paper ? "paper" : "warp-scan", shape_.block_x, shape_.block_z);
+        "matm-cuda: {} x {} x {} grid on {}, {} MiB on the device, sweep {} with blocks {} x {}{}",
+        split.grid()[0], split.grid()[1], split.grid()[2], device_name_,
+        device_->device_bytes() >> 20, shape_.paper ? "paper" : "warp-scan", shape_.block_x,
+        shape_.block_z,
+        split.block() ? ", " + std::to_string(device_->fragments()) + " fragments a sweep" : "");
 }
 
 SolveStats MatmCudaSolver::solve_impl(std::span<const double> b, std::span<double> x) {

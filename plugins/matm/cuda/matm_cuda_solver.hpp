@@ -1,6 +1,7 @@
 #pragma once
 // `matm-cuda`: the modified alternating-triangular method (Sukhinov et al.) on one GPU, the
-// operator resident on the device from setup() on.
+// operator resident on the device from setup() on; over MPI ranks, one GPU per rank
+// (DeviceMatm says what crosses between them).
 #include "cuda/device_matm.hpp"
 
 #include <solvent_matm/solver_base.hpp>
@@ -23,6 +24,7 @@ class MatmCudaSolver final : public SolverBase {
 
  private:
   SweepShape shape_;
+  int fragments_;
   std::string device_name_;
   std::unique_ptr<DeviceMatm> device_;
   double device_seconds_ = 0.0;

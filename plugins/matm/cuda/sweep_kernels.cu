@@ -16,6 +16,10 @@
 //   to a block that is already running: no deadlock whatever the occupancy. A block
 //   publishes its count of finished steps once per step; a waiting block spins on it
 //   (thread 0) with release/acquire fences at GPU scope.
+// A launch sweeps a range of own nodes (SweepRange): on one rank the whole grid; over ranks
+// one fragment of axis 1 of the block, whose nodes before it in the sweep's direction (the
+// fragment before, the ghost planes received from the neighbours) are read from memory
+// where one rank would start from 0 at the grid's edge.
 #include "cuda/kernels.hpp"
 
 #include <solvent_matm/split_operator.hpp>
@@ -30,21 +34,25 @@ struct NodeInputs {
   double c0 = 0.0, source = 0.0, cx = 0.0, cy = 0.0, cz = 0.0;
 };
 
-// Upper sweeps run the same code on the grid mirrored in every axis.
+// (il, jl, kl) count from the range's first node in the sweep's direction: upper sweeps run
+// the same code on the range mirrored in every axis.
 template <bool Upper>
-__device__ NodeInputs load_inputs(const SplitView& s, const double* __restrict__ src, index_t il,
-                                  index_t jl, index_t kl) {
+__device__ NodeInputs load_inputs(const SplitView& s, const SweepRange& r,
+                                  const double* __restrict__ src, index_t il, index_t jl,
+                                  index_t kl) {
   NodeInputs in;
-  const index_t i = Upper ? s.n1 - 1 - il : il, j = Upper ? s.n2 - 1 - jl : jl,
-                k = Upper ? s.n3 - 1 - kl : kl;
+  const index_t i = Upper ? r.i1 - 1 - il : r.i0 + il,
+                j = Upper ? r.own.hi[1] - 1 - jl : r.own.lo[1] + jl,
+                k = Upper ? r.own.hi[2] - 1 - kl : r.own.lo[2] + kl;
   const index_t plane = s.n1 * s.n2;
   in.m = s.index(i, j, k);
   in.c0 = s.c0[in.m];
   if (Upper) {
+    // The couplings to the upper neighbours; none past the view's edge.
     in.source = in.c0 * src[in.m];
-    in.cx = il > 0 ? s.lower[0][in.m + 1] : 0.0;
-    in.cy = jl > 0 ? s.lower[1][in.m + s.n1] : 0.0;
-    in.cz = kl > 0 ? s.lower[2][in.m + plane] : 0.0;
+    in.cx = i + 1 < s.n1 ? s.lower[0][in.m + 1] : 0.0;
+    in.cy = j + 1 < s.n2 ? s.lower[1][in.m + s.n1] : 0.0;
+    in.cz = k + 1 < s.n3 ? s.lower[2][in.m + plane] : 0.0;
   } else {
     in.source = src[in.m];
     in.cx = s.lower[0][in.m];
@@ -63,8 +71,8 @@ __device__ void fence_acq_rel_gpu() { asm volatile("fence.acq_rel.gpu;" ::: "mem
 
 template <bool Upper, int G>
 __global__ void __launch_bounds__(1024)
-    pipelined_sweep(SplitView s, const double* __restrict__ src, double* out, double omega,
-                    int* sync, double* partials, int tiles_x, int tiles) {
+    pipelined_sweep(SplitView s, SweepRange r, const double* __restrict__ src, double* out,
+                    double omega, int* sync, double* partials, int tiles_x, int tiles) {
   extern __shared__ double cache[];  // [2][block_z][block_x], double-buffered by step parity
   __shared__ int ticket;
   const int bx = blockDim.x, bz = blockDim.y;
@@ -75,20 +83,27 @@ __global__ void __launch_bounds__(1024)
   const int tile_x = tile % tiles_x, tile_z = tile / tiles_x;
   const int groups = bx / G, g = tx / G, lane = tx % G;
   const index_t il = index_t(tile_x) * bx + tx, kl = index_t(tile_z) * bz + tz;
-  const bool node_in = il < s.n1 && kl < s.n3;
+  const index_t n2 = r.own.hi[1] - r.own.lo[1];
+  const bool node_in = il < r.i1 - r.i0 && kl < r.own.hi[2] - r.own.lo[2];
   const index_t first_il = il - lane;  // the group's first node
-  const int steps = int(s.n2) + groups - 1 + bz - 1;
+  const int steps = int(n2) + groups - 1 + bz - 1;
   const index_t dir = Upper ? -1 : 1;  // physical offset of the logical x-1 neighbour is -dir
-  const index_t plane_step = dir * s.n1 * s.n2;
+  const index_t line_step = dir * s.n1, plane_step = dir * s.n1 * s.n2;
+  // Whether the range has nodes before it in the sweep's direction, along x (the fragment
+  // before), y and z (ghost planes): their values are read where one rank's grid edge
+  // gives 0. A ghost plane on the grid's boundary holds 0 and couples by 0.
+  const bool x_before = Upper ? r.i1 < r.own.hi[0] : r.i0 > r.own.lo[0];
+  const bool y_before = Upper ? r.own.hi[1] < s.n2 : r.own.lo[1] > 0;
+  const bool z_before = Upper ? r.own.hi[2] < s.n3 : r.own.lo[2] > 0;
 
   int seen_left = 0, seen_below = 0;
   double prev = 0.0, dot = 0.0;
   auto active_at = [&](int t) {
     const int jl = t - g - tz;
-    return node_in && jl >= 0 && jl < s.n2;
+    return node_in && jl >= 0 && jl < n2;
   };
   NodeInputs next;
-  if (active_at(0)) next = load_inputs<Upper>(s, src, il, 0 - g - tz, kl);
+  if (active_at(0)) next = load_inputs<Upper>(s, r, src, il, 0 - g - tz, kl);
 
   for (int t = 0; t < steps; ++t) {
     if (tid == 0) {
@@ -118,7 +133,7 @@ __global__ void __launch_bounds__(1024)
     const bool active = active_at(t);
     const NodeInputs in = next;
     // Loads of the next step do not depend on this one: start them now.
-    if (active_at(t + 1)) next = load_inputs<Upper>(s, src, il, jl + 1, kl);
+    if (active_at(t + 1)) next = load_inputs<Upper>(s, r, src, il, jl + 1, kl);
     const double* prev_cache = cache + ((t + 1) & 1) * bx * bz;
     double* this_cache = cache + (t & 1) * bx * bz;
 
@@ -126,12 +141,14 @@ __global__ void __launch_bounds__(1024)
     double carry = 0.0;
     if (active) {
       double y_z = 0.0;
-      if (kl > 0) y_z = tz > 0 ? prev_cache[(tz - 1) * bx + tx] : __ldcg(out + in.m - plane_step);
-      a = sweep_node(in.c0, in.source, in.cx, in.cy, jl > 0 ? prev : 0.0, in.cz, y_z, omega);
+      if (kl > 0 || z_before)
+        y_z = tz > 0 ? prev_cache[(tz - 1) * bx + tx] : __ldcg(out + in.m - plane_step);
+      const double y_y = jl > 0 ? prev : y_before ? out[in.m - line_step] : 0.0;
+      a = sweep_node(in.c0, in.source, in.cx, in.cy, y_y, in.cz, y_z, omega);
       const int first_tx = g * G;
       if (first_tx > 0)
         carry = prev_cache[tz * bx + first_tx - 1];
-      else if (first_il > 0)
+      else if (first_il > 0 || x_before)
         carry = __ldcg(out + in.m - dir * (lane + 1));
     }
     double y;
@@ -185,42 +202,43 @@ void check_shape(const SweepShape& shape) {
     throw SolverError("matm-cuda: block_x must be a multiple of 32 unless sweep = \"paper\"");
 }
 
+int tiles_along_x(const SweepRange& r, const SweepShape& shape) {
+  return int((r.i1 - r.i0 + shape.block_x - 1) / shape.block_x);
+}
+
 template <bool Upper>
-void launch(const SplitView& s, const double* src, double* out, double omega,
-            const SweepShape& shape, const SweepScratch& scratch, double* dot) {
+void launch(const SplitView& s, const SweepRange& r, const double* src, double* out,
+            double omega, const SweepShape& shape, int* sync, double* partials) {
   check_shape(shape);
-  const int tiles_x = int((s.n1 + shape.block_x - 1) / shape.block_x);
-  const int tiles = sweep_tiles(s, shape);
-  check(cudaMemsetAsync(scratch.sync, 0, sizeof(int) * (tiles + 1)),
-        "cudaMemsetAsync (sweep flags)");
+  const int tiles_x = tiles_along_x(r, shape);
+  const int tiles = sweep_tiles(r, shape);
+  check(cudaMemsetAsync(sync, 0, sizeof(int) * (tiles + 1)), "cudaMemsetAsync (sweep flags)");
   const dim3 block(shape.block_x, shape.block_z);
   const std::size_t shared = 2 * sizeof(double) * shape.block_x * shape.block_z;
-  double* partials = dot ? scratch.partials : nullptr;
   if (shape.paper)
     pipelined_sweep<Upper, 1>
-        <<<tiles, block, shared>>>(s, src, out, omega, scratch.sync, partials, tiles_x, tiles);
+        <<<tiles, block, shared>>>(s, r, src, out, omega, sync, partials, tiles_x, tiles);
   else
     pipelined_sweep<Upper, 32>
-        <<<tiles, block, shared>>>(s, src, out, omega, scratch.sync, partials, tiles_x, tiles);
+        <<<tiles, block, shared>>>(s, r, src, out, omega, sync, partials, tiles_x, tiles);
   check_launch(Upper ? "upper sweep" : "lower sweep");
-  if (dot) reduce_partials(scratch.partials, tiles, 1, dot);
 }
 
 }  // namespace
 
-int sweep_tiles(const SplitView& s, const SweepShape& shape) {
-  return int((s.n1 + shape.block_x - 1) / shape.block_x) *
-         int((s.n3 + shape.block_z - 1) / shape.block_z);
+int sweep_tiles(const SweepRange& r, const SweepShape& shape) {
+  return tiles_along_x(r, shape) *
+         int((r.own.hi[2] - r.own.lo[2] + shape.block_z - 1) / shape.block_z);
 }
 
-void lower_sweep(const SplitView& s, const double* src, double* y, double omega,
-                 const SweepShape& shape, const SweepScratch& scratch, double* dot) {
-  launch<false>(s, src, y, omega, shape, scratch, dot);
+void lower_sweep(const SplitView& s, const SweepRange& r, const double* src, double* y,
+                 double omega, const SweepShape& shape, int* sync, double* partials) {
+  launch<false>(s, r, src, y, omega, shape, sync, partials);
 }
 
-void upper_sweep(const SplitView& s, const double* y, double* v, double omega,
-                 const SweepShape& shape, const SweepScratch& scratch) {
-  launch<true>(s, y, v, omega, shape, scratch, nullptr);
+void upper_sweep(const SplitView& s, const SweepRange& r, const double* y, double* v,
+                 double omega, const SweepShape& shape, int* sync) {
+  launch<true>(s, r, y, v, omega, shape, sync, nullptr);
 }
 
 }  // namespace solvent::matm::cuda
