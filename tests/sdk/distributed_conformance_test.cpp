@@ -2,7 +2,8 @@
 // number of ranks, under however many ranks mpirun started: the grid-equations-3d system
 // over the ranks against the same system whole. Every one of them, CPU and CUDA (skipped
 // without a GPU) alike, must repeat the one-rank solve bit for bit: their stencil dot
-// products are exact line sums.
+// products are exact line sums. Except matm-cuda, whose inner products are the ranks' device
+// sums added rounded: it must repeat the one-rank solve to rounding.
 #include <doctest/doctest.h>
 
 #include "communicator_world.hpp"
@@ -23,7 +24,8 @@ TEST_CASE("every distributed linear solver solves over the ranks as on one") {
     CAPTURE(name);
     try {
       for (const auto& problem :
-           tk::distributed_linear_solver_problems(name, {{"tolerance", 1e-10}}, comm, true))
+           tk::distributed_linear_solver_problems(name, {{"tolerance", 1e-10}}, comm,
+                                                  name != "matm-cuda"))
         FAIL_CHECK(name << ": " << problem);
       ++judged;
     } catch (const solvent::DeviceUnavailable&) {

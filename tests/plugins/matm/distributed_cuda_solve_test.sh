@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# matm-cuda over MPI ranks, one GPU per rank (ranks share GPU 0 on a host with one): the
+# grid-equations-3d poisson and convection-diffusion problems solved on one process and on 2
+# ranks, split along axis 3 or axis 2, with the sweeps pipelined in 1, 2 and 3 fragments
+# (axis 1 has 70 nodes: at most three fragments of whole warps) and in both sweep layouts.
+# Each run over ranks takes the one-process iteration count and its solution pieces
+# reassembled equal the one-process solution to 1e-12 (the inner products are the ranks' device sums added: the same to
+# rounding, not bit for bit). Without a GPU the test reports itself skipped (exit 77).
+# usage: distributed_cuda_solve_test.sh SOLVENT MPIEXEC PYTHON READ_PVTI WORK_DIR
+set -u
+solvent=$1 mpiexec=$2 python=$3 read_pvti=$4 work=$5
+rm -rf "$work" && mkdir -p "$work"
+# CI runs as root, which OpenMPI refuses unless told.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
+fail() { echo "FAIL: $*"; [ -f "$work/out.txt" ] && cat "$work/out.txt"; exit 1; }
+value() { sed -n "s/^ *$2 = //p" "$1/record.toml" | head -1 | tr -d "'"; }
+
+for problem in poisson convection-diffusion; do
+  cat > "$work/$problem.toml" <<TOML
+[run]
+name = "distributed-matm-cuda-$problem"
+[model]
+type = "grid-equations-3d"
+n1 = 70
+n2 = 13
+n3 = 12
+problem = "$problem"
+[integrator]
+type = "steady"
+[linear_solver]
+type = "matm-cuda"
+tolerance = 1e-10
+TOML
+  one="$work/$problem-n1"
+  if ! "$solvent" run "$work/$problem.toml" --output "$one" --no-progress > "$work/out.txt" 2>&1; then
+    if grep -q "no CUDA device" "$work/out.txt"; then
+      echo "skipped: $(grep -m1 "no CUDA device" "$work/out.txt")"
+      exit 77
+    fi
+    fail "$problem on one process"
+  fi
+  iterations=$(value "$one" iterations)
+  [ "$iterations" -gt 10 ] || fail "$problem: $iterations iterations, too few to compare"
+  for run in "auto 0 warp-scan" "1x1x2 1 warp-scan" "1x2x1 2 warp-scan" "1x1x2 3 paper"; do
+    set -- $run
+    split=$1 fragments=$2 sweep=$3 dir="$work/$problem-n2-$1-f$2-$3"
+    what="$problem on 2 ranks (split $split, fragments $fragments, sweep $sweep)"
+    "$mpiexec" --oversubscribe -n 2 "$solvent" run "$work/$problem.toml" --output "$dir" \
+      --set "model.split=\"$split\"" --set "linear_solver.fragments=$fragments" \
+      --set "linear_solver.sweep=\"$sweep\"" --no-progress \
+      > "$work/out.txt" 2>&1 || fail "$what: exit $?"
+    [ "$(value "$dir" converged)" = true ] || fail "$what did not converge"
+    [ "$(value "$dir" iterations)" = "$iterations" ] ||
+      fail "$what: $(value "$dir" iterations) iterations, not $iterations"
+    "$python" "$read_pvti" compare "$dir/solution.pvti" "$one/solution.vti" --rtol 1e-12 \
+      > "$work/out.txt" 2>&1 || fail "$what: the solution differs from one process's"
+  done
+done
+echo "matm-cuda: 2 ranks, 1 to 3 fragments, both sweep layouts, repeat the one-GPU solve to rounding"
