@@ -14,9 +14,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <fstream>
 #include <optional>
-#include <sstream>
 
 namespace solvent::stencil3d {
 namespace {
@@ -25,14 +23,6 @@ namespace fs = std::filesystem;
 using solvent::write_file_atomic;
 
 constexpr const char* checkpoint_name = "checkpoint.bin";
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw solvent::InputError(path.string() + ": cannot read the checkpoint");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // The share of the movement probabilities evaluated so far that lay outside [0, 1].
 double bad_share(const NetworkCounters& n) {
@@ -103,21 +93,16 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
   const bool root = comm.rank() == 0;
 
   // This rank's part of the state: the whole grid on one rank; over several, its window
-  // (decide() reads owner within density_radius of a tip and f, c one node away). A
-  // checkpoint is read by rank 0 and handed to the others, which need not see its file;
-  // each restores the whole state and keeps its part.
+  // (decide() reads owner within density_radius of a tip and f, c one node away). Every
+  // rank reads its part of a checkpoint from the file itself: each has read the run's
+  // config.toml from the same folder.
   const Box grid = whole_grid(solvent::angiogenesis_3d::grid_of(p));
   const int depth = static_cast<int>(std::max<std::int64_t>(1, p.density_radius));
   const Box block = blocks ? block_box(*blocks, comm.rank()) : grid;
   const Box window = blocks ? window_box(*blocks, comm.rank(), depth) : grid;
   SimulationState state;
   if (ctx.resume_from) {
-    std::string checkpoint;
-    if (root) checkpoint = read_file(*ctx.resume_from / checkpoint_name);
-    comm.broadcast(checkpoint, 0);
-    state = restore_checkpoint(checkpoint, p, dt, ctx.seed,
-                               (*ctx.resume_from / checkpoint_name).string());
-    if (blocks) state = part_of(state, block, window);
+    state = restore_checkpoint(*ctx.resume_from / checkpoint_name, p, dt, ctx.seed, block, window);
   } else {
     state = initial_part(p, dt, ctx.seed, static_cast<std::int32_t>(q_.integer("max_segments")),
                          block, window);

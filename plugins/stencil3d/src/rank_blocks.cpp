@@ -81,16 +81,6 @@ Box window_box(const GridBlocks& blocks, int rank, int depth) {
   return w;
 }
 
-SimulationState part_of(const SimulationState& whole, const Box& block, const Box& window) {
-  SimulationState s = without_fields(whole);
-  s.window = window;
-  s.block = block;
-  s.f = cut(window, whole.window, whole.f);
-  s.c = cut(window, whole.window, whole.c);
-  s.owner = cut(window, whole.window, whole.owner);
-  return s;
-}
-
 std::optional<SimulationState> gather_whole(const SimulationState& part, const GridBlocks& blocks,
                                             const Communicator& comm) {
   const int me = comm.rank();

@@ -17,10 +17,6 @@ Box block_box(const GridBlocks& blocks, int rank);
 // Rank r's window: its block and the nodes within `depth` of it (clipped to the grid).
 Box window_box(const GridBlocks& blocks, int rank, int depth);
 
-// The part of a whole state an engine on a rank holds: f, c and owner cut to `window`,
-// the tips and the network copied.
-SimulationState part_of(const SimulationState& whole, const Box& block, const Box& window);
-
 // Every rank calls it with its part: rank 0 receives every rank's block of f, c and owner
 // and returns the whole state (tips and network from its own part, the same on every
 // rank); the others send theirs and return nothing.

@@ -84,25 +84,93 @@ void append(std::string& out, const std::vector<T>& v) {
   out.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
 }
 
+// Reads a checkpoint in order from its bytes in memory or from its file; a field is read
+// whole or, for a rank's part, only the rows of its window.
 class Reader {
  public:
-  Reader(std::string_view bytes, const std::string& where) : bytes_(bytes), where_(where) {}
+  Reader(std::string_view bytes, const std::string& where)
+      : size_(bytes.size()), where_(where), bytes_(bytes) {}
+  Reader(const std::filesystem::path& file, const std::string& where)
+      : where_(where), file_(file, std::ios::binary | std::ios::ate) {
+    if (!file_) throw solvent::InputError(file.string() + ": cannot read the checkpoint");
+    size_ = static_cast<std::uint64_t>(file_.tellg());
+  }
   void read(void* dst, std::size_t n) {
-    if (at_ + n > bytes_.size()) throw solvent::InputError(where_ + ": checkpoint is truncated");
-    std::memcpy(dst, bytes_.data() + at_, n);
+    fetch(at_, dst, n);
     at_ += n;
   }
   template <class T>
   void read(std::vector<T>& v) {
     read(v.data(), v.size() * sizeof(T));
   }
-  bool done() const { return at_ == bytes_.size(); }
+  // A whole-grid field, into `v` laid out as `window`.
+  template <class T>
+  void read(std::vector<T>& v, const Box& grid, const Box& window) {
+    const std::uint64_t start = at_;
+    const std::uint64_t end = start + static_cast<std::uint64_t>(grid.size()) * sizeof(T);
+    if (end > size_) truncated();
+    const auto* o = window.offset;
+    const auto row = static_cast<std::size_t>(window.extent[0]) * sizeof(T);
+    for (std::int32_t k = o[2]; k < o[2] + window.extent[2]; ++k)
+      for (std::int32_t j = o[1]; j < o[1] + window.extent[1]; ++j)
+        fetch(start + static_cast<std::uint64_t>(grid.index(o[0], j, k)) * sizeof(T),
+              v.data() + window.index(o[0], j, k), row);
+    at_ = end;
+  }
+  bool done() const { return at_ == size_; }
 
  private:
-  std::string_view bytes_;
+  [[noreturn]] void truncated() const {
+    throw solvent::InputError(where_ + ": checkpoint is truncated");
+  }
+  void fetch(std::uint64_t at, void* dst, std::size_t n) {
+    if (at + n > size_) truncated();
+    if (!file_.is_open()) {
+      std::memcpy(dst, bytes_.data() + at, n);
+      return;
+    }
+    file_.seekg(static_cast<std::streamoff>(at));
+    if (!file_.read(static_cast<char*>(dst), static_cast<std::streamsize>(n)))
+      throw solvent::InputError(where_ + ": the checkpoint could not be read");
+  }
+
+  std::uint64_t size_ = 0;
   std::string where_;
-  std::size_t at_ = 0;
+  std::string_view bytes_;
+  std::ifstream file_;
+  std::uint64_t at_ = 0;
 };
+
+SimulationState restore(Reader& in, const Parameters& p, double dt, std::uint64_t seed,
+                        const std::string& where, const Box& block, const Box& window) {
+  Header h;
+  in.read(&h, sizeof h);
+  if (std::memcmp(h.magic, magic, sizeof magic) != 0)
+    throw solvent::InputError(where + ": not an angiogenesis-3d checkpoint");
+  if (std::memcmp(&h.p, &p, sizeof p) != 0)
+    throw solvent::InputError(where + ": checkpoint was written with other model parameters");
+  if (h.dt != dt || h.seed != seed)
+    throw solvent::InputError(where + ": checkpoint was written with dt = " + std::to_string(h.dt) +
+                              " and seed = " + std::to_string(h.seed) + ", this run has dt = " +
+                              std::to_string(dt) + " and seed = " + std::to_string(seed));
+  SimulationState s =
+      initial_part(p, dt, seed, static_cast<std::int32_t>(h.segment_capacity), block, window);
+  if (static_cast<std::int64_t>(s.vessel.size()) != h.vessel_capacity)
+    throw solvent::InputError(where + ": checkpoint has another vessel-node capacity");
+  s.step = h.step;
+  s.counters = h.counters;
+  const Box grid = whole_grid(solvent::angiogenesis_3d::grid_of(p));
+  in.read(s.f, grid, window);
+  in.read(s.c, grid, window);
+  in.read(s.owner, grid, window);
+  in.read(s.node);
+  in.read(s.active);
+  in.read(s.birth);
+  in.read(s.segments);
+  in.read(s.vessel);
+  if (!in.done()) throw solvent::InputError(where + ": checkpoint has trailing bytes");
+  return s;
+}
 
 }  // namespace
 
@@ -141,31 +209,15 @@ std::optional<std::int64_t> checkpoint_step(const std::filesystem::path& file) {
 SimulationState restore_checkpoint(std::string_view bytes, const Parameters& p, double dt,
                                    std::uint64_t seed, const std::string& where) {
   Reader in(bytes, where);
-  Header h;
-  in.read(&h, sizeof h);
-  if (std::memcmp(h.magic, magic, sizeof magic) != 0)
-    throw solvent::InputError(where + ": not an angiogenesis-3d checkpoint");
-  if (std::memcmp(&h.p, &p, sizeof p) != 0)
-    throw solvent::InputError(where + ": checkpoint was written with other model parameters");
-  if (h.dt != dt || h.seed != seed)
-    throw solvent::InputError(where + ": checkpoint was written with dt = " + std::to_string(h.dt) +
-                              " and seed = " + std::to_string(h.seed) + ", this run has dt = " +
-                              std::to_string(dt) + " and seed = " + std::to_string(seed));
-  SimulationState s = initial_state(p, dt, seed, static_cast<std::int32_t>(h.segment_capacity));
-  if (static_cast<std::int64_t>(s.vessel.size()) != h.vessel_capacity)
-    throw solvent::InputError(where + ": checkpoint has another vessel-node capacity");
-  s.step = h.step;
-  s.counters = h.counters;
-  in.read(s.f);
-  in.read(s.c);
-  in.read(s.owner);
-  in.read(s.node);
-  in.read(s.active);
-  in.read(s.birth);
-  in.read(s.segments);
-  in.read(s.vessel);
-  if (!in.done()) throw solvent::InputError(where + ": checkpoint has trailing bytes");
-  return s;
+  const Box grid = whole_grid(solvent::angiogenesis_3d::grid_of(p));
+  return restore(in, p, dt, seed, where, grid, grid);
+}
+
+SimulationState restore_checkpoint(const std::filesystem::path& file, const Parameters& p,
+                                   double dt, std::uint64_t seed, const Box& block,
+                                   const Box& window) {
+  Reader in(file, file.string());
+  return restore(in, p, dt, seed, file.string(), block, window);
 }
 
 }  // namespace solvent::stencil3d

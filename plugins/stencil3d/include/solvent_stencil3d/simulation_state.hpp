@@ -59,5 +59,10 @@ std::optional<std::int64_t> checkpoint_step(const std::filesystem::path& file);
 SimulationState restore_checkpoint(std::string_view bytes,
                                    const solvent::angiogenesis_3d::Parameters& p, double dt,
                                    std::uint64_t seed, const std::string& where);
+// The same from the file, as a rank's part: of the fields only the window's rows are read,
+// so that no rank holds the whole grid to resume.
+SimulationState restore_checkpoint(const std::filesystem::path& file,
+                                   const solvent::angiogenesis_3d::Parameters& p, double dt,
+                                   std::uint64_t seed, const Box& block, const Box& window);
 
 }  // namespace solvent::stencil3d
