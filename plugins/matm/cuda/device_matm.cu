@@ -221,10 +221,10 @@ void DeviceMatm::upper_sweep(double omega) {
 }
 
 // The staging copies are synchronous: a device-to-host copy returns once the host holds the
-// values (after the kernel before it), and a copy from page-locked memory to the device once
-// the buffer may be reused, so the next message can land in it at once. Every one follows a
-// point where the host waited for the device anyway (a sum fetched, a strip sent), except
-// the first receive of a sweep after a product, which waits for that product.
+// values (it has to wait for the kernel before it anyway), and a copy from page-locked memory
+// to the device once the buffer may be reused, so the next message can land in it at once.
+// A copy in mostly finds the device idle (after a copy out or a fetched sum); only the first
+// one of a sweep that follows a product waits for that product, which the sweep needs.
 namespace {
 
 void strip_to_host(const Strip& s, const double* field, double* host) {
