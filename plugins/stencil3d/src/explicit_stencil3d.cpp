@@ -48,6 +48,18 @@ void add_probability_facts(solvent::Facts& facts, const NetworkCounters& n) {
   facts.emplace_back("bad_probability_share", fmt::format("{:.6g}", bad_share(n)));
 }
 
+// Calls use(the whole state) where it is: on one rank the engine's state itself; over
+// several, on rank 0 after it has gathered every rank's block (the others send theirs and
+// call nothing). Every rank calls it together.
+template <class Use>
+void with_whole_state(const SimulationState& part, const solvent::GridBlocks* blocks,
+                      const solvent::Communicator& comm, Use&& use) {
+  if (!blocks)
+    use(part);
+  else if (const auto whole = gather_whole(part, *blocks, comm))
+    use(*whole);
+}
+
 void write_snapshot(const SimulationState& s, const fs::path& dir) {
   write_file_atomic(dir / fmt::format("fields_{:08d}.vti", s.step), fields_vti(s));
   write_file_atomic(dir / fmt::format("network_{:08d}.vtp", s.step), network_vtp(s));
@@ -108,17 +120,13 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
                          block, window);
   }
 
-  // The checks of the whole state where it is: over several ranks on rank 0, which gathers
-  // it and alone refuses (its failure ends the others).
+  // The checks of the whole state: over several ranks rank 0 alone refuses, and its
+  // failure ends the others.
   StabilityLimit limit{0.0, ""};
-  {
-    std::optional<SimulationState> gathered;
-    if (blocks) gathered = gather_whole(state, *blocks, comm);
-    if (const SimulationState* whole = blocks ? (gathered ? &*gathered : nullptr) : &state) {
-      check_fields(*whole);
-      limit = stability_limit(*whole, threads);
-    }
-  }
+  with_whole_state(state, blocks, comm, [&](const SimulationState& whole) {
+    check_fields(whole);
+    limit = stability_limit(whole, threads);
+  });
   facts_ = {{"dt_limit", fmt::format("{:.6g}", limit.dt)}, {"dt_limit_reason", limit.reason}};
   if (root && dt > limit.dt) {
     const auto message = fmt::format(
@@ -195,9 +203,8 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
     const bool checkpoint = last || (checkpoint_every > 0 && step % checkpoint_every == 0);
     if (snapshot || checkpoint) {
       auto scope = timer.measure("output");
-      // Written from the whole state: on one rank the engine's, over several rank 0's
-      // gathering of every rank's block (the others send theirs and write nothing).
-      auto write = [&](const SimulationState& whole) {
+      engine->store(state);
+      with_whole_state(state, blocks, comm, [&](const SimulationState& whole) {
         check_fields(whole);
         // The step limit again, on the fields the vessels have changed since the start.
         const auto now = stability_limit(whole, threads);
@@ -212,12 +219,7 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
           write_file_atomic(ctx.output_dir / checkpoint_name, checkpoint_bytes(whole));
         if (last && q_.boolean("png"))
           write_file_atomic(ctx.output_dir / "network.png", network_png(whole));
-      };
-      engine->store(state);
-      if (!blocks)
-        write(state);
-      else if (const auto whole = gather_whole(state, *blocks, comm))
-        write(*whole);
+      });
     }
   }
   if (reached && log)

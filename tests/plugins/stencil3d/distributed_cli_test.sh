@@ -2,12 +2,21 @@
 # explicit-stencil3d over MPI ranks writes what one process writes, byte for byte: the
 # fields (.vti), the networks (.vtp) every 20 steps, the observables and the checkpoint, for
 # 1, 2 and 4 ranks and splits along one and two axes. The run must branch,
-# anastomose, fill every tip slot and cross between blocks, or it would prove little.
-#   distributed_cli_test.sh SOLVENT MPIEXEC CONFIG WORKDIR
+# anastomose, fill every tip slot and cross between blocks, or it would prove little. With
+# DEVICE cuda the ranks run the CUDA engine (one GPU a rank, shared where there are fewer)
+# against the one-process CPU files; exit 77 (skipped) where no GPU can be used.
+#   distributed_cli_test.sh SOLVENT MPIEXEC CONFIG WORKDIR [DEVICE]
 set -u
-solvent=$1 mpiexec=$2 config=$3 work=$4
+solvent=$1 mpiexec=$2 config=$3 work=$4 device=${5:-cpu}
 rm -rf "$work" && mkdir -p "$work"
 fail() { echo "FAIL: $*"; [ -f "$work/out.txt" ] && cat "$work/out.txt"; exit 1; }
+if [ "$device" != cpu ]; then
+  "$solvent" run "$config" --set "integrator.device=\"$device\"" --set integrator.steps=1 \
+    --output "$work/probe" --no-progress > "$work/out.txt" 2>&1
+  rc=$?
+  [ "$rc" -eq 7 ] && { echo "no usable $device device: skipped"; exit 77; }
+  [ "$rc" -eq 0 ] || fail "one step on $device: exit $rc"
+fi
 # A small segment store keeps the checkpoints small (the run needs a few hundred).
 settings=(--set integrator.fields_every=20 --set integrator.max_segments=4000 --no-progress)
 value() { sed -n "s/^ *$2 = '*\([^'.]*\).*/\1/p" "$1/record.toml" | head -1; }
@@ -27,7 +36,8 @@ for run in "1 auto" "2 auto" "4 auto" "4 2x2x1" "4 4x1x1" "2 1x2x1"; do
   set -- $run
   n=$1 split=$2 dir="$work/n$1-$2"
   "$mpiexec" --oversubscribe -n "$n" "$solvent" run "$config" --output "$dir" \
-    --set "model.split=\"$split\"" "${settings[@]}" > "$work/out.txt" 2>&1 ||
+    --set "model.split=\"$split\"" --set "integrator.device=\"$device\"" "${settings[@]}" \
+    > "$work/out.txt" 2>&1 ||
     fail "$n ranks ($split): exit $?"
   for f in $files; do
     cmp "$one/$f" "$dir/$f" || fail "$f of $n ranks ($split) differs from one process's"
@@ -35,7 +45,7 @@ for run in "1 auto" "2 auto" "4 auto" "4 2x2x1" "4 4x1x1" "2 1x2x1"; do
   if [ "$n" -gt 1 ]; then
     crossings=$(value "$dir" segments_between_blocks)
     [ "${crossings:-0}" -gt 0 ] || fail "$n ranks ($split): no tip crossed between blocks"
-    echo "$n ranks ($split): identical, $crossings segments between blocks"
+    echo "$n ranks ($split, $device): identical, $crossings segments between blocks"
   fi
 done
 echo "every rank count and split wrote the one-process files"
