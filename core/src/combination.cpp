@@ -3,6 +3,8 @@
 #include "logging.hpp"
 #include "plugin_library.hpp"
 
+#include <solvent/errors.hpp>
+
 #include <fmt/format.h>
 
 namespace solvent {
@@ -31,11 +33,31 @@ std::string why_unreachable(OperatorForm given, const std::vector<OperatorForm>&
 
 PluginSet create_plugins(const ResolvedConfig& cfg, const Communicator& comm) {
   PluginSet p;
-  p.model = create_model(*cfg.model->plugin, context_for(*cfg.model, comm));
-  p.integrator = create_integrator(*cfg.integrator->plugin, context_for(*cfg.integrator, comm));
+  // The solver first: a model balanced by measured speed sizes its blocks by the solver's.
   if (cfg.linear_solver)
     p.linear_solver =
         create_linear_solver(*cfg.linear_solver->plugin, context_for(*cfg.linear_solver, comm));
+  auto model_context = context_for(*cfg.model, comm);
+  if (cfg.run.string("balance") == "measured" && comm.size() > 1) {
+    if (!p.linear_solver)
+      throw ConfigError({"[run] balance = \"measured\" sizes the blocks by the linear solver's "
+                         "speed, but the run has no [linear_solver]"});
+    // Every rank measures; a rank whose solver has no calibration sends 0, so all ranks
+    // learn it together and refuse together.
+    std::vector<double> speeds(static_cast<std::size_t>(comm.size()), 0.0);
+    speeds[static_cast<std::size_t>(comm.rank())] = p.linear_solver->measured_speed();
+    comm.sum(std::span<double>(speeds));
+    for (std::size_t r = 0; r < speeds.size(); ++r)
+      if (!(speeds[r] > 0.0))
+        throw ConfigError({fmt::format(
+            "{}: [run] balance = \"measured\", but linear solver '{}' measured no speed on "
+            "rank {}; it has no calibration (use balance = \"even\")",
+            cfg.linear_solver->where, name_of(*cfg.linear_solver), r)});
+    model_context.rank_speeds = speeds;
+    p.rank_speeds = std::move(speeds);
+  }
+  p.model = create_model(*cfg.model->plugin, model_context);
+  p.integrator = create_integrator(*cfg.integrator->plugin, context_for(*cfg.integrator, comm));
   if (cfg.preconditioner)
     p.preconditioner = create_preconditioner(*cfg.preconditioner->plugin,
                                              context_for(*cfg.preconditioner, comm));

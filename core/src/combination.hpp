@@ -18,6 +18,8 @@ struct PluginSet {
   std::shared_ptr<Integrator> integrator;
   std::shared_ptr<LinearSolver> linear_solver;  // null when the configuration has none
   std::shared_ptr<Preconditioner> preconditioner;
+  // Every rank's measured speed when [run] balance = "measured" over ranks, else empty.
+  std::vector<double> rank_speeds;
 };
 
 // What a plugin of `r`'s role is made with, over the run's ranks.

@@ -25,6 +25,10 @@ const Schema& run_schema() {
                                 "memory this machine has available (MemAvailable)")
                     .at_least(0.0)
                     .in_unit("GiB")),
+      ParamSpec::choice("balance", "even", {"even", "measured"},
+                        "Over several ranks, the blocks of a split grid: of equal size, or sized "
+                        "by each rank's measured speed at the linear solver's work (a short "
+                        "calibration, recorded)"),
   };
   return s;
 }

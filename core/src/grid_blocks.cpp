@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <complex>
 #include <cstdio>
@@ -98,7 +99,7 @@ GridBlocks::Index3 GridBlocks::offset(int rank) const {
   Index3 o;
   for (int a = 0; a < 3; ++a) {
     const int base = nodes[a] / split[a], larger = nodes[a] % split[a];
-    o[a] = c[a] * base + std::min(c[a], larger);
+    o[a] = cuts[a].empty() ? c[a] * base + std::min(c[a], larger) : cuts[a][c[a]];
   }
   return o;
 }
@@ -106,8 +107,54 @@ GridBlocks::Index3 GridBlocks::offset(int rank) const {
 GridBlocks::Index3 GridBlocks::extent(int rank) const {
   const Index3 c = coordinates(rank);
   Index3 e;
-  for (int a = 0; a < 3; ++a) e[a] = nodes[a] / split[a] + (c[a] < nodes[a] % split[a] ? 1 : 0);
+  for (int a = 0; a < 3; ++a)
+    e[a] = cuts[a].empty() ? nodes[a] / split[a] + (c[a] < nodes[a] % split[a] ? 1 : 0)
+                           : cuts[a][c[a] + 1] - cuts[a][c[a]];
   return e;
+}
+
+void GridBlocks::weigh(int axis, std::span<const double> weights) {
+  const int p = split[axis], n = nodes[axis];
+  if (int(weights.size()) != p)
+    throw ConfigError({fmt::format("{} weights for the {} blocks along axis {}", weights.size(),
+                                   p, axis + 1)});
+  double total = 0.0;
+  for (const double w : weights) {
+    if (!(w > 0.0 && std::isfinite(w)))
+      throw ConfigError({fmt::format("a block weight of {} along axis {}: weights must be "
+                                     "positive and finite",
+                                     w, axis + 1)});
+    total += w;
+  }
+  // One node each first, then the rest by largest remainder: sizes proportional to the
+  // weights to within a node, the same on every rank (the same weights, the same order).
+  std::vector<int> size(static_cast<std::size_t>(p), 1);
+  std::vector<double> remainder(size.size());
+  int left = n - p;
+  for (std::size_t b = 0; b < size.size(); ++b) {
+    const double share = (n - p) * weights[b] / total;
+    const int whole = static_cast<int>(std::floor(share));
+    size[b] += whole;
+    left -= whole;
+    remainder[b] = share - whole;
+  }
+  std::vector<std::size_t> order(size.size());
+  for (std::size_t b = 0; b < order.size(); ++b) order[b] = b;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t x, std::size_t y) { return remainder[x] > remainder[y]; });
+  for (std::size_t q = 0; left > 0; ++q, --left) ++size[order[q % order.size()]];
+  cuts[axis].assign(1, 0);
+  for (const int s : size) cuts[axis].push_back(cuts[axis].back() + s);
+}
+
+std::vector<int> GridBlocks::sizes(int axis) const {
+  std::vector<int> out;
+  for (int c = 0; c < split[axis]; ++c) {
+    Index3 at{0, 0, 0};
+    at[axis] = c;
+    out.push_back(extent(rank_at(at))[axis]);
+  }
+  return out;
 }
 
 std::array<int, 6> GridBlocks::neighbours(int rank) const {

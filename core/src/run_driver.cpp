@@ -307,7 +307,7 @@ RunSummary run_experiment(const RunOptions& opt) {
                 resume.extends ? fmt::format(" to step {}", cfg.integrator->params.integer("steps"))
                                : "");
     record.emplace(summary.output_dir, cfg, opt.argv, sha256_of(resolved));
-    record->set_ranks(ranks);
+    record->set_ranks(ranks, plugins.rank_speeds);
     record->write();
     csv.emplace(summary.output_dir, cfg.output, opt.resume.has_value());
     return std::string();

@@ -94,12 +94,17 @@ void RunRecord::add_facts(const std::string& role, const Facts& facts) {
   f.insert_or_assign(role, std::move(t));
 }
 
-void RunRecord::set_ranks(const std::vector<std::string>& ranks) {
+void RunRecord::set_ranks(const std::vector<std::string>& ranks,
+                          const std::vector<double>& speeds) {
   auto& host = *table_["host"].as_table();
   host.insert_or_assign("ranks", static_cast<std::int64_t>(ranks.size()));
   toml::array each;
   for (const auto& r : ranks) each.push_back(r);
   host.insert_or_assign("each_rank", std::move(each));
+  if (speeds.empty()) return;
+  toml::array measured;
+  for (const double s : speeds) measured.push_back(s);
+  host.insert_or_assign("measured_speed_each_rank", std::move(measured));
 }
 
 void RunRecord::add_conversion(const std::string& what) {

@@ -21,8 +21,9 @@ class RunRecord {
             const std::string& config_sha256);
 
   void add_facts(const std::string& role, const Facts& facts);
-  // One line per rank ("host, N threads"), in rank order.
-  void set_ranks(const std::vector<std::string>& ranks);
+  // One line per rank ("host, N threads"), in rank order, and, when the blocks were
+  // balanced by it, each rank's measured speed.
+  void set_ranks(const std::vector<std::string>& ranks, const std::vector<double>& speeds = {});
   void set_solver_in_use(const std::string& note);  // e.g. a fallback taking over
   void add_conversion(const std::string& what);       // the core converted the operator
   void set_outcome(const std::string& status, const std::string& message);

@@ -109,6 +109,36 @@ TEST_CASE("every given split of a grid tiles it") {
       }
 }
 
+TEST_CASE("weighted blocks are sized by their weights, at least one node each, and tile the grid") {
+  GridBlocks g({10, 12, 30}, 6, {1, 2, 3});
+  const std::vector<double> weights = {4.0, 1.0, 1.0};
+  g.weigh(2, weights);
+  // 27 nodes beyond the one each are shared 18 : 4.5 : 4.5; the half goes to the first.
+  CHECK(g.sizes(2) == std::vector<int>{19, 6, 5});
+  CHECK(g.sizes(1) == std::vector<int>{6, 6});
+  CHECK(g.offset(g.rank_at({0, 1, 2})) == Index3{0, 6, 25});
+  CHECK(g.extent(g.rank_at({0, 1, 1})) == Index3{10, 6, 6});
+  std::vector<int> owners(10 * 12 * 30, 0);
+  for (int r = 0; r < g.ranks(); ++r) {
+    const Index3 o = g.offset(r), e = g.extent(r);
+    for (int k = o[2]; k < o[2] + e[2]; ++k)
+      for (int j = o[1]; j < o[1] + e[1]; ++j)
+        for (int i = o[0]; i < o[0] + e[0]; ++i) ++owners[std::size_t(i + 10 * (j + 12 * k))];
+  }
+  for (int count : owners) REQUIRE(count == 1);
+  // A weight a thousand times smaller still gets its node.
+  GridBlocks h({5, 5, 4}, 2, {1, 1, 2});
+  const std::vector<double> skewed = {1000.0, 1.0};
+  h.weigh(2, skewed);
+  CHECK(h.sizes(2) == std::vector<int>{3, 1});
+  const std::vector<double> zero = {1.0, 0.0}, three = {1.0, 1.0, 1.0};
+  CHECK_THROWS_WITH_AS(h.weigh(2, zero),
+                       "a block weight of 0 along axis 3: weights must be positive and finite",
+                       solvent::ConfigError);
+  CHECK_THROWS_WITH_AS(h.weigh(2, three), "3 weights for the 2 blocks along axis 3",
+                       solvent::ConfigError);
+}
+
 TEST_CASE("a split that does not fit is a configuration error naming it and the grid") {
   CHECK_THROWS_WITH_AS(GridBlocks({8, 8, 8}, 4, {2, 2, 2}),
                        "the split 2×2×2 of the 8×8×8 node grid makes 8 blocks, but the run has "

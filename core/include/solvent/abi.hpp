@@ -7,7 +7,8 @@
 // preconditioner kind, LinearSolver's checked setup/solve around setup_impl/solve_impl. 4: Integrator's
 // writes_checkpoints and checkpoint_step (resume); RunContext::comm and the descriptor's
 // max_ranks (runs over MPI ranks). 5: Stencil7::block (a rank's block of a distributed
-// grid) and PluginContext::comm. 6: Communicator::send and receive (pipelines over ranks).
+// grid) and PluginContext::comm. 6: Communicator::send and receive (pipelines over ranks),
+// LinearSolver::measured_speed and PluginContext::rank_speeds (blocks sized by speed).
 #include <cstdint>
 
 #define SOLVENT_PLUGIN_ABI_VERSION 6u

@@ -34,6 +34,14 @@ struct GridBlocks {
   // ConfigError, prefixed by `who`, for any other text.
   static Index3 parse_split(const std::string& text, const std::string& who);
 
+  // Sizes the blocks along `axis` (0, 1 or 2) in proportion to `weights`, one per block
+  // along the axis (each positive and finite), every block at least one node; the other
+  // axes stay even. For ranks of different speeds: each gets work in proportion to its
+  // speed. Throws ConfigError on a wrong count or weight.
+  void weigh(int axis, std::span<const double> weights);
+  // The block sizes along `axis`, in order.
+  std::vector<int> sizes(int axis) const;
+
   int ranks() const { return split[0] * split[1] * split[2]; }
   // The rank's position in the process grid, each from 0 to p - 1.
   Index3 coordinates(int rank) const;
@@ -47,6 +55,9 @@ struct GridBlocks {
 
   Index3 nodes;
   Index3 split;
+  // Per axis, where weigh() set them: the first node of each block, then the axis's n
+  // (split + 1 values); empty for an even split.
+  std::array<std::vector<int>, 3> cuts;
 };
 
 // One rank's block of a distributed grid: what an operator or a field defined on the block

@@ -67,6 +67,11 @@ class LinearSolver : public PluginObject {
   virtual std::vector<OperatorForm> forms() const = 0;
   // Whether the method applies a preconditioner (Krylov methods); direct solvers do not.
   virtual bool uses_preconditioner() const { return false; }
+  // This rank's speed at the solver's work on its device (nodes a second, or any unit that
+  // compares ranks), from a short calibration, before any setup; 0 where the solver has
+  // none. The core asks for it when the run balances its blocks by measured speed ([run]
+  // balance = "measured") and hands every rank's to the model (PluginContext::rank_speeds).
+  virtual double measured_speed() { return 0.0; }
 
   // Whether `form` is in forms().
   bool accepts(OperatorForm form) const;

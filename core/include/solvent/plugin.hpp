@@ -17,6 +17,7 @@
 #include <solvent/preconditioner.hpp>
 
 #include <memory>
+#include <vector>
 #include <string_view>
 #include <type_traits>
 
@@ -43,6 +44,10 @@ struct PluginContext {
   Parameters params;
   std::shared_ptr<spdlog::logger> log;
   const Communicator* comm = &single_rank();
+  // For the model of a run over ranks with [run] balance = "measured": every rank's
+  // LinearSolver::measured_speed(), in rank order, by which a model that splits a grid may
+  // size the blocks. Empty otherwise (split evenly).
+  std::vector<double> rank_speeds{};
 };
 
 struct PluginDescriptor {

@@ -1,6 +1,7 @@
 #include "src/grid_model.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -38,6 +39,25 @@ Schema grid_equations_schema() {
   };
 }
 
+namespace {
+
+// Sizes the blocks by the ranks' measured speeds along the most-split of axes 2 and 3 (the
+// axes the sweeps and lines leave whole are not cut finer): a slab of blocks at one
+// coordinate of that axis advances at its slowest rank's pace, so that rank's speed weighs
+// the slab.
+void balance(GridBlocks& blocks, const std::vector<double>& speeds) {
+  const int axis = blocks.split[2] >= blocks.split[1] ? 2 : 1;
+  std::vector<double> weights(static_cast<std::size_t>(blocks.split[axis]), 0.0);
+  for (int r = 0; r < blocks.ranks(); ++r) {
+    auto& w = weights[static_cast<std::size_t>(blocks.coordinates(r)[axis])];
+    const double s = speeds[static_cast<std::size_t>(r)];
+    w = w == 0.0 ? s : std::min(w, s);
+  }
+  blocks.weigh(axis, weights);
+}
+
+}  // namespace
+
 GridEquationsModel::GridEquationsModel(const PluginContext& ctx)
     : comm_(*ctx.comm),
       basin_(ctx.params.string("domain") == "basin"),
@@ -65,8 +85,9 @@ GridEquationsModel::GridEquationsModel(const PluginContext& ctx)
     const auto p = split == "auto" ? GridBlocks::automatic_split({1, nodes[1], nodes[2]},
                                                                  comm_.size())
                                    : GridBlocks::parse_split(split, "grid-equations-3d");
-    block_ = std::make_shared<const GridBlock>(
-        GridBlock{GridBlocks(nodes, comm_.size(), p), comm_.rank(), &comm_});
+    GridBlocks blocks(nodes, comm_.size(), p);
+    if (!ctx.rank_speeds.empty()) balance(blocks, ctx.rank_speeds);
+    block_ = std::make_shared<const GridBlock>(GridBlock{blocks, comm_.rank(), &comm_});
   }
   const auto extent = block_extent();
   // Before assembly: the seven coefficient arrays, F and the exact solution built here, and
@@ -241,9 +262,14 @@ Facts GridEquationsModel::facts() const {
       {"active_nodes", std::to_string(active_nodes_)},
       {"cell_peclet", std::to_string(cell_peclet_)}};
   if (block_) {
-    const auto& p = block_->blocks.split;
+    const auto& b = block_->blocks;
+    const auto& p = b.split;
     f.emplace_back("decomposition", fmt::format("{}x{}x{} blocks over {} ranks", p[0], p[1], p[2],
                                                 comm_.size()));
+    for (int a = 0; a < 3; ++a)
+      if (!b.cuts[a].empty())
+        f.emplace_back(fmt::format("block_sizes_axis{}", a + 1),
+                       fmt::format("{} (by measured speed)", fmt::join(b.sizes(a), " ")));
   }
   return f;
 }

@@ -2,8 +2,12 @@
 
 #include "cpu/cpu_backend.hpp"
 
+#include <solvent_matm/calibration.hpp>
+
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
+
+#include <chrono>
 
 namespace solvent::matm {
 
@@ -42,6 +46,21 @@ SolveStats MatmSolver::solve_impl(std::span<const double> b, std::span<double> x
   pipeline_ = {double(backend.fragments()), backend.sweep_seconds(), backend.wait_seconds()};
   if (split_->block()) split_->block()->comm->max(std::span<double>(pipeline_).subspan(1));
   return st;
+}
+
+double MatmSolver::measured_speed() {
+  const Stencil7<double> a = calibration_stencil();
+  const SplitStencil split(a, name_);
+  std::vector<double> f(a.size(), 1.0), x(a.size(), 0.0);
+  CpuBackend backend(split, f, x, threads_, 1);
+  backend.update_and_residual(0.0);
+  std::vector<double> seconds;
+  for (int k = 0; k < calibration_repeats; ++k) {
+    const auto start = std::chrono::steady_clock::now();
+    backend.correction(1.0);
+    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  return speed_from_times(a.size(), seconds);
 }
 
 Facts MatmSolver::facts() const {

@@ -13,6 +13,8 @@ class MatmSolver final : public SolverBase {
   explicit MatmSolver(const PluginContext& ctx);
 
   Facts facts() const override;
+  // One iteration's correction on calibration_stencil(), timed on this rank's threads.
+  double measured_speed() override;
 
  protected:
   void setup_impl(std::shared_ptr<const Operator> op) override;

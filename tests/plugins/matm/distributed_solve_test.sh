@@ -64,4 +64,29 @@ rc=$?
 [ $rc -ne 0 ] || fail "a split of axis 1 was accepted"
 grep -q "matm: over ranks the triangular sweeps are pipelined along axis 1, which must not be split (the grid is split 2x1x1); split axes 2 and 3 (model.split = \"auto\" does)" \
   "$work/out.txt" || fail "a split of axis 1: not the expected message"
-echo "matm: 2, 3 and 4 ranks, any fragments and threads, repeat the one-rank solve bit for bit"
+# Blocks sized by each rank's measured speed ([run] balance = "measured"): the record holds
+# every rank's speed and the sizes; the solve is the one-rank solve, bit for bit.
+dir="$work/balanced"
+"$mpiexec" --oversubscribe -n 3 "$solvent" run "$work/convection-diffusion.toml" --output "$dir" \
+  --set 'run.balance="measured"' --no-progress > "$work/out.txt" 2>&1 || fail "balanced by speed: exit $?"
+cmp -s "$work/convection-diffusion-n1/residual_history.csv" "$dir/residual_history.csv" ||
+  fail "balanced by speed: the residual history differs from one rank's"
+"$python" - "$dir/record.toml" <<'PY' || fail "balanced by speed: the record"
+import sys, tomllib
+r = tomllib.load(open(sys.argv[1], "rb"))
+speeds = r["host"]["measured_speed_each_rank"]
+model = r["facts"]["model"]
+# The auto split of 3 ranks cuts axis 2 (13 nodes): the blocks along it are sized.
+assert model["decomposition"] == "1x3x1 blocks over 3 ranks", model
+sizes = [int(v) for v in model["block_sizes_axis2"].split(" (")[0].split()]
+assert len(speeds) == 3 and all(s > 0 for s in speeds), speeds
+assert len(sizes) == 3 and sum(sizes) == 13 and min(sizes) >= 1, sizes
+PY
+# A solver without a calibration cannot balance a run.
+"$mpiexec" --oversubscribe -n 2 "$solvent" run "$work/poisson.toml" --output "$work/no-speed" \
+  --set 'run.balance="measured"' --set linear_solver.type=cg --no-progress > "$work/out.txt" 2>&1
+rc=$?
+[ $rc -eq 2 ] || fail "balance by speed with cg: exit $rc, expected 2"
+grep -q "\[run\] balance = \"measured\", but linear solver 'cg' measured no speed on rank 0; it has no calibration (use balance = \"even\")" \
+  "$work/out.txt" || fail "balance by speed with cg: not the expected message"
+echo "matm: 2, 3 and 4 ranks, any fragments and threads, blocks by measured speed, repeat the one-rank solve bit for bit"

@@ -1,0 +1,25 @@
+#pragma once
+// The short calibration behind a MATM solver's measured_speed(), by which a run balanced by
+// measured speed ([run] balance = "measured") sizes each rank's block: every backend times
+// the work of one iteration's correction (three triangular sweeps and a product) on the
+// same small uniform grid, and its speed follows from those times by the rule of Sukhinov
+// et al.: the 95th percentile of the repeated times, so that a rank is credited with the
+// speed it keeps, not its best moment.
+#include <solvent/stencil7.hpp>
+
+#include <cstddef>
+#include <vector>
+
+namespace solvent::matm {
+
+// A 64 x 64 x 32 seven-point Poisson operator (c0 = 6, couplings 1): diagonally dominant,
+// self-adjoint, every node active.
+Stencil7<double> calibration_stencil();
+
+// Repetitions a backend times.
+inline constexpr int calibration_repeats = 21;
+
+// nodes / (95th percentile of `seconds`).
+double speed_from_times(std::size_t nodes, std::vector<double> seconds);
+
+}  // namespace solvent::matm
