@@ -10,7 +10,7 @@
 
 using namespace solvent;
 
-TEST_CASE("the ABI version this layout belongs to") { CHECK(plugin_abi_version == 5u); }
+TEST_CASE("the ABI version this layout belongs to") { CHECK(plugin_abi_version == 6u); }
 
 TEST_CASE("the plugin descriptor: abi_version first, every field where the loader reads it") {
   CHECK(offsetof(PluginDescriptor, abi_version) == 0);  // never moves: read before the check
@@ -42,7 +42,9 @@ TEST_CASE("the values exchanged with plugin objects") {
   CHECK(sizeof(SolveStats) == 80);
   CHECK(sizeof(StepInfo) == 32);
   CHECK(sizeof(Observable) == 40);
-  CHECK(sizeof(PluginContext) == 72);
+  CHECK(sizeof(PluginContext) == 96);
+  CHECK(sizeof(GridBlocks) == 96);
+  CHECK(sizeof(GridBlock) == 112);
   CHECK(sizeof(ParamSpec) == 232);
   CHECK(sizeof(Operator) == 216);  // the largest storage (Stencil7) and the index
   CHECK(sizeof(DenseMatrix<double>) == 40);
