@@ -28,8 +28,11 @@ Solve solve(const std::string& name, const Settings& s, const Communicator& comm
   out.b = std::get<std::vector<double>>(m->linear()->rhs());
   out.x.assign(out.b.size(), 0.0);
   auto solver = make_linear_solver(name, s, comm);
-  const bool cuda = device_of(name, PluginKind::LinearSolver) == "cuda";
-  solver->set_preconditioner(make_preconditioner(cuda ? "jacobi-cuda" : "jacobi", {}, comm));
+  // Jacobi where the method takes a preconditioner (the Krylov solvers); MATM builds its own.
+  if (solver->uses_preconditioner()) {
+    const bool cuda = device_of(name, PluginKind::LinearSolver) == "cuda";
+    solver->set_preconditioner(make_preconditioner(cuda ? "jacobi-cuda" : "jacobi", {}, comm));
+  }
   solver->setup(out.a);
   out.stats = solver->solve(std::span<const double>(out.b), std::span<double>(out.x));
   return out;
