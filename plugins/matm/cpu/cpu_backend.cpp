@@ -1,5 +1,7 @@
 #include "cpu/cpu_backend.hpp"
 
+#include <solvent_matm/calibration.hpp>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -54,12 +56,24 @@ class Stopwatch {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
-// Fragment q of `count` along axis 1 of the box: [lo, hi).
-index_t fragment_start(const Box& b, int q, int count) {
-  return b.lo[0] + (b.hi[0] - b.lo[0]) * q / count;
+}  // namespace
+
+ParamSpec threads_parameter() {
+  // Narrowed to int for OpenMP; 4096 is above the hardware threads of any one host, so a
+  // larger value is a typo rather than a request.
+  return ParamSpec::integer("threads", 0, "OpenMP threads (of a rank on the CPU); 0 takes all "
+                            "OpenMP offers")
+      .at_least(0.0)
+      .at_most(4096);
 }
 
-}  // namespace
+double cpu_measured_speed(int threads, const std::string& solver) {
+  const Stencil7<double> a = calibration_stencil();
+  const SplitStencil split(a, solver);
+  std::vector<double> f(a.size(), 1.0), x(a.size(), 0.0);
+  CpuBackend backend(split, f, x, threads, 1);
+  return time_corrections(backend, a.size());
+}
 
 int cpu_threads(int requested) {
 #ifdef _OPENMP
@@ -79,10 +93,7 @@ CpuBackend::CpuBackend(const SplitStencil& a, std::span<const double> f, std::sp
   line_sums_.assign(static_cast<std::size_t>(Lines(own_).count * slots), 0.0);
   if (a.block()) {
     links_.emplace(*a.block());
-    // 0: four fragments per rank the sweep passes through, so that the pipeline's fill and
-    // drain (depth - 1 fragments of idle time per rank) cost about a fifth of a sweep.
-    fragments_ = fragments > 0 ? fragments : 4 * links_->pipeline_depth();
-    fragments_ = static_cast<int>(std::min<index_t>(fragments_, own_.hi[0] - own_.lo[0]));
+    fragments_ = links_->fragments(fragments);
   }
   // f and x arrive as the block's values; inactive nodes hold u = 0.
   std::size_t b = 0;
@@ -101,6 +112,11 @@ CpuBackend::~CpuBackend() {
     for (index_t j = own_.lo[1]; j < own_.hi[1]; ++j)
       for (index_t i = own_.lo[0]; i < own_.hi[0]; ++i, ++b)
         x_out_[b] = x_[static_cast<std::size_t>(view_.index(i, j, k))];
+}
+
+std::pair<index_t, index_t> CpuBackend::fragment(int q, bool forward) const {
+  if (!links_) return {own_.lo[0], own_.hi[0]};
+  return links_->fragment(q, fragments_, forward);
 }
 
 std::vector<double> CpuBackend::totals(int count) {
@@ -187,8 +203,7 @@ void CpuBackend::lower_sweep(const double* src, double omega, int slot) {
   double* y = y_.data();
   const Stopwatch sweep(sweep_s_);
   for (int q = 0; q < fragments_; ++q) {
-    const index_t i0 = fragment_start(own_, q, fragments_),
-                  i1 = fragment_start(own_, q + 1, fragments_);
+    const auto [i0, i1] = fragment(q, true);
     if (links_) {
       const Stopwatch wait(wait_s_);
       links_->receive_fragment(y_, i0, i1, true);
@@ -221,9 +236,8 @@ void CpuBackend::upper_sweep(double omega) {
   const double* y = y_.data();
   double* v = w_.data();
   const Stopwatch sweep(sweep_s_);
-  for (int q = fragments_ - 1; q >= 0; --q) {
-    const index_t i0 = fragment_start(own_, q, fragments_),
-                  i1 = fragment_start(own_, q + 1, fragments_);
+  for (int q = 0; q < fragments_; ++q) {
+    const auto [i0, i1] = fragment(q, false);
     if (links_) {
       const Stopwatch wait(wait_s_);
       links_->receive_fragment(w_, i0, i1, false);

@@ -10,19 +10,22 @@
 // axis 1 (RankLinks), line sums added exactly over the ranks.
 #include "src/rank_links.hpp"
 
+#include <solvent/parameters.hpp>
 #include <solvent_matm/iteration.hpp>
 #include <solvent_matm/split_stencil.hpp>
 
 #include <optional>
 #include <span>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace solvent::matm {
 
 class CpuBackend final : public MatmBackend {
  public:
-  // fragments: how many pieces of axis 1 a sweep is pipelined in over ranks (ignored on one
-  // rank).
+  // threads: 0 takes all OpenMP offers. fragments: how many pieces of axis 1 a sweep is
+  // pipelined in over ranks (ignored on one rank; 0 takes RankLinks' default).
   CpuBackend(const SplitStencil& a, std::span<const double> f, std::span<double> x, int threads,
              int fragments);
   // Writes the last iterate into x.
@@ -42,6 +45,8 @@ class CpuBackend final : public MatmBackend {
   double wait_seconds() const { return wait_s_; }
 
  private:
+  // Fragment q of a sweep in its direction (RankLinks::fragment), the whole line on one rank.
+  std::pair<index_t, index_t> fragment(int q, bool forward) const;
   // (A0 v, A1 v) into z0 (and z1) with the four line sums of ProductSums into line_sums_.
   void apply(const double* v, bool with_a1);
   // y = (D + w R1)^-1 src.
@@ -61,6 +66,13 @@ class CpuBackend final : public MatmBackend {
   double sweep_s_ = 0.0, wait_s_ = 0.0;
   std::vector<double> f_, x_, r_, w_, y_, z0_, z1_, line_sums_;
 };
+
+// `threads`: the OpenMP threads of CpuBackend, in the schemas of both solvers that run it.
+ParamSpec threads_parameter();
+
+// The CPU's calibration for LinearSolver::measured_speed() (calibration.hpp) on `threads`
+// threads; `solver` names the solver in messages.
+double cpu_measured_speed(int threads, const std::string& solver);
 
 // Number of threads OpenMP would use for `requested` (0 = all it has).
 int cpu_threads(int requested);

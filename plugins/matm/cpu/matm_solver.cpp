@@ -2,27 +2,15 @@
 
 #include "cpu/cpu_backend.hpp"
 
-#include <solvent_matm/calibration.hpp>
-
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
-
-#include <chrono>
 
 namespace solvent::matm {
 
 Schema matm_schema() {
   Schema s = iteration_schema();
-  // Narrowed to int for OpenMP; 4096 is above the hardware threads of any one host, so a
-  // larger value is a typo rather than a request.
-  s.push_back(ParamSpec::integer("threads", 0, "OpenMP threads; 0 takes all OpenMP offers")
-                  .at_least(0.0)
-                  .at_most(4096));
-  s.push_back(ParamSpec::integer("fragments", 0,
-                                 "over several ranks, the pieces of axis 1 each triangular sweep "
-                                 "is pipelined in; 0: four per rank the sweep passes through")
-                  .at_least(0.0)
-                  .at_most(1 << 20));
+  s.push_back(threads_parameter());
+  s.push_back(fragments_parameter());
   return s;
 }
 
@@ -48,20 +36,7 @@ SolveStats MatmSolver::solve_impl(std::span<const double> b, std::span<double> x
   return st;
 }
 
-double MatmSolver::measured_speed() {
-  const Stencil7<double> a = calibration_stencil();
-  const SplitStencil split(a, name_);
-  std::vector<double> f(a.size(), 1.0), x(a.size(), 0.0);
-  CpuBackend backend(split, f, x, threads_, 1);
-  backend.update_and_residual(0.0);
-  std::vector<double> seconds;
-  for (int k = 0; k < calibration_repeats; ++k) {
-    const auto start = std::chrono::steady_clock::now();
-    backend.correction(1.0);
-    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  }
-  return speed_from_times(a.size(), seconds);
-}
+double MatmSolver::measured_speed() { return cpu_measured_speed(threads_, name_); }
 
 Facts MatmSolver::facts() const {
   Facts f{{"threads", std::to_string(threads_)}};

@@ -12,6 +12,28 @@ RankLinks::RankLinks(const GridBlock& block)
   buffer_.resize(static_cast<std::size_t>(e_[0] * std::max(e_[1], e_[2])));
 }
 
+namespace {
+
+// Fragments start a whole number of warps into the line (RankLinks::fragment).
+constexpr index_t granule = 32;
+
+}  // namespace
+
+int RankLinks::fragments(int requested) const {
+  const index_t units = (e_[0] + granule - 1) / granule;
+  return static_cast<int>(std::min<index_t>(requested > 0 ? requested : 4 * depth_, units));
+}
+
+std::pair<index_t, index_t> RankLinks::fragment(int q, int count, bool forward) const {
+  const index_t length = e_[0];
+  const index_t units = (length + granule - 1) / granule;
+  // b(p): where fragment p starts, counted from the line's start in the sweep's direction.
+  auto b = [&](int p) { return std::min(length, granule * (units * p / count)); };
+  // The own nodes of axis 1 are 1 .. length in the view (after the ghost node 0).
+  if (forward) return {1 + b(q), 1 + b(q + 1)};
+  return {1 + length - b(q + 1), 1 + length - b(q)};
+}
+
 Strip RankLinks::strip(int face, bool ghost, index_t i0, index_t i1) const {
   const int axis = face / 2;  // 1 or 2
   const bool upper = face % 2 == 1;

@@ -15,6 +15,7 @@
 #include <solvent_matm/split_operator.hpp>
 
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace solvent::matm {
@@ -45,8 +46,16 @@ class RankLinks {
   int pipeline_depth() const { return depth_; }
   // The fragments a sweep is cut in: `requested`, or for 0 four per rank the sweep passes
   // through, so that the pipeline's fill and drain (depth - 1 fragments of idle time per
-  // rank) cost about a fifth of a sweep.
-  int fragments(int requested) const { return requested > 0 ? requested : 4 * depth_; }
+  // rank) cost about a fifth of a sweep; at most one per warp of axis 1 (see fragment()).
+  int fragments(int requested) const;
+  // Fragment q of `count` (0 first in the sweep's direction: the lower sweep's from the
+  // line's start, the upper sweep's from its end), as view indices i0 <= i < i1 along
+  // axis 1. Every backend cuts its sweeps here, so a rank and its neighbour, on a CPU or a
+  // GPU, pass the same strips. The cuts lie a whole number of warps (32 nodes) from the
+  // line's start in the sweep's direction, so that no fragment splits a warp-scan group of
+  // the CUDA sweep (each group then gives the values of one unbroken sweep); the CPU sweep
+  // continues each line across any cut, so its values do not depend on where they lie.
+  std::pair<index_t, index_t> fragment(int q, int count, bool forward) const;
 
   // For a device backend. The strips of fragment [i0, i1) that receive_fragment receives
   // (incoming: the ghost planes, from the neighbours the sweep comes from) or send_fragment

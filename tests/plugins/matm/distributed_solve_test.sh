@@ -3,7 +3,8 @@
 # 4 ranks (axes 2 and 3), with several pipeline fragment counts and with two threads: the
 # residual history repeats the one-rank run bit for bit (so the iteration count does), the
 # maximum error is the same, and the solution pieces reassembled equal the one-rank
-# solution to 1e-12. A split of axis 1, along which the sweeps are pipelined, is refused.
+# solution to 1e-12 (axis 1 has 70 nodes: fragments are whole warps, so at most three). A
+# split of axis 1, along which the sweeps are pipelined, is refused.
 # usage: distributed_solve_test.sh SOLVENT MPIEXEC PYTHON READ_PVTI WORK_DIR
 set -u
 solvent=$1 mpiexec=$2 python=$3 read_pvti=$4 work=$5
@@ -19,7 +20,7 @@ for problem in poisson convection-diffusion; do
 name = "distributed-matm-$problem"
 [model]
 type = "grid-equations-3d"
-n1 = 15
+n1 = 70
 n2 = 13
 n3 = 12
 problem = "$problem"

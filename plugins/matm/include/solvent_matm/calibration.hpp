@@ -6,6 +6,7 @@
 // et al.: the 95th percentile of the repeated times, so that a rank is credited with the
 // speed it keeps, not its best moment.
 #include <solvent/stencil7.hpp>
+#include <solvent_matm/iteration.hpp>
 
 #include <cstddef>
 #include <vector>
@@ -21,5 +22,11 @@ inline constexpr int calibration_repeats = 21;
 
 // nodes / (95th percentile of `seconds`).
 double speed_from_times(std::size_t nodes, std::vector<double> seconds);
+
+// The calibration itself, the same for every backend: a residual, then calibration_repeats
+// corrections (w = 1) timed one by one on the host clock, and speed_from_times over
+// `nodes`. correction() returns once its inner products are on the host, which a device
+// backend copies from the device after its last kernel: each time spans the device's work.
+double time_corrections(MatmBackend& backend, std::size_t nodes);
 
 }  // namespace solvent::matm
