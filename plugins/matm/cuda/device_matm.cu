@@ -7,13 +7,9 @@ namespace solvent::matm::cuda {
 namespace {
 
 // Slots of the device array `sums`, one per inner product an iteration needs, so that
-// one copy brings them all to the host.
+// one copy brings those of a step to the host; from d_w_w on in the order of the CPU
+// backend's totals.
 enum Slot { rr = 0, d_w_w, r2_w, a0_w_w, b_w_w, binv_a0, binv_a1, slots };
-
-// Fragments of axis 1 start a whole number of warps from the start of the line in the
-// sweep's direction, so that no fragment cuts a warp-scan group: each group holds the nodes,
-// and gives the values, it does in one unbroken sweep.
-constexpr index_t granule = 32;
 
 // Calls visit(b, m) for the b-th own node (the block's order, axis 1 fastest) at view index m.
 template <class Visit>
@@ -41,8 +37,7 @@ DeviceMatm::DeviceMatm(const SplitStencil& a, const SweepShape& shape, int fragm
   for (std::size_t m = 0; m < n_; ++m) active_[m] = a.c0()[m] != 0.0;
   if (a.block()) {
     links_.emplace(*a.block());
-    const index_t units = (own_.hi[0] - own_.lo[0] + granule - 1) / granule;
-    fragments_ = static_cast<int>(std::min<index_t>(links_->fragments(fragments), units));
+    fragments_ = links_->fragments(fragments);
   }
   try {
     const SplitView host = a.view();
@@ -140,7 +135,6 @@ void DeviceMatm::upload(std::span<const double> f, std::span<const double> x) {
       x0[m] = x[b];
       f_norm2_ += f[b] * f[b];
     });
-    links_->sum(std::span<double>(&f_norm2_, 1));
     f_in = f_view.data();
   }
   current_ = 0;
@@ -170,31 +164,31 @@ void DeviceMatm::download(std::span<double> x) const {
   for_own(view_, own_, [&](std::size_t b, std::size_t m) { x[b] = v[m]; });
 }
 
-std::vector<double> DeviceMatm::fetch_sums(int count) const {
-  std::vector<double> h(count);
-  check(cudaMemcpy(h.data(), sums_, count * sizeof(double), cudaMemcpyDeviceToHost),
+double DeviceMatm::rhs_norm2() { return add_over_ranks(&f_norm2_, 1)[0]; }
+
+std::vector<double> DeviceMatm::add_over_ranks(const double* values, int count) const {
+  // Each rank's sum as an exact sum of one term, added exactly over the ranks: the same
+  // collective with the same count as the CPU backend's totals(), so ranks on a GPU and on
+  // the CPU can share a run, and every rank holds the same bits.
+  std::vector<ExactSum> sums(static_cast<std::size_t>(count));
+  for (int q = 0; q < count; ++q) sums[static_cast<std::size_t>(q)].add(values[q]);
+  if (links_) links_->sum(sums);
+  std::vector<double> out;
+  for (const auto& e : sums) out.push_back(e.value());
+  return out;
+}
+
+std::vector<double> DeviceMatm::fetch_sums(int first, int count) const {
+  std::vector<double> h(static_cast<std::size_t>(count));
+  check(cudaMemcpy(h.data(), sums_ + first, count * sizeof(double), cudaMemcpyDeviceToHost),
         "cudaMemcpy (sums)");
-  if (links_) links_->sum(std::span<double>(h));
-  return h;
+  return add_over_ranks(h.data(), count);
 }
 
 SweepRange DeviceMatm::fragment(int q, bool upper) const {
-  const index_t length = own_.hi[0] - own_.lo[0];
-  const index_t units = (length + granule - 1) / granule;
-  // b(q): where fragment q starts, counted from the line's start in the sweep's direction.
-  auto b = [&](int p) { return std::min(length, granule * (units * p / fragments_)); };
-  SweepRange r{own_, 0, 0};
-  if (fragments_ == 1) {
-    r.i0 = own_.lo[0];
-    r.i1 = own_.hi[0];
-  } else if (upper) {
-    r.i0 = own_.hi[0] - b(q + 1);
-    r.i1 = own_.hi[0] - b(q);
-  } else {
-    r.i0 = own_.lo[0] + b(q);
-    r.i1 = own_.lo[0] + b(q + 1);
-  }
-  return r;
+  if (!links_) return {own_, own_.lo[0], own_.hi[0]};
+  const auto [i0, i1] = links_->fragment(q, fragments_, !upper);
+  return {own_, i0, i1};
 }
 
 // Each fragment, on every rank, in the same order: received from the ranks the sweep comes
@@ -273,20 +267,26 @@ void DeviceMatm::send_strips(const double* field, const SweepRange& r, bool forw
 }
 
 double DeviceMatm::update_and_residual(double tau) {
-  // The residual reads x - tau w on the ghost layer: x's ghosts are brought here, w's were
-  // by correction() before its product.
-  if (links_) exchange(x_[current_]);
+  if (links_) {
+    // As the CPU backend does: x - tau w on the own nodes, then x's ghost layer, then the
+    // residual, so that a neighbour on the CPU sends and expects the updated x.
+    if (tau != 0.0) cuda::update(view_, own_, x_[current_], w_, tau);
+    exchange(x_[current_]);
+    tau = 0.0;
+  }
+  // One rank: the step fused into the residual's kernel.
   cuda::update_and_residual(view_, own_, x_[current_], w_, tau, x_[1 - current_], f_, r_,
                             partials_, sums_ + rr);
   current_ = 1 - current_;
-  return fetch_sums(1)[0];
+  return fetch_sums(rr, 1)[0];
 }
 
 double DeviceMatm::omega_from_residual() {
   if (links_) exchange(r_);
   apply_split(view_, own_, r_, r_, z0_, nullptr, partials_, sums_ + d_w_w);
-  const auto s = fetch_sums(r2_w + 1);
-  return s[r2_w] > 0.0 ? std::sqrt(s[d_w_w] / s[r2_w]) : 0.0;
+  // (D r, r), (D^-1 R2 r, R2 r): the CPU's two totals.
+  const auto s = fetch_sums(d_w_w, 2);
+  return s[1] > 0.0 ? std::sqrt(s[0] / s[1]) : 0.0;
 }
 
 Dots DeviceMatm::correction(double omega) {
@@ -297,14 +297,15 @@ Dots DeviceMatm::correction(double omega) {
   // z0 and z1 are read on the own nodes only: the sweeps need no ghosts of them.
   lower_sweep(z0_, omega, sums_ + binv_a0);
   if (!self_adjoint_) lower_sweep(z1_, omega, sums_ + binv_a1);
-  const auto s = fetch_sums(slots);
+  // The CPU's totals: five, or six with (B^-1 A1 w, A1 w), in this order.
+  const auto s = fetch_sums(d_w_w, self_adjoint_ ? binv_a1 - d_w_w : slots - d_w_w);
   Dots d;
-  d.d_w_w = s[d_w_w];
-  d.r2_w = s[r2_w];
-  d.a0_w_w = s[a0_w_w];
-  d.b_w_w = s[b_w_w];
-  d.binv_a0 = s[binv_a0];
-  d.binv_a1 = self_adjoint_ ? 0.0 : s[binv_a1];
+  d.d_w_w = s[0];
+  d.r2_w = s[r2_w - d_w_w];
+  d.a0_w_w = s[a0_w_w - d_w_w];
+  d.b_w_w = s[b_w_w - d_w_w];
+  d.binv_a0 = s[binv_a0 - d_w_w];
+  d.binv_a1 = self_adjoint_ ? 0.0 : s[binv_a1 - d_w_w];
   return d;
 }
 

@@ -9,8 +9,10 @@
 // ghost layers of x, r and w before the products that read them, and the sweeps pipelined
 // over the ranks by fragments of axis 1, each fragment's boundary strips copied from the
 // device and sent after its launch, received and copied to the device before it. Inner
-// products are the ranks' device sums added (rounded, not exact), so the iterates repeat one
-// GPU's to rounding. On one rank: one fragment, nothing staged.
+// products are each rank's device sum, added exactly over the ranks, so the iterates repeat
+// one GPU's to rounding. The exchanges, fragments, messages and sums are the CPU backend's,
+// in the same order, so a rank on the GPU and a neighbour on the CPU share a run. On one
+// rank: one fragment, nothing staged.
 #include "cuda/kernels.hpp"
 #include "src/rank_links.hpp"
 
@@ -43,7 +45,7 @@ class DeviceMatm final : public MatmBackend {
   int fragments() const { return fragments_; }
 
   bool self_adjoint() const override { return self_adjoint_; }
-  double rhs_norm2() override { return f_norm2_; }
+  double rhs_norm2() override;
   double update_and_residual(double tau) override;
   double omega_from_residual() override;
   Dots correction(double omega) override;
@@ -51,9 +53,12 @@ class DeviceMatm final : public MatmBackend {
  private:
   double* allocate(std::size_t n);
   void release();
-  // The first `count` sums, added over the ranks.
-  std::vector<double> fetch_sums(int count) const;
-  // The range of fragment q (0 first) of a sweep, in the order the sweep takes them.
+  // `count` values of this rank, added over the ranks (exactly, as the CPU backend adds).
+  std::vector<double> add_over_ranks(const double* values, int count) const;
+  // Slots first .. first + count - 1 of the device sums, added over the ranks.
+  std::vector<double> fetch_sums(int first, int count) const;
+  // The range of fragment q (0 first) of a sweep, in the order the sweep takes them
+  // (RankLinks::fragment; the whole line on one rank).
   SweepRange fragment(int q, bool upper) const;
   // y = (D + w R1)^-1 src, with (D y, y) into *dot where dot != nullptr; w = (D + w R2)^-1 D y.
   void lower_sweep(const double* src, double omega, double* dot);

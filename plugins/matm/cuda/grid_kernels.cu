@@ -62,6 +62,20 @@ __global__ void residual_kernel(SplitView s, Box own, const double* __restrict__
   block_partials(rr, partials);
 }
 
+__global__ void update_kernel(SplitView s, Box own, double* x, const double* __restrict__ w,
+                              double tau) {
+  const UpdatedValues updated{x, w, tau};
+  const Lines lines(own);
+  for (index_t line = blockIdx.x; line < lines.count; line += gridDim.x) {
+    const index_t j = lines.lo2 + line % lines.width, k = lines.lo3 + line / lines.width;
+    for (index_t i = own.lo[0] + threadIdx.x; i < own.hi[0]; i += blockDim.x) {
+      const index_t m = s.index(i, j, k);
+      // Each thread reads and writes its own node only, so the step may be in place.
+      x[m] = s.c0[m] == 0.0 ? 0.0 : updated(m);
+    }
+  }
+}
+
 __global__ void apply_kernel(SplitView s, Box own, const double* __restrict__ v,
                              const double* __restrict__ r, double* __restrict__ z0,
                              double* __restrict__ z1, double* partials) {
@@ -103,6 +117,11 @@ __global__ void reduce_kernel(const double* partials, int count, int width, doub
 int grid_blocks(const Box& own) {
   const index_t lines = Lines(own).count;
   return int(lines < max_blocks ? lines : max_blocks);
+}
+
+void update(const SplitView& s, const Box& own, double* x, const double* w, double tau) {
+  update_kernel<<<grid_blocks(own), threads_per_block>>>(s, own, x, w, tau);
+  check_launch("update kernel");
 }
 
 void update_and_residual(const SplitView& s, const Box& own, const double* x, const double* w,

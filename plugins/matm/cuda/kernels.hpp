@@ -44,6 +44,9 @@ void upper_sweep(const SplitView& s, const SweepRange& r, const double* y, doubl
 // Blocks the grid kernels below use on `own`; `partials` must hold 4 doubles per block.
 int grid_blocks(const Box& own);
 
+// x = x - tau w on the own nodes (0 on inactive ones): the step alone, over ranks, where x's
+// ghost layer is exchanged between it and the residual.
+void update(const SplitView& s, const Box& own, double* x, const double* w, double tau);
 // x_out = x - tau w, r = A x_out - f; sums[0] = (r, r). Over ranks x and w need their ghosts.
 void update_and_residual(const SplitView& s, const Box& own, const double* x, const double* w,
                          double tau, double* x_out, const double* f, double* r, double* partials,

@@ -39,9 +39,9 @@ class RankLinks {
   // ones); otherwise the upper sweep, the other way.
   void receive_fragment(std::span<double> field, index_t i0, index_t i1, bool forward);
   void send_fragment(std::span<const double> field, index_t i0, index_t i1, bool forward);
+  // Every backend's inner products, as exact sums (a device backend's per-rank sums each
+  // one term), so that ranks on the CPU and on a GPU make the same collective.
   void sum(std::span<ExactSum> sums) const { sum_over_ranks(sums, comm_); }
-  // Rounded sums over all ranks (a device backend's), the same bits on every rank.
-  void sum(std::span<double> values) const { comm_.sum(values); }
   // The ranks a sweep passes through one after another: p2 + p3 - 1.
   int pipeline_depth() const { return depth_; }
   // The fragments a sweep is cut in: `requested`, or for 0 four per rank the sweep passes
