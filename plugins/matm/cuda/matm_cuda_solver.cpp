@@ -1,6 +1,7 @@
 #include "cuda/matm_cuda_solver.hpp"
 
 #include <solvent/cuda.hpp>
+#include <solvent_matm/calibration.hpp>
 
 #include <spdlog/spdlog.h>
 
@@ -24,7 +25,34 @@ Schema matm_cuda_schema() {
       "warp-scan: a warp solves 32 x-nodes of a line by a scan (coalesced); "
       "paper: Sukhinov et al.'s Algorithm 2, one node per thread on the i + j + k wavefront"));
   s.push_back(fragments_parameter());
+  s.push_back(ParamSpec::string(
+      "device", "cuda",
+      "where each rank runs: \"cuda\" (every rank on a GPU), \"auto\" (a GPU where the rank's "
+      "local rank is below its host's GPU count, else the CPU), or one entry per rank, "
+      "e.g. \"cuda,cpu,cpu\""));
+  s.push_back(threads_parameter());
   return s;
+}
+
+std::optional<bool> listed_on_gpu(const std::string& device, int rank, int ranks) {
+  if (device == "auto") return std::nullopt;
+  if (device == "cuda") return true;
+  std::vector<std::string> entries;
+  std::istringstream in(device);
+  for (std::string e; std::getline(in, e, ',');) {
+    const auto b = e.find_first_not_of(' '), t = e.find_last_not_of(' ');
+    entries.push_back(b == std::string::npos ? "" : e.substr(b, t - b + 1));
+  }
+  for (const auto& e : entries)
+    if (e != "cuda" && e != "cpu")
+      throw ConfigError({"matm-cuda: device = \"" + device + "\": entry \"" + e +
+                         "\" is neither \"cuda\" nor \"cpu\" (device takes \"cuda\", \"auto\" "
+                         "or one of those per rank, comma separated)"});
+  if (static_cast<int>(entries.size()) != ranks)
+    throw ConfigError({"matm-cuda: device = \"" + device + "\" lists " +
+                       std::to_string(entries.size()) + " device(s) but the run has " +
+                       std::to_string(ranks) + " rank(s): one entry per rank"});
+  return entries[static_cast<std::size_t>(rank)] == "cuda";
 }
 
 MatmCudaSolver::MatmCudaSolver(const PluginContext& ctx)
@@ -39,16 +67,53 @@ MatmCudaSolver::MatmCudaSolver(const PluginContext& ctx)
   if (!shape_.paper && shape_.block_x % 32 != 0)
     throw ConfigError({"matm-cuda: block_x = " + std::to_string(shape_.block_x) +
                        " must be a multiple of 32 with sweep = \"warp-scan\""});
-  // Over ranks, this rank's GPU, before anything touches a device.
-  if (ctx.comm->size() > 1)
-    device_name_ = solvent::cuda::select_rank_device(*ctx.comm, "matm-cuda");
+  const Communicator& comm = *ctx.comm;
+  const std::optional<bool> listed =
+      listed_on_gpu(ctx.params.string("device"), comm.rank(), comm.size());
+  if (listed) {
+    on_gpu_ = *listed;
+    // Over ranks, this rank's GPU, before anything touches a device.
+    if (on_gpu_ && comm.size() > 1)
+      device_name_ = solvent::cuda::select_rank_device(comm, "matm-cuda");
+  } else {
+    // "auto": GPU local_rank where the host has that many, else the CPU.
+    try {
+      const int ordinal = comm.local_rank();
+      device_name_ = std::to_string(ordinal) + ": " +
+                     solvent::cuda::select_device(ordinal, "matm-cuda");
+    } catch (const DeviceUnavailable&) {
+      on_gpu_ = false;
+    }
+  }
+  if (!on_gpu_) {
+    threads_ = cpu_threads(static_cast<int>(ctx.params.integer("threads")));
+    device_name_ = "cpu (" + std::to_string(threads_) + " threads)";
+  }
+  // Every rank makes this one collective, whatever its device; the record names them all.
+  if (comm.size() > 1) {
+    devices_.clear();
+    for (const auto& d : comm.gather_all(on_gpu_ ? "cuda" : "cpu"))
+      devices_ += (devices_.empty() ? "" : ",") + d;
+  }
+}
+
+void MatmCudaSolver::probe_device() {
+  if (on_gpu_ && device_name_.empty())
+    device_name_ = solvent::cuda::current_device("matm-cuda");  // DeviceUnavailable without a GPU
 }
 
 void MatmCudaSolver::setup_impl(std::shared_ptr<const Operator> op) {
-  if (device_name_.empty())
-    device_name_ = solvent::cuda::current_device("matm-cuda");  // DeviceUnavailable without a GPU
+  probe_device();
   const auto& a = std::get<Stencil7<double>>(*op);
   device_.reset();
+  split_.reset();
+  if (!on_gpu_) {
+    split_.emplace(a, name_);
+    if (log_)
+      log_->info("matm-cuda: {} x {} x {} grid on the CPU, {} thread(s)", split_->grid()[0],
+                 split_->grid()[1], split_->grid()[2], threads_);
+    return;
+  }
   const SplitStencil split(a, name_);
   device_ = std::make_unique<DeviceMatm>(split, shape_, fragments_);
   if (log_)
@@ -61,6 +126,11 @@ void MatmCudaSolver::setup_impl(std::shared_ptr<const Operator> op) {
 }
 
 SolveStats MatmCudaSolver::solve_impl(std::span<const double> b, std::span<double> x) {
+  if (!on_gpu_) {
+    // The backend writes the iterate into x when it goes, at the end of this scope.
+    CpuBackend backend(*split_, b, x, threads_, fragments_);
+    return run(backend);
+  }
   device_->upload(b, x);
   const SolveStats& st = run(*device_);
   device_->download(x);
@@ -71,15 +141,33 @@ SolveStats MatmCudaSolver::solve_impl(std::span<const double> b, std::span<doubl
   return st;
 }
 
+double MatmCudaSolver::measured_speed() {
+  if (!on_gpu_) return cpu_measured_speed(threads_, name_);
+  probe_device();
+  const Stencil7<double> a = calibration_stencil();
+  const SplitStencil split(a, name_);
+  DeviceMatm backend(split, shape_, 1);
+  const std::vector<double> f(a.size(), 1.0), x(a.size(), 0.0);
+  backend.upload(f, x);
+  return time_corrections(backend, a.size());
+}
+
 Facts MatmCudaSolver::facts() const {
-  Facts f{{"device", device_name_},
-          {"sweep", shape_.paper ? "paper" : "warp-scan"},
-          {"block", std::to_string(shape_.block_x) + "x" + std::to_string(shape_.block_z)}};
+  Facts f{{"device", device_name_}};
+  if (!devices_.empty()) f.push_back({"devices", devices_});
+  if (on_gpu_) {
+    f.push_back({"sweep", shape_.paper ? "paper" : "warp-scan"});
+    f.push_back({"block", std::to_string(shape_.block_x) + "x" + std::to_string(shape_.block_z)});
+  } else {
+    f.push_back({"threads", std::to_string(threads_)});
+  }
   if (last_) {
     for (auto& kv : outcome()) f.push_back(kv);
-    std::ostringstream s;
-    s << device_seconds_;
-    f.push_back({"device_seconds", s.str()});
+    if (on_gpu_) {
+      std::ostringstream s;
+      s << device_seconds_;
+      f.push_back({"device_seconds", s.str()});
+    }
   }
   return f;
 }

@@ -1,12 +1,16 @@
 #pragma once
 // `matm-cuda`: the modified alternating-triangular method (Sukhinov et al.) on one GPU, the
 // operator resident on the device from setup() on; over MPI ranks, one GPU per rank
-// (DeviceMatm says what crosses between them).
+// (DeviceMatm says what crosses between them), or, by the `device` parameter, some ranks on
+// the CPU (CpuBackend, which exchanges and sums as DeviceMatm does) beside ranks on GPUs.
+#include "cpu/cpu_backend.hpp"
 #include "cuda/device_matm.hpp"
 
 #include <solvent_matm/solver_base.hpp>
+#include <solvent_matm/split_stencil.hpp>
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace solvent::matm::cuda {
@@ -16,6 +20,9 @@ class MatmCudaSolver final : public SolverBase {
   explicit MatmCudaSolver(const PluginContext& ctx);
 
   Facts facts() const override;
+  // This rank's calibration (calibration.hpp): DeviceMatm's correction on its GPU, or the
+  // CPU backend's on its threads.
+  double measured_speed() override;
 
  protected:
   void setup_impl(std::shared_ptr<const Operator> op) override;
@@ -23,13 +30,27 @@ class MatmCudaSolver final : public SolverBase {
   SolveStats solve_impl(std::span<const double> b, std::span<double> x) override;
 
  private:
+  // On one rank the GPU is probed when first needed, so that a run without one can fall
+  // back to another solver (setup's DeviceUnavailable).
+  void probe_device();
+
   SweepShape shape_;
   int fragments_;
+  bool on_gpu_ = true;  // this rank's device
+  int threads_ = 0;     // a CPU rank's OpenMP threads
   std::string device_name_;
+  std::string devices_;  // every rank's device, "cuda,cpu,...", over ranks
   std::unique_ptr<DeviceMatm> device_;
+  std::optional<SplitStencil> split_;  // a CPU rank's operator
   double device_seconds_ = 0.0;
 };
 
 Schema matm_cuda_schema();
+
+// Whether rank `rank` of `ranks` runs on a GPU by the `device` parameter: "cuda" (every
+// rank), or a list with one entry ("cuda" or "cpu") per rank; nullopt for "auto", which
+// each rank decides by the GPUs of its host. Throws ConfigError for any other text, or a
+// list of another length.
+std::optional<bool> listed_on_gpu(const std::string& device, int rank, int ranks);
 
 }  // namespace solvent::matm::cuda

@@ -4,8 +4,8 @@
 # ranks, split along axis 3 or axis 2, with the sweeps pipelined in 1, 2 and 3 fragments
 # (axis 1 has 70 nodes: at most three fragments of whole warps) and in both sweep layouts.
 # Each run over ranks takes the one-process iteration count and its solution pieces
-# reassembled equal the one-process solution to 1e-12 (the inner products are the ranks' device sums added: the same to
-# rounding, not bit for bit). Without a GPU the test reports itself skipped (exit 77).
+# reassembled equal the one-process solution to 1e-12 (the inner products are each rank's
+# device sum, added exactly over the ranks: the same to rounding, not bit for bit). Without a GPU the test reports itself skipped (exit 77).
 # usage: distributed_cuda_solve_test.sh SOLVENT MPIEXEC PYTHON READ_PVTI WORK_DIR
 set -u
 solvent=$1 mpiexec=$2 python=$3 read_pvti=$4 work=$5
