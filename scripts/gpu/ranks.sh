@@ -5,6 +5,9 @@
 #   bash scripts/gpu/ranks.sh bench   boundary-plane transfers (cpu-cpu, gpu-cpu, gpu-gpu,
 #                                     T = a + b V); matm on 1, 2, 4, 8 CPU ranks at 193^3 (40 iterations) with
 #                                     the pipeline's wait; fragments 1 to 64 on 4 ranks
+#   bash scripts/gpu/ranks.sh hetero  matm-cuda with one GPU rank and two CPU ranks
+#                                     (device = "cuda,cpu,cpu") at 193^3, 40 iterations,
+#                                     blocks even and by measured speed, beside the GPU alone
 # On a one-GPU machine both ranks of a GPU run share GPU 0: equality, not scaling. Results
 # under $OUT.
 SECONDS=0
@@ -75,4 +78,39 @@ if [ "$mode" = bench ]; then
   done
   cat "$OUT/matm-ranks.md"
   echo "== matm ranks ($SECONDS s)"
+fi
+
+if [ "$mode" = hetero ]; then
+  printf '[run]\nname = "x"\n[model]\ntype = "grid-equations-3d"\nn1 = 193\nn2 = 193\nn3 = 193\nproblem = "poisson"\n[integrator]\ntype = "steady"\n[linear_solver]\ntype = "matm-cuda"\ntolerance = 1e-30\nmax_iterations = 40\n' > $work/hetero.toml
+  # The GPU rank gets two cores, each CPU rank half of the rest (7 on 16 cores), bound by
+  # taskset per rank: mpirun's --map-by slot:PE=n gives every rank the same count.
+  cores=$(nproc) threads=$(( ($(nproc) - 2) / 2 ))
+  cat > $work/bind.sh <<SH
+#!/usr/bin/env bash
+case \$OMPI_COMM_WORLD_RANK in
+  0) set -- 0-1 "\$@" ;;
+  1) set -- 2-$((1 + threads)) "\$@" ;;
+  *) set -- $((2 + threads))-$((1 + 2 * threads)) "\$@" ;;
+esac
+exec taskset -c "\$@"
+SH
+  echo "| ranks | devices | balance | speeds (nodes/s) | block sizes | iterations | solve s | s / iteration |" > "$OUT/hetero.md"
+  echo "| --- | --- | --- | --- | --- | --- | --- | --- |" >> "$OUT/hetero.md"
+  row() {
+    local dir=$1 solve
+    solve=$(value $dir solve)
+    echo "| $2 | $(value $dir devices) | $3 | $(value $dir measured_speed_each_rank) | $(sed -n 's/^ *block_sizes_axis[0-9] = //p' $dir/record.toml | tr -d "'") | $(value $dir iterations) | $solve | $(python3 -c "print(f'{$solve/$(value $dir iterations):.4f}')") |" >> "$OUT/hetero.md"
+  }
+  $solvent run $work/hetero.toml --output $work/hetero-gpu > $work/hetero-gpu.log 2>&1 || tail -5 $work/hetero-gpu.log
+  row $work/hetero-gpu 1 -
+  for balance in even measured; do
+    dir=$work/hetero-$balance
+    mpirun --bind-to none -n 3 bash $work/bind.sh $solvent run $work/hetero.toml --output $dir \
+      --set 'linear_solver.device="cuda,cpu,cpu"' --set linear_solver.threads=$threads \
+      --set "run.balance=\"$balance\"" > $dir.log 2>&1 || tail -5 $dir.log
+    row $dir 3 $balance
+  done
+  echo "cores $cores, CPU ranks $threads threads each" >> "$OUT/hetero.md"
+  cat "$OUT/hetero.md"
+  echo "== hetero ($SECONDS s)"
 fi
