@@ -57,6 +57,15 @@ std::string select_rank_device(const Communicator& comm, const char* context) {
   return std::to_string(ordinal) + ": " + select_device(ordinal, context);
 }
 
+int available_devices() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();  // a failed probe must not leak into the next check
+    return 0;
+  }
+  return count;
+}
+
 std::string current_device(const char* context) {
   device_count(context);
   int ordinal = 0;

@@ -9,7 +9,10 @@ solvent::Schema integrator_schema() {
       ParamSpec::real("dt", 0.001, "time step k").above(0.0),
       ParamSpec::integer("steps", 1000, "steps to take (fewer if a tip reaches model.stop_x)")
           .at_least(0),
-      ParamSpec::choice("device", "cpu", {"cpu", "cuda"}, "where the state lives and steps"),
+      ParamSpec::string("device", "cpu",
+                        "where the state lives and steps: cpu, cuda, auto (a GPU for each of a "
+                        "host's first ranks, as many as it has GPUs; the CPU for the rest), or "
+                        "one per rank (\"cuda,cpu,cpu\")"),
       // Narrowed to int for OpenMP; 4096 is above the hardware threads of any one host, so
       // a larger value is a typo rather than a request.
       ParamSpec::integer("threads", 0,

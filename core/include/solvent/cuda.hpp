@@ -30,6 +30,9 @@ std::string select_device(int ordinal, const char* context);
 // made, before it touches the device, where comm has more than one rank.
 std::string select_rank_device(const Communicator& comm, const char* context);
 
+// The GPUs this process can use; 0 where there is no driver or no device (no exception).
+int available_devices();
+
 // The name of the calling thread's current device, after the same probe as select_device.
 std::string current_device(const char* context);
 

@@ -8,6 +8,10 @@
 #include <solvent/errors.hpp>
 #include <solvent/grid_blocks.hpp>
 #include <solvent/output.hpp>
+#include <solvent/rank_device.hpp>
+#ifdef SOLVENT_STENCIL3D_HAVE_CUDA
+#include <solvent/cuda.hpp>
+#endif
 #include <solvent_family_angiogenesis_3d/parameters.hpp>
 
 #include <fmt/format.h>
@@ -67,7 +71,22 @@ void write_snapshot(const SimulationState& s, const fs::path& dir) {
 
 }  // namespace
 
-ExplicitStencil3d::ExplicitStencil3d(const solvent::PluginContext& ctx) : q_(ctx.params) {}
+namespace {
+int gpus_on_host() {
+#ifdef SOLVENT_STENCIL3D_HAVE_CUDA
+  return solvent::cuda::available_devices();
+#else
+  return 0;
+#endif
+}
+}  // namespace
+
+// The device is settled when the integrator is made, so a bad `device` is refused with the
+// configuration, before the run's folder exists.
+ExplicitStencil3d::ExplicitStencil3d(const solvent::PluginContext& ctx)
+    : q_(ctx.params),
+      device_(solvent::rank_device(q_.string("device"), *ctx.comm, gpus_on_host(),
+                                   "explicit-stencil3d")) {}
 
 bool ExplicitStencil3d::accepts(solvent::Model& model, std::string& why) const {
   if (model.extension(solvent::angiogenesis_3d::extension_name)) return true;
@@ -137,8 +156,10 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
     if (log) log->warn("{} (forced)", message);
   }
 
+  // Each rank its own engine: both grow the identical network from the same decisions, so
+  // CPU and CUDA ranks mix in one run.
   std::unique_ptr<StencilEngine> engine;
-  if (q_.string("device") == "cuda") {
+  if (device_ == solvent::RankDevice::Cuda) {
 #ifdef SOLVENT_STENCIL3D_HAVE_CUDA
     engine = make_cuda_engine(comm);
 #else
@@ -149,6 +170,12 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
     engine = make_cpu_engine(comm);
   }
   facts_.emplace_back("device", engine->device_name());
+  if (comm.size() > 1) {
+    std::string each;
+    for (const auto& d : comm.gather_all(engine->device_name()))
+      each += (each.empty() ? "" : ", ") + d;
+    facts_.emplace_back("device_each_rank", each);
+  }
   if (log)
     log->info("explicit-stencil3d: {}x{}x{} nodes on {}, dt = {:g} (limit {:.6g}), from step {}",
               p.nx, p.ny, p.nz, engine->device_name(), dt, limit.dt, state.step);

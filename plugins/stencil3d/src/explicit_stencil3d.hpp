@@ -3,6 +3,7 @@
 
 #include <solvent/integrator.hpp>
 #include <solvent/plugin.hpp>
+#include <solvent/rank_device.hpp>
 
 #include <memory>
 
@@ -24,6 +25,7 @@ class ExplicitStencil3d final : public solvent::Integrator {
 
  private:
   solvent::Parameters q_;
+  solvent::RankDevice device_;  // this rank's
   solvent::Facts facts_;
 };
 

@@ -4,14 +4,16 @@
 # 1, 2 and 4 ranks and splits along one and two axes. The run must branch,
 # anastomose, fill every tip slot and cross between blocks, or it would prove little. With
 # DEVICE cuda the ranks run the CUDA engine (one GPU a rank, shared where there are fewer)
-# against the one-process CPU files; exit 77 (skipped) where no GPU can be used.
+# against the one-process CPU files; with DEVICE mixed rank 0 runs the CUDA engine and the
+# others the CPU engine; exit 77 (skipped) where no GPU can be used. Each run names every
+# rank's device (integrator.device = "cpu,cpu,..."), and the record says which each took.
 #   distributed_cli_test.sh SOLVENT MPIEXEC CONFIG WORKDIR [DEVICE]
 set -u
 solvent=$1 mpiexec=$2 config=$3 work=$4 device=${5:-cpu}
 rm -rf "$work" && mkdir -p "$work"
 fail() { echo "FAIL: $*"; [ -f "$work/out.txt" ] && cat "$work/out.txt"; exit 1; }
 if [ "$device" != cpu ]; then
-  "$solvent" run "$config" --set "integrator.device=\"$device\"" --set integrator.steps=1 \
+  "$solvent" run "$config" --set 'integrator.device="cuda"' --set integrator.steps=1 \
     --output "$work/probe" --no-progress > "$work/out.txt" 2>&1
   rc=$?
   [ "$rc" -eq 7 ] && { echo "no usable $device device: skipped"; exit 77; }
@@ -35,10 +37,17 @@ files=$(cd "$one" && ls fields_*.vti network_*.vtp checkpoint.bin observables.cs
 for run in "1 auto" "2 auto" "4 auto" "4 2x2x1" "4 4x1x1" "2 1x2x1"; do
   set -- $run
   n=$1 split=$2 dir="$work/n$1-$2"
+  # One entry a rank: "cuda,cpu,cpu,cpu" for mixed.
+  devices=$([ "$device" = mixed ] && echo cuda || echo "$device")
+  for ((r = 1; r < n; ++r)); do devices+=",$([ "$device" = mixed ] && echo cpu || echo "$device")"; done
   "$mpiexec" --oversubscribe -n "$n" "$solvent" run "$config" --output "$dir" \
-    --set "model.split=\"$split\"" --set "integrator.device=\"$device\"" "${settings[@]}" \
+    --set "model.split=\"$split\"" --set "integrator.device=\"$devices\"" "${settings[@]}" \
     > "$work/out.txt" 2>&1 ||
-    fail "$n ranks ($split): exit $?"
+    fail "$n ranks ($split, $devices): exit $?"
+  if [ "$n" -gt 1 ]; then
+    each=$(sed -n "s/^ *device_each_rank = '\(.*\)'/\1/p" "$dir/record.toml")
+    [ "$each" = "${devices//,/, }" ] || fail "$n ranks: the record says devices '$each', not $devices"
+  fi
   for f in $files; do
     cmp "$one/$f" "$dir/$f" || fail "$f of $n ranks ($split) differs from one process's"
   done
@@ -48,4 +57,12 @@ for run in "1 auto" "2 auto" "4 auto" "4 2x2x1" "4 4x1x1" "2 1x2x1"; do
     echo "$n ranks ($split, $device): identical, $crossings segments between blocks"
   fi
 done
+# A list of devices that does not fit the ranks is refused with the configuration.
+"$mpiexec" --oversubscribe -n 2 "$solvent" run "$config" --output "$work/misfit" \
+  --set 'integrator.device="cpu,cpu,cpu"' --no-progress > "$work/out.txt" 2>&1
+rc=$?
+[ $rc -eq 2 ] || fail "three devices for two ranks: exit $rc, expected 2"
+grep -q 'explicit-stencil3d: device = "cpu,cpu,cpu": 3 entries for 2 ranks: give one device for every rank, or one for all (cpu, cuda or auto)' \
+  "$work/out.txt" || fail "three devices for two ranks: not the expected message"
+[ ! -e "$work/misfit" ] || fail "three devices for two ranks: the run's folder was made"
 echo "every rank count and split wrote the one-process files"
