@@ -99,7 +99,7 @@ SH
   row() {
     local dir=$1 solve
     solve=$(value $dir solve)
-    echo "| $2 | $(value $dir devices) | $3 | $(value $dir measured_speed_each_rank) | $(sed -n 's/^ *block_sizes_axis[0-9] = //p' $dir/record.toml | tr -d "'") | $(value $dir iterations) | $solve | $(python3 -c "print(f'{$solve/$(value $dir iterations):.4f}')") |" >> "$OUT/hetero.md"
+    echo "| $2 | $(value $dir device_each_rank) | $3 | $(value $dir measured_speed_each_rank) | $(sed -n 's/^ *block_sizes_axis[0-9] = //p' $dir/record.toml | tr -d "'") | $(value $dir iterations) | $solve | $(python3 -c "print(f'{$solve/$(value $dir iterations):.4f}')") |" >> "$OUT/hetero.md"
   }
   $solvent run $work/hetero.toml --output $work/hetero-gpu > $work/hetero-gpu.log 2>&1 || tail -5 $work/hetero-gpu.log
   row $work/hetero-gpu 1 -

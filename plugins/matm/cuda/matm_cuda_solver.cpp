@@ -1,6 +1,7 @@
 #include "cuda/matm_cuda_solver.hpp"
 
 #include <solvent/cuda.hpp>
+#include <solvent/rank_device.hpp>
 #include <solvent_matm/calibration.hpp>
 
 #include <spdlog/spdlog.h>
@@ -27,32 +28,11 @@ Schema matm_cuda_schema() {
   s.push_back(fragments_parameter());
   s.push_back(ParamSpec::string(
       "device", "cuda",
-      "where each rank runs: \"cuda\" (every rank on a GPU), \"auto\" (a GPU where the rank's "
-      "local rank is below its host's GPU count, else the CPU), or one entry per rank, "
+      "where each rank runs: \"cuda\" or \"cpu\" (every rank), \"auto\" (a GPU where the "
+      "rank's local rank is below its host's GPU count, else the CPU), or one entry per rank, "
       "e.g. \"cuda,cpu,cpu\""));
   s.push_back(threads_parameter());
   return s;
-}
-
-std::optional<bool> listed_on_gpu(const std::string& device, int rank, int ranks) {
-  if (device == "auto") return std::nullopt;
-  if (device == "cuda") return true;
-  std::vector<std::string> entries;
-  std::istringstream in(device);
-  for (std::string e; std::getline(in, e, ',');) {
-    const auto b = e.find_first_not_of(' '), t = e.find_last_not_of(' ');
-    entries.push_back(b == std::string::npos ? "" : e.substr(b, t - b + 1));
-  }
-  for (const auto& e : entries)
-    if (e != "cuda" && e != "cpu")
-      throw ConfigError({"matm-cuda: device = \"" + device + "\": entry \"" + e +
-                         "\" is neither \"cuda\" nor \"cpu\" (device takes \"cuda\", \"auto\" "
-                         "or one of those per rank, comma separated)"});
-  if (static_cast<int>(entries.size()) != ranks)
-    throw ConfigError({"matm-cuda: device = \"" + device + "\" lists " +
-                       std::to_string(entries.size()) + " device(s) but the run has " +
-                       std::to_string(ranks) + " rank(s): one entry per rank"});
-  return entries[static_cast<std::size_t>(rank)] == "cuda";
 }
 
 MatmCudaSolver::MatmCudaSolver(const PluginContext& ctx)
@@ -68,33 +48,23 @@ MatmCudaSolver::MatmCudaSolver(const PluginContext& ctx)
     throw ConfigError({"matm-cuda: block_x = " + std::to_string(shape_.block_x) +
                        " must be a multiple of 32 with sweep = \"warp-scan\""});
   const Communicator& comm = *ctx.comm;
-  const std::optional<bool> listed =
-      listed_on_gpu(ctx.params.string("device"), comm.rank(), comm.size());
-  if (listed) {
-    on_gpu_ = *listed;
-    // Over ranks, this rank's GPU, before anything touches a device.
-    if (on_gpu_ && comm.size() > 1)
-      device_name_ = solvent::cuda::select_rank_device(comm, "matm-cuda");
-  } else {
-    // "auto": GPU local_rank where the host has that many, else the CPU.
-    try {
-      const int ordinal = comm.local_rank();
-      device_name_ = std::to_string(ordinal) + ": " +
-                     solvent::cuda::select_device(ordinal, "matm-cuda");
-    } catch (const DeviceUnavailable&) {
-      on_gpu_ = false;
-    }
-  }
-  if (!on_gpu_) {
+  const std::string device = ctx.params.string("device");
+  // The host's GPUs matter to "auto" alone; otherwise a rank listed on the CPU never touches
+  // the CUDA runtime, so such runs need no GPU at all.
+  on_gpu_ = rank_device(device, comm, device == "auto" ? solvent::cuda::available_devices() : 0,
+                        "matm-cuda") == RankDevice::Cuda;
+  if (on_gpu_ && comm.size() > 1) {
+    // Over ranks, this rank's GPU, before anything touches a device ("auto" gives the GPUs to
+    // local ranks below the host's count, so local_rank is the one).
+    device_name_ = solvent::cuda::select_rank_device(comm, "matm-cuda");
+  } else if (!on_gpu_) {
     threads_ = cpu_threads(static_cast<int>(ctx.params.integer("threads")));
     device_name_ = "cpu (" + std::to_string(threads_) + " threads)";
   }
   // Every rank makes this one collective, whatever its device; the record names them all.
-  if (comm.size() > 1) {
-    devices_.clear();
+  if (comm.size() > 1)
     for (const auto& d : comm.gather_all(on_gpu_ ? "cuda" : "cpu"))
-      devices_ += (devices_.empty() ? "" : ",") + d;
-  }
+      devices_ += (devices_.empty() ? "" : ", ") + d;
 }
 
 void MatmCudaSolver::probe_device() {
@@ -154,7 +124,7 @@ double MatmCudaSolver::measured_speed() {
 
 Facts MatmCudaSolver::facts() const {
   Facts f{{"device", device_name_}};
-  if (!devices_.empty()) f.push_back({"devices", devices_});
+  if (!devices_.empty()) f.push_back({"device_each_rank", devices_});
   if (on_gpu_) {
     f.push_back({"sweep", shape_.paper ? "paper" : "warp-scan"});
     f.push_back({"block", std::to_string(shape_.block_x) + "x" + std::to_string(shape_.block_z)});

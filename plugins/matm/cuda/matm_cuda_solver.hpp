@@ -39,18 +39,12 @@ class MatmCudaSolver final : public SolverBase {
   bool on_gpu_ = true;  // this rank's device
   int threads_ = 0;     // a CPU rank's OpenMP threads
   std::string device_name_;
-  std::string devices_;  // every rank's device, "cuda,cpu,...", over ranks
+  std::string devices_;  // every rank's device, "cuda, cpu, ...", over ranks
   std::unique_ptr<DeviceMatm> device_;
   std::optional<SplitStencil> split_;  // a CPU rank's operator
   double device_seconds_ = 0.0;
 };
 
 Schema matm_cuda_schema();
-
-// Whether rank `rank` of `ranks` runs on a GPU by the `device` parameter: "cuda" (every
-// rank), or a list with one entry ("cuda" or "cpu") per rank; nullopt for "auto", which
-// each rank decides by the GPUs of its host. Throws ConfigError for any other text, or a
-// list of another length.
-std::optional<bool> listed_on_gpu(const std::string& device, int rank, int ranks);
 
 }  // namespace solvent::matm::cuda

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # matm-cuda with ranks on the CPU (linear_solver.device). Two modes:
-#   cpu: no GPU needed (CI). matm-cuda with every rank on the CPU ("cpu,cpu", and
+#   cpu: no GPU needed (CI). matm-cuda with every rank on the CPU ("cpu,cpu", "cpu", and
 #        "cpu,cpu,cpu" with blocks sized by measured speed) must repeat matm bit for bit:
 #        the same residual history and the same solution pieces byte for byte, and the record
 #        must name the devices; a device list of the wrong length or with an unknown entry
@@ -70,11 +70,12 @@ TOML
   if [ "$mode" = cpu ]; then
     run "$problem-matm" 2 matm "" || fail "$problem: matm on 2 ranks: exit $?"
     [ "$(value "$work/$problem-matm" iterations)" -gt 10 ] || fail "$problem: too few iterations"
-    for fragments in 0 2; do
-      dir="$problem-cpu-cpu-f$fragments"
-      run "$dir" 2 matm-cuda "cpu,cpu" --set "linear_solver.fragments=$fragments" ||
-        fail "$dir: exit $?"
-      [ "$(value "$work/$dir" devices)" = "cpu,cpu" ] || fail "$dir: the record's devices"
+    for case in "cpu,cpu 0" "cpu 2"; do
+      set -- $case
+      dir="$problem-$1-f$2"
+      run "$dir" 2 matm-cuda "$1" --set "linear_solver.fragments=$2" || fail "$dir: exit $?"
+      [ "$(value "$work/$dir" device_each_rank)" = "cpu, cpu" ] ||
+        fail "$dir: the record's device_each_rank"
       same_bits "$problem-matm" "$dir"
     done
     # Blocks sized by the CPU calibration of matm-cuda: the blocks change, the bits do not.
@@ -101,9 +102,9 @@ TOML
       n=$1 device=$2 split=$3 balance=$4 dir="$problem-n$1-$2-$3-$4"
       run "$dir" "$n" matm-cuda "$device" --set "model.split=\"$split\"" \
         --set "run.balance=\"$balance\"" || fail "$dir: exit $?"
-      devices=$(value "$work/$dir" devices)
+      devices=$(value "$work/$dir" device_each_rank)
       # "auto" puts rank 0 on GPU 0 and, on a host of one GPU, the others on the CPU.
-      case "$devices" in cuda,*) ;; *) fail "$dir: devices '$devices', rank 0 not on a GPU" ;; esac
+      case "$devices" in "cuda, "*) ;; *) fail "$dir: devices '$devices', rank 0 not on a GPU" ;; esac
       [ "$(value "$work/$dir" iterations)" = "$iterations" ] ||
         fail "$dir: $(value "$work/$dir" iterations) iterations, not $iterations"
       "$python" "$read_pvti" compare "$work/$dir/solution.pvti" "$work/$one/solution.vti" \
@@ -122,8 +123,8 @@ PY
 done
 
 if [ "$mode" = cpu ]; then
-  refused "cpu" 2 'matm-cuda: device = "cpu" lists 1 device(s) but the run has 2 rank(s): one entry per rank'
-  refused "cpu,gpu" 2 'matm-cuda: device = "cpu,gpu": entry "gpu" is neither "cuda" nor "cpu"'
+  refused "cpu,cpu,cpu" 2 'matm-cuda: device = "cpu,cpu,cpu": 3 entries for 2 ranks: give one device for every rank, or one for all (cpu, cuda or auto)'
+  refused "cpu,gpu" 2 "matm-cuda: device = \"cpu,gpu\": 'gpu' is not a device: each entry is cpu or cuda"
   echo "matm-cuda with every rank on the CPU repeats matm bit for bit; wrong device lists refused"
 else
   echo "matm-cuda with one GPU rank and CPU ranks repeats the one-GPU solve to rounding"
