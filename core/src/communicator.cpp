@@ -151,11 +151,18 @@ class MpiWorld final : public Communicator {
 
 // Started by mpirun (OpenMPI, or any PMI/PMIx launcher)? A process started alone does not
 // initialise MPI at all: a singleton MPI_Init costs about a second, on every command.
-bool launched_by_mpirun() {
+bool launched_by_mpirun_environment() {
   for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE"})
     if (std::getenv(v)) return true;
   return false;
 }
+
+// Read when the core library is loaded, before any plugin runs: a plugin library that starts
+// MPI itself (PETSc, without mpirun) makes OpenMPI a singleton that sets these variables in
+// the process, which must not make the core start MPI a second time.
+const bool launched_at_start = launched_by_mpirun_environment();
+
+bool launched_by_mpirun() { return launched_at_start; }
 
 std::unique_ptr<MpiWorld>& mpi_world() {
   static std::unique_ptr<MpiWorld> world =
