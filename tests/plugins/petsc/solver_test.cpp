@@ -43,7 +43,7 @@ TEST_CASE("conformance: petsc (gmres + ilu) on real systems, petsc-complex on co
   testkit::check_linear_solver("petsc-complex", {{"tolerance", 1e-10}}, iterative(false));
 }
 
-TEST_CASE("conformance: petsc with cg + jacobi and with bcgs + lu (MUMPS)") {
+TEST_CASE("conformance: petsc with bcgs + lu (MUMPS)") {
   testkit::check_linear_solver(
       "petsc", {{"tolerance", 1e-10}, {"ksp_type", "bcgs"}, {"pc_type", "lu"},
                 {"factor_solver_type", "mumps"}},
