@@ -166,12 +166,10 @@ PetscSolver::PetscSolver(const PluginContext& ctx)
   check(KSPGMRESSetRestart(ksp_, static_cast<PetscInt>(restart_)), "KSPGMRESSetRestart");
   check(KSPSetInitialGuessNonzero(ksp_, initial_guess_given_ ? PETSC_TRUE : PETSC_FALSE),
         "KSPSetInitialGuessNonzero");
-  // One history entry per iteration and the initial one; room for more, in case a method
-  // records more than one per iteration.
-  history_.assign(static_cast<std::size_t>(max_iterations_) + 16, 0.0);
-  check(KSPSetResidualHistory(ksp_, history_.data(), static_cast<PetscInt>(history_.size()),
-                              PETSC_TRUE),
-        "KSPSetResidualHistory");
+  // The residual history through a monitor, by iteration number: KSPSetResidualHistory's
+  // array gets an extra entry at every gmres restart (the new cycle logs its starting norm
+  // again), a monitor is called with the iteration number, so a restart overwrites its entry.
+  check(KSPMonitorSet(ksp_, &PetscSolver::record_norm, this, nullptr), "KSPMonitorSet");
   check(KSPSetFromOptions(ksp_), "KSPSetFromOptions");
 }
 
@@ -233,12 +231,7 @@ void PetscSolver::setup_impl(std::shared_ptr<const Operator> op) {
   } else {
     // A matrix of another size: the KSP forgets its work vectors and the PC its setup
     // (KSPReset keeps the types, tolerances and options).
-    if (mat_ && static_cast<std::size_t>(rows_of(*op_)) != a.rows) {
-      check(KSPReset(ksp_), "KSPReset");
-      check(KSPSetResidualHistory(ksp_, history_.data(), static_cast<PetscInt>(history_.size()),
-                                  PETSC_TRUE),
-            "KSPSetResidualHistory");
-    }
+    if (mat_ && static_cast<std::size_t>(rows_of(*op_)) != a.rows) check(KSPReset(ksp_), "KSPReset");
     build_matrix(a);
   }
   op_ = std::move(op);
@@ -267,7 +260,16 @@ void PetscSolver::check_options_used() {
   }
 }
 
+PetscErrorCode PetscSolver::record_norm(KSP, PetscInt it, PetscReal norm, void* self) {
+  auto& h = static_cast<PetscSolver*>(self)->history_;
+  const auto k = static_cast<std::size_t>(it);
+  if (h.size() <= k) h.resize(k + 1, norm);
+  h[k] = norm;
+  return 0;
+}
+
 SolveStats PetscSolver::solve_scalar(std::span<const Scalar> b, std::span<Scalar> x) {
+  history_.clear();
   check(VecPlaceArray(vb_, b.data()), "VecPlaceArray");
   check(VecPlaceArray(vx_, x.data()), "VecPlaceArray");
   const PetscErrorCode code = KSPSolve(ksp_, vb_, vx_);
@@ -296,18 +298,12 @@ SolveStats PetscSolver::solve_scalar(std::span<const Scalar> b, std::span<Scalar
   st.residual = relative_residual(*op_, b, std::span<const Scalar>(x.data(), x.size()));
 
   // The history in the norm the KSP monitors (the preconditioned residual for a left-
-  // preconditioned method, as gmres and cg are by default), relative to its initial value.
-  const PetscReal* h = nullptr;
-  PetscInt nh = 0;
-  check(KSPGetResidualHistory(ksp_, &h, &nh), "KSPGetResidualHistory");
+  // preconditioned method, as gmres and cg are by default), relative to its initial value;
+  // an iteration a method did not report (none known) repeats the entry before it.
   const auto want = static_cast<std::size_t>(its) + 1;
-  if (nh > 0 && h[0] > 0) {
-    // Some methods record no entry for the last iteration or one more at a restart: keep
-    // the first its + 1, the last value repeated where one is missing.
+  if (!history_.empty() && history_[0] > 0)
     for (std::size_t k = 0; k < want; ++k)
-      st.residual_history.push_back(
-          h[std::min<std::size_t>(k, static_cast<std::size_t>(nh) - 1)] / h[0]);
-  }
+      st.residual_history.push_back(history_[std::min(k, history_.size() - 1)] / history_[0]);
   return st;
 }
 

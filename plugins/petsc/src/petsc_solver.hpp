@@ -40,6 +40,7 @@ class PetscSolver : public LinearSolver {
   SolveStats solve_scalar(std::span<const Scalar> b, std::span<Scalar> x);
   void build_matrix(const CsrMatrix<Scalar>& a);
   void check_options_used();
+  static PetscErrorCode record_norm(KSP, PetscInt it, PetscReal norm, void* self);
 
   std::shared_ptr<spdlog::logger> log_;
   std::string ksp_type_, pc_type_, factor_solver_type_, options_;
@@ -55,7 +56,7 @@ class PetscSolver : public LinearSolver {
   Mat mat_ = nullptr;
   Vec vb_ = nullptr, vx_ = nullptr;
   std::shared_ptr<const Operator> op_;
-  std::vector<PetscReal> history_;
+  std::vector<double> history_;  // the monitored norm, by iteration number
   std::int64_t builds_ = 0, value_updates_ = 0, unchanged_setups_ = 0, solves_ = 0;
 };
 

@@ -228,3 +228,19 @@ TEST_CASE("petsc and petsc-complex in one process, one after the other and side 
   // A complex system is not handed to the real plugin.
   CHECK_THROWS_AS(real_solver->setup(share(cplx_a)), UnsupportedOperator);
 }
+
+TEST_CASE("petsc: one history entry per iteration, also across gmres restarts") {
+  const auto a = convection_diffusion(10, 20.0);
+  const auto b = random_vector<double>(a.rows, 6);
+  std::vector<double> x(a.rows);
+  // No preconditioner: the monitored norm is the residual itself.
+  const auto st = solve_with<double>(
+      "petsc", {{"pc_type", "none"}, {"restart", 5}, {"tolerance", 1e-10}}, share(a), b, x);
+  CHECK(st.converged);
+  REQUIRE(st.iterations > 10);  // several restarts
+  CHECK(st.residual_history.size() == static_cast<std::size_t>(st.iterations) + 1);
+  CHECK(st.residual_history.back() <= 1e-10);
+  CHECK(st.residual_history.back() == doctest::Approx(st.residual).epsilon(1e-2));
+  for (std::size_t k = 1; k < st.residual_history.size(); ++k)
+    CHECK(st.residual_history[k] <= st.residual_history[k - 1] * (1 + 1e-12));  // GMRES
+}
