@@ -36,7 +36,8 @@ Schema matm_cuda_schema() {
 }
 
 MatmCudaSolver::MatmCudaSolver(const PluginContext& ctx)
-    : SolverBase(ctx, "matm-cuda"), fragments_(static_cast<int>(ctx.params.integer("fragments"))) {
+    : SolverBase(ctx, "matm-cuda"),
+      fragments_(static_cast<int>(ctx.params.integer("fragments"))) {
   shape_.block_x = static_cast<int>(ctx.params.integer("block_x"));
   shape_.block_z = static_cast<int>(ctx.params.integer("block_z"));
   shape_.paper = ctx.params.string("sweep") == "paper";
@@ -53,18 +54,30 @@ MatmCudaSolver::MatmCudaSolver(const PluginContext& ctx)
   // the CUDA runtime, so such runs need no GPU at all.
   on_gpu_ = rank_device(device, comm, device == "auto" ? solvent::cuda::available_devices() : 0,
                         "matm-cuda") == RankDevice::Cuda;
+  std::string mine = on_gpu_ ? "cuda" : "cpu";
   if (on_gpu_ && comm.size() > 1) {
     // Over ranks, this rank's GPU, before anything touches a device ("auto" gives the GPUs to
-    // local ranks below the host's count, so local_rank is the one).
-    device_name_ = solvent::cuda::select_rank_device(comm, "matm-cuda");
+    // local ranks below the host's count, so local_rank is the one). A failure is shared
+    // below rather than thrown here: with CPU ranks beside, it may be this rank's alone.
+    try {
+      device_name_ = solvent::cuda::select_rank_device(comm, "matm-cuda");
+    } catch (const Error& e) {
+      mine = std::string("!") + e.what();
+    }
   } else if (!on_gpu_) {
     threads_ = cpu_threads(static_cast<int>(ctx.params.integer("threads")));
     device_name_ = "cpu (" + std::to_string(threads_) + " threads)";
   }
-  // Every rank makes this one collective, whatever its device; the record names them all.
-  if (comm.size() > 1)
-    for (const auto& d : comm.gather_all(on_gpu_ ? "cuda" : "cpu"))
-      devices_ += (devices_.empty() ? "" : ", ") + d;
+  // Every rank makes this one collective, whatever its device: the record names every
+  // rank's device, and a GPU that failed on one rank fails every rank with the same error,
+  // so that none goes on into the next collective while that rank reports.
+  if (comm.size() > 1) {
+    const auto all = comm.gather_all(mine);
+    for (std::size_t r = 0; r < all.size(); ++r)
+      if (all[r].starts_with('!'))
+        throw DeviceUnavailable("rank " + std::to_string(r) + ": " + all[r].substr(1));
+    for (const auto& d : all) devices_ += (devices_.empty() ? "" : ", ") + d;
+  }
 }
 
 void MatmCudaSolver::probe_device() {

@@ -125,6 +125,17 @@ done
 if [ "$mode" = cpu ]; then
   refused "cpu,cpu,cpu" 2 'matm-cuda: device = "cpu,cpu,cpu": 3 entries for 2 ranks: give one device for every rank, or one for all (cpu, cuda or auto)'
   refused "cpu,gpu" 2 "matm-cuda: device = \"cpu,gpu\": 'gpu' is not a device: each entry is cpu or cuda"
+  # A GPU rank whose probe fails beside CPU ranks ends every rank with its message (exit 7),
+  # none left waiting in a collective; where a GPU is present the run simply succeeds.
+  timeout -s KILL 120 "$mpiexec" --oversubscribe -n 2 "$solvent" run "$work/problem.toml" \
+    --output "$work/no-gpu" --set 'linear_solver.type="matm-cuda"' \
+    --set 'linear_solver.device="cuda,cpu"' --no-progress > "$work/out.txt" 2>&1
+  rc=$?
+  if [ $rc -ne 0 ]; then
+    [ $rc -eq 7 ] || fail "\"cuda,cpu\" without a GPU: exit $rc, expected 7"
+    grep -q "rank 0: matm-cuda: no CUDA device" "$work/out.txt" ||
+      fail "\"cuda,cpu\" without a GPU: not the expected message"
+  fi
   echo "matm-cuda with every rank on the CPU repeats matm bit for bit; wrong device lists refused"
 else
   echo "matm-cuda with one GPU rank and CPU ranks repeats the one-GPU solve to rounding"
