@@ -19,7 +19,8 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export SOLVENT_PLUGIN_PATH=$BUILD/lib/solvent
 targets="solvent grid-equations-3d steady matm matm-cuda angiogenesis-3d explicit-stencil3d
   scaling-benchmark plugins-matm-tests plugins-matm-cuda-tests plugins-stencil3d-tests
-  plugins-stencil3d-cuda-tests"
+  plugins-stencil3d-cuda-tests sdk-conformance-distributed-tests cg bicgstab bicgstab-l tfqmr
+  cg-cuda bicgstab-cuda bicgstab-l-cuda tfqmr-cuda jacobi jacobi-cuda"
 ninja -C "$BUILD" -k 0 $targets > "$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
 echo "== built ($SECONDS s)"
 nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv | tee "$OUT/device.txt"
@@ -29,7 +30,7 @@ work=/tmp/ranks-work && rm -rf $work && mkdir -p $work
 value() { sed -n "s/^ *$2 = //p" "$1/record.toml" | head -1 | tr -d "'"; }
 
 if [ "$mode" = check ]; then
-  (cd "$BUILD" && timeout 300 ctest -R "matm|stencil3d" --output-on-failure) > "$OUT/tests.log" 2>&1
+  (cd "$BUILD" && timeout 420 ctest -j4 -R "matm|stencil3d|conformance-distributed" --output-on-failure) > "$OUT/tests.log" 2>&1
   grep -E "tests passed|Failed|Skipped|\*\*\*" "$OUT/tests.log" | tee -a "$OUT/summary.txt"
   echo "== tests ($SECONDS s)"
   for problem in poisson convection-diffusion; do
@@ -54,6 +55,19 @@ if [ "$mode" = check ]; then
     echo "explicit-stencil3d fast.toml, CUDA on $n ranks = CPU on one, byte for byte: $same" | tee -a "$OUT/summary.txt"
   done
   echo "== equality ($SECONDS s)"
+  # compute-sanitizer on both ranks: matm-cuda pipelined over 2 ranks (GPU beside GPU, and
+  # GPU beside CPU), and the CUDA stencil beside a CPU rank.
+  sed -e 's/= 96/= 70/' $work/poisson.toml > $work/small.toml
+  for devices in cuda cuda,cpu; do
+    timeout 200 mpirun -n 2 compute-sanitizer --tool memcheck --error-exitcode 9 $solvent run \
+      $work/small.toml --set "linear_solver.device=\"$devices\"" --output $work/san-matm-$devices \
+      > "$OUT/sanitizer-matm-$devices.log" 2>&1
+    echo "compute-sanitizer memcheck, matm-cuda on 2 ranks ($devices): exit $? $(grep -c 'ERROR SUMMARY: 0 errors' "$OUT/sanitizer-matm-$devices.log") ranks with 0 errors" | tee -a "$OUT/summary.txt"
+  done
+  timeout 200 mpirun -n 2 compute-sanitizer --tool memcheck --error-exitcode 9 $solvent run $cfg \
+    --set 'integrator.device="cuda,cpu"' --output $work/san-stencil > "$OUT/sanitizer-stencil.log" 2>&1
+  echo "compute-sanitizer memcheck, stencil on 2 ranks (cuda,cpu): exit $? $(grep -c 'ERROR SUMMARY: 0 errors' "$OUT/sanitizer-stencil.log") ranks with 0 errors" | tee -a "$OUT/summary.txt"
+  echo "== sanitizer ($SECONDS s)"
 fi
 
 if [ "$mode" = bench ]; then
