@@ -334,6 +334,15 @@ Facts PetscSolver::facts() const {
              {"value_updates", std::to_string(value_updates_)},
              {"unchanged_setups", std::to_string(unchanged_setups_)},
              {"solves", std::to_string(solves_)}};
+  // The types in use, where `options` chose others than the keys (-ksp_type, -pc_type).
+  KSPType ksp_in_use = nullptr;
+  PCType pc_in_use = nullptr;
+  PC pc = nullptr;
+  if (ksp_ && KSPGetType(ksp_, &ksp_in_use) == 0 && ksp_in_use && ksp_type_ != ksp_in_use)
+    f.emplace_back("ksp_type_in_use", ksp_in_use);
+  if (ksp_ && KSPGetPC(ksp_, &pc) == 0 && PCGetType(pc, &pc_in_use) == 0 && pc_in_use &&
+      pc_type_ != pc_in_use)
+    f.emplace_back("pc_type_in_use", pc_in_use);
   if (!unused_options_.empty())
     f.emplace_back("unused_options", fmt::format("{}", fmt::join(unused_options_, " ")));
   return f;

@@ -174,6 +174,12 @@ TEST_CASE("petsc: options are this solver's own; one PETSc does not use is repor
   auto plain = testkit::make_linear_solver("petsc", {{"ksp_type", "cg"}, {"pc_type", "jacobi"}});
   plain->setup(share(laplacian_stencil<double>(4, 4, 4, 0.0)));
   CHECK(fact(*plain, "unused_options") == "");
+  // `options` may choose other types than the keys; the record names the ones in use.
+  auto overridden = testkit::make_linear_solver("petsc", {{"options", "-ksp_type bcgs"}});
+  overridden->setup(op);
+  CHECK(fact(*overridden, "unused_options") == "");
+  CHECK(fact(*overridden, "ksp_type_in_use") == "bcgs");
+  CHECK(fact(*overridden, "pc_type_in_use") == "");
 }
 
 TEST_CASE("petsc: setting up again reuses the KSP: same operator, same pattern, new pattern") {
