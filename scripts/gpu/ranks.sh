@@ -61,8 +61,8 @@ if [ "$mode" = check ]; then
   for devices in cuda cuda,cpu; do
     timeout 200 mpirun -n 2 compute-sanitizer --tool memcheck --error-exitcode 9 $solvent run \
       $work/small.toml --set "linear_solver.device=\"$devices\"" --output $work/san-matm-$devices \
-      > "$OUT/sanitizer-matm-$devices.log" 2>&1
-    echo "compute-sanitizer memcheck, matm-cuda on 2 ranks ($devices): exit $? $(grep -c 'ERROR SUMMARY: 0 errors' "$OUT/sanitizer-matm-$devices.log") ranks with 0 errors" | tee -a "$OUT/summary.txt"
+      > "$OUT/sanitizer-matm-${devices/,/-}.log" 2>&1
+    echo "compute-sanitizer memcheck, matm-cuda on 2 ranks ($devices): exit $? $(grep -c 'ERROR SUMMARY: 0 errors' "$OUT/sanitizer-matm-${devices/,/-}.log") ranks with 0 errors" | tee -a "$OUT/summary.txt"
   done
   timeout 200 mpirun -n 2 compute-sanitizer --tool memcheck --error-exitcode 9 $solvent run $cfg \
     --set 'integrator.device="cuda,cpu"' --output $work/san-stencil > "$OUT/sanitizer-stencil.log" 2>&1
