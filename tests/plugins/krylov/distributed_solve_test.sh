@@ -7,33 +7,13 @@
 set -u
 solvent=$1 mpiexec=$2 work=$3
 rm -rf "$work" && mkdir -p "$work"
-# CI runs as root, which OpenMPI refuses unless told; one thread a rank on a small machine.
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
-fail() { echo "FAIL: $*"; [ -f "$work/out.txt" ] && cat "$work/out.txt"; exit 1; }
-
-value() { sed -n "s/^ *$2 = //p" "$1/record.toml" | head -1; }
+source "$(dirname "$0")/../../support/grid_runs.sh"
 
 for case in "cg poisson" "bicgstab convection-diffusion" "bicgstab-l convection-diffusion" \
             "tfqmr convection-diffusion"; do
   set -- $case
   solver=$1 problem=$2
-  cat > "$work/$solver.toml" <<TOML
-[run]
-name = "distributed-$solver"
-[model]
-type = "grid-equations-3d"
-n1 = 13
-n2 = 11
-n3 = 9
-problem = "$problem"
-[integrator]
-type = "steady"
-[linear_solver]
-type = "$solver"
-tolerance = 1e-10
-[preconditioner]
-type = "jacobi"
-TOML
+  grid_problem "$work/$solver.toml" "$solver" "$problem" 13 11 9 $'[preconditioner]\ntype = "jacobi"'
   for run in "1 auto" "2 auto" "4 auto" "4 1x4x1" "2 1x1x2"; do
     set -- $run
     n=$1 split=$2 dir="$work/$solver-n$1-$2"

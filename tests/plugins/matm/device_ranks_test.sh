@@ -14,10 +14,7 @@
 set -u
 mode=$1 solvent=$2 mpiexec=$3 python=$4 read_pvti=$5 work=$6
 rm -rf "$work" && mkdir -p "$work"
-# CI runs as root, which OpenMPI refuses unless told; one thread a rank on a small machine.
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
-fail() { echo "FAIL: $*"; [ -f "$work/out.txt" ] && cat "$work/out.txt"; exit 1; }
-value() { sed -n "s/^ *$2 = //p" "$1/record.toml" | head -1 | tr -d "'"; }
+source "$(dirname "$0")/../../support/grid_runs.sh"
 # run NAME RANKS SOLVER DEVICE [--set ...]: a solve into $work/NAME, which must converge.
 run() {
   local dir="$work/$1" n=$2 solver=$3 device=$4
@@ -52,21 +49,7 @@ refused() {
 
 for problem in poisson convection-diffusion; do
   # Axis 1 has 70 nodes: sweeps in up to three fragments of whole warps.
-  cat > "$work/problem.toml" <<TOML
-[run]
-name = "device-ranks-$problem"
-[model]
-type = "grid-equations-3d"
-n1 = 70
-n2 = 13
-n3 = 12
-problem = "$problem"
-[integrator]
-type = "steady"
-[linear_solver]
-type = "matm"
-tolerance = 1e-10
-TOML
+  grid_problem "$work/problem.toml" matm "$problem" 70 13 12
   if [ "$mode" = cpu ]; then
     run "$problem-matm" 2 matm "" || fail "$problem: matm on 2 ranks: exit $?"
     [ "$(value "$work/$problem-matm" iterations)" -gt 10 ] || fail "$problem: too few iterations"

@@ -10,27 +10,10 @@
 set -u
 solvent=$1 mpiexec=$2 python=$3 read_pvti=$4 work=$5
 rm -rf "$work" && mkdir -p "$work"
-# CI runs as root, which OpenMPI refuses unless told.
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
-fail() { echo "FAIL: $*"; [ -f "$work/out.txt" ] && cat "$work/out.txt"; exit 1; }
-value() { sed -n "s/^ *$2 = //p" "$1/record.toml" | head -1 | tr -d "'"; }
+source "$(dirname "$0")/../../support/grid_runs.sh"
 
 for problem in poisson convection-diffusion; do
-  cat > "$work/$problem.toml" <<TOML
-[run]
-name = "distributed-matm-cuda-$problem"
-[model]
-type = "grid-equations-3d"
-n1 = 70
-n2 = 13
-n3 = 12
-problem = "$problem"
-[integrator]
-type = "steady"
-[linear_solver]
-type = "matm-cuda"
-tolerance = 1e-10
-TOML
+  grid_problem "$work/$problem.toml" matm-cuda "$problem" 70 13 12
   one="$work/$problem-n1"
   if ! "$solvent" run "$work/$problem.toml" --output "$one" --no-progress > "$work/out.txt" 2>&1; then
     if grep -q "no CUDA device" "$work/out.txt"; then
