@@ -3,8 +3,10 @@
 
 const char* solvent::petsc::plugin_name() { return "petsc"; }
 
-SOLVENT_PLUGIN(solvent::describe_linear_solver<solvent::petsc::PetscSolver>(
+// Over several ranks on a seven-point operator distributed by its model (an MPIAIJ matrix,
+// each rank its own rows).
+SOLVENT_PLUGIN(solvent::distributed(solvent::describe_linear_solver<solvent::petsc::PetscSolver>(
     "petsc", "1.0.0",
     "PETSc's Krylov methods and preconditioners (KSP, PC; hypre, MUMPS) on real systems, "
-    "taken as CSR",
-    &solvent::petsc::petsc_schema))
+    "taken as CSR or seven-point (over MPI ranks: its blocks as one MPIAIJ matrix)",
+    &solvent::petsc::petsc_schema)))

@@ -153,7 +153,15 @@ PetscSolver::PetscSolver(const PluginContext& ctx)
                                    plugin_name(), options_)});
   check(PetscOptionsInsertString(nullptr, rewritten.c_str()), "PetscOptionsInsertString");
 
-  check(KSPCreate(PETSC_COMM_SELF, &ksp_), "KSPCreate");
+  make_ksp(PETSC_COMM_SELF);
+}
+
+// The KSP on `comm` with every setting of the keys and `options`: made in the constructor on
+// this process alone, and again on MPI_COMM_WORLD the first time a stencil distributed over
+// the ranks is set up.
+void PetscSolver::make_ksp(MPI_Comm comm) {
+  if (ksp_) KSPDestroy(&ksp_);
+  check(KSPCreate(comm, &ksp_), "KSPCreate");
   check(KSPSetOptionsPrefix(ksp_, prefix_.c_str()), "KSPSetOptionsPrefix");
   check(KSPSetType(ksp_, ksp_type_.c_str()), "KSPSetType");
   PC pc = nullptr;
@@ -171,6 +179,7 @@ PetscSolver::PetscSolver(const PluginContext& ctx)
   // again), a monitor is called with the iteration number, so a restart overwrites its entry.
   check(KSPMonitorSet(ksp_, &PetscSolver::record_norm, this, nullptr), "KSPMonitorSet");
   check(KSPSetFromOptions(ksp_), "KSPSetFromOptions");
+  ksp_comm_ = comm;
 }
 
 PetscSolver::~PetscSolver() {
@@ -182,7 +191,7 @@ PetscSolver::~PetscSolver() {
 }
 
 std::vector<OperatorForm> PetscSolver::forms() const {
-  return {{OperatorKind::Csr, scalar_kind}};
+  return {{OperatorKind::Csr, scalar_kind}, {OperatorKind::Stencil7, scalar_kind}};
 }
 
 void PetscSolver::build_matrix(const CsrMatrix<Scalar>& a) {
@@ -203,6 +212,90 @@ void PetscSolver::build_matrix(const CsrMatrix<Scalar>& a) {
   ++builds_;
 }
 
+// A seven-point operator, whole or this rank's block of one distributed over the ranks: each
+// rank inserts its own rows of an AIJ matrix (MPIAIJ over several ranks) with global column
+// indices, the ranks numbered one after another (rank r's nodes from the sum of the blocks
+// before it, in the block's own order, so a rank's part of a PETSc vector is its block as
+// Solvent holds it); a coupling across a block face goes to the neighbour's node there. No
+// rank gathers anything. The rows are those of the core's conversion to CSR: an inactive
+// node (c0 = 0) is the row u = 0.
+void PetscSolver::build_matrix(const Stencil7<Scalar>& a) {
+  MPI_Comm comm = PETSC_COMM_SELF;
+  int rank = 0;
+  std::vector<PetscInt> start(1, 0);
+  GridBlocks::Index3 e{int(a.n1), int(a.n2), int(a.n3)};
+  std::array<int, 6> nb{-1, -1, -1, -1, -1, -1};
+  std::vector<GridBlocks::Index3> extents(1, e);
+  if (a.distributed()) {
+    const auto& blocks = a.block->blocks;
+    int world_size = 0;
+    MPI_Comm_size(MPI_COMM_WORLD, &world_size);
+    if (world_size != blocks.ranks())
+      throw SolverError(fmt::format("{}: the stencil is split over {} ranks, MPI_COMM_WORLD has {}",
+                                    plugin_name(), blocks.ranks(), world_size));
+    comm = MPI_COMM_WORLD;
+    rank = a.block->rank;
+    nb = blocks.neighbours(rank);
+    extents.clear();
+    for (int r = 0; r < blocks.ranks(); ++r) {
+      const auto x = blocks.extent(r);
+      extents.push_back(x);
+      start.push_back(start.back() + PetscInt(x[0]) * x[1] * x[2]);
+    }
+  }
+  if (ksp_comm_ != comm) make_ksp(comm);
+  const auto n = static_cast<PetscInt>(a.size());
+  if (mat_) MatDestroy(&mat_);
+  if (vb_) VecDestroy(&vb_);
+  if (vx_) VecDestroy(&vx_);
+  check(MatCreateAIJ(comm, n, n, PETSC_DETERMINE, PETSC_DETERMINE, 7, nullptr, 6, nullptr, &mat_),
+        "MatCreateAIJ");
+  const PetscInt first = start[std::size_t(rank)];
+  auto global = [&](int r, int i, int j, int k) {
+    const auto& x = extents[std::size_t(r)];
+    return start[std::size_t(r)] + i + PetscInt(x[0]) * (j + PetscInt(x[1]) * k);
+  };
+  for (int k = 0; k < e[2]; ++k)
+    for (int j = 0; j < e[1]; ++j)
+      for (int i = 0; i < e[0]; ++i) {
+        const std::size_t m = a.index(std::size_t(i), std::size_t(j), std::size_t(k));
+        const PetscInt row = first + PetscInt(m);
+        PetscInt cols[7];
+        Scalar vals[7];
+        int count = 0;
+        auto add = [&](PetscInt col, Scalar v) {
+          cols[count] = col;
+          vals[count++] = v;
+        };
+        if (a.c[0][m] == Scalar{}) {
+          add(row, Scalar(1));
+        } else {
+          add(row, a.c[0][m]);
+          const int p[3] = {i, j, k};
+          for (int axis = 0; axis < 3; ++axis)
+            for (int side = 0; side < 2; ++side) {
+              const int face = 2 * axis + side;
+              const Scalar c = a.c[std::size_t(face + 1)][m];
+              int q[3] = {p[0], p[1], p[2]};
+              q[axis] += side ? 1 : -1;
+              if (q[axis] >= 0 && q[axis] < e[std::size_t(axis)]) {
+                add(global(rank, q[0], q[1], q[2]), -c);
+              } else if (nb[std::size_t(face)] >= 0) {
+                const int other = nb[std::size_t(face)];
+                q[axis] = side ? 0 : extents[std::size_t(other)][std::size_t(axis)] - 1;
+                add(global(other, q[0], q[1], q[2]), -c);
+              }
+            }
+        }
+        check(MatSetValues(mat_, 1, &row, count, cols, vals, INSERT_VALUES), "MatSetValues");
+      }
+  check(MatAssemblyBegin(mat_, MAT_FINAL_ASSEMBLY), "MatAssemblyBegin");
+  check(MatAssemblyEnd(mat_, MAT_FINAL_ASSEMBLY), "MatAssemblyEnd");
+  check(VecCreateMPIWithArray(comm, 1, n, PETSC_DECIDE, nullptr, &vb_), "VecCreateMPIWithArray");
+  check(VecCreateMPIWithArray(comm, 1, n, PETSC_DECIDE, nullptr, &vx_), "VecCreateMPIWithArray");
+  ++builds_;
+}
+
 // Setting up again (an IMEX integrator hands a new operator when dt changes):
 // - the same operator object: nothing to do (an operator never changes while in use);
 // - a CSR matrix of the same size and nonzero pattern: the values are copied into the
@@ -214,11 +307,26 @@ void PetscSolver::setup_impl(std::shared_ptr<const Operator> op) {
     ++unchanged_setups_;
     return;
   }
+  if (const auto* st = std::get_if<Stencil7<Scalar>>(&*op)) {
+    // A new stencil is always a new matrix (its active nodes, and so its pattern, may differ).
+    if (op_ && rows_of(*op_) != st->size()) check(KSPReset(ksp_), "KSPReset");
+    build_matrix(*st);
+    op_ = std::move(op);
+    check(KSPSetOperators(ksp_, mat_, mat_), "KSPSetOperators");
+    check(KSPSetUp(ksp_), "KSPSetUp (the preconditioner's setup)");
+    check_options_used();
+    return;
+  }
   const auto& a = std::get<CsrMatrix<Scalar>>(*op);
+  // A matrix the process holds whole is on this process's KSP alone.
+  if (ksp_comm_ != PETSC_COMM_SELF) {
+    make_ksp(PETSC_COMM_SELF);
+    op_.reset();
+  }
   if (a.rows != a.cols)
     throw SolverError(fmt::format("{}: matrix is {} x {}, not square", plugin_name(), a.rows, a.cols));
   bool same_pattern = false;
-  if (mat_ && op_) {
+  if (mat_ && op_ && std::holds_alternative<CsrMatrix<Scalar>>(*op_)) {
     const auto& old = std::get<CsrMatrix<Scalar>>(*op_);
     same_pattern = old.rows == a.rows && old.row_ptr == a.row_ptr && old.col_idx == a.col_idx;
   }
@@ -231,7 +339,7 @@ void PetscSolver::setup_impl(std::shared_ptr<const Operator> op) {
   } else {
     // A matrix of another size: the KSP forgets its work vectors and the PC its setup
     // (KSPReset keeps the types, tolerances and options).
-    if (mat_ && static_cast<std::size_t>(rows_of(*op_)) != a.rows) check(KSPReset(ksp_), "KSPReset");
+    if (mat_ && op_ && static_cast<std::size_t>(rows_of(*op_)) != a.rows) check(KSPReset(ksp_), "KSPReset");
     build_matrix(a);
   }
   op_ = std::move(op);

@@ -39,6 +39,8 @@ class PetscSolver : public LinearSolver {
  private:
   SolveStats solve_scalar(std::span<const Scalar> b, std::span<Scalar> x);
   void build_matrix(const CsrMatrix<Scalar>& a);
+  void build_matrix(const Stencil7<Scalar>& a);
+  void make_ksp(MPI_Comm comm);
   void check_options_used();
   static PetscErrorCode record_norm(KSP, PetscInt it, PetscReal norm, void* self);
 
@@ -53,6 +55,7 @@ class PetscSolver : public LinearSolver {
   bool options_checked_ = false;
 
   KSP ksp_ = nullptr;
+  MPI_Comm ksp_comm_ = MPI_COMM_NULL;
   Mat mat_ = nullptr;
   Vec vb_ = nullptr, vx_ = nullptr;
   std::shared_ptr<const Operator> op_;

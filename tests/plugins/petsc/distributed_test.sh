@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# petsc over MPI ranks: grid-equations-3d (a seven-point operator each rank assembles in its
+# block) with cg + jacobi (Poisson) and bcgs + jacobi (convection-diffusion) on 1, 2 and 4
+# ranks: each rank inserts its own rows of one MPIAIJ matrix; the iterations and the error
+# against the exact solution repeat the one-rank run to rounding (PETSc's reductions are not
+# Solvent's exact line sums, so not bit for bit).
+# usage: distributed_test.sh SOLVENT MPIEXEC WORK_DIR
+set -u
+solvent=$1 mpiexec=$2 work=$3
+rm -rf "$work" && mkdir -p "$work"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
+fail() { echo "FAIL: $*"; [ -f "$work/out.txt" ] && cat "$work/out.txt"; exit 1; }
+value() { sed -n "s/^ *$2 = //p" "$1/record.toml" | head -1; }
+
+for case in "cg poisson" "bcgs convection-diffusion"; do
+  set -- $case
+  ksp=$1 problem=$2
+  cat > "$work/$ksp.toml" <<TOML
+[run]
+name = "petsc-distributed-$ksp"
+[model]
+type = "grid-equations-3d"
+n1 = 13
+n2 = 11
+n3 = 9
+problem = "$problem"
+[integrator]
+type = "steady"
+[linear_solver]
+type = "petsc"
+ksp_type = "$ksp"
+pc_type = "jacobi"
+tolerance = 1e-10
+TOML
+  for run in "1 auto" "2 auto" "4 auto" "2 2x1x1"; do
+    set -- $run
+    n=$1 split=$2 dir="$work/$ksp-n$1-$2"
+    "$mpiexec" --oversubscribe -n "$n" "$solvent" run "$work/$ksp.toml" --output "$dir" \
+      --set "model.split=\"$split\"" --no-progress > "$work/out.txt" 2>&1 ||
+      fail "$ksp on $n ranks ($split): exit $?"
+    [ "$(value "$dir" converged)" = true ] || fail "$ksp on $n ranks ($split) did not converge"
+  done
+  one="$work/$ksp-n1-auto"
+  iterations=$(value "$one" iterations)
+  [ "$iterations" -gt 3 ] || fail "$ksp: $iterations iterations, too few to compare"
+  for dir in "$work/$ksp"-n[24]-*; do
+    what="$ksp, $(basename "$dir") against one rank"
+    python3 - "$iterations" "$(value "$dir" iterations)" "$(value "$one" error_l2)" \
+      "$(value "$dir" error_l2)" "$(value "$one" error_max)" "$(value "$dir" error_max)" \
+      "$(value "$dir" relative_residual)" <<'PY' || fail "$what"
+import sys
+i1, i2 = int(sys.argv[1]), int(sys.argv[2])
+l1, l2, m1, m2, r = map(float, sys.argv[3:])
+problems = []
+if abs(i1 - i2) > 1: problems.append(f"{i2} iterations, not {i1}")
+if abs(l1 - l2) > 1e-6 * abs(l1): problems.append(f"error_l2 {l2} against {l1}")
+if abs(m1 - m2) > 1e-6 * abs(m1): problems.append(f"error_max {m2} against {m1}")
+if not r <= 1e-9: problems.append(f"true residual {r}")
+print("; ".join(problems) if problems else f"iterations {i2} (one rank {i1}), error_l2 {l2:.12e} ({l1:.12e})")
+sys.exit(1 if problems else 0)
+PY
+  done
+done
+echo "petsc over 2 and 4 ranks repeats one rank to rounding"
