@@ -7,5 +7,5 @@ const char* solvent::petsc::plugin_name() { return "petsc-complex"; }
 SOLVENT_PLUGIN(solvent::describe_linear_solver<solvent::petsc::PetscSolver>(
     "petsc-complex", "1.0.0",
     "PETSc's Krylov methods and preconditioners (KSP, PC; MUMPS) on complex systems, taken "
-    "as CSR",
+    "as CSR or seven-point, on one rank",
     &solvent::petsc::petsc_schema))
