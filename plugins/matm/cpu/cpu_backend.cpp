@@ -17,16 +17,6 @@ namespace {
 // of two lower sweeps.
 constexpr int slots = 6;
 
-// The own lines of a view: line l is (j, k) = (lo2 + l % width, lo3 + l / width).
-struct Lines {
-  index_t lo2, lo3, width, count;
-  explicit Lines(const Box& b)
-      : lo2(b.lo[1]), lo3(b.lo[2]), width(b.hi[1] - b.lo[1]),
-        count((b.hi[1] - b.lo[1]) * (b.hi[2] - b.lo[2])) {}
-  index_t j(index_t l) const { return lo2 + l % width; }
-  index_t k(index_t l) const { return lo3 + l / width; }
-};
-
 // Calls line(j, k, l) for every own line, in wavefronts j + k = const (first to last, or
 // last to first); the lines of one wavefront depend only on the previous one, so they are
 // shared among the threads.

@@ -13,14 +13,6 @@ namespace {
 constexpr int threads_per_block = 256;
 constexpr int max_blocks = 1024;
 
-// The own lines of a box: line l is (j, k) = (lo2 + l % width, lo3 + l / width).
-struct Lines {
-  index_t lo2, lo3, width, count;
-  __host__ __device__ explicit Lines(const Box& b)
-      : lo2(b.lo[1]), lo3(b.lo[2]), width(b.hi[1] - b.lo[1]),
-        count((b.hi[1] - b.lo[1]) * (b.hi[2] - b.lo[2])) {}
-};
-
 // Sums v[q] over the block into partials[blockIdx.x * K + q].
 template <int K>
 __device__ void block_partials(double (&v)[K], double* partials) {
@@ -45,7 +37,7 @@ __global__ void residual_kernel(SplitView s, Box own, const double* __restrict__
   const UpdatedValues updated{x, w, tau};
   const Lines lines(own);
   for (index_t line = blockIdx.x; line < lines.count; line += gridDim.x) {
-    const index_t j = lines.lo2 + line % lines.width, k = lines.lo3 + line / lines.width;
+    const index_t j = lines.j(line), k = lines.k(line);
     for (index_t i = own.lo[0] + threadIdx.x; i < own.hi[0]; i += blockDim.x) {
       const index_t m = s.index(i, j, k);
       if (s.c0[m] == 0.0) {
@@ -67,7 +59,7 @@ __global__ void update_kernel(SplitView s, Box own, double* x, const double* __r
   const UpdatedValues updated{x, w, tau};
   const Lines lines(own);
   for (index_t line = blockIdx.x; line < lines.count; line += gridDim.x) {
-    const index_t j = lines.lo2 + line % lines.width, k = lines.lo3 + line / lines.width;
+    const index_t j = lines.j(line), k = lines.k(line);
     for (index_t i = own.lo[0] + threadIdx.x; i < own.hi[0]; i += blockDim.x) {
       const index_t m = s.index(i, j, k);
       // Each thread reads and writes its own node only, so the step may be in place.
@@ -82,7 +74,7 @@ __global__ void apply_kernel(SplitView s, Box own, const double* __restrict__ v,
   ProductSums sums;
   const Lines lines(own);
   for (index_t line = blockIdx.x; line < lines.count; line += gridDim.x) {
-    const index_t j = lines.lo2 + line % lines.width, k = lines.lo3 + line / lines.width;
+    const index_t j = lines.j(line), k = lines.k(line);
     for (index_t i = own.lo[0] + threadIdx.x; i < own.hi[0]; i += blockDim.x) {
       const index_t m = s.index(i, j, k);
       const NodeProducts p = apply_node(s, Values{v}, i, j, k);

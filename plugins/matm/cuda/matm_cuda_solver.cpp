@@ -4,6 +4,8 @@
 #include <solvent/rank_device.hpp>
 #include <solvent_matm/calibration.hpp>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include <sstream>
@@ -76,7 +78,7 @@ MatmCudaSolver::MatmCudaSolver(const PluginContext& ctx)
     for (std::size_t r = 0; r < all.size(); ++r)
       if (all[r].starts_with('!'))
         throw DeviceUnavailable("rank " + std::to_string(r) + ": " + all[r].substr(1));
-    for (const auto& d : all) devices_ += (devices_.empty() ? "" : ", ") + d;
+    devices_ = fmt::format("{}", fmt::join(all, ", "));
   }
 }
 

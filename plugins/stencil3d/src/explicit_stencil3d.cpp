@@ -15,6 +15,7 @@
 #include <solvent_family_angiogenesis_3d/parameters.hpp>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -171,10 +172,8 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
   }
   facts_.emplace_back("device", engine->device_name());
   if (comm.size() > 1) {
-    std::string each;
-    for (const auto& d : comm.gather_all(engine->device_name()))
-      each += (each.empty() ? "" : ", ") + d;
-    facts_.emplace_back("device_each_rank", each);
+    facts_.emplace_back("device_each_rank",
+                        fmt::format("{}", fmt::join(comm.gather_all(engine->device_name()), ", ")));
   }
   if (log)
     log->info("explicit-stencil3d: {}x{}x{} nodes on {}, dt = {:g} (limit {:.6g}), from step {}",

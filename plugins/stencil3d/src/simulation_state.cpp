@@ -110,6 +110,13 @@ class Reader {
     const std::uint64_t end = start + static_cast<std::uint64_t>(grid.size()) * sizeof(T);
     if (end > size_) truncated();
     const auto* o = window.offset;
+    // Whole planes of axes 1 and 2 (one rank, or blocks along axis 3) lie in one piece.
+    if (window.extent[0] == grid.extent[0] && window.extent[1] == grid.extent[1]) {
+      fetch(start + static_cast<std::uint64_t>(grid.index(o[0], o[1], o[2])) * sizeof(T), v.data(),
+            static_cast<std::size_t>(window.size()) * sizeof(T));
+      at_ = end;
+      return;
+    }
     const auto row = static_cast<std::size_t>(window.extent[0]) * sizeof(T);
     for (std::int32_t k = o[2]; k < o[2] + window.extent[2]; ++k)
       for (std::int32_t j = o[1]; j < o[1] + window.extent[1]; ++j)

@@ -35,6 +35,17 @@ struct Box {
   index_t hi[3] = {0, 0, 0};
 };
 
+// The lines of axis 1 in a box, numbered l = (j - lo2) + width (k - lo3): how the CPU loops
+// and the CUDA kernels deal the rank's lines out.
+struct Lines {
+  index_t lo2, lo3, width, count;
+  SOLVENT_HD explicit Lines(const Box& b)
+      : lo2(b.lo[1]), lo3(b.lo[2]), width(b.hi[1] - b.lo[1]),
+        count((b.hi[1] - b.lo[1]) * (b.hi[2] - b.lo[2])) {}
+  SOLVENT_HD index_t j(index_t l) const { return lo2 + l % width; }
+  SOLVENT_HD index_t k(index_t l) const { return lo3 + l / width; }
+};
+
 // A vector read through a functor, so a kernel can apply the operator to x - tau w
 // without storing it first.
 struct Values {

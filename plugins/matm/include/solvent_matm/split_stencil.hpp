@@ -31,10 +31,6 @@ class SplitStencil {
 
   SplitView view() const;
   bool self_adjoint() const { return skew_[0].empty(); }
-  // The view's extents (the block and its ghost layer over ranks).
-  std::size_t n1() const { return n1_; }
-  std::size_t n2() const { return n2_; }
-  std::size_t n3() const { return n3_; }
   std::size_t size() const { return c0_.size(); }
   const Box& own() const { return own_; }
   // The rank's block, null on one rank.
