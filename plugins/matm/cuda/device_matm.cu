@@ -272,7 +272,9 @@ double DeviceMatm::update_and_residual(double tau) {
     // residual, so that a neighbour on the CPU sends and expects the updated x.
     if (tau != 0.0) cuda::update(view_, own_, x_[current_], w_, tau);
     exchange(x_[current_]);
-    tau = 0.0;
+    cuda::update_and_residual(view_, own_, x_[current_], w_, 0.0, nullptr, f_, r_, partials_,
+                              sums_ + rr);
+    return fetch_sums(rr, 1)[0];
   }
   // One rank: the step fused into the residual's kernel.
   cuda::update_and_residual(view_, own_, x_[current_], w_, tau, x_[1 - current_], f_, r_,

@@ -41,12 +41,12 @@ __global__ void residual_kernel(SplitView s, Box own, const double* __restrict__
     for (index_t i = own.lo[0] + threadIdx.x; i < own.hi[0]; i += blockDim.x) {
       const index_t m = s.index(i, j, k);
       if (s.c0[m] == 0.0) {
-        x_out[m] = 0.0;
+        if (x_out) x_out[m] = 0.0;
         r[m] = 0.0;
         continue;
       }
       const NodeProducts p = apply_node(s, updated, i, j, k);
-      x_out[m] = updated(m);
+      if (x_out) x_out[m] = updated(m);
       r[m] = p.a0 + p.a1 - f[m];
       rr[0] += r[m] * r[m];
     }

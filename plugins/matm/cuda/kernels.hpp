@@ -48,6 +48,7 @@ int grid_blocks(const Box& own);
 // ghost layer is exchanged between it and the residual.
 void update(const SplitView& s, const Box& own, double* x, const double* w, double tau);
 // x_out = x - tau w, r = A x_out - f; sums[0] = (r, r). Over ranks x and w need their ghosts.
+// x_out null: x is the iterate already (tau = 0), nothing is written but r.
 void update_and_residual(const SplitView& s, const Box& own, const double* x, const double* w,
                          double tau, double* x_out, const double* f, double* r, double* partials,
                          double* sums);

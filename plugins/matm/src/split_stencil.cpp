@@ -45,8 +45,23 @@ SplitStencil::SplitStencil(const Stencil7<double>& a, const std::string& who)
   if (!block_) {
     split(a, who, {0, 0, 0});
     own_ = {{0, 0, 0}, {index_t(n1_), index_t(n2_), index_t(n3_)}};
-    return;
+  } else {
+    split_block(a, who);
   }
+  // The active nodes this rank solves for (a view over ranks has ghosts), over all ranks.
+  for (index_t k = own_.lo[2]; k < own_.hi[2]; ++k)
+    for (index_t j = own_.lo[1]; j < own_.hi[1]; ++j)
+      for (index_t i = own_.lo[0]; i < own_.hi[0]; ++i)
+        if (c0_[static_cast<std::size_t>(i + index_t(n1_) * (j + index_t(n2_) * k))] > 0.0)
+          ++active_;
+  if (block_) {
+    double count = static_cast<double>(active_);
+    block_->comm->sum(std::span<double>(&count, 1));
+    active_ = static_cast<std::size_t>(count);
+  }
+}
+
+void SplitStencil::split_block(const Stencil7<double>& a, const std::string& who) {
   if (block_->blocks.split[0] != 1) {
     std::ostringstream s;
     s << who << ": over ranks the triangular sweeps are pipelined along axis 1, which must not "
@@ -58,15 +73,6 @@ SplitStencil::SplitStencil(const Stencil7<double>& a, const std::string& who)
   const auto offset = block_->offset();
   split(with_ghost_layer(a), who, {-1, offset[1] - 1, offset[2] - 1});
   own_ = {{1, 1, 1}, {index_t(a.n1) + 1, index_t(a.n2) + 1, index_t(a.n3) + 1}};
-  active_ = 0;
-  for (index_t k = own_.lo[2]; k < own_.hi[2]; ++k)
-    for (index_t j = own_.lo[1]; j < own_.hi[1]; ++j)
-      for (index_t i = own_.lo[0]; i < own_.hi[0]; ++i)
-        if (c0_[static_cast<std::size_t>(i + index_t(n1_) * (j + index_t(n2_) * k))] > 0.0)
-          ++active_;
-  double count = static_cast<double>(active_);
-  block_->comm->sum(std::span<double>(&count, 1));
-  active_ = static_cast<std::size_t>(count);
 }
 
 void SplitStencil::split(const Stencil7<double>& a, const std::string& who,
@@ -91,7 +97,6 @@ void SplitStencil::split(const Stencil7<double>& a, const std::string& who,
       throw SolverError(s.str());
     }
     c0_[m] = c;
-    if (c > 0.0) ++active_;
   }
 
   // The coupling of m to its neighbour in slot `slot` (1..6), 0 where that neighbour is

@@ -43,6 +43,8 @@ class SplitStencil {
   const std::vector<double>& skew(int d) const { return skew_[d]; }
 
  private:
+  // Over ranks: the block inside its ghost layer, after refusing a split of axis 1.
+  void split_block(const Stencil7<double>& a, const std::string& who);
   // a: the view's stencil; origin: the global coordinates of its node (0, 0, 0).
   void split(const Stencil7<double>& a, const std::string& who, const std::array<index_t, 3>& origin);
 
