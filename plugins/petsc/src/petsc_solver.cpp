@@ -183,11 +183,15 @@ void PetscSolver::make_ksp(MPI_Comm comm) {
 }
 
 PetscSolver::~PetscSolver() {
-  if (vb_) VecDestroy(&vb_);
-  if (vx_) VecDestroy(&vx_);
-  if (mat_) MatDestroy(&mat_);
+  release_matrix();
   if (ksp_) KSPDestroy(&ksp_);
   for (const auto& name : option_names_) PetscOptionsClearValue(nullptr, name.c_str());
+}
+
+void PetscSolver::release_matrix() {
+  if (mat_) MatDestroy(&mat_);
+  if (vb_) VecDestroy(&vb_);
+  if (vx_) VecDestroy(&vx_);
 }
 
 std::vector<OperatorForm> PetscSolver::forms() const {
@@ -198,9 +202,7 @@ void PetscSolver::build_matrix(const CsrMatrix<Scalar>& a) {
   const auto n = static_cast<PetscInt>(a.rows);
   std::vector<PetscInt> ia(a.row_ptr.begin(), a.row_ptr.end());
   std::vector<PetscInt> ja(a.col_idx.begin(), a.col_idx.end());
-  if (mat_) MatDestroy(&mat_);
-  if (vb_) VecDestroy(&vb_);
-  if (vx_) VecDestroy(&vx_);
+  release_matrix();
   check(MatCreate(PETSC_COMM_SELF, &mat_), "MatCreate");
   check(MatSetSizes(mat_, n, n, n, n), "MatSetSizes");
   check(MatSetType(mat_, MATSEQAIJ), "MatSetType");
@@ -245,9 +247,7 @@ void PetscSolver::build_matrix(const Stencil7<Scalar>& a) {
   }
   if (ksp_comm_ != comm) make_ksp(comm);
   const auto n = static_cast<PetscInt>(a.size());
-  if (mat_) MatDestroy(&mat_);
-  if (vb_) VecDestroy(&vb_);
-  if (vx_) VecDestroy(&vx_);
+  release_matrix();
   check(MatCreateAIJ(comm, n, n, PETSC_DETERMINE, PETSC_DETERMINE, 7, nullptr, 6, nullptr, &mat_),
         "MatCreateAIJ");
   const PetscInt first = start[std::size_t(rank)];
@@ -307,17 +307,22 @@ void PetscSolver::setup_impl(std::shared_ptr<const Operator> op) {
     ++unchanged_setups_;
     return;
   }
+  // A matrix of another size: the KSP forgets its work vectors and the PC its setup
+  // (KSPReset keeps the types, tolerances and options).
+  if (mat_ && op_ && rows_of(*op_) != rows_of(*op)) check(KSPReset(ksp_), "KSPReset");
   if (const auto* st = std::get_if<Stencil7<Scalar>>(&*op)) {
     // A new stencil is always a new matrix (its active nodes, and so its pattern, may differ).
-    if (op_ && rows_of(*op_) != st->size()) check(KSPReset(ksp_), "KSPReset");
     build_matrix(*st);
-    op_ = std::move(op);
-    check(KSPSetOperators(ksp_, mat_, mat_), "KSPSetOperators");
-    check(KSPSetUp(ksp_), "KSPSetUp (the preconditioner's setup)");
-    check_options_used();
-    return;
+  } else {
+    take_csr(std::get<CsrMatrix<Scalar>>(*op));
   }
-  const auto& a = std::get<CsrMatrix<Scalar>>(*op);
+  op_ = std::move(op);
+  check(KSPSetOperators(ksp_, mat_, mat_), "KSPSetOperators");
+  check(KSPSetUp(ksp_), "KSPSetUp (the preconditioner's setup)");
+  check_options_used();
+}
+
+void PetscSolver::take_csr(const CsrMatrix<Scalar>& a) {
   // A matrix the process holds whole is on this process's KSP alone.
   if (ksp_comm_ != PETSC_COMM_SELF) {
     make_ksp(PETSC_COMM_SELF);
@@ -337,15 +342,8 @@ void PetscSolver::setup_impl(std::shared_ptr<const Operator> op) {
     check(MatSeqAIJRestoreArray(mat_, &values), "MatSeqAIJRestoreArray");
     ++value_updates_;
   } else {
-    // A matrix of another size: the KSP forgets its work vectors and the PC its setup
-    // (KSPReset keeps the types, tolerances and options).
-    if (mat_ && op_ && static_cast<std::size_t>(rows_of(*op_)) != a.rows) check(KSPReset(ksp_), "KSPReset");
     build_matrix(a);
   }
-  op_ = std::move(op);
-  check(KSPSetOperators(ksp_, mat_, mat_), "KSPSetOperators");
-  check(KSPSetUp(ksp_), "KSPSetUp (the preconditioner's setup)");
-  check_options_used();
 }
 
 // After the first setup every option of `options` has been read by whatever reads it (KSP

@@ -38,7 +38,11 @@ class PetscSolver : public LinearSolver {
 
  private:
   SolveStats solve_scalar(std::span<const Scalar> b, std::span<Scalar> x);
+  // A CSR matrix into mat_: its values copied in where the pattern is the one held, else a
+  // new matrix.
+  void take_csr(const CsrMatrix<Scalar>& a);
   void build_matrix(const CsrMatrix<Scalar>& a);
+  void release_matrix();
   void build_matrix(const Stencil7<Scalar>& a);
   void make_ksp(MPI_Comm comm);
   void check_options_used();
