@@ -1,5 +1,7 @@
 #include "src/angiogenesis_1d_model.hpp"
 
+#include <solvent_family_angiogenesis_1d/explicit_term.hpp>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -47,6 +49,7 @@ Angiogenesis1d::Angiogenesis1d(const PluginContext& ctx)
   for (std::size_t i = 0; i + 1 < m_; ++i)
     taf_flux_[i] = (taf_[i + 1] - taf_[i]) / h_ / (1.0 + k_.a4 * 0.5 * (taf_[i] + taf_[i + 1]));
   if (ctx.params.string("mode") == "manufactured") manufactured_.emplace(k_, x_);
+  member_ = {k_, std::int64_t(m_), h_, taf_.data(), taf_flux_.data(), manufactured_.has_value()};
 }
 
 FieldLayout Angiogenesis1d::layout() const { return {{"C", "P", "I", "F"}, {{"x", x_}}}; }
@@ -124,29 +127,30 @@ void Angiogenesis1d::explicit_term(double t, std::span<const double> u,
   const double* p = u.data() + P * m_;
   const double* in = u.data() + I * m_;
   const double* f = u.data() + F * m_;
-  // Taxis flux J = C (a2 I_x - a1 F_x - a3 T_x / (1 + a4 T)) at the midpoints i + 1/2,
-  // differenced conservatively; the ghost points of the Neumann condition make the
-  // boundary fluxes antisymmetric, so the trapezoid-rule mass of C changes only by growth.
+  // The family's point functions (explicit_term.hpp), which the batched engines call too;
+  // here each midpoint flux is computed once and carried to the next point.
   auto flux = [&](std::size_t i) {
-    const double cm = 0.5 * (c[i] + c[i + 1]);
-    return cm * (k_.a2 * (in[i + 1] - in[i]) / h_ - k_.a1 * (f[i + 1] - f[i]) / h_ -
-                 k_.a3 * taf_flux_[i]);
+    return taxis_flux(k_, h_, taf_flux_[i], c[i], c[i + 1], in[i], in[i + 1], f[i], f[i + 1]);
   };
-  double left = flux(0);
-  out[C * m_] = 2.0 * left / h_ + k_.k1 * c[0] * (1.0 - c[0]);
-  for (std::size_t i = 1; i + 1 < m_; ++i) {
-    const double right = flux(i);
-    out[C * m_ + i] = (right - left) / h_ + k_.k1 * c[i] * (1.0 - c[i]);
+  double left = 0.0;
+  for (std::size_t i = 0; i < m_; ++i) {
+    const double right = i + 1 < m_ ? flux(i) : 0.0;
+    out[C * m_ + i] = c_rate(k_, h_, i, m_, left, right, c[i]);
     left = right;
   }
-  out[C * m_ + m_ - 1] = -2.0 * left / h_ + k_.k1 * c[m_ - 1] * (1.0 - c[m_ - 1]);
   for (std::size_t i = 0; i < m_; ++i) {
-    const double binding = k_.k3 * p[i] * in[i];
-    out[P * m_ + i] = k_.k5 * taf_[i] - binding;
-    out[I * m_ + i] = -binding;
-    out[F * m_ + i] = -k_.k2 * p[i] * f[i];
+    const Reactions r = reactions(k_, taf_[i], p[i], in[i], f[i]);
+    out[P * m_ + i] = r.p;
+    out[I * m_ + i] = r.i;
+    out[F * m_ + i] = r.f;
   }
   if (manufactured_) manufactured_->add_source(t, out);
+}
+
+void* Angiogenesis1d::extension(std::string_view name) {
+  if (name == member_extension_name) return &member_;
+  if (name == ensemble_extension_name) return &ensemble_;
+  return nullptr;
 }
 
 bool Angiogenesis1d::exact_state(double t, std::span<double> u) const {

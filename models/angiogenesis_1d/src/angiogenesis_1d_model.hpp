@@ -2,10 +2,10 @@
 // The 1D four-species tumour-angiogenesis model of De Luca et al. (docs/models/angiogenesis-1d.md):
 // C endothelial cells, P protease, I inhibitor, F extracellular matrix on x in [0, 1],
 // homogeneous Neumann boundaries by ghost points, state U = [C; P; I; F] species-major.
-#include "src/coefficients.hpp"
 #include "src/manufactured_solution.hpp"
 
 #include <solvent/solvent.hpp>
+#include <solvent_family_angiogenesis_1d/ensemble.hpp>
 
 #include <cstdint>
 #include <limits>
@@ -25,6 +25,9 @@ class Angiogenesis1d : public Model, public ImexProblem {
   explicit Angiogenesis1d(const PluginContext& ctx);
 
   ImexProblem* imex() override { return this; }
+  // The family's extensions: this member's coefficients and grid (Member), and the other
+  // members a runner batches with it (Ensemble, docs/architecture.md "Batched members").
+  void* extension(std::string_view name) override;
   Facts facts() const override;
 
   FieldLayout layout() const override;
@@ -45,6 +48,8 @@ class Angiogenesis1d : public Model, public ImexProblem {
   double front_, p0_, i0_, f0_, random_amplitude_;
   std::vector<double> x_, taf_, taf_flux_;            // taf_flux_[i]: T_x / (1 + a4 T) at i + 1/2
   std::optional<ManufacturedSolution> manufactured_;  // mode = "manufactured"
+  Member member_;
+  Ensemble ensemble_;
 };
 
 }  // namespace solvent::angiogenesis_1d

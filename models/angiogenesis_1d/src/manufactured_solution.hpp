@@ -6,7 +6,7 @@
 // (x = 0), so it satisfies the no-flux condition of the chemotaxis term too. The source
 // S = u_t - (Lin u + N(u)), computed from the continuous equations, makes it exact; the
 // discrete solution then differs from it by the discretisation error alone.
-#include "src/coefficients.hpp"
+#include <solvent_family_angiogenesis_1d/coefficients.hpp>
 
 #include <cstddef>
 

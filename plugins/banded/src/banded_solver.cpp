@@ -1,6 +1,6 @@
 #include "src/banded_solver.hpp"
 
-#include "src/band_substitution.hpp"
+#include <solvent/band_lu.hpp>
 
 #include <fmt/format.h>
 #include <lapacke.h>
@@ -38,13 +38,8 @@ void BandedSolver::factor(const BandedMatrix<T>& a, std::vector<T>& lu) {
   for (std::size_t j = 0; j < a.n; ++j) interchanges_ += ipiv_[j] != int(j + 1);
   auto& inverse = inverse_diagonal_.get<T>();
   inverse.resize(a.n);
-  u_reach_.assign(a.n, 0);
-  const std::size_t kd = a.kl + a.ku;
-  for (std::size_t i = 0; i < a.n; ++i) {
-    inverse[i] = T(1) / lu[i * a.ldab() + kd];
-    for (std::size_t k = std::min(kd, a.n - 1 - i); k > 0 && u_reach_[i] == 0; --k)
-      if (lu[(i + k) * a.ldab() + kd - k] != T(0)) u_reach_[i] = k;
-  }
+  u_reach_.resize(a.n);
+  band_lu_prepare(lu.data(), a.ldab(), a.n, a.kl, a.ku, inverse.data(), u_reach_.data());
 }
 
 void BandedSolver::setup_impl(std::shared_ptr<const Operator> op) {

@@ -32,7 +32,7 @@ class BandedSolver : public LinearSolver {
   PerScalar<std::vector<double>, std::vector<complex>> inverse_diagonal_;  // 1 / U(j, j)
   std::vector<int> ipiv_;
   std::size_t interchanges_ = 0;      // rows partial pivoting swapped
-  std::vector<std::size_t> u_reach_;  // per row of U, the distance to its last non-zero
+  std::vector<int> u_reach_;  // per row of U, the distance to its last non-zero
   std::int64_t factorizations_ = 0;
 };
 

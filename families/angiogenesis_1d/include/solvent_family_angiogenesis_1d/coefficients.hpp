@@ -1,5 +1,6 @@
 #pragma once
 // The physical coefficients of the 1D model ([model.parameters], docs/models/angiogenesis-1d.md).
+// Every member is a double, so the block has no padding and copies to a device as it is.
 namespace solvent::angiogenesis_1d {
 
 struct Coefficients {

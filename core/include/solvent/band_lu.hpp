@@ -1,0 +1,102 @@
+#pragma once
+// Forward and back substitution with the band LU factors that LAPACK's gbtrf leaves in band
+// storage (L's multipliers below the diagonal row kl + ku, U in rows 0..kl + ku, pivots
+// 1-based), for one right-hand side: what gbtrs computes, written out because the reference
+// gbtrs makes one BLAS dger call per column to apply L, and with a narrow band the calls'
+// overhead, not the arithmetic, dominated a step of the 1D model. The `banded` solver and the
+// batched IMEX integrators (CPU, and one CUDA thread per member) share it, so a batched
+// member is solved with the bits of its single run.
+//
+// Both sweeps are one long dependency chain through x, so they go row by row: each row's
+// sum over its far entries (ready early, overlapped by the processor) is kept apart from
+// the one term that waits for the previous row, whose value stays in a register, and U's
+// diagonal comes inverted (a multiply, not a divide, on the chain). The row form of the
+// forward sweep holds between row interchanges (gbtrf does not apply an interchange to
+// earlier columns of L, so each must happen at its place in the sweep): columns that
+// swap are applied in gbtrs's column form, the runs between them in row form. In the 1D
+// model the only interchanges are at the last grid point of a block, where the Neumann
+// row's doubled coupling outweighs the reduced diagonal. Each row of U is swept only as
+// far as its last non-zero (u_reach), not the kl + ku that pivoting allows for.
+//
+// Every array is read with a stride: entry e at [e * stride]. One system: stride 1. B systems
+// interleaved member-fastest (a GPU thread per member, so a warp's loads coalesce): stride B,
+// each pointer offset to its member.
+#include <solvent/host_device.hpp>
+
+#include <cstddef>
+
+namespace solvent {
+
+template <class T>
+struct BandLu {
+  const T* ab;  // gbtrf's output, leading dimension ldab
+  std::size_t ldab, n, kl, ku;
+  const int* ipiv;
+  const int* u_reach;         // u_reach[i]: largest k with U(i, i + k) != 0
+  const T* inverse_diagonal;  // 1 / U(i, i)
+  std::size_t stride = 1;
+
+  SOLVENT_HD T at(std::size_t i, std::size_t j) const {
+    return ab[(j * ldab + kl + ku + i - j) * stride];
+  }
+};
+
+// What BandLu needs beside gbtrf's output (lu, one system, stride 1): U's inverted diagonal
+// and, per row, the distance to U's last non-zero.
+template <class T>
+void band_lu_prepare(const T* lu, std::size_t ldab, std::size_t n, std::size_t kl, std::size_t ku,
+                     T* inverse_diagonal, int* u_reach) {
+  const std::size_t kd = kl + ku;
+  for (std::size_t i = 0; i < n; ++i) {
+    inverse_diagonal[i] = T(1) / lu[i * ldab + kd];
+    u_reach[i] = 0;
+    for (std::size_t k = kd < n - 1 - i ? kd : n - 1 - i; k > 0 && u_reach[i] == 0; --k)
+      if (lu[(i + k) * ldab + kd - k] != T(0)) u_reach[i] = int(k);
+  }
+}
+
+// Solves A x = b in place (x holds b on entry), with A = P L U as gbtrf factored it.
+template <class T>
+SOLVENT_HD void band_lu_substitute(const BandLu<T>& f, T* x) {
+  const std::size_t n = f.n, kl = f.kl, s = f.stride;
+  auto lesser = [](std::size_t a, std::size_t b) { return a < b ? a : b; };
+  auto pivot = [&](std::size_t j) { return std::size_t(f.ipiv[j * s] - 1); };
+  // Invariant: every contribution of the columns before j has been applied to x.
+  for (std::size_t j = 0; j + 1 < n;) {
+    if (pivot(j) != j) {
+      const std::size_t p = pivot(j);
+      const T xp = x[p * s];
+      x[p * s] = x[j * s];
+      x[j * s] = xp;
+      const std::size_t lm = lesser(kl, n - 1 - j);
+      for (std::size_t i = 1; i <= lm; ++i) x[(j + i) * s] -= f.at(j + i, j) * x[j * s];
+      ++j;
+      continue;
+    }
+    std::size_t e = j + 1;  // the run j .. e-1 has no interchange
+    while (e < n && pivot(e) == e) ++e;
+    T previous = x[j * s];
+    for (std::size_t i = j + 1; i < e; ++i) {
+      T far = x[i * s];
+      for (std::size_t k = lesser(kl, i - j); k >= 2; --k) far -= f.at(i, i - k) * x[(i - k) * s];
+      previous = far - f.at(i, i - 1) * previous;
+      x[i * s] = previous;
+    }
+    // What the run's last columns owe the rows from e on.
+    for (std::size_t c = e > j + kl ? e - kl : j; c < e; ++c)
+      for (std::size_t i = e - c; i <= lesser(kl, n - 1 - c); ++i)
+        x[(c + i) * s] -= f.at(c + i, c) * x[c * s];
+    j = e;
+  }
+  T next{};
+  for (std::size_t i = n; i-- > 0;) {
+    T far = x[i * s];
+    const auto reach = std::size_t(f.u_reach[i * s]);
+    for (std::size_t k = reach; k >= 2; --k) far -= f.at(i, i + k) * x[(i + k) * s];
+    if (reach >= 1) far -= f.at(i, i + 1) * next;
+    next = far * f.inverse_diagonal[i * s];
+    x[i * s] = next;
+  }
+}
+
+}  // namespace solvent
