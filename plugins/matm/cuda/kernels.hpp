@@ -19,6 +19,7 @@ struct SweepShape {
   int block_z = 8;     // rows (z layers) in one block; the block marches along y
   bool paper = false;  // true: Sukhinov et al.'s Algorithm 2, one node per thread on the
                        // i + j + k wavefront; false: a warp solves 32 x-nodes at once
+  int flag_steps = 4;  // steps a block runs between publishing its progress
 };
 
 // What one sweep launch covers: the own nodes with i0 <= i < i1 (the whole line on one rank,
