@@ -1,14 +1,15 @@
 // dense-solver-bench: one solve and one IMEX step of the angiogenesis-1d system
 // S = I - dt/2 Lin at De Luca et al.'s twelve levels M = 25..800 (n = 4M), for gepp-cpu, lapack,
-// gepp-cuda (paper and best modes) and cusolver, side by side in one run. Every result is
+// gepp-cuda (paper, best and blocked modes) and cusolver, side by side in one run. Every result is
 // checked against LAPACK before it is timed; times are medians of wall-clock time around
 // the plugin calls (the GPU plugins synchronise before returning).
 //
 //   dense-solver-bench [--out DIR] [--levels 25,50,...] [--configs LABEL,...] [--cpu-max-M M]
-//                      [--cpu-budget-s S] [--ablation-M M]
+//                      [--cpu-budget-s S] [--ablation-M M] [--block-sizes 32,128,...]
 // --configs keeps only the named configurations (e.g. "gepp-cpu"), --cpu-max-M leaves
 // gepp-cpu out above that level (so its slow large levels can run as a separate process),
-// --cpu-budget-s skips a gepp-cpu level whose predicted time (n^3 from the last) exceeds it.
+// --cpu-budget-s skips a gepp-cpu level whose predicted time (n^3 from the last) exceeds it,
+// --block-sizes adds blocked mode at those block sizes beside the default (CSV and log only).
 #include <solvent_test/implicit_system.hpp>
 #include "device_ceilings.hpp"
 
@@ -187,6 +188,7 @@ int main(int argc, char** argv) {
   std::int64_t ablation_m = 400;
   std::int64_t cpu_max_m = 1 << 30;
   std::vector<std::string> only;
+  std::vector<std::int64_t> block_sizes;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i], value = argv[i + 1];
     if (key == "--out")
@@ -199,6 +201,8 @@ int main(int argc, char** argv) {
       ablation_m = std::stoll(value);
     else if (key == "--cpu-max-M")
       cpu_max_m = std::stoll(value);
+    else if (key == "--block-sizes")
+      block_sizes = parse_levels(value);
     else if (key == "--configs") {
       std::stringstream in(value);
       for (std::string item; std::getline(in, item, ',');) only.push_back(item);
@@ -218,16 +222,25 @@ int main(int argc, char** argv) {
       ceilings.device.empty() ? "none" : ceilings.device.c_str(), ceilings.copy_gb_per_s,
       ceilings.host_to_device_gb_per_s, ceilings.dgemm_tflop_per_s);
 
-  const std::string s_paper = "paper", s_best = "best";
-  const std::vector<Config> configs{
+  const std::string s_paper = "paper", s_best = "best", s_blocked = "blocked";
+  std::vector<Config> configs{
       {"gepp-cpu", "gepp-cpu", {{"reuse_factorization", true}}},
       {"lapack", "lapack", {{"reuse_factorization", true}}},
       {"gepp-cuda paper", "gepp-cuda", {{"mode", s_paper}}},
       {"gepp-cuda best", "gepp-cuda", {{"mode", s_best}}},
+      {"gepp-cuda blocked", "gepp-cuda", {{"mode", s_blocked}}},
       {"cusolver", "cusolver", {}},
       {"gepp-cuda best, refactor", "gepp-cuda", {{"mode", s_best}, {"reuse_factorization", false}}},
+      {"gepp-cuda blocked, refactor",
+       "gepp-cuda",
+       {{"mode", s_blocked}, {"reuse_factorization", false}}},
       {"cusolver, refactor", "cusolver", {{"reuse_factorization", false}}},
   };
+  for (const std::int64_t nb : block_sizes) {
+    configs.push_back({fmt::format("gepp-cuda blocked nb={}", nb),
+                       "gepp-cuda",
+                       {{"mode", s_blocked}, {"block_size", nb}}});
+  }
   // De Luca et al.'s pipeline with one improvement added at a time, ending in best mode.
   const std::vector<Config> ablation{
       {"paper", "gepp-cuda", {{"mode", s_paper}}},
@@ -328,9 +341,10 @@ int main(int argc, char** argv) {
      << fmt::format("{:.1f}", ceilings.dgemm_tflop_per_s) << " TFLOP/s, pageable host-to-device "
      << fmt::format("{:.1f}", ceilings.host_to_device_gb_per_s) << " GB/s.\n\n";
   md << "One solve (setup + solve: factor and substitute), median ms:\n\n"
-     << "| M | n | gepp-cpu | lapack | gepp-cuda paper | gepp-cuda best | cusolver | paper "
-        "speed-up over gepp-cpu | best speed-up over gepp-cpu | best / cusolver | dense floor |\n"
-     << "|---|---|---|---|---|---|---|---|---|---|---|\n";
+     << "| M | n | gepp-cpu | lapack | gepp-cuda paper | gepp-cuda best | gepp-cuda blocked | "
+        "cusolver | paper speed-up over gepp-cpu | best speed-up over gepp-cpu | best / cusolver "
+        "| blocked / cusolver | dense floor |\n"
+     << "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const auto m : levels) {
     auto& r = results[m];
     const double n = 4.0 * double(m);
@@ -339,24 +353,32 @@ int main(int argc, char** argv) {
                                      2.0 * 8.0 * n * n / (ceilings.copy_gb_per_s * 1e6));
     md << "| " << m << " | " << 4 * m << " | " << ms(r["gepp-cpu"].solve_ms) << " | "
        << ms(r["lapack"].solve_ms) << " | " << ms(r["gepp-cuda paper"].solve_ms) << " | "
-       << ms(r["gepp-cuda best"].solve_ms) << " | " << ms(r["cusolver"].solve_ms) << " | "
+       << ms(r["gepp-cuda best"].solve_ms) << " | " << ms(r["gepp-cuda blocked"].solve_ms)
+       << " | " << ms(r["cusolver"].solve_ms) << " | "
        << ratio(r["gepp-cpu"].solve_ms, r["gepp-cuda paper"].solve_ms) << " | "
        << ratio(r["gepp-cpu"].solve_ms, r["gepp-cuda best"].solve_ms) << " | "
        << ratio(r["gepp-cuda best"].solve_ms, r["cusolver"].solve_ms) << " | "
+       << ratio(r["gepp-cuda blocked"].solve_ms, r["cusolver"].solve_ms) << " | "
        << fmt::format("{:.3g}", floor_ms) << " |\n";
   }
   md << "\nOne IMEX step after setup (right-hand side, solve, projection), median ms:\n\n"
-     << "| M | gepp-cpu | lapack | gepp-cuda paper | gepp-cuda best | cusolver | gepp-cuda best, "
-        "refactor | cusolver, refactor | best / cusolver | best refactor / cusolver refactor |\n"
-     << "|---|---|---|---|---|---|---|---|---|---|\n";
+     << "| M | gepp-cpu | lapack | gepp-cuda paper | gepp-cuda best | gepp-cuda blocked | "
+        "cusolver | gepp-cuda best, refactor | gepp-cuda blocked, refactor | cusolver, refactor | "
+        "best / cusolver | best refactor / cusolver refactor | blocked refactor / cusolver "
+        "refactor |\n"
+     << "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const auto m : levels) {
     auto& r = results[m];
     md << "| " << m << " | " << ms(r["gepp-cpu"].step_ms) << " | " << ms(r["lapack"].step_ms)
        << " | " << ms(r["gepp-cuda paper"].step_ms) << " | " << ms(r["gepp-cuda best"].step_ms)
-       << " | " << ms(r["cusolver"].step_ms) << " | " << ms(r["gepp-cuda best, refactor"].step_ms)
-       << " | " << ms(r["cusolver, refactor"].step_ms) << " | "
+       << " | " << ms(r["gepp-cuda blocked"].step_ms) << " | " << ms(r["cusolver"].step_ms)
+       << " | " << ms(r["gepp-cuda best, refactor"].step_ms) << " | "
+       << ms(r["gepp-cuda blocked, refactor"].step_ms) << " | "
+       << ms(r["cusolver, refactor"].step_ms) << " | "
        << ratio(r["gepp-cuda best"].step_ms, r["cusolver"].step_ms) << " | "
-       << ratio(r["gepp-cuda best, refactor"].step_ms, r["cusolver, refactor"].step_ms) << " |\n";
+       << ratio(r["gepp-cuda best, refactor"].step_ms, r["cusolver, refactor"].step_ms) << " | "
+       << ratio(r["gepp-cuda blocked, refactor"].step_ms, r["cusolver, refactor"].step_ms)
+       << " |\n";
   }
   if (results.count(-ablation_m)) {
     md << "\nOne improvement at a time, M = " << ablation_m

@@ -1,4 +1,4 @@
-#include "cuda/gepp_kernels.cuh"
+#include "cuda/device_support.cuh"
 
 #include <solvent/cuda.hpp>
 #include <solvent/errors.hpp>
@@ -12,64 +12,12 @@
 #include <cmath>
 #include <cstdint>
 #include <numeric>
-#include <sstream>
 #include <vector>
 
 namespace solvent::dense {
 namespace {
 
-constexpr const char* kPlugin = "gepp-cuda";
-
-void check(cudaError_t status, const char* what) { cuda::check(status, kPlugin, what); }
-
-template <class T>
-class DeviceArray {
- public:
-  DeviceArray() = default;
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-  ~DeviceArray() { release(); }
-
-  void resize(std::size_t count) {
-    if (count == count_) return;
-    release();
-    if (count > 0)
-      check(cudaMalloc(reinterpret_cast<void**>(&ptr_), count * sizeof(T)), "cudaMalloc");
-    count_ = count;
-  }
-  void upload(const T* host, std::size_t count, cudaStream_t stream) {
-    check(cudaMemcpyAsync(ptr_, host, count * sizeof(T), cudaMemcpyHostToDevice, stream),
-          "cudaMemcpyAsync to device");
-  }
-  void download(T* host, std::size_t count, cudaStream_t stream) const {
-    check(cudaMemcpyAsync(host, ptr_, count * sizeof(T), cudaMemcpyDeviceToHost, stream),
-          "cudaMemcpyAsync to host");
-  }
-  T* get() const { return ptr_; }
-
- private:
-  void release() {
-    if (ptr_ != nullptr) cudaFree(ptr_);
-    ptr_ = nullptr;
-    count_ = 0;
-  }
-  T* ptr_ = nullptr;
-  std::size_t count_ = 0;
-};
-
-std::string singular_pivot_message(const PivotFailure& f, std::size_t n) {
-  std::ostringstream out;
-  // Worded as gepp-cpu's message, so a run reads the same whichever back end failed.
-  out << kPlugin << ": singular matrix: pivot " << std::fabs(f.value) << " at elimination step "
-      << f.step + 1 << " of " << n << " (column " << f.step << ")";
-  return out.str();
-}
-
-double elapsed_ms(cudaEvent_t from, cudaEvent_t to) {
-  float ms = 0.0f;
-  check(cudaEventElapsedTime(&ms, from, to), "cudaEventElapsedTime");
-  return ms;
-}
+void check(cudaError_t status, const char* what) { cuda::check(status, kGeppCuda, what); }
 
 }  // namespace
 
@@ -359,7 +307,7 @@ struct DeviceGepp::State {
 
 DeviceGepp::DeviceGepp(const EngineOptions& options) : state_(std::make_unique<State>()) {
   state_->options = options;
-  state_->name = cuda::select_device(options.device, kPlugin);
+  state_->name = cuda::select_device(options.device, kGeppCuda);
   check(cudaStreamCreateWithFlags(&state_->stream, cudaStreamNonBlocking), "cudaStreamCreate");
   for (cudaEvent_t& e : state_->marks) check(cudaEventCreate(&e), "cudaEventCreate");
 }

@@ -1,7 +1,8 @@
 #pragma once
 // The device side of gepp-cuda: owns the GPU buffers, the stream and the captured graph,
-// and runs one configuration of De Luca et al.'s elimination. No CUDA types in this header,
-// so the plugin's C++ code (logging, parameters) stays out of nvcc.
+// and runs one configuration of De Luca et al.'s elimination.
+#include "cuda/device_engine.hpp"
+
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -12,6 +13,10 @@ enum class Kernels { Paper, Fused };
 enum class Launch { Synchronized, Stream, Graph };
 
 struct EngineOptions {
+  // mode = "blocked": BlockedLu with panels of block_size columns; the switches below
+  // (but reuse_factorization and device) belong to the elimination pipeline.
+  bool blocked = false;
+  int block_size = 64;
   Kernels kernels = Kernels::Fused;
   Launch launch = Launch::Graph;
   bool resident_matrix = true;
@@ -21,33 +26,21 @@ struct EngineOptions {
   int device = 0;
 };
 
-// Milliseconds of the last solve (setup's factorisation counts in factor_ms when the
-// factorisation is reused), from CUDA events; host substitution from the host clock.
-struct PhaseTimes {
-  double upload_ms = 0.0;
-  double factor_ms = 0.0;
-  double substitute_ms = 0.0;
-  double download_ms = 0.0;
-};
-
-class DeviceGepp {
+class DeviceGepp final : public DeviceEngine {
  public:
   // Selects the device: throws solvent::DeviceUnavailable when there is none.
   explicit DeviceGepp(const EngineOptions& options);
-  ~DeviceGepp();
+  ~DeviceGepp() override;
   DeviceGepp(const DeviceGepp&) = delete;
   DeviceGepp& operator=(const DeviceGepp&) = delete;
 
-  // a: row-major n x n; it must stay alive and unchanged until the next setup.
-  // Throws solvent::SolverError on a singular pivot when the factorisation is reused.
-  void setup(const double* a, std::size_t n);
-  // Throws solvent::SolverError on a singular or non-finite pivot.
-  void solve(const double* b, double* x);
+  void setup(const double* a, std::size_t n) override;
+  void solve(const double* b, double* x) override;
 
-  const PhaseTimes& last_times() const;
-  const std::string& device_name() const;
-  // Multiply-adds one factorisation performs (inside the envelope when zero blocks are skipped).
-  double updates_per_factorization() const;
+  const PhaseTimes& last_times() const override;
+  const std::string& device_name() const override;
+  // Inside the envelope when zero blocks are skipped.
+  double updates_per_factorization() const override;
 
  private:
   struct State;

@@ -1,5 +1,10 @@
 #include "cuda/gepp_cuda_options.hpp"
 
+#include <solvent/errors.hpp>
+
+#include <utility>
+#include <vector>
+
 namespace solvent::dense {
 
 using solvent::ParamSpec;
@@ -7,13 +12,22 @@ using solvent::ParamSpec;
 solvent::Schema gepp_cuda_schema() {
   return {
       ParamSpec::choice(
-          "mode", "best", {"best", "paper"},
+          "mode", "best", {"best", "paper", "blocked"},
           "preset for the switches below. paper: De Luca et al.'s pipeline (atomic-max pivot "
           "search, "
           "row swap and elimination as three kernels per step, the augmented matrix sent to the "
           "device for every solve, a synchronisation after every kernel, no zero-block skipping, "
           "back substitution on the host). best: every improvement on. A switch written in the "
-          "config overrides the preset; the defaults shown are those of best"),
+          "config overrides the preset; the defaults shown are those of best. blocked: "
+          "right-looking blocked LU instead of the pipeline (panels of block_size columns "
+          "factored by one kernel with the paper's atomic-max pivot search, cuBLAS DTRSM and "
+          "DGEMM for the rest, DTRSV to substitute); of the switches only "
+          "reuse_factorization applies"),
+      ParamSpec::integer("block_size", 64,
+                         "mode = \"blocked\": columns per panel, the inner dimension of the "
+                         "trailing DGEMM update")
+          .at_least(1)
+          .at_most(4096),
       ParamSpec::choice(
           "kernels", "fused", {"paper", "fused"},
           "paper: De Luca et al.'s kernels (one-block pivot search with a CAS atomic max, "
@@ -65,6 +79,21 @@ std::string choice(const solvent::Parameters& p, const std::string& name, const 
 
 EngineOptions read_engine_options(const solvent::Parameters& p) {
   EngineOptions o;
+  o.blocked = p.string("mode") == "blocked";
+  o.block_size = static_cast<int>(p.integer("block_size"));
+  std::vector<std::string> problems;
+  if (p.given("block_size") && !o.blocked)
+    problems.push_back("gepp-cuda: block_size applies to mode = \"blocked\" only");
+  if (o.blocked) {
+    for (const char* name :
+         {"kernels", "launch", "resident_matrix", "skip_zero_blocks", "back_substitution"}) {
+      if (p.given(name))
+        problems.push_back(std::string("gepp-cuda: ") + name +
+                           " is a switch of the elimination pipeline (mode = \"paper\" or "
+                           "\"best\"), not of mode = \"blocked\"");
+    }
+  }
+  if (!problems.empty()) throw solvent::ConfigError(std::move(problems));
   o.kernels = choice(p, "kernels", "paper", "fused") == "paper" ? Kernels::Paper : Kernels::Fused;
   const std::string launch = choice(p, "launch", "sync", "graph");
   o.launch = launch == "sync"     ? Launch::Synchronized
@@ -79,10 +108,14 @@ EngineOptions read_engine_options(const solvent::Parameters& p) {
 }
 
 std::string describe(const EngineOptions& o) {
+  auto on = [](bool b) { return b ? "on" : "off"; };
+  if (o.blocked) {
+    return "mode=blocked block_size=" + std::to_string(o.block_size) +
+           " reuse_factorization=" + on(o.reuse_factorization);
+  }
   const char* launch = o.launch == Launch::Synchronized ? "sync"
                        : o.launch == Launch::Stream     ? "stream"
                                                         : "graph";
-  auto on = [](bool b) { return b ? "on" : "off"; };
   return std::string("kernels=") + (o.kernels == Kernels::Paper ? "paper" : "fused") +
          " launch=" + launch + " resident_matrix=" + on(o.resident_matrix) +
          " reuse_factorization=" + on(o.reuse_factorization) +

@@ -1,5 +1,6 @@
 #include "cuda/gepp_cuda_solver.hpp"
 
+#include "cuda/blocked_lu.hpp"
 #include "cuda/gepp_cuda_options.hpp"
 
 #include <fmt/format.h>
@@ -24,7 +25,11 @@ void GeppCudaSolver::setup_impl(std::shared_ptr<const solvent::Operator> op) {
         fmt::format("gepp-cuda: matrix is {} x {}, not square", dense->rows, dense->cols));
   }
   if (!device_) {
-    device_ = std::make_unique<DeviceGepp>(options_);
+    if (options_.blocked) {
+      device_ = std::make_unique<BlockedLu>(options_);
+    } else {
+      device_ = std::make_unique<DeviceGepp>(options_);
+    }
     if (log_) log_->info("gepp-cuda on {}: {}", device_->device_name(), describe(options_));
   }
   op_ = std::move(op);

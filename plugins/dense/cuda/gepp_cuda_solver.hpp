@@ -1,8 +1,10 @@
 #pragma once
-// gepp-cuda: De Luca et al.'s Gaussian elimination with partial pivoting on the GPU, behind the
-// LinearSolver interface. The GPU is probed at the first setup(), never at load.
+// gepp-cuda: De Luca et al.'s Gaussian elimination with partial pivoting on the GPU (or, in
+// mode = "blocked", a blocked LU), behind the LinearSolver interface. The GPU is probed at
+// the first setup(), never at load.
 #include <solvent/direct_solver.hpp>
 #include <solvent/solvent.hpp>
+#include "cuda/device_engine.hpp"
 #include "cuda/device_gepp.hpp"
 
 #include <cstdint>
@@ -24,7 +26,7 @@ class GeppCudaSolver final : public solvent::LinearSolver {
  private:
   EngineOptions options_;
   std::shared_ptr<spdlog::logger> log_;
-  std::unique_ptr<DeviceGepp> device_;
+  std::unique_ptr<DeviceEngine> device_;
   std::shared_ptr<const solvent::Operator> op_;
   std::size_t n_ = 0;
   std::int64_t solves_ = 0;

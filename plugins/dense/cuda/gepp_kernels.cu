@@ -1,5 +1,6 @@
 #include "cuda/atomic_max.cuh"
 #include "cuda/gepp_kernels.cuh"
+#include "cuda/pivot_choice.cuh"
 
 #include <solvent/cuda.hpp>
 #include <solvent_dense/gepp_arithmetic.hpp>
@@ -23,10 +24,6 @@ constexpr int kWarp = 32;
 
 __device__ inline std::size_t at(int i, int ld, int j) {
   return static_cast<std::size_t>(i) * static_cast<std::size_t>(ld) + static_cast<std::size_t>(j);
-}
-
-__device__ inline void record_failure(PivotFailure* failure, int k, double pivot) {
-  if (atomicCAS(&failure->step, -1, k) == -1) failure->value = pivot;
 }
 
 __global__ void reset_failure_kernel(PivotFailure* failure, unsigned int* finished) {
@@ -95,14 +92,6 @@ __global__ void row_swap_kernel(double* a, int ld, int n, int k, int col_end, bo
   if (t < count) swap_rows(a, ld, n, k, p, col_end, rhs, t, count);
 }
 
-// (value, row) pairs: the larger value wins, the lower row on a tie.
-__device__ inline void keep_better(double& best, int& row, double other, int other_row) {
-  if (other > best || (other == best && other_row < row)) {
-    best = other;
-    row = other_row;
-  }
-}
-
 // Pivot search (warp-shuffle reduction) and row swap for step s, by one whole block of
 // `threads` threads (a multiple of 32) with linear index tid. Column k and the two rows are
 // read through L2 (__ldcg): in the fused kernel other blocks of the same launch wrote them.
@@ -117,11 +106,7 @@ __device__ void pivot_and_swap_block(double* a, int ld, int n, const Elimination
   for (int i = k + tid; i <= s.row_end; i += threads) {
     keep_better(best, row, pivot_magnitude(__ldcg(a + at(i, ld, k))), i);
   }
-  for (int offset = kWarp / 2; offset > 0; offset /= 2) {
-    const double other = __shfl_down_sync(0xffffffffu, best, offset);
-    const int other_row = __shfl_down_sync(0xffffffffu, row, offset);
-    keep_better(best, row, other, other_row);
-  }
+  warp_keep_better(best, row);
   const int warp = tid / kWarp;
   const int lane = tid % kWarp;
   if (lane == 0) {
@@ -133,11 +118,7 @@ __device__ void pivot_and_swap_block(double* a, int ld, int n, const Elimination
     const int warps = threads / kWarp;
     best = lane < warps ? warp_best[lane] : -1.0;
     row = lane < warps ? warp_row[lane] : INT_MAX;
-    for (int offset = kWarp / 2; offset > 0; offset /= 2) {
-      const double other = __shfl_down_sync(0xffffffffu, best, offset);
-      const int other_row = __shfl_down_sync(0xffffffffu, row, offset);
-      keep_better(best, row, other, other_row);
-    }
+    warp_keep_better(best, row);
     if (lane == 0) {
       pivot_row = row;
       pivots[k] = row;

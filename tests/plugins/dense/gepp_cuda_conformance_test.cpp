@@ -1,11 +1,13 @@
-// gepp-cuda in each mode, and cusolver, through the same conformance checks as the CPU
-// solvers (random, badly scaled and nearly singular systems against LAPACK), and the
-// failure messages of singular and non-finite pivots.
+// gepp-cuda in each mode (the blocked LU too), and cusolver, through the same conformance
+// checks as the CPU solvers (random, badly scaled and nearly singular systems against
+// LAPACK), and the failure messages of singular and non-finite pivots.
 #include <doctest/doctest.h>
 
+#include <solvent/errors.hpp>
 #include <solvent/testkit.hpp>
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <memory>
 #include <string>
@@ -45,6 +47,26 @@ TEST_CASE("conformance: gepp-cuda with host substitution of reused factors") {
       {.n = 100});
 }
 
+TEST_CASE("conformance: gepp-cuda in blocked mode") {
+  solvent::testkit::check_linear_solver("gepp-cuda", {{"mode", std::string("blocked")}}, {});
+  // block_size 48 splits each panel into sub-panels of 32 and 16 columns: the swaps and
+  // updates inside a panel run too; refactoring restores the matrix before every solve.
+  solvent::testkit::check_linear_solver(
+      "gepp-cuda",
+      {{"mode", std::string("blocked")}, {"block_size", std::int64_t{48}},
+       {"reuse_factorization", false}},
+      {.n = 150});
+}
+
+TEST_CASE("blocked mode: the switches of the elimination pipeline are refused") {
+  CHECK_THROWS_AS(solvent::testkit::make_linear_solver(
+                      "gepp-cuda", {{"mode", std::string("blocked")}, {"launch", std::string("graph")}}),
+                  solvent::ConfigError);
+  CHECK_THROWS_AS(
+      solvent::testkit::make_linear_solver("gepp-cuda", {{"block_size", std::int64_t{32}}}),
+      solvent::ConfigError);
+}
+
 TEST_CASE("conformance: cusolver") {
   solvent::testkit::check_linear_solver("cusolver", {}, {});
   solvent::testkit::check_linear_solver("cusolver", {{"reuse_factorization", false}}, {});
@@ -58,7 +80,7 @@ TEST_CASE("singular: a zero pivot is reported with its elimination step, as gepp
     for (std::size_t j = 0; j < 3; ++j) a(i, j) = rows[i][j];
   const std::string where = "singular matrix: pivot 0 at elimination step 2 of 3 (column 1)";
   check_singular("gepp-cpu", {}, a, "gepp-cpu: " + where);
-  for (const char* mode : {"paper", "best"}) {
+  for (const char* mode : {"paper", "best", "blocked"}) {
     INFO("mode " << std::string(mode));
     check_singular("gepp-cuda", {{"mode", std::string(mode)}}, a, "gepp-cuda: " + where);
   }
@@ -78,7 +100,7 @@ TEST_CASE("singular: a NaN in the matrix is chosen as pivot and reported") {
   a(0, 0) = 1.0;
   a(1, 0) = std::numeric_limits<double>::quiet_NaN();
   a(1, 1) = 1.0;
-  for (const char* mode : {"paper", "best"}) {
+  for (const char* mode : {"paper", "best", "blocked"}) {
     INFO("mode " << std::string(mode));
     check_singular("gepp-cuda", {{"mode", std::string(mode)}}, a,
                    "gepp-cuda: singular matrix: pivot nan at elimination step 1 of 2 (column 0)");

@@ -1,0 +1,387 @@
+#include "cuda/blocked_lu.hpp"
+
+#include "cuda/atomic_max.cuh"
+#include "cuda/device_support.cuh"
+#include "cuda/pivot_choice.cuh"
+
+#include <solvent/cuda.hpp>
+#include <solvent/errors.hpp>
+#include <solvent_dense/gepp_arithmetic.hpp>
+
+#include <cublas_v2.h>
+
+#include <algorithm>
+#include <climits>
+#include <numeric>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace solvent::dense {
+namespace {
+
+constexpr int kPanelThreads = 1024;
+// The widest sub-panel one kernel factors. A step's work grows with the width on the one SM
+// that runs it while the launches per panel shrink; near 32 columns the first overtakes the
+// second at the orders this mode is for (a few thousand).
+constexpr int kMaxPanelWidth = 32;
+// When not one column of a sub-panel fits in shared memory (orders beyond about 28 000 on
+// an H100) it is factored where it lies, through L2, this many columns at a time.
+constexpr int kUnstagedPanelWidth = 8;
+constexpr int kSwapThreads = 128;
+
+void check(cudaError_t status, const char* what) { cuda::check(status, kGeppCuda, what); }
+
+// cuBLAS reports through its own status type, outside cuda::check's reach.
+void check(cublasStatus_t status, const char* what) {
+  if (status != CUBLAS_STATUS_SUCCESS) {
+    throw SolverError(std::string(kGeppCuda) + ": " + what + ": " + cublasGetStatusString(status));
+  }
+}
+
+// Column-major with leading dimension ld, as cuBLAS stores matrices.
+__host__ __device__ inline std::size_t entry(int row, int col, int ld) {
+  return static_cast<std::size_t>(col) * static_cast<std::size_t>(ld) +
+         static_cast<std::size_t>(row);
+}
+
+// Factors the sub-panel of `width` columns whose top-left entry is the diagonal entry
+// (j0, j0) of the n x n matrix a (rows j0..n-1), in one block. Step j: pivot search down
+// column j (each warp's best pair, then De Luca et al.'s atomic max across the warps and the
+// lowest row holding the maximum), swap of rows j and p across the sub-panel, the
+// multipliers l = a_rj / a_jj stored below the diagonal, rank-1 update of the later columns.
+// staged: the sub-panel is copied to shared memory (column-major, leading dimension rows)
+// and written back at the end, so its steps touch no global memory; otherwise it is
+// worked on in place.
+__global__ void __launch_bounds__(kPanelThreads)
+    factor_panel_kernel(double* a, int lda, int n, int j0, int width, bool staged, int* pivots,
+                        PivotFailure* failure) {
+  extern __shared__ double staged_panel[];
+  // By step parity: one pair is reset while the other is in use, saving a barrier per step.
+  __shared__ double step_max[2];
+  __shared__ int step_row[2];
+  const int rows = n - j0;
+  const int tid = static_cast<int>(threadIdx.x);
+  const int threads = static_cast<int>(blockDim.x);
+  const int lane = tid % 32;
+  double* const origin = a + entry(j0, j0, lda);
+  double* const p = staged ? staged_panel : origin;
+  const int ldp = staged ? rows : lda;
+  if (staged) {
+    for (int c = 0; c < width; ++c)
+      for (int r = tid; r < rows; r += threads) p[entry(r, c, ldp)] = origin[entry(r, c, lda)];
+  }
+  if (tid < 2) {
+    step_max[tid] = -1.0;
+    step_row[tid] = INT_MAX;
+  }
+  __syncthreads();
+  for (int j = 0; j < width; ++j) {
+    const int mine = j & 1;
+    // The other pair was last read before the previous step's final barrier.
+    if (tid == 0) {
+      step_max[mine ^ 1] = -1.0;
+      step_row[mine ^ 1] = INT_MAX;
+    }
+    double best = -1.0;
+    int row = INT_MAX;
+    for (int r = j + tid; r < rows; r += threads)
+      keep_better(best, row, pivot_magnitude(p[entry(r, j, ldp)]), r);
+    warp_keep_better(best, row);
+    if (lane == 0) atomic_max(&step_max[mine], best);
+    __syncthreads();
+    if (lane == 0 && row != INT_MAX && best == step_max[mine]) atomicMin(&step_row[mine], row);
+    __syncthreads();
+    const int pivot_row = step_row[mine];
+    if (pivot_row != j) {
+      for (int c = tid; c < width; c += threads) {
+        const double v = p[entry(j, c, ldp)];
+        p[entry(j, c, ldp)] = p[entry(pivot_row, c, ldp)];
+        p[entry(pivot_row, c, ldp)] = v;
+      }
+    }
+    __syncthreads();
+    const double pivot = p[entry(j, j, ldp)];
+    if (tid == 0) {
+      pivots[j0 + j] = j0 + pivot_row;
+      if (!usable_pivot(pivot)) record_failure(failure, j0 + j, pivot);
+    }
+    for (int r = j + 1 + tid; r < rows; r += threads) {
+      const double l = multiplier(p[entry(r, j, ldp)], pivot);
+      p[entry(r, j, ldp)] = l;
+      for (int c = j + 1; c < width; ++c)
+        p[entry(r, c, ldp)] = eliminate(p[entry(r, c, ldp)], l, p[entry(j, c, ldp)]);
+    }
+    __syncthreads();
+  }
+  if (staged) {
+    for (int c = 0; c < width; ++c)
+      for (int r = tid; r < rows; r += threads) origin[entry(r, c, lda)] = p[entry(r, c, ldp)];
+  }
+}
+
+// The row swaps of steps first..last-1 (row i with pivots[i], in order, as LAPACK's laswp)
+// in every column of [c0, c1) but those of the steps themselves, which their panel kernel
+// swapped: one thread per column.
+__global__ void swap_rows_kernel(double* a, int lda, int c0, int c1, int first, int last,
+                                 const int* pivots) {
+  const int c = c0 + static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (c >= c1 || (c >= first && c < last)) return;
+  double* const column = a + entry(0, c, lda);
+  for (int i = first; i < last; ++i) {
+    const int p = pivots[i];
+    if (p != i) {
+      const double v = column[i];
+      column[i] = column[p];
+      column[p] = v;
+    }
+  }
+}
+
+struct PanelShape {
+  int width;
+  bool staged;
+};
+
+}  // namespace
+
+struct BlockedLu::State {
+  EngineOptions options;
+  std::string name;
+  cudaStream_t stream = nullptr;
+  cublasHandle_t blas = nullptr;
+  // Event marks of a solve: start, uploaded, factored, substituted, downloaded.
+  cudaEvent_t marks[5] = {};
+  std::size_t staged_budget = 0;  // dynamic shared memory the panel kernel may use, bytes
+
+  std::size_t n = 0;
+  const double* matrix = nullptr;
+  DeviceArray<double> staging;   // the row-major matrix as sent
+  DeviceArray<double> pristine;  // refactoring: the column-major matrix to start from
+  DeviceArray<double> lu;        // column-major, leading dimension n: unit L below, U above
+  DeviceArray<double> rhs;
+  DeviceArray<int> pivots;  // step k swapped rows k and pivots[k]
+  DeviceArray<PivotFailure> failure;
+  std::vector<int> chosen;
+  std::vector<int> permutation;  // row i of P A is row permutation[i] of A
+  std::vector<double> permuted;
+  PhaseTimes times;
+
+  ~State() {
+    if (blas != nullptr) cublasDestroy(blas);
+    for (cudaEvent_t e : marks) {
+      if (e != nullptr) cudaEventDestroy(e);
+    }
+    if (stream != nullptr) cudaStreamDestroy(stream);
+  }
+
+  int ni() const { return static_cast<int>(n); }
+  void mark(int i) { check(cudaEventRecord(marks[i], stream), "cudaEventRecord"); }
+  void read_times() {
+    times = {elapsed_ms(marks[0], marks[1]), elapsed_ms(marks[1], marks[2]),
+             elapsed_ms(marks[2], marks[3]), elapsed_ms(marks[3], marks[4])};
+  }
+
+  // One contiguous transfer of the row-major matrix (its column-major reading is A^T), then
+  // one transposition on the device into the column-major target.
+  void upload_matrix(double* target) {
+    staging.resize(n * n);
+    staging.upload(matrix, n * n, stream);
+    const double one = 1.0;
+    const double zero = 0.0;
+    // B is A^T again with beta = 0, so that a non-finite entry stays where it is even if
+    // cuBLAS reads B.
+    check(cublasDgeam(blas, CUBLAS_OP_T, CUBLAS_OP_T, ni(), ni(), &one, staging.get(), ni(),
+                      &zero, staging.get(), ni(), target, ni()),
+          "cublasDgeam transposing the matrix");
+  }
+
+  // The widest sub-panel (a power of two, at most block_size and kMaxPanelWidth) whose
+  // rows fit in shared memory.
+  PanelShape panel_shape(int rows) const {
+    const int limit = std::min(options.block_size, kMaxPanelWidth);
+    for (int w = kMaxPanelWidth; w >= 1; w /= 2) {
+      if (w <= limit && static_cast<std::size_t>(rows) * static_cast<std::size_t>(w) *
+                                sizeof(double) <=
+                            staged_budget)
+        return {w, true};
+    }
+    return {std::min(options.block_size, kUnstagedPanelWidth), false};
+  }
+
+  void factor_panel(int j0, int width, bool staged) {
+    const std::size_t bytes =
+        staged ? static_cast<std::size_t>(ni() - j0) * static_cast<std::size_t>(width) *
+                     sizeof(double)
+               : 0;
+    factor_panel_kernel<<<1, kPanelThreads, bytes, stream>>>(lu.get(), ni(), ni(), j0, width,
+                                                             staged, pivots.get(), failure.get());
+    cuda::check_launch(kGeppCuda, "factor_panel_kernel");
+  }
+
+  // Steps [first, last) applied to the columns [c0, c1) outside [first, last).
+  void swap_rows(int c0, int c1, int first, int last) {
+    if (c1 - c0 <= last - first) return;
+    const int blocks = (c1 - c0 + kSwapThreads - 1) / kSwapThreads;
+    swap_rows_kernel<<<blocks, kSwapThreads, 0, stream>>>(lu.get(), ni(), c0, c1, first, last,
+                                                          pivots.get());
+    cuda::check_launch(kGeppCuda, "swap_rows_kernel");
+  }
+
+  // With the w columns from r0 factored: U's rows r0..r0+w-1 in columns [c0, c1)
+  // (U12 = L11^-1 A12, DTRSM) and the update of the rows below (A22 -= L21 U12, DGEMM).
+  void update(int r0, int w, int c0, int c1) {
+    if (c1 <= c0) return;
+    const double one = 1.0;
+    const double minus_one = -1.0;
+    double* const a = lu.get();
+    check(cublasDtrsm(blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
+                      CUBLAS_DIAG_UNIT, w, c1 - c0, &one, a + entry(r0, r0, ni()), ni(),
+                      a + entry(r0, c0, ni()), ni()),
+          "cublasDtrsm");
+    const int below = ni() - r0 - w;
+    if (below <= 0) return;
+    check(cublasDgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, below, c1 - c0, w, &minus_one,
+                      a + entry(r0 + w, r0, ni()), ni(), a + entry(r0, c0, ni()), ni(), &one,
+                      a + entry(r0 + w, c0, ni()), ni()),
+          "cublasDgemm");
+  }
+
+  // Right-looking: each panel of block_size columns in sub-panels that fit in shared
+  // memory (their swaps and updates kept inside the panel), then the panel's swaps in every
+  // other column and the trailing update.
+  void factor() {
+    // All bits set is step -1: no failure yet.
+    check(cudaMemsetAsync(&failure.get()->step, 0xff, sizeof(int), stream), "cudaMemsetAsync");
+    const int nb = options.block_size;
+    for (int k0 = 0; k0 < ni(); k0 += nb) {
+      const int end = std::min(k0 + nb, ni());
+      for (int j0 = k0; j0 < end;) {
+        const PanelShape shape = panel_shape(ni() - j0);
+        const int width = std::min(shape.width, end - j0);
+        factor_panel(j0, width, shape.staged);
+        swap_rows(k0, end, j0, j0 + width);
+        update(j0, width, j0 + width, end);
+        j0 += width;
+      }
+      swap_rows(0, ni(), k0, end);
+      update(k0, end - k0, end, ni());
+    }
+  }
+
+  // Waits for the factorisation, reports its first unusable pivot, and keeps P as a
+  // permutation for the solves.
+  void read_factorization() {
+    PivotFailure f{};
+    failure.download(&f, 1, stream);
+    chosen.resize(n);
+    pivots.download(chosen.data(), n, stream);
+    check(cudaStreamSynchronize(stream), "blocked LU");
+    if (f.step >= 0) throw SolverError(singular_pivot_message(f, n));
+    permutation.resize(n);
+    std::iota(permutation.begin(), permutation.end(), 0);
+    for (std::size_t k = 0; k < n; ++k) std::swap(permutation[k], permutation[chosen[k]]);
+  }
+
+  // x = U^-1 L^-1 P b: P on the host (a gather of n entries), the two triangles by DTRSV.
+  void substitute(const double* b, double* x) {
+    permuted.resize(n);
+    for (std::size_t i = 0; i < n; ++i) permuted[i] = b[permutation[i]];
+    rhs.upload(permuted.data(), n, stream);
+    check(cublasDtrsv(blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, ni(), lu.get(),
+                      ni(), rhs.get(), 1),
+          "cublasDtrsv (L)");
+    check(cublasDtrsv(blas, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, ni(),
+                      lu.get(), ni(), rhs.get(), 1),
+          "cublasDtrsv (U)");
+    mark(3);
+    rhs.download(x, n, stream);
+    mark(4);
+    check(cudaStreamSynchronize(stream), "blocked LU substitution");
+  }
+};
+
+BlockedLu::BlockedLu(const EngineOptions& options) : state_(std::make_unique<State>()) {
+  State& s = *state_;
+  s.options = options;
+  s.name = cuda::select_device(options.device, kGeppCuda);
+  check(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking), "cudaStreamCreate");
+  for (cudaEvent_t& e : s.marks) check(cudaEventCreate(&e), "cudaEventCreate");
+  check(cublasCreate(&s.blas), "cublasCreate");
+  check(cublasSetStream(s.blas, s.stream), "cublasSetStream");
+  int device = 0;
+  check(cudaGetDevice(&device), "cudaGetDevice");
+  int optin = 0;
+  check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
+        "cudaDeviceGetAttribute");
+  cudaFuncAttributes attributes{};
+  check(cudaFuncGetAttributes(&attributes, factor_panel_kernel), "cudaFuncGetAttributes");
+  const int budget = optin - static_cast<int>(attributes.sharedSizeBytes);
+  check(cudaFuncSetAttribute(factor_panel_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             budget),
+        "cudaFuncSetAttribute(factor_panel_kernel)");
+  s.staged_budget = static_cast<std::size_t>(budget);
+}
+
+BlockedLu::~BlockedLu() = default;
+
+void BlockedLu::setup(const double* a, std::size_t n) {
+  State& s = *state_;
+  if (n > static_cast<std::size_t>(INT_MAX / 2)) {
+    throw SolverError("gepp-cuda: matrix of order " + std::to_string(n) + " is too large");
+  }
+  s.n = n;
+  s.matrix = a;
+  if (n == 0) return;
+  s.lu.resize(n * n);
+  s.rhs.resize(n);
+  s.pivots.resize(n);
+  s.failure.resize(1);
+  s.mark(0);
+  if (!s.options.reuse_factorization) {
+    s.pristine.resize(n * n);
+    s.upload_matrix(s.pristine.get());
+    check(cudaStreamSynchronize(s.stream), "keeping the matrix");
+    return;
+  }
+  s.upload_matrix(s.lu.get());
+  s.mark(1);
+  s.factor();
+  s.mark(2);
+  s.mark(3);
+  s.mark(4);
+  s.read_factorization();
+  s.read_times();
+}
+
+void BlockedLu::solve(const double* b, double* x) {
+  State& s = *state_;
+  if (s.n == 0) return;
+  s.mark(0);
+  if (!s.options.reuse_factorization) {
+    check(cudaMemcpyAsync(s.lu.get(), s.pristine.get(), s.n * s.n * sizeof(double),
+                          cudaMemcpyDeviceToDevice, s.stream),
+          "cudaMemcpyAsync restoring the matrix");
+  }
+  s.mark(1);
+  if (!s.options.reuse_factorization) {
+    s.factor();
+    s.mark(2);
+    s.read_factorization();
+  } else {
+    s.mark(2);
+  }
+  s.substitute(b, x);
+  s.read_times();
+}
+
+const PhaseTimes& BlockedLu::last_times() const { return state_->times; }
+const std::string& BlockedLu::device_name() const { return state_->name; }
+
+double BlockedLu::updates_per_factorization() const {
+  // Step k updates (n - k - 1)^2 entries: the sum over k.
+  const double n = static_cast<double>(state_->n);
+  return (n - 1.0) * n * (2.0 * n - 1.0) / 6.0;
+}
+
+}  // namespace solvent::dense
