@@ -4,13 +4,19 @@
 #include "communicator_world.hpp"
 #include "config_validation.hpp"
 #include "run_driver.hpp"
+#include "sweep/member_processes.hpp"
+#include "sweep/sweep_runner.hpp"
 
 #include <solvent/errors.hpp>
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <ranges>
 
 namespace solvent::cli {
 
@@ -21,6 +27,17 @@ void add_set_option(CLI::App& sub, std::vector<std::string>& overrides) {
   sub.add_option("--set", overrides, "override one parameter of FILE; repeatable")
       ->type_name("section.key=value")
       ->allow_extra_args(false);
+}
+// A sweep exits 0 when every member completed, else 100 + the number of members that
+// failed (at most 125): above the single-run codes and below those of signals.
+int run_sweep_command(const RunOptions& opt, std::size_t jobs) {
+  const auto s = run_sweep(opt, jobs);
+  if (world().rank() != 0) return 0;
+  std::printf("sweep completed: %zu members (%s), %zu ran now, %zu failed\n", s.members,
+              s.mode.c_str(), s.ran, s.failed);
+  for (const auto& f : s.failures) std::printf("  %s\n", f.c_str());
+  std::printf("  results in %s (sweep.csv)\n", s.output_dir.c_str());
+  return s.failed == 0 ? 0 : 100 + int(std::min<std::size_t>(s.failed, 25));
 }
 }  // namespace
 
@@ -34,6 +51,14 @@ Command add_run_command(CLI::App& app, const Args& argv) {
                   "the experiment's TOML file (default with --resume: DIR/config.toml)")
       ->type_name("");
   add_set_option(*run, opt->overrides);
+  auto jobs = std::make_shared<std::size_t>(1);
+  run->add_option("--jobs", *jobs, "a sweep: run N members at a time, each in its own process")
+      ->type_name("N")
+      ->check(CLI::PositiveNumber);
+  // How a sweep starts its members; not for users, so not in the help.
+  run->add_option_function<std::size_t>(
+         "--sweep-member", [opt](std::size_t i) { opt->sweep_member = i; }, "")
+      ->group("");
   // Given twice, the last one counts, as before CLI11.
   run->add_option_function<std::string>(
          "--output", [opt](const std::string& d) { opt->output_dir = d; },
@@ -54,10 +79,16 @@ Command add_run_command(CLI::App& app, const Args& argv) {
   run->add_flag_callback(
          "--no-progress", [opt] { opt->progress = ProgressMode::Never; }, "show no progress line")
       ->trigger_on_parse();
-  return {run, [opt, config] {
+  return {run, [opt, config, jobs] {
             opt->config = *config;
             if (opt->config.empty() && !opt->resume)
               throw ConfigError({"solvent run: which configuration file? (solvent run FILE)"});
+            if (opt->sweep_member) end_with_parent();
+            if (!opt->sweep_member && is_sweep(*opt)) return run_sweep_command(*opt, *jobs);
+            if (*jobs > 1)
+              throw ConfigError({fmt::format("--jobs {}: runs the members of a sweep, and {} has "
+                                             "no [sweep] table",
+                                             *jobs, opt->config.string())});
             const auto s = run_experiment(*opt);
             if (world().rank() != 0) return 0;  // rank 0 speaks for the run
             std::printf("run completed: model %s, integrator %s%s%s\n", s.model.c_str(),
@@ -82,7 +113,19 @@ Command add_validate_command(CLI::App& app) {
   add_set_option(*validate, opt->overrides);
   return {validate, [opt] {
             const std::filesystem::path file = opt->file;
-            auto cfg = resolve_config(load_config_document(file, opt->overrides));
+            auto doc = load_config_document(file, opt->overrides);
+            if (has_sweep(doc)) {
+              const auto plan = plan_sweep(file, opt->overrides);
+              check_members(plan);
+              std::printf("%s: valid sweep of %zu members (%s over %s); every member checked\n",
+                          file.c_str(), plan.members.size(), plan.mode.c_str(),
+                          fmt::format("{}", fmt::join(plan.keys | std::views::transform(
+                                                          [](const auto& k) { return k.name; }),
+                                                      ", "))
+                              .c_str());
+              return 0;
+            }
+            auto cfg = resolve_config(doc);
             const auto plugins = create_plugins(cfg);
             if (auto problems = combination_problems(cfg, plugins); !problems.empty())
               throw ConfigError(std::move(problems));

@@ -454,12 +454,17 @@ std::vector<fs::path> config_plugin_path(const ConfigDocument& doc, Parameters& 
 
 }  // namespace
 
+const std::vector<std::string>& config_sections() {
+  static const std::vector<std::string> sections{
+      "run", "plugins", "model", "integrator", "linear_solver", "preconditioner", "output"};
+  return sections;
+}
+
 ResolvedConfig resolve_config(const ConfigDocument& doc) {
   std::vector<std::string> problems;
   ResolvedConfig cfg;
   cfg.file = doc.file;
-  static const std::vector<std::string> sections{
-      "run", "plugins", "model", "integrator", "linear_solver", "preconditioner", "output"};
+  const auto& sections = config_sections();
   for (const auto& [k, v] : doc.table) {
     const std::string key(k.str());
     if (std::find(sections.begin(), sections.end(), key) != sections.end()) continue;

@@ -39,6 +39,8 @@ const Schema& run_schema();
 const Schema& plugins_schema();
 const Schema& output_schema();
 const Schema& linear_solver_core_schema();
+// The sections a configuration may have.
+const std::vector<std::string>& config_sections();
 
 // Throws ConfigError listing every problem found.
 ResolvedConfig resolve_config(const ConfigDocument& doc);

@@ -15,16 +15,19 @@ ProgressLine::~ProgressLine() {
 
 void ProgressLine::on_step(const StepInfo& info, std::span<const double>,
                            std::span<const Observable>) {
-  if (!enabled_ || info.total_steps <= 0) return;
+  if (enabled_) show("step", info.step, info.total_steps, fmt::format("t = {:.6g}", info.t));
+}
+
+void ProgressLine::show(std::string_view unit, std::int64_t done, std::int64_t total,
+                        std::string_view detail) {
+  if (!enabled_ || total <= 0) return;
   const auto now = std::chrono::steady_clock::now();
-  const bool last = info.step == info.total_steps;
-  if (!last && now - last_draw_ < std::chrono::milliseconds(200)) return;
+  if (done != total && now - last_draw_ < std::chrono::milliseconds(200)) return;
   last_draw_ = now;
   const double elapsed = std::chrono::duration<double>(now - start_).count();
-  const double eta =
-      info.step > 0 ? elapsed * double(info.total_steps - info.step) / double(info.step) : 0.0;
-  std::fputs(fmt::format("\r  step {}/{}  t = {:.6g}  elapsed {:.1f} s  ETA {:.1f} s   ", info.step,
-                         info.total_steps, info.t, elapsed, eta)
+  const double eta = done > 0 ? elapsed * double(total - done) / double(done) : 0.0;
+  std::fputs(fmt::format("\r  {} {}/{}  {}  elapsed {:.1f} s  ETA {:.1f} s   ", unit, done, total,
+                         detail, elapsed, eta)
                  .c_str(),
              stderr);
   drawn_ = true;

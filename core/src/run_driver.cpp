@@ -14,6 +14,7 @@
 #include "run_record.hpp"
 #include "sha256.hpp"
 #include "state_guard.hpp"
+#include "sweep/sweep_plan.hpp"
 
 #include <solvent/errors.hpp>
 #include <solvent/output.hpp>
@@ -127,13 +128,6 @@ class ExactErrorObserver : public Observer {
   std::vector<double> exact_;
 };
 
-fs::path choose_output_dir(const RunOptions& opt, const ResolvedConfig& cfg) {
-  if (opt.resume) return *opt.resume;
-  if (opt.output_dir) return *opt.output_dir;
-  const auto& dir = cfg.output.string("directory");
-  return dir.empty() ? fs::path("out") / cfg.run.string("name") : fs::path(dir);
-}
-
 // After every step the integrator reports: a SIGINT or SIGTERM received during it ends the
 // run here, the step complete and written.
 class StopOnSignal : public Observer {
@@ -246,6 +240,13 @@ ResumePlan check_resume(const fs::path& dir, const ResolvedConfig& cfg, const st
 
 }  // namespace
 
+fs::path choose_output_dir(const RunOptions& opt, const ResolvedConfig& cfg) {
+  if (opt.resume) return *opt.resume;
+  if (opt.output_dir) return *opt.output_dir;
+  const auto& dir = cfg.output.string("directory");
+  return dir.empty() ? fs::path("out") / cfg.run.string("name") : fs::path(dir);
+}
+
 RunSummary run_experiment(const RunOptions& opt) {
   const auto wall_start = std::chrono::steady_clock::now();
   auto log = core_logger();
@@ -268,7 +269,9 @@ RunSummary run_experiment(const RunOptions& opt) {
   // they refuse (a size beyond the memory, solvers that do not fit) leaves no folder and
   // no record behind to refuse the corrected rerun.
   agree_across_ranks(comm, [&] {
-    resolved_cfg.emplace(resolve_config(load_config_document(config, opt.overrides)));
+    resolved_cfg.emplace(resolve_config(
+        opt.sweep_member ? member_document(plan_sweep(config, opt.overrides), *opt.sweep_member)
+                         : load_config_document(config, opt.overrides)));
     const auto& cfg = *resolved_cfg;
     summary.output_dir = choose_output_dir(opt, cfg);
     summary.model = cfg.model->plugin->descriptor->name;

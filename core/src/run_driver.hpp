@@ -18,6 +18,8 @@ struct RunOptions {
   bool overwrite = false;                           // --overwrite: replace an earlier run
   ProgressMode progress = ProgressMode::Auto;
   std::vector<std::string> argv;  // for the record
+  // Run member N of the file's [sweep] (how a sweep starts each member) instead of the file.
+  std::optional<std::size_t> sweep_member;
 };
 
 struct RunSummary {
@@ -27,6 +29,10 @@ struct RunSummary {
   double t = 0.0;
   double wall_seconds = 0.0;
 };
+
+struct ResolvedConfig;
+// --resume DIR, else --output DIR, else [output] directory, else out/<run name>.
+std::filesystem::path choose_output_dir(const RunOptions& options, const ResolvedConfig& cfg);
 
 // Throws solvent::Error (ConfigError, PluginError, SolverError, DivergenceError, ...).
 RunSummary run_experiment(const RunOptions& options);

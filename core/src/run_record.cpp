@@ -18,7 +18,6 @@
 
 namespace solvent {
 
-namespace {
 std::string utc_now() {
   const auto t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::tm tm{};
@@ -28,6 +27,7 @@ std::string utc_now() {
   return buf;
 }
 
+namespace {
 toml::table plugin_entry(const ResolvedRole& r) {
   const auto* d = r.plugin->descriptor;
   return toml::table{{"name", d->name},
@@ -38,6 +38,28 @@ toml::table plugin_entry(const ResolvedRole& r) {
                      {"sha256", sha256_of_file(r.plugin->path)}};
 }
 }  // namespace
+
+void insert_provenance(toml::table& record) {
+  record.insert("solvent",
+                toml::table{{"version", version_string()},
+                            {"git_commit", build_info::git_commit},
+                            {"plugin_abi", static_cast<std::int64_t>(plugin_abi_version)}});
+  record.insert("build", toml::table{{"compiler", build_info::compiler},
+                                     {"build_type", build_info::build_type},
+                                     {"cuda_compiler", build_info::cuda_compiler},
+                                     {"boost", build_info::boost_version},
+                                     {"spdlog", build_info::spdlog_version},
+                                     {"fmt", build_info::fmt_version},
+                                     {"tomlplusplus", build_info::tomlplusplus_version}});
+  const auto host = probe_host();
+  record.insert("host", toml::table{{"hostname", host.hostname},
+                                    {"os", host.os},
+                                    {"cpu", host.cpu},
+                                    {"cores", static_cast<std::int64_t>(host.cores)},
+                                    {"threads", static_cast<std::int64_t>(host.threads)},
+                                    {"ranks", std::int64_t{1}},
+                                    {"gpus", host.gpus}});
+}
 
 RunRecord::RunRecord(std::filesystem::path dir, const ResolvedConfig& cfg,
                      std::vector<std::string> argv, const std::string& config_sha256)
@@ -52,25 +74,7 @@ RunRecord::RunRecord(std::filesystem::path dir, const ResolvedConfig& cfg,
                                    {"command", std::move(args)},
                                    {"started", utc_now()},
                                    {"status", "running"}});
-  table_.insert("solvent",
-                toml::table{{"version", version_string()},
-                            {"git_commit", build_info::git_commit},
-                            {"plugin_abi", static_cast<std::int64_t>(plugin_abi_version)}});
-  table_.insert("build", toml::table{{"compiler", build_info::compiler},
-                                     {"build_type", build_info::build_type},
-                                     {"cuda_compiler", build_info::cuda_compiler},
-                                     {"boost", build_info::boost_version},
-                                     {"spdlog", build_info::spdlog_version},
-                                     {"fmt", build_info::fmt_version},
-                                     {"tomlplusplus", build_info::tomlplusplus_version}});
-  const auto host = probe_host();
-  table_.insert("host", toml::table{{"hostname", host.hostname},
-                                    {"os", host.os},
-                                    {"cpu", host.cpu},
-                                    {"cores", static_cast<std::int64_t>(host.cores)},
-                                    {"threads", static_cast<std::int64_t>(host.threads)},
-                                    {"ranks", std::int64_t{1}},
-                                    {"gpus", host.gpus}});
+  insert_provenance(table_);
   toml::table plugins;
   if (cfg.model) plugins.insert("model", plugin_entry(*cfg.model));
   if (cfg.integrator) plugins.insert("integrator", plugin_entry(*cfg.integrator));

@@ -13,6 +13,12 @@
 
 namespace solvent {
 
+// The sections every record has, a run's or a sweep's: [solvent] (version, commit, plugin
+// ABI), [build] (compiler and library versions) and [host].
+void insert_provenance(toml::table& record);
+// The time now, as a record writes it: 2026-01-31T12:00:00Z.
+std::string utc_now();
+
 class RunRecord {
  public:
   // config_sha256: of the resolved configuration's text (config.toml), which `--resume`

@@ -1,0 +1,137 @@
+#include "sweep/member_processes.hpp"
+
+#include <solvent/errors.hpp>
+
+#include <fmt/format.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <thread>
+
+extern char** environ;
+
+namespace solvent {
+
+namespace fs = std::filesystem;
+
+fs::path member_dir(const fs::path& members_dir, std::size_t member) {
+  return members_dir / fmt::format("{:04}", member);
+}
+
+fs::path member_log(const fs::path& members_dir, std::size_t member) {
+  return members_dir / fmt::format("{:04}.log", member);
+}
+
+namespace {
+
+// The environment without mpirun's variables: the core starts MPI when it finds them
+// (communicator.cpp), and a member is a run of one process even when its sweep is a rank.
+std::vector<std::string> member_environment() {
+  std::vector<std::string> env;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string_view v(*e);
+    if (v.starts_with("OMPI_") || v.starts_with("PMIX_") || v.starts_with("PMI_")) continue;
+    env.emplace_back(v);
+  }
+  return env;
+}
+
+std::vector<char*> pointers(std::vector<std::string>& strings) {
+  std::vector<char*> p;
+  for (auto& s : strings) p.push_back(s.data());
+  p.push_back(nullptr);
+  return p;
+}
+
+int exit_code(int status) {
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+}  // namespace
+
+ProcessExecutor::ProcessExecutor(MemberCommand command, std::size_t slots)
+    : command_(std::move(command)), slots_(std::max<std::size_t>(slots, 1)) {
+  fs::create_directories(command_.members_dir);
+}
+
+ProcessExecutor::~ProcessExecutor() {
+  // Left early (an error in the sweep itself): the members end with it, as after a signal.
+  signal(SIGTERM);
+  for (const auto& r : running_) {
+    int status = 0;
+    ::waitpid(r.pid, &status, 0);
+  }
+}
+
+bool ProcessExecutor::start(std::size_t member) {
+  if (running_.size() >= slots_) return false;
+  const fs::path self = fs::read_symlink("/proc/self/exe");
+  std::vector<std::string> args{self.string(), "run", command_.file.string()};
+  for (const auto& o : command_.overrides) args.insert(args.end(), {"--set", o});
+  args.insert(args.end(), {"--sweep-member", std::to_string(member), "--output",
+                           member_dir(command_.members_dir, member).string(), "--overwrite",
+                           "--no-progress"});
+  auto env = member_environment();
+  const auto log = member_log(command_.members_dir, member).string();
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  // Its own process group: a Ctrl-C on the terminal reaches the sweep alone, which passes it
+  // on once (a second signal would end a member at once, unrecorded).
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);
+  pid_t pid = 0;
+  const int err = ::posix_spawn(&pid, self.c_str(), &actions, &attr, pointers(args).data(),
+                                pointers(env).data());
+  posix_spawnattr_destroy(&attr);
+  posix_spawn_file_actions_destroy(&actions);
+  if (err != 0)
+    throw Error(fmt::format("cannot start sweep member {}: {}", member, std::strerror(err)));
+  running_.push_back({pid, member, std::chrono::steady_clock::now()});
+  return true;
+}
+
+std::vector<MemberEnd> ProcessExecutor::poll(std::chrono::milliseconds wait) {
+  const auto until = std::chrono::steady_clock::now() + wait;
+  std::vector<MemberEnd> ended;
+  while (true) {
+    for (auto it = running_.begin(); it != running_.end();) {
+      int status = 0;
+      if (::waitpid(it->pid, &status, WNOHANG) != it->pid) {
+        ++it;
+        continue;
+      }
+      ended.push_back({it->member, exit_code(status),
+                       std::chrono::duration<double>(std::chrono::steady_clock::now() - it->started)
+                           .count()});
+      it = running_.erase(it);
+    }
+    if (!ended.empty() || running_.empty() || std::chrono::steady_clock::now() >= until)
+      return ended;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
+void ProcessExecutor::signal(int sig) {
+  for (const auto& r : running_) ::kill(r.pid, sig);
+}
+
+void end_with_parent() {
+  // SIGKILL: the member's record then still says "running", which marks it for a resume.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+}
+
+}  // namespace solvent

@@ -1,0 +1,33 @@
+#pragma once
+// `solvent run FILE` and `solvent validate FILE` for a file with a [sweep] table: every
+// member's configuration is resolved and checked before any member runs; the members then
+// run (each in a process of its own: N at a time with --jobs N, spread over the ranks under
+// mpirun), each into OUT/members/NNNN/ as a single run would write it; OUT/sweep.csv holds
+// one row per member and OUT/record.toml records the sweep. `--resume OUT` runs again only
+// the members whose directory holds no finished record.
+#include "run_driver.hpp"
+#include "sweep/sweep_plan.hpp"
+
+namespace solvent {
+
+struct SweepSummary {
+  std::filesystem::path output_dir;
+  std::string mode;
+  std::size_t members = 0, ran = 0, failed = 0;
+  std::vector<std::string> failures;  // "member 3: why", in member order
+};
+
+// Whether `options` describe a sweep: FILE has a [sweep] table, or the directory given to
+// --resume holds a sweep's record. A FILE that cannot be read is left to the run to report.
+bool is_sweep(const RunOptions& options);
+
+// Resolves every member's configuration and checks its plugins and their combination, as
+// `solvent validate` checks one. Throws ConfigError listing each problem once, with the
+// members it concerns.
+void check_members(const SweepPlan& plan);
+
+// Runs the sweep; on ranks other than 0 the summary is empty. Throws Interrupted after a
+// SIGINT or SIGTERM, once the members running have stopped and the results are written.
+SweepSummary run_sweep(const RunOptions& options, std::size_t jobs);
+
+}  // namespace solvent
