@@ -1,0 +1,83 @@
+// The CPU engine of imex-batched: members one after another in memory (stride 1), so each is
+// exactly the single run's arithmetic on its own arrays; members in parallel over OpenMP's
+// threads where the build has OpenMP (each member's step is independent of the others').
+#include "src/batched_members.hpp"
+
+namespace solvent::imex {
+
+namespace {
+
+class CpuEngine final : public BatchEngine {
+ public:
+  CpuEngine(const BatchHost& host, bool projection, double limit)
+      : host_(host),
+        shape_(host.shape()),
+        projection_(projection),
+        limit_(limit),
+        u_(host.u),
+        x_(host.u.size()),
+        status_(host.members) {}
+
+  void step(std::int64_t step) override {
+    const auto members = std::int64_t(host_.members);
+#pragma omp parallel for schedule(dynamic, 1)
+    for (std::int64_t b = 0; b < members; ++b) advance(std::size_t(b), step);
+  }
+
+  void read(std::vector<double>& u, std::vector<MemberStatus>& status) override {
+    u = u_;
+    status = status_;
+  }
+
+  std::string device_name() const override { return "cpu"; }
+
+ private:
+  MemberArrays arrays(std::size_t b) {
+    const std::size_t n = host_.n, m = host_.m;
+    return {&host_.k[b],
+            host_.taf.data() + b * m,
+            host_.taf_flux.data() + b * m,
+            host_.lin.data() + b * host_.nnz,
+            host_.lu.data() + b * host_.ldab * n,
+            host_.ipiv.data() + b * n,
+            host_.u_reach.data() + b * n,
+            host_.inverse_diagonal.data() + b * n,
+            u_.data() + b * n,
+            x_.data() + b * n,
+            1};
+  }
+
+  void advance(std::size_t b, std::int64_t step) {
+    MemberStatus& s = status_[b];
+    if (s.failed_step != 0) return;
+    const MemberArrays a = arrays(b);
+    int failure = step_ok;
+    for (std::size_t i = 0; i < host_.m; ++i)
+      if (const int f = rhs_at_point(shape_, a, i); f != step_ok) failure = f;
+    if (failure == step_ok) {
+      const MemberOutcome outcome = solve_and_project(shape_, a, projection_, limit_);
+      failure = outcome.failure;
+      s.projected = outcome.projected;
+    }
+    if (failure != step_ok) {
+      s.failed_step = step;
+      s.failure = failure;
+    }
+  }
+
+  const BatchHost& host_;
+  BatchShape shape_;
+  bool projection_;
+  double limit_;
+  std::vector<double> u_, x_;
+  std::vector<MemberStatus> status_;
+};
+
+}  // namespace
+
+std::unique_ptr<BatchEngine> make_cpu_engine(const BatchHost& host, bool projection,
+                                             double projection_limit) {
+  return std::make_unique<CpuEngine>(host, projection, projection_limit);
+}
+
+}  // namespace solvent::imex

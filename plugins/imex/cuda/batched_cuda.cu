@@ -1,0 +1,218 @@
+// The CUDA engine of imex-batched-cuda: every member's arrays interleaved member-fastest
+// (entry e of member b at [e B + b]), so that a warp's threads, neighbouring members, read
+// neighbouring words. Per step two kernels: the right-hand sides, one thread per member and
+// grid point (explicit term, u + c Lin u + dt N, scattered into the band ordering), then the
+// B banded solves and projections, one thread per member (band_lu_substitute's sequential
+// sweeps; its factors were made by gbtrf on the host). Built without fused multiply-adds,
+// so each member rounds as on the CPU.
+#include "cuda/batched_cuda.hpp"
+
+#include <solvent/cuda.hpp>
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <memory>
+
+namespace solvent::imex {
+
+namespace {
+
+constexpr const char* context = "imex-batched-cuda";
+
+void check(cudaError_t e, const char* what) { cuda::check(e, context, what); }
+
+struct DeviceFree {
+  void operator()(void* p) const { cudaFree(p); }
+};
+template <class T>
+using DevicePtr = std::unique_ptr<T, DeviceFree>;
+
+template <class T>
+DevicePtr<T> device_alloc(std::size_t count) {
+  void* p = nullptr;
+  check(cudaMalloc(&p, std::max<std::size_t>(count, 1) * sizeof(T)), "cudaMalloc");
+  return DevicePtr<T>(static_cast<T*>(p));
+}
+
+// Member-major (entry e of member b at [b length + e]) to member-fastest ([e members + b]),
+// or back.
+template <class T>
+__global__ void interleave(const T* in, T* out, std::size_t members, std::size_t length,
+                           bool to_interleaved) {
+  const std::size_t t = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= members * length) return;
+  const std::size_t b = t % members, e = t / members;
+  if (to_interleaved)
+    out[e * members + b] = in[b * length + e];
+  else
+    out[b * length + e] = in[e * members + b];
+}
+
+// Pointers to the interleaved arrays of all members.
+struct DeviceBatch {
+  const angiogenesis_1d::Coefficients* k;
+  const double *taf, *taf_flux, *lin, *lu, *inverse_diagonal;
+  const int *ipiv, *u_reach;
+  double *u, *x, *projected;
+  long long* failed_step;
+  int* failure;
+  std::size_t members;
+};
+
+__device__ MemberArrays member(const DeviceBatch& d, std::size_t b) {
+  return {d.k + b,  d.taf + b, d.taf_flux + b, d.lin + b,
+          d.lu + b, d.ipiv + b, d.u_reach + b,  d.inverse_diagonal + b,
+          d.u + b,  d.x + b,    d.members};
+}
+
+__global__ void rhs_kernel(BatchShape shape, DeviceBatch d, long long step) {
+  const std::size_t t = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= d.members * shape.m) return;
+  const std::size_t b = t % d.members, i = t / d.members;
+  // A member that failed in an earlier step is left as it was; the threads of one that fails
+  // now all write the same step and kind.
+  if (d.failed_step[b] != 0) return;
+  if (const int f = rhs_at_point(shape, member(d, b), i); f != step_ok) {
+    d.failed_step[b] = step;
+    d.failure[b] = f;
+  }
+}
+
+__global__ void solve_kernel(BatchShape shape, DeviceBatch d, long long step, bool projection,
+                             double limit) {
+  const std::size_t b = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (b >= d.members || d.failed_step[b] != 0) return;
+  const MemberOutcome outcome = solve_and_project(shape, member(d, b), projection, limit);
+  d.projected[b] = outcome.projected;
+  if (outcome.failure != step_ok) {
+    d.failed_step[b] = step;
+    d.failure[b] = outcome.failure;
+  }
+}
+
+unsigned blocks(std::size_t threads, unsigned per_block) {
+  return unsigned((threads + per_block - 1) / per_block);
+}
+
+class CudaEngine final : public BatchEngine {
+ public:
+  CudaEngine(const BatchHost& host, bool projection, double limit)
+      : device_(cuda::select_device(0, context)),
+        b_(host.members),
+        n_(host.n),
+        projection_(projection),
+        limit_(limit) {
+    std::size_t largest = 0;
+    for (std::size_t length : {host.ldab * host.n, host.nnz, host.n, host.m})
+      largest = std::max(largest, length);
+    staging_ = device_alloc<char>(b_ * largest * sizeof(double));
+    row_ptr_ = upload_shared(host.row_ptr);
+    col_idx_ = upload_shared(host.col_idx);
+    to_band_ = upload_shared(host.to_band);
+    from_band_ = upload_shared(host.from_band);
+    shape_ = host.shape();
+    shape_.row_ptr = row_ptr_.get();
+    shape_.col_idx = col_idx_.get();
+    shape_.to_band = to_band_.get();
+    shape_.from_band = from_band_.get();
+    k_ = device_alloc<angiogenesis_1d::Coefficients>(b_);
+    check(cudaMemcpy(k_.get(), host.k.data(), b_ * sizeof(host.k[0]), cudaMemcpyHostToDevice),
+          "upload coefficients");
+    taf_ = upload(host.taf, host.m);
+    taf_flux_ = upload(host.taf_flux, host.m);
+    lin_ = upload(host.lin, host.nnz);
+    lu_ = upload(host.lu, host.ldab * host.n);
+    inverse_diagonal_ = upload(host.inverse_diagonal, host.n);
+    ipiv_ = upload(host.ipiv, host.n);
+    u_reach_ = upload(host.u_reach, host.n);
+    u_ = upload(host.u, host.n);
+    x_ = device_alloc<double>(b_ * n_);
+    projected_ = device_alloc<double>(b_);
+    failed_step_ = device_alloc<long long>(b_);
+    failure_ = device_alloc<int>(b_);
+    check(cudaMemset(projected_.get(), 0, b_ * sizeof(double)), "cudaMemset");
+    check(cudaMemset(failed_step_.get(), 0, b_ * sizeof(long long)), "cudaMemset");
+    check(cudaMemset(failure_.get(), 0, b_ * sizeof(int)), "cudaMemset");
+    batch_ = {k_.get(),         taf_.get(),  taf_flux_.get(),  lin_.get(),
+              lu_.get(),        inverse_diagonal_.get(),       ipiv_.get(),
+              u_reach_.get(),   u_.get(),    x_.get(),         projected_.get(),
+              failed_step_.get(), failure_.get(), b_};
+    check(cudaDeviceSynchronize(), "upload");
+  }
+
+  void step(std::int64_t step) override {
+    rhs_kernel<<<blocks(b_ * shape_.m, 256), 256>>>(shape_, batch_, step);
+    cuda::check_launch(context, "rhs_kernel");
+    // One warp a block: B threads in all (10^4 members: 313 blocks), spread over every SM.
+    solve_kernel<<<blocks(b_, 32), 32>>>(shape_, batch_, step, projection_, limit_);
+    cuda::check_launch(context, "solve_kernel");
+  }
+
+  void read(std::vector<double>& u, std::vector<MemberStatus>& status) override {
+    auto* staging = reinterpret_cast<double*>(staging_.get());
+    interleave<<<blocks(b_ * n_, 256), 256>>>(u_.get(), staging, b_, n_, false);
+    cuda::check_launch(context, "interleave");
+    u.resize(b_ * n_);
+    check(cudaMemcpy(u.data(), staging, b_ * n_ * sizeof(double), cudaMemcpyDeviceToHost),
+          "download states");
+    std::vector<long long> failed_step(b_);
+    std::vector<int> failure(b_);
+    std::vector<double> projected(b_);
+    check(cudaMemcpy(failed_step.data(), failed_step_.get(), b_ * sizeof(long long),
+                     cudaMemcpyDeviceToHost),
+          "download statuses");
+    check(cudaMemcpy(failure.data(), failure_.get(), b_ * sizeof(int), cudaMemcpyDeviceToHost),
+          "download statuses");
+    check(cudaMemcpy(projected.data(), projected_.get(), b_ * sizeof(double),
+                     cudaMemcpyDeviceToHost),
+          "download statuses");
+    status.resize(b_);
+    for (std::size_t b = 0; b < b_; ++b) status[b] = {failed_step[b], failure[b], projected[b]};
+  }
+
+  std::string device_name() const override { return "cuda: " + device_; }
+
+ private:
+  template <class T>
+  DevicePtr<T> upload_shared(const std::vector<T>& v) {
+    auto d = device_alloc<T>(v.size());
+    check(cudaMemcpy(d.get(), v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice), "upload");
+    return d;
+  }
+
+  // Member-major host array of `length` per member -> interleaved device array.
+  template <class T>
+  DevicePtr<T> upload(const std::vector<T>& v, std::size_t length) {
+    auto* staging = reinterpret_cast<T*>(staging_.get());
+    check(cudaMemcpy(staging, v.data(), b_ * length * sizeof(T), cudaMemcpyHostToDevice),
+          "upload");
+    auto d = device_alloc<T>(b_ * length);
+    interleave<<<blocks(b_ * length, 256), 256>>>(staging, d.get(), b_, length, true);
+    cuda::check_launch(context, "interleave");
+    return d;
+  }
+
+  std::string device_;
+  std::size_t b_, n_;
+  bool projection_;
+  double limit_;
+  BatchShape shape_{};
+  DevicePtr<char> staging_;
+  DevicePtr<std::int32_t> row_ptr_, col_idx_, to_band_, from_band_;  // the same for every member
+  DevicePtr<angiogenesis_1d::Coefficients> k_;
+  DevicePtr<double> taf_, taf_flux_, lin_, lu_, inverse_diagonal_, u_, x_, projected_;
+  DevicePtr<int> ipiv_, u_reach_;
+  DevicePtr<long long> failed_step_;
+  DevicePtr<int> failure_;
+  DeviceBatch batch_{};
+};
+
+}  // namespace
+
+std::unique_ptr<BatchEngine> make_cuda_engine(const BatchHost& host, bool projection,
+                                              double projection_limit) {
+  return std::make_unique<CudaEngine>(host, projection, projection_limit);
+}
+
+}  // namespace solvent::imex

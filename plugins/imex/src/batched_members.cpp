@@ -1,0 +1,243 @@
+#include "src/batched_members.hpp"
+
+#include "src/imex_stepper.hpp"
+#include "src/implicit_system.hpp"
+
+#include <solvent/direct_solver.hpp>
+
+#include <fmt/format.h>
+#include <lapacke.h>
+
+#include <algorithm>
+
+namespace solvent::imex {
+
+namespace af = solvent::angiogenesis_1d;
+
+Schema batched_schema() {
+  Schema s = common_schema();
+  s.push_back(std::move(
+      ParamSpec::integer("report_every", 1,
+                         "report every member's state and observables to its observer every this "
+                         "many steps (and at the last step); 1 reports every step as a single run "
+                         "does, more saves copying B states off the device between")
+          .at_least(1)));
+  return s;
+}
+
+BatchedImexIntegrator::BatchedImexIntegrator(const PluginContext& ctx, const char* name,
+                                             EngineFactory engine)
+    : name_(name),
+      engine_(engine),
+      dt_(ctx.params.real("dt")),
+      steps_(ctx.params.integer("steps")),
+      report_every_(ctx.params.integer("report_every")),
+      projection_(ctx.params.boolean("projection")),
+      projection_limit_(ctx.params.real("projection_limit")) {}
+
+bool BatchedImexIntegrator::accepts(Model& model, std::string& why) const {
+  const auto* member = static_cast<const af::Member*>(model.extension(af::member_extension_name));
+  if (member == nullptr || model.imex() == nullptr) {
+    why = fmt::format("the model does not offer the batch extension '{}' (only angiogenesis-1d does)",
+                      af::member_extension_name);
+    return false;
+  }
+  if (member->manufactured) {
+    why = "mode = \"manufactured\" adds source terms the batched explicit term does not have; "
+          "run it with imex-trapezoid";
+    return false;
+  }
+  return true;
+}
+
+namespace {
+
+struct Participant {
+  Model* model;
+  RunContext* context;
+  af::EnsembleMember* entry;  // null for the model run() was given
+};
+
+// Member b's share of the host arrays: its Lin values, band factors and initial state, made
+// as the single path makes them (implicit_matrix, the core's conversion in the model's band
+// ordering, gbtrf) and checked against the batch's shared structure.
+void add_member(BatchHost& host, std::size_t b, ImexProblem& problem, const af::Member& member,
+                std::uint64_t seed, const char* name) {
+  auto where = [&] { return fmt::format("{}: member {}", name, b); };
+  const CsrMatrix<double> lin = problem.linear_operator();
+  if (lin.row_ptr != host.row_ptr || lin.col_idx != host.col_idx)
+    throw SolverError(fmt::format("{}: its Lin has another pattern than member 0's", where()));
+  std::copy(lin.values.begin(), lin.values.end(), host.lin.begin() + std::ptrdiff_t(b * host.nnz));
+  ConversionOptions options;
+  options.band_ordering = problem.band_ordering();
+  const Converted band =
+      convert(Operator(implicit_matrix(lin, host.c)), OperatorKind::Banded, options);
+  const auto& a = std::get<BandedMatrix<double>>(band.op);
+  if (a.kl != host.kl || a.ku != host.ku || band.permutation != host.from_band)
+    throw SolverError(fmt::format("{}: its band ordering or band differs from member 0's", where()));
+  double* lu = host.lu.data() + b * host.ldab * host.n;
+  std::copy(a.band.begin(), a.band.end(), lu);
+  int* ipiv = host.ipiv.data() + b * host.n;
+  const auto info = LAPACKE_dgbtrf(LAPACK_COL_MAJOR, lapack_int(host.n), lapack_int(host.n),
+                                   lapack_int(host.kl), lapack_int(host.ku), lu,
+                                   lapack_int(host.ldab), ipiv);
+  if (info != 0)
+    throw SolverError(fmt::format("{}: gbtrf failed on I - dt/2 Lin (info = {}: {})", where(), info,
+                                  info > 0 ? "singular" : "bad argument"));
+  band_lu_prepare(lu, host.ldab, host.n, host.kl, host.ku,
+                  host.inverse_diagonal.data() + b * host.n, host.u_reach.data() + b * host.n);
+  host.k[b] = member.k;
+  std::copy(member.taf, member.taf + host.m, host.taf.begin() + std::ptrdiff_t(b * host.m));
+  std::copy(member.taf_flux, member.taf_flux + host.m - 1,
+            host.taf_flux.begin() + std::ptrdiff_t(b * host.m));
+  problem.initial_state(std::span<double>(host.u.data() + b * host.n, host.n), seed);
+}
+
+// The shared structure from member 0, then every member's arrays.
+BatchHost gather(const std::vector<Participant>& group, double dt, const char* name) {
+  BatchHost host;
+  auto& first = *group.front().model->imex();
+  const auto& m0 = *static_cast<const af::Member*>(group.front().model->extension(af::member_extension_name));
+  host.members = group.size();
+  host.m = std::size_t(m0.m);
+  host.n = first.layout().size();
+  host.h = m0.h;
+  host.dt = dt;
+  host.c = 0.5 * dt;
+  const CsrMatrix<double> lin = first.linear_operator();
+  host.row_ptr = lin.row_ptr;
+  host.col_idx = lin.col_idx;
+  host.nnz = lin.values.size();
+  ConversionOptions options;
+  options.band_ordering = first.band_ordering();
+  const Converted band =
+      convert(Operator(implicit_matrix(lin, host.c)), OperatorKind::Banded, options);
+  const auto& a = std::get<BandedMatrix<double>>(band.op);
+  host.kl = a.kl;
+  host.ku = a.ku;
+  host.ldab = a.ldab();
+  host.from_band = band.permutation;
+  host.to_band.assign(host.n, 0);
+  for (std::size_t j = 0; j < host.n; ++j) host.to_band[std::size_t(host.from_band[j])] = std::int32_t(j);
+  const std::size_t b = host.members;
+  host.k.resize(b);
+  host.taf.assign(b * host.m, 0.0);
+  host.taf_flux.assign(b * host.m, 0.0);
+  host.lin.resize(b * host.nnz);
+  host.lu.resize(b * host.ldab * host.n);
+  host.ipiv.resize(b * host.n);
+  host.u_reach.resize(b * host.n);
+  host.inverse_diagonal.resize(b * host.n);
+  host.u.resize(b * host.n);
+  for (std::size_t i = 0; i < b; ++i) {
+    Model& model = *group[i].model;
+    const auto* member = static_cast<const af::Member*>(model.extension(af::member_extension_name));
+    if (member == nullptr || model.imex() == nullptr || member->manufactured)
+      throw SolverError(fmt::format("{}: member {} cannot be batched: {}", name, i,
+                                    member == nullptr ? "not an angiogenesis-1d model"
+                                                      : "mode = \"manufactured\""));
+    if (member->m != m0.m)
+      throw SolverError(fmt::format("{}: member {} has M = {}, member 0 M = {}: a batch shares M",
+                                    name, i, member->m, m0.m));
+    add_member(host, i, *model.imex(), *member, group[i].context->seed, name);
+  }
+  return host;
+}
+
+std::string failure_text(const MemberStatus& s, double dt, double limit) {
+  const double t = double(s.failed_step) * dt;
+  switch (s.failure) {
+    case rhs_not_finite:
+      return fmt::format("the explicit right-hand side became non-finite at step {} (t = {:.6g}); "
+                         "the explicit step is probably unstable — reduce dt",
+                         s.failed_step, t);
+    case state_not_finite:
+      return fmt::format("the state became non-finite at step {} (t = {:.6g}); the explicit step "
+                         "is probably unstable — reduce dt",
+                         s.failed_step, t);
+    default:
+      return fmt::format("the projection removed {:.3g} of the state (sum |u|) at step {} "
+                         "(t = {:.6g}), more than projection_limit = {:g}: the step is unstable — "
+                         "reduce dt",
+                         s.projected, s.failed_step, t, limit);
+  }
+}
+
+}  // namespace
+
+RunResult BatchedImexIntegrator::run(Model& model, LinearSolver* /*solver*/, RunContext& ctx) {
+  std::vector<Participant> group{{&model, &ctx, nullptr}};
+  if (auto* ensemble = static_cast<af::Ensemble*>(model.extension(af::ensemble_extension_name)))
+    for (auto& other : ensemble->others) {
+      if (other.model == nullptr || other.context == nullptr || other.context->observer == nullptr)
+        throw SolverError(fmt::format("{}: an ensemble member without a model, context or observer",
+                                      name_));
+      group.push_back({other.model, other.context, &other});
+    }
+  BatchHost host;
+  {
+    auto scope = ctx.timer->measure("assembly");
+    host = gather(group, dt_, name_);
+  }
+  std::unique_ptr<BatchEngine> engine = engine_(host, projection_, projection_limit_);
+  facts_ = {{"device", engine->device_name()},
+            {"members", std::to_string(group.size())},
+            {"operator_form", fmt::format("banded (kl = {}, ku = {}), gbtrf per member", host.kl,
+                                          host.ku)}};
+
+  const FieldLayout layout = group.front().model->imex()->layout();
+  std::vector<MemberStatus> status(group.size());
+  std::vector<std::int64_t> reported(group.size(), 0);  // the last step each member reported
+  auto report = [&](std::size_t b, std::int64_t step, std::span<const double> u, double projected) {
+    auto& problem = *group[b].model->imex();
+    auto obs = problem.observables(double(step) * dt_, u);
+    if (projection_) obs.push_back({"projected", projected});
+    group[b].context->observer->on_step({step, steps_, double(step) * dt_, dt_}, u, obs);
+    reported[b] = step;
+  };
+  {
+    auto scope = ctx.timer->measure("output");
+    for (std::size_t b = 0; b < group.size(); ++b) {
+      group[b].context->observer->on_start(layout);
+      report(b, 0, std::span<const double>(host.u.data() + b * host.n, host.n), 0.0);
+    }
+  }
+  std::vector<double> u;
+  for (std::int64_t step = 1; step <= steps_; ++step) {
+    {
+      auto scope = ctx.timer->measure("batched step");
+      engine->step(step);
+    }
+    if (step % report_every_ != 0 && step != steps_) continue;
+    auto scope = ctx.timer->measure("output");
+    engine->read(u, status);
+    for (std::size_t b = 0; b < group.size(); ++b)
+      if (status[b].failed_step == 0)
+        report(b, step, std::span<const double>(u.data() + b * host.n, host.n), status[b].projected);
+  }
+
+  RunResult lead;
+  std::string lead_failure;
+  for (std::size_t b = 0; b < group.size(); ++b) {
+    RunResult r;
+    r.steps = reported[b];
+    r.t = double(reported[b]) * dt_;
+    r.last_solve = direct_solve_stats();
+    r.last_solve.status = "direct solve (batched band LU)";
+    std::string failure;
+    if (status[b].failed_step != 0)
+      failure = fmt::format("{}: {}. Output up to step {} is kept.", name_,
+                            failure_text(status[b], dt_, projection_limit_), reported[b]);
+    if (group[b].entry != nullptr) {
+      group[b].entry->result = r;
+      group[b].entry->failure = failure;
+    } else {
+      lead = r;
+      lead_failure = failure;
+    }
+  }
+  if (!lead_failure.empty()) throw DivergenceError(lead_failure);
+  return lead;
+}
+
+}  // namespace solvent::imex

@@ -1,0 +1,106 @@
+#pragma once
+// One IMEX trapezoid step of the 1D model for one member of a batch, in the two pieces that
+// both batched engines run: the CPU engine loops over members and points, the CUDA engine
+// runs rhs_at_point on one thread per (member, point) and solve_and_project on one thread
+// per member. Each piece does the arithmetic of the single-member path in its order —
+// imex-trapezoid's right-hand side (u + c Lin u, then + dt N(u)), the banded solver's
+// substitution in the model's band ordering (solvent/band_lu.hpp), the model's projection —
+// so a batched member repeats its single run's bits on the CPU. (The CUDA engine is built
+// without fused multiply-adds for the same reason.) Nothing here includes a CUDA header.
+#include <solvent/band_lu.hpp>
+#include <solvent/host_device.hpp>
+#include <solvent_family_angiogenesis_1d/explicit_term.hpp>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace solvent::imex {
+
+// What every member shares: the grid, the step and the band structure.
+struct BatchShape {
+  std::size_t m, n;            // grid points; unknowns n = 4 m
+  std::size_t ldab, kl, ku;    // band storage of S = I - dt/2 Lin in the band ordering
+  double h, dt, c;             // c = dt / 2
+  const std::int32_t* row_ptr;  // Lin's CSR pattern (the same for every member)
+  const std::int32_t* col_idx;
+  const std::int32_t* to_band;    // old index -> index in the band ordering
+  const std::int32_t* from_band;  // index in the band ordering -> old index
+};
+
+// One member's arrays; entry e of each at [e * stride] (stride 1: members one after another;
+// B: interleaved member-fastest), each pointer already at the member's first entry.
+struct MemberArrays {
+  const angiogenesis_1d::Coefficients* k;
+  const double* taf;       // m
+  const double* taf_flux;  // m - 1 (entry m - 1 unused)
+  const double* lin;       // Lin's values, CSR order
+  const double* lu;        // gbtrf's factors of S, ldab * n
+  const int* ipiv;
+  const int* u_reach;
+  const double* inverse_diagonal;
+  double* u;  // the state, species-major
+  double* x;  // the right-hand side, then the new state, in the band ordering
+  std::size_t stride;
+};
+
+enum StepFailure : int { step_ok = 0, rhs_not_finite = 1, state_not_finite = 2, projection_over_limit = 3 };
+
+// Finite without <cmath> (which device code does not always have): inf - inf and NaN - NaN are
+// NaN, x - x is 0 for every finite x.
+SOLVENT_HD inline bool finite(double v) { return v - v == 0.0; }
+
+// Writes the right-hand side of the four rows of point i into x (band ordering);
+// rhs_not_finite where one of them is not finite.
+SOLVENT_HD inline int rhs_at_point(const BatchShape& s, const MemberArrays& a, std::size_t i) {
+  const std::size_t st = a.stride;
+  const angiogenesis_1d::StridedState state{a.u, s.m, st};
+  const auto rates = angiogenesis_1d::explicit_rates(*a.k, s.h, state, a.taf, a.taf_flux, i);
+  const double explicit_part[4] = {rates.c, rates.p, rates.i, rates.f};
+  int failure = step_ok;
+  for (std::size_t species = 0; species < 4; ++species) {
+    const std::size_t row = species * s.m + i;
+    double sum = 0.0;
+    for (auto k = s.row_ptr[row]; k < s.row_ptr[row + 1]; ++k)
+      sum += a.lin[std::size_t(k) * st] * a.u[std::size_t(s.col_idx[k]) * st];
+    double rhs = a.u[row * st] + s.c * sum;
+    rhs += s.dt * explicit_part[species];
+    if (!finite(rhs)) failure = rhs_not_finite;
+    a.x[std::size_t(s.to_band[row]) * st] = rhs;
+  }
+  return failure;
+}
+
+struct MemberOutcome {
+  int failure;
+  double projected;  // the share of sum |u| the projection removed
+};
+
+// Solves S x = rhs, writes x back into u in the model's order and projects it (negative
+// densities to zero) when asked.
+SOLVENT_HD inline MemberOutcome solve_and_project(const BatchShape& s, const MemberArrays& a,
+                                                  bool projection, double projection_limit) {
+  const std::size_t st = a.stride;
+  band_lu_substitute(BandLu<double>{a.lu, s.ldab, s.n, s.kl, s.ku, a.ipiv, a.u_reach,
+                                    a.inverse_diagonal, st},
+                     a.x);
+  bool all_finite = true;
+  for (std::size_t j = 0; j < s.n; ++j) {
+    const double v = a.x[j * st];
+    all_finite = all_finite && finite(v);
+    a.u[std::size_t(s.from_band[j]) * st] = v;
+  }
+  if (!all_finite) return {state_not_finite, 0.0};
+  if (!projection) return {step_ok, 0.0};
+  double removed = 0.0;
+  for (std::size_t e = 0; e < s.n; ++e)
+    if (double& v = a.u[e * st]; v < 0.0) {
+      removed -= v;
+      v = 0.0;
+    }
+  double total = removed;
+  for (std::size_t e = 0; e < s.n; ++e) total += a.u[e * st] < 0.0 ? -a.u[e * st] : a.u[e * st];
+  const double share = total > 0.0 ? removed / total : 0.0;
+  return {share > projection_limit ? projection_over_limit : step_ok, share};
+}
+
+}  // namespace solvent::imex

@@ -1,0 +1,110 @@
+#include "batch_runs.hpp"
+
+#include <solvent/solvent.hpp>
+#include <solvent_family_angiogenesis_1d/ensemble.hpp>
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <random>
+
+namespace batch_test {
+
+namespace tk = solvent::testkit;
+namespace af = solvent::angiogenesis_1d;
+
+namespace {
+
+class LastReport : public solvent::Observer {
+ public:
+  void on_step(const solvent::StepInfo& info, std::span<const double> u,
+               std::span<const solvent::Observable> obs) override {
+    run.state.assign(u.begin(), u.end());
+    run.observables.assign(obs.begin(), obs.end());
+    run.steps = info.step;
+  }
+  MemberRun run;
+};
+
+Settings integrator_settings(double dt, std::int64_t steps, const Settings& extra) {
+  Settings s = extra;
+  s["dt"] = dt;
+  s["steps"] = steps;
+  return s;
+}
+
+}  // namespace
+
+std::vector<Settings> random_members(std::size_t count, std::int64_t m, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> factor(0.6, 1.4);
+  std::vector<Settings> members;
+  for (std::size_t b = 0; b < count; ++b) {
+    Settings s{{"M", m}};
+    for (const char* key : {"dC", "dP", "dI"}) s[std::string("parameters.") + key] = 0.1 * factor(rng);
+    for (const char* key : {"k1", "k2", "k3", "k4", "k5", "k6", "a1", "a2", "a3", "a4"})
+      s[std::string("parameters.") + key] = factor(rng);
+    members.push_back(s);
+  }
+  return members;
+}
+
+MemberRun single_run(const Settings& model_settings, double dt, std::int64_t steps) {
+  auto model = tk::make_model("angiogenesis-1d", model_settings);
+  auto integrator = tk::make_integrator("imex-trapezoid", integrator_settings(dt, steps, {}));
+  auto solver = tk::make_linear_solver("banded");
+  LastReport observer;
+  solvent::PhaseTimer timer;
+  solvent::RunContext ctx;
+  ctx.observer = &observer;
+  ctx.timer = &timer;
+  integrator->run(*model, solver.get(), ctx);
+  return observer.run;
+}
+
+std::vector<MemberRun> batched_run(const std::string& integrator_name,
+                                   const std::vector<Settings>& models, double dt,
+                                   std::int64_t steps, const Settings& extra) {
+  const std::size_t count = models.size();
+  std::vector<std::shared_ptr<solvent::Model>> members;
+  std::vector<LastReport> observers(count);
+  std::vector<solvent::PhaseTimer> timers(count);
+  std::vector<solvent::RunContext> contexts(count);
+  for (std::size_t b = 0; b < count; ++b) {
+    members.push_back(tk::make_model("angiogenesis-1d", models[b]));
+    contexts[b].observer = &observers[b];
+    contexts[b].timer = &timers[b];
+  }
+  auto* ensemble =
+      static_cast<af::Ensemble*>(members[0]->extension(af::ensemble_extension_name));
+  REQUIRE(ensemble != nullptr);
+  for (std::size_t b = 1; b < count; ++b)
+    ensemble->others.push_back({members[b].get(), &contexts[b], {}, {}});
+  auto integrator = tk::make_integrator(integrator_name, integrator_settings(dt, steps, extra));
+  std::string lead_failure;
+  try {
+    integrator->run(*members[0], nullptr, contexts[0]);
+  } catch (const solvent::DivergenceError& e) {
+    lead_failure = e.what();
+  }
+  std::vector<MemberRun> runs;
+  for (std::size_t b = 0; b < count; ++b) {
+    runs.push_back(observers[b].run);
+    runs.back().failure = b == 0 ? lead_failure : ensemble->others[b - 1].failure;
+  }
+  return runs;
+}
+
+double relative_difference(const std::vector<double>& a, const std::vector<double>& b) {
+  REQUIRE(a.size() == b.size());
+  double d = 0, s = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    d = std::max(d, std::abs(a[i] - b[i]));
+    s = std::max(s, std::abs(b[i]));
+  }
+  return d / s;
+}
+
+}  // namespace batch_test

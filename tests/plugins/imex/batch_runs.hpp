@@ -1,0 +1,35 @@
+#pragma once
+// Runs members of angiogenesis-1d one by one (imex-trapezoid with banded, the path the
+// batched integrators reproduce) and as one batch (imex-batched, imex-batched-cuda), keeping
+// each member's final state and observables, for the batched tests.
+#include <solvent/testkit.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace batch_test {
+
+using solvent::testkit::Settings;
+
+struct MemberRun {
+  std::vector<double> state;                    // the last state reported
+  std::vector<solvent::Observable> observables;  // with it
+  std::int64_t steps = 0;                        // of the last report
+  std::string failure;                           // empty: ran to the end
+};
+
+// `count` parameter sets around the julia set (every rate and diffusion drawn in
+// [0.6, 1.4] times its default) on M points, from `seed`.
+std::vector<Settings> random_members(std::size_t count, std::int64_t m, std::uint64_t seed);
+
+MemberRun single_run(const Settings& model, double dt, std::int64_t steps);
+// The members as one batch of `integrator`; extra: its other settings (report_every, ...).
+std::vector<MemberRun> batched_run(const std::string& integrator,
+                                   const std::vector<Settings>& models, double dt,
+                                   std::int64_t steps, const Settings& extra = {});
+
+// max_i |a_i - b_i| / max_i |b_i|
+double relative_difference(const std::vector<double>& a, const std::vector<double>& b);
+
+}  // namespace batch_test
