@@ -4,10 +4,14 @@
 // lapack (getrf + getrs every step), lapack+reuse (getrs only), banded (band substitution
 // with factors made once by gbtrf, on the model's band ordering: the fast path) and
 // banded-refactor (gbtrf + substitution every step); banded-unverified is banded without the
-// core's residual check of every direct solve ([linear_solver] verify_residual = false). The state after the first step of every path
-// is checked against lapack's before its times count. Each cell is the median over the steps timed;
-// slow cells stop after --budget-s seconds of steps (at least one step), fast ones after
-// --max-steps.
+// core's residual check of every direct solve ([linear_solver] verify_residual = false);
+// where the petsc plugin is built, PETSc's peers of De Luca et al.'s Table 6 (the AmgX and
+// direct rows): petsc-gmres-boomeramg (GMRES(30) with hypre's BoomerAMG, set up once,
+// stopping at ||b - A x|| / ||b|| <= 1e-12 so that its states agree with lapack's) and
+// petsc-lu-mumps (MUMPS's sparse LU, factored once, a substitution per step). The state
+// after the first step of every path is checked against lapack's before its times count.
+// Each cell is the median over the steps timed; slow cells stop after --budget-s seconds of
+// steps (at least one step), fast ones after --max-steps.
 //
 // The floor of each cell: dense refactoring paths, (2/3 n^3 + 2 n^2) flops at the DGEMM
 // rate measured here; lapack+reuse, the 8 n^2 bytes of the LU factors at the read
@@ -69,7 +73,7 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
-enum class FloorBasis { Flops, Bytes };
+enum class FloorBasis { Flops, Bytes, None };  // None: PETSc's paths, whose work is theirs
 
 struct Cell {
   Backend backend;
@@ -113,7 +117,22 @@ int main(int argc, char** argv) try {
       {{"banded", "banded", {{"reuse_factorization", true}}}, FloorBasis::Bytes},
       {{"banded-unverified", "banded", {{"reuse_factorization", true}}, false}, FloorBasis::Bytes},
       {{"banded-refactor", "banded", {{"reuse_factorization", false}}}, FloorBasis::Bytes},
+      {{"petsc-gmres-boomeramg",
+        "petsc",
+        {{"ksp_type", std::string("gmres")},
+         {"pc_type", std::string("hypre")},
+         {"tolerance", 1e-12},
+         {"options", std::string("-pc_hypre_type boomeramg -ksp_pc_side right "
+                                 "-ksp_norm_type unpreconditioned")}}},
+       FloorBasis::None},
+      {{"petsc-lu-mumps",
+        "petsc",
+        {{"ksp_type", std::string("preonly")},
+         {"pc_type", std::string("lu")},
+         {"factor_solver_type", std::string("mumps")}}},
+       FloorBasis::None},
   };
+  const auto solvers = solvent::testkit::installed(solvent::PluginKind::LinearSolver);
   // Other work on the machine inflates every figure; the table says how much there was.
   std::string load = "unknown";
   if (std::ifstream f("/proc/loadavg"); f) std::getline(f, load);
@@ -123,7 +142,7 @@ int main(int argc, char** argv) try {
       "machine: DGEMM (n = 1500, OpenBLAS) {:.1f} GFlop/s; read bandwidth 1 thread: "
       "{:.1f} GB/s at 256 KiB, {:.1f} GB/s at 256 MiB\n",
       dgemm / 1e9, read_bytes_per_second(256 << 10) / 1e9, read_bytes_per_second(256 << 20) / 1e9);
-  fmt::print("{:>4} {:>5}  {:<16} {:>6} {:>13} {:>11} {:>12} {:>8} {:>10}\n", "M", "n", "backend",
+  fmt::print("{:>4} {:>5}  {:<21} {:>6} {:>13} {:>11} {:>12} {:>8} {:>10}\n", "M", "n", "backend",
              "steps", "median s/step", "x gepp-cpu", "floor s", "x floor", "vs lapack");
 
   std::ofstream csv(opt.csv);
@@ -138,6 +157,11 @@ int main(int argc, char** argv) try {
       if (!reference.empty() && !opt.only.empty() &&
           std::find(opt.only.begin(), opt.only.end(), cell.backend.label) == opt.only.end())
         continue;
+      if (std::find(solvers.begin(), solvers.end(), cell.backend.solver) == solvers.end()) {
+        fmt::print("{:>4} {:>5}  {:<21} skipped: no plugin {} in this build\n", m, 4 * m,
+                   cell.backend.label, cell.backend.solver);
+        continue;
+      }
       auto probe = time_steps(cell.backend, m, 1);
       if (reference.empty()) reference = probe.state_after_first_step;
       Row r{&cell, probe.operator_form,
@@ -156,7 +180,9 @@ int main(int argc, char** argv) try {
       }
       r.steps = samples.size();
       r.median = median(samples);
-      if (cell.basis == FloorBasis::Flops) {
+      if (cell.basis == FloorBasis::None) {
+        r.floor = NAN;
+      } else if (cell.basis == FloorBasis::Flops) {
         r.floor = (2.0 / 3.0 * n * n * n + 2 * n * n) / dgemm;
       } else {
         const double bytes = cell.backend.solver == "lapack" ? 8 * n * n : banded_step_bytes(n);
@@ -168,13 +194,15 @@ int main(int argc, char** argv) try {
         rows.size() > 1 && rows[1].cell->backend.label == "gepp-cpu" ? rows[1].median : NAN;
     for (const auto& r : rows) {
       const double speedup = gepp_median / r.median;
-      fmt::print("{:>4} {:>5}  {:<16} {:>6} {:>13.4g} {:>11.4g} {:>12.4g} {:>8.3g} {:>10.2g}{}\n",
+      fmt::print("{:>4} {:>5}  {:<21} {:>6} {:>13.4g} {:>11.4g} {:>12.4g} {:>8.3g} {:>10.2g}{}\n",
                  m, 4 * m, r.cell->backend.label, r.steps, r.median, speedup, r.floor,
                  r.median / r.floor, r.diff, r.diff <= 1e-10 ? "" : "  DISAGREES");
       csv << fmt::format(
           "{},{},{},{},{},{:.6e},{:.6g},{:.6e},{},{:.4g},{:.3e}\n", m, 4 * m, r.cell->backend.label,
           r.operator_form, r.steps, r.median, speedup, r.floor,
-          r.cell->basis == FloorBasis::Flops ? "flops/dgemm" : "bytes/read-bandwidth",
+          r.cell->basis == FloorBasis::Flops   ? "flops/dgemm"
+          : r.cell->basis == FloorBasis::Bytes ? "bytes/read-bandwidth"
+                                               : "none",
           r.median / r.floor, r.diff);
     }
     std::fflush(stdout);
