@@ -1,6 +1,6 @@
 // gepp-cuda on the angiogenesis-1d system: every switch combination against gepp-cpu on a
 // small grid, and De Luca et al.'s validation: the M = 400, dt = 0.01, 100-step IMEX trajectory
-// on the GPU against the CPU, step by step.
+// on the GPU (paper, best and blocked modes) against the CPU, step by step.
 #include <doctest/doctest.h>
 
 #include <solvent/testkit.hpp>
@@ -65,7 +65,7 @@ TEST_CASE("validation: the M = 400 trajectory on the GPU agrees with gepp-cpu at
   // refactorisations of order 1600 on one core would take minutes.
   const auto cpu = dense_bench::run_trajectory("gepp-cpu", {{"reuse_factorization", true}}, 400, 100);
   REQUIRE(cpu.states.size() == 101);
-  for (const std::string mode : {"paper", "best"}) {
+  for (const std::string mode : {"paper", "best", "blocked"}) {
     const auto gpu = dense_bench::run_trajectory("gepp-cuda", {{"mode", mode}}, 400, 100);
     REQUIRE(gpu.states.size() == cpu.states.size());
     const auto difference = dense_bench::per_step_difference(gpu, cpu);
