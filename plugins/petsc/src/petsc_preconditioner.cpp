@@ -22,7 +22,7 @@ PetscPreconditioner::PetscPreconditioner(const PluginContext& ctx)
     : log_(ctx.log),
       pc_type_(ctx.params.string("pc_type")),
       factor_solver_type_(ctx.params.string("factor_solver_type")),
-      options_("solvent_pc_", ctx.params.string("options"), where()) {
+      options_("solvent_pc_", ctx.params, where()) {
   ErrorScope scope;
   check_type(ctx.params, where(), "pc_type", PCList, "PC");
   make_pc(PETSC_COMM_SELF);

@@ -28,6 +28,12 @@ PetscErrorCode keep_message(MPI_Comm, int, const char* fun, const char*, PetscEr
 
 std::atomic<int> object_count{0};
 
+// "file.toml:7:11: " (or "--set: "), where the user gave the value; empty for a default.
+std::string located(const Parameters& params, const std::string& key) {
+  const std::string& where = params.entries().at(key).where;
+  return where.empty() ? "" : where + ": ";
+}
+
 }  // namespace
 
 std::string petsc_version() {
@@ -100,7 +106,6 @@ void check_type(const Parameters& params, const std::string& where, const std::s
   const std::string& value = params.string(key);
   const auto names = names_of(list);
   if (std::find(names.begin(), names.end(), value) != names.end()) return;
-  const std::string& located = params.entries().at(key).where;
   std::string reason = fmt::format("is not a {} type of this PETSc ({})", what, petsc_version());
 #if !defined(PETSC_HAVE_HYPRE)
   // The one external package a user of the real build reaches for and Debian's complex build
@@ -110,8 +115,8 @@ void check_type(const Parameters& params, const std::string& where, const std::s
                          "(BoomerAMG is in the real plugins, petsc and petsc-pc)",
                          petsc_version(), to_string(scalar_kind));
 #endif
-  throw ConfigError({fmt::format("{}{}: {} '{}' {}; it offers: {}",
-                                 located.empty() ? "" : located + ": ", where, key, value, reason,
+  throw ConfigError({fmt::format("{}{}: {} '{}' {}; it offers: {}", located(params, key), where,
+                                 key, value, reason,
                                  fmt::join(names, ", "))});
 }
 
@@ -143,10 +148,11 @@ void set_pc_type(PC pc, const std::string& type, const std::string& factor_solve
     check(PCFactorSetMatSolverType(pc, factor_solver_type.c_str()), "PCFactorSetMatSolverType");
 }
 
-PrefixedOptions::PrefixedOptions(const char* stem, const std::string& options,
+PrefixedOptions::PrefixedOptions(const char* stem, const Parameters& params,
                                  const std::string& where)
     : prefix_(fmt::format("{}{}_", stem, ++object_count)) {
   start_petsc();  // the options database is PETSc's
+  const std::string& options = params.string("options");
   std::istringstream in(options);
   std::string word, rewritten;
   while (in >> word) {
@@ -157,9 +163,9 @@ PrefixedOptions::PrefixedOptions(const char* stem, const std::string& options,
     rewritten += word + " ";
   }
   if (!options.empty() && names_.empty())
-    throw ConfigError({fmt::format("{}: options '{}' names no option (PETSc's options begin with "
-                                   "'-')",
-                                   where, options)});
+    throw ConfigError({fmt::format("{}{}: options '{}' names no option (PETSc's options begin "
+                                   "with '-')",
+                                   located(params, "options"), where, options)});
   ErrorScope scope;
   check(PetscOptionsInsertString(nullptr, rewritten.c_str()), "PetscOptionsInsertString");
 }

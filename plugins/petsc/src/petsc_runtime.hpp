@@ -64,14 +64,15 @@ ParamSpec options_param(const char* whose);
 // Sets a PC's type and, where not empty, the factorisation package of lu, cholesky or ilu.
 void set_pc_type(PC pc, const std::string& type, const std::string& factor_solver_type);
 
-// An object's `options` string in PETSc's global options database, under a prefix of its
-// own ("-x" becomes "-<stem>N_x"), so that two objects of a process never read each other's;
-// removed again with the object.
+// An object's `options` (params' key) in PETSc's global options database, under a prefix of
+// its own ("-x" becomes "-<stem>N_x"), so that two objects of a process never read each
+// other's; removed again with the object. A string that names no option is a ConfigError,
+// located as check_type's.
 class PrefixedOptions {
  public:
   // stem: "solvent_" (solvers) or "solvent_pc_" (preconditioners), distinct because the
   // `petsc` and `petsc-pc` libraries count their objects apart but share one database.
-  PrefixedOptions(const char* stem, const std::string& options, const std::string& where);
+  PrefixedOptions(const char* stem, const Parameters& params, const std::string& where);
   ~PrefixedOptions();
   PrefixedOptions(const PrefixedOptions&) = delete;
   PrefixedOptions& operator=(const PrefixedOptions&) = delete;

@@ -44,7 +44,7 @@ PetscSolver::PetscSolver(const PluginContext& ctx)
       max_iterations_(ctx.params.integer("max_iterations")),
       restart_(ctx.params.integer("restart")),
       initial_guess_given_(ctx.params.string("initial_guess") == "given"),
-      options_("solvent_", ctx.params.string("options"), where()) {
+      options_("solvent_", ctx.params, where()) {
   ErrorScope scope;
   check_type(ctx.params, where(), "ksp_type", KSPList, "KSP");
   check_type(ctx.params, where(), "pc_type", PCList, "PC");
