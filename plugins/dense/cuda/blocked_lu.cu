@@ -2,6 +2,7 @@
 
 #include "cuda/atomic_max.cuh"
 #include "cuda/device_support.cuh"
+#include "cuda/pinned_upload.cuh"
 #include "cuda/pivot_choice.cuh"
 
 #include <solvent/cuda.hpp>
@@ -156,6 +157,7 @@ struct BlockedLu::State {
 
   std::size_t n = 0;
   const double* matrix = nullptr;
+  PinnedUpload uploader;
   DeviceArray<double> staging;   // the row-major matrix as sent
   DeviceArray<double> pristine;  // refactoring: the column-major matrix to start from
   DeviceArray<double> lu;        // column-major, leading dimension n: unit L below, U above
@@ -182,11 +184,15 @@ struct BlockedLu::State {
              elapsed_ms(marks[2], marks[3]), elapsed_ms(marks[3], marks[4])};
   }
 
-  // One contiguous transfer of the row-major matrix (its column-major reading is A^T), then
-  // one transposition on the device into the column-major target.
+  // The row-major matrix sent as it is (its column-major reading is A^T), then one
+  // transposition on the device into the column-major target.
   void upload_matrix(double* target) {
     staging.resize(n * n);
-    staging.upload(matrix, n * n, stream);
+    if (options.pinned_upload) {
+      uploader.upload(staging.get(), matrix, n * n, stream);
+    } else {
+      staging.upload(matrix, n * n, stream);
+    }
     const double one = 1.0;
     const double zero = 0.0;
     // B is A^T again with beta = 0, so that a non-finite entry stays where it is even if

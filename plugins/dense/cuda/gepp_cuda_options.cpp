@@ -28,6 +28,11 @@ solvent::Schema gepp_cuda_schema() {
                          "trailing DGEMM update")
           .at_least(1)
           .at_most(4096),
+      ParamSpec::boolean("pinned_upload", true,
+                         "mode = \"blocked\": send the matrix through page-locked chunks filled "
+                         "by four host threads while the copy engine sends the previous ones; "
+                         "off: one copy from pageable memory, as the other modes and cusolver "
+                         "send it"),
       ParamSpec::choice(
           "kernels", "fused", {"paper", "fused"},
           "paper: De Luca et al.'s kernels (one-block pivot search with a CAS atomic max, "
@@ -81,9 +86,13 @@ EngineOptions read_engine_options(const solvent::Parameters& p) {
   EngineOptions o;
   o.blocked = p.string("mode") == "blocked";
   o.block_size = static_cast<int>(p.integer("block_size"));
+  o.pinned_upload = p.boolean("pinned_upload");
   std::vector<std::string> problems;
-  if (p.given("block_size") && !o.blocked)
-    problems.push_back("gepp-cuda: block_size applies to mode = \"blocked\" only");
+  for (const char* name : {"block_size", "pinned_upload"}) {
+    if (p.given(name) && !o.blocked)
+      problems.push_back(std::string("gepp-cuda: ") + name +
+                         " applies to mode = \"blocked\" only");
+  }
   if (o.blocked) {
     for (const char* name :
          {"kernels", "launch", "resident_matrix", "skip_zero_blocks", "back_substitution"}) {
@@ -111,6 +120,7 @@ std::string describe(const EngineOptions& o) {
   auto on = [](bool b) { return b ? "on" : "off"; };
   if (o.blocked) {
     return "mode=blocked block_size=" + std::to_string(o.block_size) +
+           " pinned_upload=" + on(o.pinned_upload) +
            " reuse_factorization=" + on(o.reuse_factorization);
   }
   const char* launch = o.launch == Launch::Synchronized ? "sync"
