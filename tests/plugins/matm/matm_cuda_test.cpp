@@ -65,6 +65,26 @@ TEST_CASE("warp-scan sweeps, several block shapes: the CPU's iterates") {
   compare_with_cpu(poisson, {});
 }
 
+TEST_CASE("progress flags every 1, 3 or 8 steps: the CPU's iterates") {
+  for (int flag_steps : {1, 3, 8}) {
+    INFO("flag_steps " << flag_steps);
+    compare_with_cpu(convection, {{"block_x", std::int64_t(32)},
+                                  {"block_z", std::int64_t(4)},
+                                  {"flag_steps", std::int64_t(flag_steps)}});
+  }
+}
+
+TEST_CASE("a sweep block over the launch bound is refused with its size") {
+  try {
+    solvent::testkit::make_linear_solver(
+        "matm-cuda", {{"block_x", std::int64_t(64)}, {"block_z", std::int64_t(32)}});
+    FAIL("no error");
+  } catch (const solvent::ConfigError& e) {
+    CHECK(std::string(e.what()) ==
+          "matm-cuda: block_x * block_z = 2048 exceeds 1024 threads per block");
+  }
+}
+
 TEST_CASE("the paper's Algorithm 2 sweeps: the CPU's iterates") {
   const std::pair<int, int> shapes[] = {{16, 4}, {33, 3}, {64, 8}};
   for (auto [bx, bz] : shapes) {
