@@ -7,10 +7,12 @@
 
 #include <solvent/testkit.hpp>
 
+#include "gepp_cpu_reference.hpp"
+
 #include <solvent_test/implicit_system.hpp>
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <numeric>
@@ -30,11 +32,8 @@ using Labelled = std::vector<std::pair<std::string, Settings>>;
 void check_against_gepp_cpu(const solvent::DenseMatrix<double>& a, const Labelled& settings,
                             double tolerance) {
   const auto op = std::make_shared<const solvent::Operator>(a);
-  std::vector<double> b(a.rows), reference(a.rows), x(a.rows);
-  for (std::size_t i = 0; i < b.size(); ++i) b[i] = std::sin(0.37 * double(i)) + 1.5;
-  auto cpu = solvent::testkit::make_linear_solver("gepp-cpu");
-  cpu->setup(op);
-  cpu->solve(std::span<const double>(b), std::span<double>(reference));
+  const auto [b, reference] = gepp_cpu_reference(op, a.rows);
+  std::vector<double> x(a.rows);
   for (auto [label, s] : settings) {
     s["mode"] = std::string("blocked");
     INFO("n=" << a.rows << ", " << label);

@@ -5,6 +5,8 @@
 
 #include <solvent/testkit.hpp>
 
+#include "gepp_cpu_reference.hpp"
+
 #include <solvent_test/trajectory_difference.hpp>
 
 #include <algorithm>
@@ -29,11 +31,8 @@ using dense_bench::relative_difference;
 TEST_CASE("switches: every combination solves the angiogenesis system as gepp-cpu does (M = 25)") {
   const auto a = implicit_matrix(25, 0.01);
   const auto op = std::make_shared<const solvent::Operator>(a);
-  std::vector<double> b(a.rows), reference(a.rows), x(a.rows);
-  for (std::size_t i = 0; i < b.size(); ++i) b[i] = std::sin(0.37 * double(i)) + 1.5;
-  auto cpu = solvent::testkit::make_linear_solver("gepp-cpu");
-  cpu->setup(op);
-  cpu->solve(std::span<const double>(b), std::span<double>(reference));
+  const auto [b, reference] = gepp_cpu_reference(op, a.rows);
+  std::vector<double> x(a.rows);
 
   for (const char* kernels : {"paper", "fused"})
     for (const char* launch : {"sync", "stream", "graph"})
