@@ -56,7 +56,9 @@ std::optional<double> number(const toml::node* n) {
 // {linspace = [lo, hi, n]}, {logspace = [lo, hi, n]} (n points from lo to hi, evenly or
 // evenly in the logarithm, both ends exact), {uniform = [lo, hi]} (random mode).
 void read_generator(const toml::table& t, Entry& e, std::vector<std::string>& problems) {
-  const auto& [kind, node] = *t.begin();
+  const auto first = t.begin();  // its entry lives in the iterator
+  const auto& kind = first->first;
+  const auto& node = first->second;
   const auto* a = node.as_array();
   const auto lo = number(a ? a->get(0) : nullptr), hi = number(a ? a->get(1) : nullptr);
   auto problem = [&](const char* need) {
@@ -251,14 +253,17 @@ SweepPlan plan_sweep(const std::filesystem::path& file, const std::vector<std::s
     if (e.uniform && plan.mode != "random")
       problems.push_back(fmt::format("{}: [sweep] {}: uniform draws need mode = \"random\"",
                                      e.key.where, e.key.name));
-  if (plan.mode == "zip" && !entries.empty())
+  // Lists only: an empty one, or an interval, is reported above already.
+  const auto first_list = std::find_if(entries.begin(), entries.end(),
+                                       [](const Entry& e) { return !e.values.empty(); });
+  if (plan.mode == "zip" && first_list != entries.end())
     for (const auto& e : entries)
-      if (e.values.size() != entries.front().values.size())
+      if (!e.values.empty() && e.values.size() != first_list->values.size())
         problems.push_back(fmt::format(
-            "{}: [sweep] {}: {} values where {} has {}; mode \"zip\" pairs the lists element by "
-            "element, so they need one length",
-            e.key.where, e.key.name, e.values.size(), entries.front().key.name,
-            entries.front().values.size()));
+            "{}: [sweep] {}: {} value{} where {} has {}; mode \"zip\" pairs the lists element "
+            "by element, so they need one length",
+            e.key.where, e.key.name, e.values.size(), e.values.size() == 1 ? "" : "s",
+            first_list->key.name, first_list->values.size()));
   if (!problems.empty()) throw ConfigError(std::move(problems));
 
   // The file's order (by line), so that the first key written varies slowest in a grid and
