@@ -1,5 +1,7 @@
 #include "src/petsc_preconditioner.hpp"
 
+#include "src/petsc_schema.hpp"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <spdlog/spdlog.h>

@@ -1,7 +1,5 @@
 #include "src/petsc_runtime.hpp"
 
-#include "petsc_type_names.hpp"
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -118,28 +116,6 @@ void check_type(const Parameters& params, const std::string& where, const std::s
   throw ConfigError({fmt::format("{}{}: {} '{}' {}; it offers: {}", located(params, key), where,
                                  key, value, reason,
                                  fmt::join(names, ", "))});
-}
-
-ParamSpec pc_type_param() {
-  return ParamSpec::string("pc_type", "ilu",
-                           fmt::format("PETSc's preconditioner (PCType); this PETSc's headers "
-                                       "name: {}",
-                                       header_pc_types));
-}
-
-ParamSpec factor_solver_type_param() {
-  return ParamSpec::string("factor_solver_type", "",
-                           "the factorisation package of lu, cholesky and ilu (MatSolverType: "
-                           "petsc, mumps, superlu, umfpack, ...); empty for PETSc's default");
-}
-
-ParamSpec options_param(const char* whose) {
-  return ParamSpec::string(
-      "options", "",
-      fmt::format("more PETSc options, as on PETSc's command line (\"-pc_hypre_type boomeramg "
-                  "-pc_factor_levels 2\"), given to this {} only; an option PETSc does not use "
-                  "is warned about",
-                  whose));
 }
 
 void set_pc_type(PC pc, const std::string& type, const std::string& factor_solver_type) {

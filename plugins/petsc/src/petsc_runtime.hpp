@@ -55,12 +55,6 @@ std::vector<std::string> names_of(PetscFunctionList list);
 void check_type(const Parameters& params, const std::string& where, const std::string& key,
                 PetscFunctionList list, const char* what);
 
-// The keys the solvers and the preconditioners share: PETSc's preconditioner by name, its
-// factorisation package, and more options for the object (`whose`: "solver", ...).
-ParamSpec pc_type_param();
-ParamSpec factor_solver_type_param();
-ParamSpec options_param(const char* whose);
-
 // Sets a PC's type and, where not empty, the factorisation package of lu, cholesky or ilu.
 void set_pc_type(PC pc, const std::string& type, const std::string& factor_solver_type);
 

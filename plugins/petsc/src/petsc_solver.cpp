@@ -1,6 +1,6 @@
 #include "src/petsc_solver.hpp"
 
-#include "petsc_type_names.hpp"
+#include "src/petsc_schema.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -16,9 +16,7 @@ std::string where() { return fmt::format("[linear_solver] (linear solver '{}')",
 
 Schema petsc_schema() {
   return {
-      ParamSpec::string("ksp_type", "gmres",
-                        fmt::format("PETSc's Krylov method (KSPType); this PETSc's headers name: {}",
-                                    header_ksp_types)),
+      ksp_type_param(),
       pc_type_param(),
       ParamSpec::real("tolerance", 1e-8,
                       "relative tolerance (KSP rtol, measured in the norm the KSP monitors)")

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # petsc-pc and petsc-pc-complex in whole runs:
-# - `solvent plugins` lists petsc, petsc-complex, petsc-pc and petsc-pc-complex;
+# - `solvent plugins` lists petsc, petsc-complex, petsc-pc and petsc-pc-complex, and `solvent
+#   describe` gives each the PC types of its own build's registry (hypre in the real one only);
 # - grid-equations-3d Poisson (25^3, a seven-point operator the plugin assembles): bicgstab,
 #   tfqmr, bicgstab-l and cg with petsc-pc (hypre's BoomerAMG, ilu, asm) converge to their
 #   tolerance (the true residual, recorded) in fewer iterations than with jacobi;
@@ -18,6 +19,24 @@ value() { sed -n "s/^ *$2 = //p" "$1/record.toml" | head -1; }
 "$solvent" plugins > "$work/out.txt" 2>&1 || fail "solvent plugins: exit $?"
 for name in petsc petsc-complex petsc-pc petsc-pc-complex; do
   grep -Eq "^(linear_solver|preconditioner) +$name " "$work/out.txt" || fail "plugins does not list $name"
+done
+
+# describe: the PC types of each build's registry (hypre in the real one only) and the
+# factorisation packages (MUMPS in both).
+describe_line() {  # describe_line PLUGIN KEY: the description of KEY (the line after it)
+  "$solvent" describe "$1" > "$work/out.txt" 2>&1 || fail "describe $1: exit $?"
+  grep -A1 "^  $2 " "$work/out.txt" | tail -1
+}
+for name in petsc petsc-pc; do
+  describe_line $name pc_type | grep -q "this PETSc offers: .* hypre, " || fail "describe $name: no hypre"
+done
+for name in petsc-complex petsc-pc-complex; do
+  pcs=$(describe_line $name pc_type)
+  case "$pcs" in *"this PETSc offers: "*" ilu, "*) ;; *) fail "describe $name: $pcs" ;; esac
+  case "$pcs" in *hypre*) fail "describe $name offers hypre: $pcs" ;; esac
+done
+for name in petsc petsc-complex petsc-pc petsc-pc-complex; do
+  describe_line $name factor_solver_type | grep -q "lu: .*mumps" || fail "describe $name: no MUMPS"
 done
 
 cat > "$work/poisson.toml" <<'TOML'
