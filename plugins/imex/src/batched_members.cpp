@@ -59,24 +59,21 @@ struct Participant {
 };
 
 // Member b's share of the host arrays: its Lin values, band factors and initial state, made
-// as the single path makes them (implicit_matrix, the core's conversion in the model's band
-// ordering, gbtrf) and checked against the batch's shared structure.
+// as the single path makes them (implicit_matrix, the core conversion's placement in the
+// model's band ordering, gbtrf) and checked against the batch's shared structure.
 void add_member(BatchHost& host, std::size_t b, ImexProblem& problem, const af::Member& member,
                 std::uint64_t seed, const char* name) {
   auto where = [&] { return fmt::format("{}: member {}", name, b); };
   const CsrMatrix<double> lin = problem.linear_operator();
   if (lin.row_ptr != host.row_ptr || lin.col_idx != host.col_idx)
     throw SolverError(fmt::format("{}: its Lin has another pattern than member 0's", where()));
+  if (problem.band_ordering() != host.from_band)
+    throw SolverError(fmt::format("{}: its band ordering differs from member 0's", where()));
   std::copy(lin.values.begin(), lin.values.end(), host.lin.begin() + std::ptrdiff_t(b * host.nnz));
-  ConversionOptions options;
-  options.band_ordering = problem.band_ordering();
-  const Converted band =
-      convert(Operator(implicit_matrix(lin, host.c)), OperatorKind::Banded, options);
-  const auto& a = std::get<BandedMatrix<double>>(band.op);
-  if (a.kl != host.kl || a.ku != host.ku || band.permutation != host.from_band)
-    throw SolverError(fmt::format("{}: its band ordering or band differs from member 0's", where()));
+  // S's entries straight into their band slots (the conversion's own placement, found once).
+  const CsrMatrix<double> s = implicit_matrix(lin, host.c);
   double* lu = host.lu.data() + b * host.ldab * host.n;
-  std::copy(a.band.begin(), a.band.end(), lu);
+  for (std::size_t k = 0; k < s.values.size(); ++k) lu[host.band_slot[k]] = s.values[k];
   int* ipiv = host.ipiv.data() + b * host.n;
   const auto info = LAPACKE_dgbtrf(LAPACK_COL_MAJOR, lapack_int(host.n), lapack_int(host.n),
                                    lapack_int(host.kl), lapack_int(host.ku), lu,
@@ -91,6 +88,20 @@ void add_member(BatchHost& host, std::size_t b, ImexProblem& problem, const af::
   std::copy(member.taf_flux, member.taf_flux + host.m - 1,
             host.taf_flux.begin() + std::ptrdiff_t(b * host.m));
   problem.initial_state(std::span<double>(host.u.data() + b * host.n, host.n), seed);
+}
+
+// Checks that `model` can join the batch, then adds its arrays.
+void prepare_member(BatchHost& host, std::size_t b, Model& model, std::int64_t m,
+                    std::uint64_t seed, const char* name) {
+  const auto* member = static_cast<const af::Member*>(model.extension(af::member_extension_name));
+  if (member == nullptr || model.imex() == nullptr || member->manufactured)
+    throw SolverError(fmt::format("{}: member {} cannot be batched: {}", name, b,
+                                  member == nullptr ? "not an angiogenesis-1d model"
+                                                    : "mode = \"manufactured\""));
+  if (member->m != m)
+    throw SolverError(fmt::format("{}: member {} has M = {}, member 0 M = {}: a batch shares M",
+                                  name, b, member->m, m));
+  add_member(host, b, *model.imex(), *member, seed, name);
 }
 
 // The shared structure from member 0, then every member's arrays.
@@ -110,9 +121,23 @@ BatchHost gather(const std::vector<Participant>& group, double dt, const char* n
   host.nnz = lin.values.size();
   ConversionOptions options;
   options.band_ordering = first.band_ordering();
-  const Converted band =
-      convert(Operator(implicit_matrix(lin, host.c)), OperatorKind::Banded, options);
+  // The core's conversion of S's pattern, each entry numbered 1, 2, ... (exact in a double), to
+  // find the band slot of every entry once: each member's S then goes straight into its slots,
+  // as convert() would place it, without a conversion (and its allocations) per member.
+  CsrMatrix<double> numbered = implicit_matrix(lin, host.c);
+  for (std::size_t k = 0; k < numbered.values.size(); ++k) numbered.values[k] = double(k + 1);
+  const Converted band = convert(Operator(numbered), OperatorKind::Banded, options);
   const auto& a = std::get<BandedMatrix<double>>(band.op);
+  host.band_slot.assign(numbered.values.size(), 0);
+  std::size_t placed = 0;
+  for (std::size_t slot = 0; slot < a.band.size(); ++slot)
+    if (a.band[slot] != 0.0) {
+      host.band_slot[std::size_t(a.band[slot]) - 1] = slot;
+      ++placed;
+    }
+  if (placed != numbered.values.size())
+    throw SolverError(fmt::format("{}: the band conversion placed {} of {} entries of S", name,
+                                  placed, numbered.values.size()));
   host.kl = a.kl;
   host.ku = a.ku;
   host.ldab = a.ldab();
@@ -129,18 +154,27 @@ BatchHost gather(const std::vector<Participant>& group, double dt, const char* n
   host.u_reach.resize(b * host.n);
   host.inverse_diagonal.resize(b * host.n);
   host.u.resize(b * host.n);
-  for (std::size_t i = 0; i < b; ++i) {
-    Model& model = *group[i].model;
-    const auto* member = static_cast<const af::Member*>(model.extension(af::member_extension_name));
-    if (member == nullptr || model.imex() == nullptr || member->manufactured)
-      throw SolverError(fmt::format("{}: member {} cannot be batched: {}", name, i,
-                                    member == nullptr ? "not an angiogenesis-1d model"
-                                                      : "mode = \"manufactured\""));
-    if (member->m != m0.m)
-      throw SolverError(fmt::format("{}: member {} has M = {}, member 0 M = {}: a batch shares M",
-                                    name, i, member->m, m0.m));
-    add_member(host, i, *model.imex(), *member, group[i].context->seed, name);
+  // Members are independent: made in parallel, the first problem reported after the loop.
+  std::string problem;
+  bool failed = false;
+#pragma omp parallel for schedule(dynamic, 8)
+  for (std::int64_t j = 0; j < std::int64_t(b); ++j) {
+    const auto i = std::size_t(j);
+    bool skip;
+#pragma omp atomic read
+    skip = failed;
+    if (skip) continue;
+    try {
+      prepare_member(host, i, *group[i].model, m0.m, group[i].context->seed, name);
+    } catch (const std::exception& e) {
+#pragma omp critical
+      if (!failed) {
+        failed = true;
+        problem = e.what();
+      }
+    }
   }
+  if (failed) throw SolverError(problem);
   return host;
 }
 

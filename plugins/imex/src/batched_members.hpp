@@ -24,6 +24,7 @@ struct BatchHost {
   std::size_t members = 0, m = 0, n = 0, nnz = 0, ldab = 0, kl = 0, ku = 0;
   double h = 0, dt = 0, c = 0;
   std::vector<std::int32_t> row_ptr, col_idx, to_band, from_band;
+  std::vector<std::size_t> band_slot;  // entry k of S = I - c Lin (CSR) -> its place in band storage
   std::vector<angiogenesis_1d::Coefficients> k;
   std::vector<double> taf, taf_flux;  // m per member (taf_flux's last entry unused)
   std::vector<double> lin;            // nnz per member
