@@ -12,9 +12,11 @@
 #   resume   a sweep killed after two members, resumed: only the rest run again, and
 #            sweep.csv equals an uninterrupted sweep's (wall times aside)
 #   mpi      under mpirun -n 3, the sweep.csv of one process (wall times aside)
-# usage: sweep_test.sh CASE SOLVENT WORK_DIR [MPIEXEC]
+#   example  config/sweep-angiogenesis-1d.toml validates and runs, and scripts/plot-sweep
+#            draws it (where gnuplot is)
+# usage: sweep_test.sh CASE SOLVENT WORK_DIR [MPIEXEC (mpi) | SOURCE_DIR (example)]
 set -uo pipefail
-case=$1 solvent=$2 work=$3 mpiexec=${4:-}
+case=$1 solvent=$2 work=$3 extra=${4:-}
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
 fail() { echo "FAIL ($case): $*"; [ -f out.txt ] && cat out.txt; exit 1; }
 
@@ -234,11 +236,29 @@ mpi)
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
   sweep grid.toml "$grid_table"
   "$solvent" run grid.toml --output one > out.txt 2>&1 || fail "one process: exit $?"
-  "$mpiexec" -n 3 --oversubscribe "$solvent" run grid.toml --output ranks > out.txt 2>&1 \
+  "$extra" -n 3 --oversubscribe "$solvent" run grid.toml --output ranks > out.txt 2>&1 \
     || fail "mpirun -n 3: exit $?"
   [ "$(grep -c "sweep completed" out.txt)" -eq 1 ] || fail "rank 0 alone reports"
   same_csv one ranks "mpirun -n 3 against one process"
   [ "$(value ranks/record.toml ranks)" = 3 ] || fail "the record does not say 3 ranks"
   echo "mpi: 3 ranks give the sweep.csv of one process" ;;
+example)
+  config=$extra/config/sweep-angiogenesis-1d.toml
+  "$solvent" validate "$config" > out.txt 2>&1 || fail "validate: exit $?"
+  grep -qx "$config: valid sweep of 6 members (grid over model.parameters.k1, model.parameters.a3); every member checked" \
+    out.txt || fail "validate's line"
+  "$solvent" run "$config" --jobs 2 --output out > out.txt 2>&1 || fail "run: exit $?"
+  [ "$(tail -n +2 out/sweep.csv | cut -d, -f2,3,4 | tr '\n' ' ')" = \
+    "0.5,0.5,ok 0.5,1.0,ok 1.0,0.5,ok 1.0,1.0,ok 2.0,0.5,ok 2.0,1.0,ok " ] || fail "members"
+  command -v gnuplot > /dev/null || { echo "example: ran (plot-sweep skipped: no gnuplot)"; exit 0; }
+  "$extra/scripts/plot-sweep" out max_C > out.txt 2>&1 || fail "plot-sweep: exit $?"
+  [ -s out/max_C.png ] || fail "plot-sweep wrote no picture"
+  "$extra/scripts/plot-sweep" out max_X > out.txt 2>&1; rc=$?
+  [ $rc -eq 2 ] && grep -q "'max_X' is not an observable of out/sweep.csv" out.txt \
+    || fail "an unknown observable: exit $rc"
+  "$extra/scripts/plot-sweep" out max_C model.parameters.k2 > out.txt 2>&1; rc=$?
+  [ $rc -eq 2 ] && grep -q "'model.parameters.k2' is not a swept key of out/sweep.csv (swept: model.parameters.k1 model.parameters.a3)" \
+    out.txt || fail "an unknown parameter: exit $rc"
+  echo "example: the shipped sweep runs and plots" ;;
 *) fail "unknown case" ;;
 esac
