@@ -140,7 +140,8 @@ const std::vector<Case>& cases() {
 // Combinations that may fail at run time, each for a stated reason: only these, and each must
 // go on failing, or the list is out of date. Mathematics that no declared operator form can
 // express (validate cannot see whether a matrix is Hermitian). Empty integrator or
-// preconditioner: any.
+// preconditioner: any (of the preconditioners, any that validate accepts: one refused for its
+// scalar type, as petsc-pc is on a complex system, never reaches the mathematics listed).
 struct ExpectedFailure {
   std::string model, integrator, solver, preconditioner, why;
 };
@@ -151,6 +152,9 @@ const std::vector<ExpectedFailure> expected_failures{
     {"matrix-file", "", "cg", "",
      "CG needs a Hermitian positive definite matrix; the shipped matrix is a complex symmetric "
      "Helmholtz matrix"},
+    {"angiogenesis-1d", "imex-sbdf2", "bicgstab-l", "petsc-pc",
+     "PETSc's ILU(0) is nearly exact on this banded system, so the preconditioned residuals of "
+     "one BiCGSTAB(2) cycle are nearly parallel and its minimal-residual system is singular"},
 };
 
 const ExpectedFailure* expected_failure(const std::string& model, const std::string& integrator,
@@ -346,7 +350,7 @@ class Runner {
         const auto* expected = expected_failure(model, integrator, s.name, pc);
         if (a.refused) {
           r.outcome = "refused by validate: " + *a.refused;
-          if (expected)
+          if (expected && !expected->preconditioner.empty())
             t.fail(r, "listed as an expected run-time failure, but refused by validate");
         } else if (a.failed && expected) {
           r.outcome =

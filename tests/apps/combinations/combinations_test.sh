@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # solvent-combinations finds no disagreement with the reference and no unexpected failure, and
 # prints byte for byte the block between the combinations markers of docs/combinations.md.
-# Without PETSc (HAVE_PETSC 0) the rows of petsc and petsc-complex are not expected.
+# Without PETSc (HAVE_PETSC 0) the rows of petsc, petsc-complex, petsc-pc and
+# petsc-pc-complex are not expected.
 # usage: combinations_test.sh SOLVENT_COMBINATIONS SOURCE_DIR WORK_DIR [HAVE_PETSC]
 # To refresh the doc: scripts/update-combinations build/bin/solvent-combinations
 set -euo pipefail
@@ -12,7 +13,7 @@ awk '/<!-- combinations:begin -->/{f=1;next} /<!-- combinations:end -->/{f=0} f'
   > "$work/expected.md"
 [ -s "$work/expected.md" ] || { echo "no table between the combinations markers in $doc"; exit 1; }
 if [ "$have_petsc" != 1 ]; then
-  grep -v ' | petsc\(-complex\)\? | ' "$work/expected.md" > "$work/expected-no-petsc.md"
+  grep -v ' | petsc\(-pc\)\?\(-complex\)\? | ' "$work/expected.md" > "$work/expected-no-petsc.md"
   mv "$work/expected-no-petsc.md" "$work/expected.md"
 fi
 if ! "$exe" "$source" "$work/runs" > "$work/actual.md"; then
