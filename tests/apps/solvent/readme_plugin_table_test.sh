@@ -12,7 +12,7 @@ if [ "$have_cuda" != ON ]; then
   expected=$(grep -v '^| `[^`]*` | [a-z_]* | cuda |' <<<"$expected")
 fi
 if [ "$have_petsc" != 1 ]; then
-  expected=$(grep -v '^| `petsc\(-complex\)\?` |' <<<"$expected")
+  expected=$(grep -v '^| `petsc\(-pc\)\?\(-complex\)\?` |' <<<"$expected")
 fi
 actual=$("$solvent" plugins --markdown)
 if ! diff <(echo "$expected") <(echo "$actual"); then
