@@ -5,11 +5,13 @@
 #include "output_dir.hpp"
 #include "output_manifest.hpp"
 #include "plugin_library.hpp"
+#include "sweep/sweep_runner.hpp"
 
 #include <solvent/errors.hpp>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cstdio>
 #include <memory>
@@ -53,6 +55,26 @@ std::string resumability(const std::filesystem::path& dir, const OutputDirState&
   }
 }
 
+// A sweep's directory: how many members finished, and whether any are left to run.
+void print_sweep(const std::filesystem::path& dir, const OutputDirState& s, const SweepState& w) {
+  std::printf("%s: sweep '%s' of %zu members (%s over %s)\n", dir.c_str(), s.name.c_str(),
+              w.members, w.mode.c_str(), fmt::format("{}", fmt::join(w.keys, ", ")).c_str());
+  const auto finished = fmt::format("{} of {} members finished, {} failed", w.finished, w.members,
+                                    w.failed);
+  const std::string how =
+      s.in_use ? fmt::format("running now{}", s.pid > 0 ? fmt::format(" (process {})", s.pid) : "")
+      : s.status == "running" ? "stopped without finishing (killed, crashed, or the machine lost power)"
+                              : s.status;
+  std::printf("  status: %s: %s\n", how.c_str(), finished.c_str());
+  const auto left = w.members - w.finished;
+  std::printf("  resume: %s\n",
+              s.in_use    ? "not while it runs"
+              : left == 0 ? "nothing to run: every member finished"
+                          : fmt::format("yes, {} member{} to run: solvent run --resume {}", left,
+                                        left == 1 ? "" : "s", dir.string())
+                                .c_str());
+}
+
 }  // namespace
 
 Command add_status_command(CLI::App& app) {
@@ -73,6 +95,10 @@ Command add_status_command(CLI::App& app) {
               std::printf("%s: a Solvent output directory holding no run (no readable "
                           "record.toml)\n",
                           d.c_str());
+              return 0;
+            }
+            if (const auto sweep = inspect_sweep(d)) {
+              print_sweep(d, s, *sweep);
               return 0;
             }
             std::printf("%s: run '%s', model %s, integrator %s\n", d.c_str(), s.name.c_str(),

@@ -197,6 +197,8 @@ SweepPlan plan_sweep(const std::filesystem::path& file, const std::vector<std::s
   plan.overrides = overrides;
   std::vector<std::string> problems;
   const auto* sweep = doc.table.get("sweep");
+  if (sweep == nullptr)
+    throw ConfigError({fmt::format("{}: no [sweep] table, so no sweep members", file.string())});
   if (!sweep->is_table())
     throw ConfigError({fmt::format("{}: [sweep] must be a table", where(*sweep))});
   plan.table = *sweep->as_table();

@@ -161,6 +161,23 @@ bool is_sweep(const RunOptions& opt) {
   }
 }
 
+std::optional<SweepState> inspect_sweep(const fs::path& dir) {
+  const auto record = sweep_record(dir);
+  if (!record) return std::nullopt;
+  const auto& sweep = *(*record)["sweep"].as_table();
+  SweepState s;
+  s.mode = sweep["mode"].value_or(std::string());
+  s.members = std::size_t(sweep["members"].value_or(std::int64_t{0}));
+  if (const auto* keys = sweep["keys"].as_array())
+    for (const auto& k : *keys) s.keys.push_back(k.value_or(std::string()));
+  for (std::size_t i = 0; i < s.members; ++i) {
+    if (!member_finished(member_dir(dir / "members", i))) continue;
+    ++s.finished;
+    if (!member_row(dir / "members", i, std::nullopt).ok) ++s.failed;
+  }
+  return s;
+}
+
 void check_members(const SweepPlan& plan) {
   // Each problem once, with the members it concerns: a bad value in a grid is met by every
   // member that takes it.

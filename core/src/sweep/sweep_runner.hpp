@@ -26,6 +26,15 @@ bool is_sweep(const RunOptions& options);
 // members it concerns.
 void check_members(const SweepPlan& plan);
 
+// What a sweep's output directory holds, for `solvent status`.
+struct SweepState {
+  std::string mode;
+  std::vector<std::string> keys;
+  std::size_t members = 0, finished = 0, failed = 0;  // finished: a finished record
+};
+// Empty where `dir` holds no sweep's record.
+std::optional<SweepState> inspect_sweep(const std::filesystem::path& dir);
+
 // Runs the sweep; on ranks other than 0 the summary is empty. Throws Interrupted after a
 // SIGINT or SIGTERM, once the members running have stopped and the results are written.
 SweepSummary run_sweep(const RunOptions& options, std::size_t jobs);

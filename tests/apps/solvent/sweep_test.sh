@@ -6,11 +6,11 @@
 #   random   5 random members: two sweeps give the same sweep.csv (wall times aside), every
 #            value inside its range
 #   jobs     --jobs 2 gives the sweep.csv of --jobs 1 (wall times aside)
-#   failure  members that fail (an unstable dt) are recorded with their reason, the others
-#            run, and the exit code counts the failures
+#   failure  members that fail (an unstable dt) or crash (killed) are recorded with their
+#            reason, the others run, and the exit code counts the failures
 #   errors   bad [sweep] tables: every problem at its line, exit 2, nothing written
-#   resume   a sweep killed after two members, resumed: only the rest run again, and
-#            sweep.csv equals an uninterrupted sweep's (wall times aside)
+#   resume   a sweep killed (SIGKILL, SIGTERM) after some members, resumed: only the rest
+#            run again, and sweep.csv equals an uninterrupted sweep's (wall times aside)
 #   mpi      under mpirun -n 3, the sweep.csv of one process (wall times aside)
 #   example  config/sweep-angiogenesis-1d.toml validates and runs, and scripts/plot-sweep
 #            draws it (where gnuplot is)
@@ -140,7 +140,20 @@ dt = [0.01, 1.0]'
   grep -q '^1,0.5,1.0,failed,"imex-trapezoid: the projection removed' out/sweep.csv || fail "no reason in sweep.csv"
   [ "$(value out/record.toml failed)" = 2 ] && [ "$(value out/record.toml ok)" = 2 ] \
     || fail "the record's counts"
-  echo "failure: two failed members recorded, the others ran, exit 102" ;;
+  # A member that crashes (killed here) fails alone; --resume runs it again.
+  sweep grid.toml "$grid_table"
+  "$solvent" run grid.toml --output crash > out.txt 2>&1 &
+  pid=$!
+  until member=$(pgrep -P $pid -f -- "--sweep-member 1 "); do sleep 0.01; done
+  kill -KILL $member
+  wait $pid; rc=$?
+  [ $rc -eq 101 ] || fail "a crashed member: exit $rc, expected 101"
+  grep -q "^1,0.5,lapack,failed,ended by SIGKILL before its record was finished," crash/sweep.csv \
+    || fail "the crashed member's row: $(sed -n 3p crash/sweep.csv)"
+  [ "$(grep -c ',ok,completed,' crash/sweep.csv)" -eq 5 ] || fail "the other members did not all run"
+  "$solvent" run --resume crash > out.txt 2>&1 || fail "resuming after the crash: exit $?"
+  grep -q "1 of 6 members still to run" out.txt || fail "the crashed member is not run again"
+  echo "failure: failed and crashed members recorded, the others ran, exit 100 + failures" ;;
 
 errors)
   check() {  # check FILE TABLE EXPECTED...: `solvent run` refuses with exactly those lines
@@ -215,6 +228,11 @@ resume)
   done
   kill -KILL $pid; wait $pid 2>/dev/null
   [ "$(value killed/record.toml status)" = running ] || fail "the killed sweep's record"
+  "$solvent" status killed > out.txt 2>&1 || fail "status: exit $?"
+  grep -Eq "^  status: stopped without finishing \(killed, crashed, or the machine lost power\): [2-5] of 6 members finished, 0 failed$" \
+    out.txt || fail "status after the kill"
+  grep -Eq "^  resume: yes, [1-4] members? to run: solvent run --resume killed$" out.txt \
+    || fail "status does not offer the resume"
   pid0=$(value killed/members/0000/record.toml pid)
   "$solvent" run --resume killed > out.txt 2>&1 || fail "resume: exit $?"
   grep -Eq "continuing the sweep in killed: [1-4] of 6 members still to run" out.txt \
@@ -224,6 +242,18 @@ resume)
   [ "$(value killed/record.toml status)" = completed ] || fail "the resumed sweep's record"
   "$solvent" run --resume killed > out.txt 2>&1 || fail "resuming a finished sweep: exit $?"
   grep -q "0 of 6 members still to run" out.txt || fail "a finished sweep ran members again"
+  # SIGTERM: the member running stops after its step in flight, the sweep records
+  # "interrupted" and exits 143; the resume finishes it.
+  "$solvent" run grid.toml --output term > out.txt 2>&1 &
+  pid=$!
+  while [ "$(wc -l < term/sweep.csv 2>/dev/null || echo 0)" -lt 2 ]; do sleep 0.05; done
+  kill -TERM $pid; wait $pid; rc=$?
+  [ $rc -eq 143 ] || fail "SIGTERM: exit $rc, expected 143"
+  grep -Eq "sweep interrupted by SIGTERM: [1-5] of 6 members finished; continue with: solvent run --resume term" \
+    out.txt || fail "SIGTERM: no message"
+  [ "$(value term/record.toml status)" = interrupted ] || fail "SIGTERM: the record"
+  "$solvent" run --resume term > out.txt 2>&1 || fail "resume after SIGTERM: exit $?"
+  same_csv reference term "resumed after SIGTERM against uninterrupted"
   # A changed file would make other members: refused.
   echo "# changed" >> grid.toml
   "$solvent" run --resume killed > out.txt 2>&1; rc=$?
