@@ -29,7 +29,11 @@ constexpr int kMaxPanelWidth = 32;
 // When not one column of a sub-panel fits in shared memory (orders beyond about 28 000 on
 // an H100) it is factored where it lies, through L2, this many columns at a time.
 constexpr int kUnstagedPanelWidth = 8;
-constexpr int kSwapThreads = 128;
+// A panel's row swaps become at most two moves per step (see compose_swaps); block_size is
+// capped (schema) so that a panel's moves fit one apply_moves_kernel block's shared memory.
+constexpr int kMaxMoves = 2 * kMaxBlockSize;
+constexpr int kMoveLanes = 128;   // threads along a column's moves
+constexpr int kMoveColumns = 8;   // columns per block
 
 void check(cudaError_t status, const char* what) { cuda::check(status, kGeppCuda, what); }
 
@@ -46,6 +50,89 @@ __host__ __device__ inline std::size_t entry(int row, int col, int ld) {
          static_cast<std::size_t>(row);
 }
 
+// The row swaps of steps first..last-1 (row i with pivots[i], in order, as LAPACK's laswp)
+// composed into moves: after the swaps, row[t] holds what row from[t] held before. Applied
+// one swap after another, a column's swaps are a chain of dependent memory accesses (a
+// panel of 64 steps, some 40 us); as moves, every read precedes every write, in parallel.
+struct SwapMoves {
+  int count;
+  int row[kMaxMoves];
+  int from[kMaxMoves];
+};
+
+// One whole warp. Rows first..last-1 are slots 0..w-1; a pivot row at or beyond `last`
+// takes the next slot the first time it appears (pivots[i] >= i, so no other row moves).
+// row and from: 2 (last - first) ints of shared memory; returns the slots used.
+__device__ int compose_swaps(const int* pivots, int first, int last, int* row, int* from) {
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  const int w = last - first;
+  for (int t = lane; t < w; t += 32) row[t] = from[t] = first + t;
+  int count = w;  // the same in every lane
+  __syncwarp();
+  for (int i = first; i < last; ++i) {
+    const int p = pivots[i];
+    if (p == i) continue;
+    int b = p - first;
+    if (p >= last) {
+      b = -1;
+      for (int base = w; base < count && b < 0; base += 32) {
+        const unsigned hit = __ballot_sync(0xffffffffu, base + lane < count && row[base + lane] == p);
+        if (hit != 0u) b = base + __ffs(static_cast<int>(hit)) - 1;
+      }
+      if (b < 0) {
+        b = count++;
+        if (lane == 0) row[b] = from[b] = p;
+      }
+    }
+    if (lane == 0) {
+      const int held = from[i - first];
+      from[i - first] = from[b];
+      from[b] = held;
+    }
+    __syncwarp();
+  }
+  return count;
+}
+
+// One whole warp: the composed moves into global memory for apply_moves_kernel.
+__device__ void store_moves(int count, const int* row, const int* from, SwapMoves* out) {
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  for (int t = lane; t < count; t += 32) {
+    out->row[t] = row[t];
+    out->from[t] = from[t];
+  }
+  if (lane == 0) out->count = count;
+}
+
+// A whole panel's swaps (steps first..last-1) composed by one warp.
+__global__ void compose_swaps_kernel(const int* pivots, int first, int last, SwapMoves* out) {
+  __shared__ int row[kMaxMoves];
+  __shared__ int from[kMaxMoves];
+  store_moves(compose_swaps(pivots, first, last, row, from), row, from, out);
+}
+
+// The moves in every column of [c0, c1) outside [skip0, skip1) (the steps' own columns,
+// swapped by their panel kernel): a row of kMoveLanes threads per column reads all the
+// column's sources, the block waits, then writes them to their rows.
+__global__ void __launch_bounds__(kMoveLanes * kMoveColumns)
+    apply_moves_kernel(double* a, int lda, int c0, int c1, int skip0, int skip1,
+                       const SwapMoves* moves) {
+  __shared__ double moving[kMoveColumns][kMaxMoves];
+  const int count = moves->count;
+  const int c = c0 + static_cast<int>(blockIdx.x) * kMoveColumns + static_cast<int>(threadIdx.y);
+  const bool mine = c < c1 && (c < skip0 || c >= skip1);
+  const int lane = static_cast<int>(threadIdx.x);
+  if (mine) {
+    const double* const column = a + entry(0, c, lda);
+    for (int t = lane; t < count; t += kMoveLanes) moving[threadIdx.y][t] = column[moves->from[t]];
+  }
+  __syncthreads();
+  if (mine) {
+    double* const column = a + entry(0, c, lda);
+    for (int t = lane; t < count; t += kMoveLanes) column[moves->row[t]] = moving[threadIdx.y][t];
+  }
+}
+
 // Factors the sub-panel of `width` columns whose top-left entry is the diagonal entry
 // (j0, j0) of the n x n matrix a (rows j0..n-1), in one block. Step j: pivot search down
 // column j (each warp's best pair, then De Luca et al.'s atomic max across the warps and the
@@ -54,13 +141,16 @@ __host__ __device__ inline std::size_t entry(int row, int col, int ld) {
 // staged: the sub-panel is copied to shared memory (column-major, leading dimension rows)
 // and written back at the end, so its steps touch no global memory; otherwise it is
 // worked on in place.
-__global__ void __launch_bounds__(kPanelThreads)
+// Its swaps, composed, go to `moves` for the panel's other columns.
+__global__ void __launch_bounds__(kPanelThreads, 1)
     factor_panel_kernel(double* a, int lda, int n, int j0, int width, bool staged, int* pivots,
-                        PivotFailure* failure) {
+                        PivotFailure* failure, SwapMoves* moves) {
   extern __shared__ double staged_panel[];
   // By step parity: one pair is reset while the other is in use, saving a barrier per step.
   __shared__ double step_max[2];
   __shared__ int step_row[2];
+  __shared__ int move_row[2 * kMaxPanelWidth];
+  __shared__ int move_from[2 * kMaxPanelWidth];
   const int rows = n - j0;
   const int tid = static_cast<int>(threadIdx.x);
   const int threads = static_cast<int>(blockDim.x);
@@ -119,23 +209,10 @@ __global__ void __launch_bounds__(kPanelThreads)
     for (int c = 0; c < width; ++c)
       for (int r = tid; r < rows; r += threads) origin[entry(r, c, lda)] = p[entry(r, c, ldp)];
   }
-}
-
-// The row swaps of steps first..last-1 (row i with pivots[i], in order, as LAPACK's laswp)
-// in every column of [c0, c1) but those of the steps themselves, which their panel kernel
-// swapped: one thread per column.
-__global__ void swap_rows_kernel(double* a, int lda, int c0, int c1, int first, int last,
-                                 const int* pivots) {
-  const int c = c0 + static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-  if (c >= c1 || (c >= first && c < last)) return;
-  double* const column = a + entry(0, c, lda);
-  for (int i = first; i < last; ++i) {
-    const int p = pivots[i];
-    if (p != i) {
-      const double v = column[i];
-      column[i] = column[p];
-      column[p] = v;
-    }
+  // The pivots thread 0 wrote are visible to the block after the last step's barrier.
+  if (tid < 32) {
+    store_moves(compose_swaps(pivots, j0, j0 + width, move_row, move_from), move_row, move_from,
+                moves);
   }
 }
 
@@ -163,6 +240,7 @@ struct BlockedLu::State {
   DeviceArray<double> lu;        // column-major, leading dimension n: unit L below, U above
   DeviceArray<double> rhs;
   DeviceArray<int> pivots;  // step k swapped rows k and pivots[k]
+  DeviceArray<SwapMoves> moves;  // a sub-panel's swaps (the first), a panel's (the second)
   DeviceArray<PivotFailure> failure;
   std::vector<int> chosen;
   std::vector<int> permutation;  // row i of P A is row permutation[i] of A
@@ -215,23 +293,30 @@ struct BlockedLu::State {
     return {std::min(options.block_size, kUnstagedPanelWidth), false};
   }
 
+  SwapMoves* panel_moves() const { return moves.get(); }
+  SwapMoves* sub_panel_moves() const { return moves.get() + 1; }
+
   void factor_panel(int j0, int width, bool staged) {
+    const int rows = ni() - j0;
     const std::size_t bytes =
-        staged ? static_cast<std::size_t>(ni() - j0) * static_cast<std::size_t>(width) *
-                     sizeof(double)
+        staged ? static_cast<std::size_t>(rows) * static_cast<std::size_t>(width) * sizeof(double)
                : 0;
-    factor_panel_kernel<<<1, kPanelThreads, bytes, stream>>>(lu.get(), ni(), ni(), j0, width,
-                                                             staged, pivots.get(), failure.get());
+    // A thread per row up to the block's limit: the barriers of a short panel wait for
+    // fewer warps.
+    const int threads = std::min(kPanelThreads, (rows + 31) / 32 * 32);
+    factor_panel_kernel<<<1, threads, bytes, stream>>>(lu.get(), ni(), ni(), j0, width, staged,
+                                                       pivots.get(), failure.get(),
+                                                       sub_panel_moves());
     cuda::check_launch(kGeppCuda, "factor_panel_kernel");
   }
 
-  // Steps [first, last) applied to the columns [c0, c1) outside [first, last).
-  void swap_rows(int c0, int c1, int first, int last) {
-    if (c1 - c0 <= last - first) return;
-    const int blocks = (c1 - c0 + kSwapThreads - 1) / kSwapThreads;
-    swap_rows_kernel<<<blocks, kSwapThreads, 0, stream>>>(lu.get(), ni(), c0, c1, first, last,
-                                                          pivots.get());
-    cuda::check_launch(kGeppCuda, "swap_rows_kernel");
+  // The swaps of steps [first, last), composed in `m`, in the columns [c0, c1) outside
+  // [first, last).
+  void apply_moves(int c0, int c1, int first, int last, const SwapMoves* m) {
+    const int blocks = (c1 - c0 + kMoveColumns - 1) / kMoveColumns;
+    apply_moves_kernel<<<blocks, dim3(kMoveLanes, kMoveColumns), 0, stream>>>(
+        lu.get(), ni(), c0, c1, first, last, m);
+    cuda::check_launch(kGeppCuda, "apply_moves_kernel");
   }
 
   // With the w columns from r0 factored: U's rows r0..r0+w-1 in columns [c0, c1)
@@ -266,11 +351,15 @@ struct BlockedLu::State {
         const PanelShape shape = panel_shape(ni() - j0);
         const int width = std::min(shape.width, end - j0);
         factor_panel(j0, width, shape.staged);
-        swap_rows(k0, end, j0, j0 + width);
+        if (width < end - k0) apply_moves(k0, end, j0, j0 + width, sub_panel_moves());
         update(j0, width, j0 + width, end);
         j0 += width;
       }
-      swap_rows(0, ni(), k0, end);
+      if (end - k0 < ni()) {
+        compose_swaps_kernel<<<1, 32, 0, stream>>>(pivots.get(), k0, end, panel_moves());
+        cuda::check_launch(kGeppCuda, "compose_swaps_kernel");
+        apply_moves(0, ni(), k0, end, panel_moves());
+      }
       update(k0, end - k0, end, ni());
     }
   }
@@ -342,6 +431,7 @@ void BlockedLu::setup(const double* a, std::size_t n) {
   s.lu.resize(n * n);
   s.rhs.resize(n);
   s.pivots.resize(n);
+  s.moves.resize(2);
   s.failure.resize(1);
   s.mark(0);
   if (!s.options.reuse_factorization) {

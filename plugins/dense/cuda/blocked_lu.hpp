@@ -11,6 +11,10 @@
 
 namespace solvent::dense {
 
+// block_size's largest value: a panel's row swaps, composed (two moves a step at most),
+// fit one block's shared memory.
+inline constexpr int kMaxBlockSize = 256;
+
 class BlockedLu final : public DeviceEngine {
  public:
   // Selects the device: throws solvent::DeviceUnavailable when there is none.

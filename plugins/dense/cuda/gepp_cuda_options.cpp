@@ -1,5 +1,7 @@
 #include "cuda/gepp_cuda_options.hpp"
 
+#include "cuda/blocked_lu.hpp"
+
 #include <solvent/errors.hpp>
 
 #include <utility>
@@ -27,7 +29,7 @@ solvent::Schema gepp_cuda_schema() {
                          "mode = \"blocked\": columns per panel, the inner dimension of the "
                          "trailing DGEMM update")
           .at_least(1)
-          .at_most(4096),
+          .at_most(kMaxBlockSize),
       ParamSpec::boolean("pinned_upload", true,
                          "mode = \"blocked\": send the matrix through page-locked chunks filled "
                          "by four host threads while the copy engine sends the previous ones; "
