@@ -6,9 +6,12 @@
 // that first makes BiCGSTAB and TFQMR converge on a large cabin matrix). The 1D angiogenesis
 // comparison is imex-1d-bench's (its PETSc rows); run-peers.sh runs both.
 //
-//   peers-benchmark [--sections krylov,multigrid,search] [--cabin 10,20,30] [--poisson-csr 48]
-//                   [--grid 64,128] [--search-cabin 40] [--repeats 3] [--budget-s 6]
+//   peers-benchmark [--sections krylov,multigrid[,search]] [--cabin 10,20,30] [--poisson-csr 48]
+//                   [--grid 64[,128]] [--search-cabin 40] [--repeats 3] [--budget-s 6]
 //                   [--matrix FILE.mtx]
+//
+// The defaults take about two minutes on one core of the development machine; run-peers.sh
+// --full adds the 128^3 grids and the search (about eight minutes more).
 //
 // One core means one thread: the program refuses to run unless OMP_NUM_THREADS=1.
 #include "peers.hpp"
