@@ -20,7 +20,9 @@ constexpr const char* usage =
 
 usage:
   solvent run FILE [--set section.key=value]... [--output DIR] [--overwrite] [--progress|--no-progress]
-  solvent run --resume DIR        continue a checkpointed run in DIR
+                                  a FILE with a [sweep] table runs every member: add --jobs N
+                                  for N at a time, or start it with mpirun
+  solvent run --resume DIR        continue a checkpointed run, or a sweep's unfinished members
   solvent status DIR              what DIR holds, how its run ended, whether it can be resumed
   solvent validate FILE [--set section.key=value]...
   solvent plugins [--path DIR]... [--markdown]  list plugins found, and why any library was skipped
@@ -32,7 +34,8 @@ Plugins are searched in the config's [plugins] path, then SOLVENT_PLUGIN_PATH
 
 exit codes: 0 success, 1 other error, 2 configuration error, 3 plugin error,
 4 malformed input file, 5 solver failure, 6 not converged or diverged, 7 no device,
-130 / 143 interrupted by SIGINT / SIGTERM (outputs up to the last step kept)
+130 / 143 interrupted by SIGINT / SIGTERM (outputs up to the last step kept);
+a sweep: 0 when every member completed, else 100 + the number that failed (at most 125)
 )";
 
 // The top level's help is the usage above, which also explains the plugin search and the
