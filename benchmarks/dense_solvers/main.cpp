@@ -6,10 +6,12 @@
 //
 //   dense-solver-bench [--out DIR] [--levels 25,50,...] [--configs LABEL,...] [--cpu-max-M M]
 //                      [--cpu-budget-s S] [--ablation-M M] [--block-sizes 32,128,...]
+//                      [--panel-threads 128,512,...]
 // --configs keeps only the named configurations (e.g. "gepp-cpu"), --cpu-max-M leaves
 // gepp-cpu out above that level (so its slow large levels can run as a separate process),
 // --cpu-budget-s skips a gepp-cpu level whose predicted time (n^3 from the last) exceeds it,
-// --block-sizes adds blocked mode at those block sizes beside the default (CSV and log only).
+// --block-sizes and --panel-threads add blocked mode at those block sizes and panel kernel
+// widths beside the defaults (CSV and log only).
 #include <solvent_test/implicit_system.hpp>
 #include "device_ceilings.hpp"
 
@@ -188,7 +190,7 @@ int main(int argc, char** argv) {
   std::int64_t ablation_m = 400;
   std::int64_t cpu_max_m = 1 << 30;
   std::vector<std::string> only;
-  std::vector<std::int64_t> block_sizes;
+  std::vector<std::int64_t> block_sizes, panel_threads;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i], value = argv[i + 1];
     if (key == "--out")
@@ -203,6 +205,8 @@ int main(int argc, char** argv) {
       cpu_max_m = std::stoll(value);
     else if (key == "--block-sizes")
       block_sizes = parse_levels(value);
+    else if (key == "--panel-threads")
+      panel_threads = parse_levels(value);
     else if (key == "--configs") {
       std::stringstream in(value);
       for (std::string item; std::getline(in, item, ',');) only.push_back(item);
@@ -244,6 +248,11 @@ int main(int argc, char** argv) {
     configs.push_back({fmt::format("gepp-cuda blocked nb={}", nb),
                        "gepp-cuda",
                        {{"mode", s_blocked}, {"block_size", nb}}});
+  }
+  for (const std::int64_t t : panel_threads) {
+    configs.push_back({fmt::format("gepp-cuda blocked panel_threads={}", t),
+                       "gepp-cuda",
+                       {{"mode", s_blocked}, {"panel_threads", t}}});
   }
   // De Luca et al.'s pipeline with one improvement added at a time, ending in best mode.
   const std::vector<Config> ablation{

@@ -21,7 +21,7 @@
 namespace solvent::dense {
 namespace {
 
-constexpr int kPanelThreads = 1024;
+constexpr int kPanelThreads = 1024;  // the most panel_threads may ask for
 // The widest sub-panel one kernel factors. A step's work grows with the width on the one SM
 // that runs it while the launches per panel shrink; near 32 columns the first overtakes the
 // second at the orders this mode is for (a few thousand).
@@ -228,6 +228,11 @@ struct BlockedLu::State {
   std::string name;
   cudaStream_t stream = nullptr;
   cublasHandle_t blas = nullptr;
+  DeviceArray<unsigned char> blas_workspace;  // given to cuBLAS, so a capture allocates nothing
+  // The factorisation of one order, captured: its hundreds of launches replayed as one
+  // (recaptured when the order, and with it every buffer, changes).
+  cudaGraphExec_t factor_graph = nullptr;
+  std::size_t graph_order = 0;
   // Event marks of a solve: start, uploaded, factored, substituted, downloaded.
   cudaEvent_t marks[5] = {};
   std::size_t staged_budget = 0;  // dynamic shared memory the panel kernel may use, bytes
@@ -248,6 +253,7 @@ struct BlockedLu::State {
   PhaseTimes times;
 
   ~State() {
+    if (factor_graph != nullptr) cudaGraphExecDestroy(factor_graph);
     if (blas != nullptr) cublasDestroy(blas);
     for (cudaEvent_t e : marks) {
       if (e != nullptr) cudaEventDestroy(e);
@@ -301,9 +307,9 @@ struct BlockedLu::State {
     const std::size_t bytes =
         staged ? static_cast<std::size_t>(rows) * static_cast<std::size_t>(width) * sizeof(double)
                : 0;
-    // A thread per row up to the block's limit: the barriers of a short panel wait for
-    // fewer warps.
-    const int threads = std::min(kPanelThreads, (rows + 31) / 32 * 32);
+    // A thread per row up to panel_threads: the barriers of a short panel wait for fewer
+    // warps.
+    const int threads = std::min(options.panel_threads, (rows + 31) / 32 * 32);
     factor_panel_kernel<<<1, threads, bytes, stream>>>(lu.get(), ni(), ni(), j0, width, staged,
                                                        pivots.get(), failure.get(),
                                                        sub_panel_moves());
@@ -364,6 +370,16 @@ struct BlockedLu::State {
     }
   }
 
+  void run_factorization() {
+    if (factor_graph == nullptr || graph_order != n) {
+      if (factor_graph != nullptr) check(cudaGraphExecDestroy(factor_graph), "cudaGraphExecDestroy");
+      factor_graph = nullptr;
+      factor_graph = capture_graph(stream, [&] { factor(); });
+      graph_order = n;
+    }
+    check(cudaGraphLaunch(factor_graph, stream), "cudaGraphLaunch");
+  }
+
   // Waits for the factorisation, reports its first unusable pivot, and keeps P as a
   // permutation for the solves.
   void read_factorization() {
@@ -404,6 +420,10 @@ BlockedLu::BlockedLu(const EngineOptions& options) : state_(std::make_unique<Sta
   for (cudaEvent_t& e : s.marks) check(cudaEventCreate(&e), "cudaEventCreate");
   check(cublasCreate(&s.blas), "cublasCreate");
   check(cublasSetStream(s.blas, s.stream), "cublasSetStream");
+  // cuBLAS's recommendation for Hopper, 32 MiB.
+  constexpr std::size_t kWorkspaceBytes = std::size_t{32} << 20;
+  s.blas_workspace.resize(kWorkspaceBytes);
+  check(cublasSetWorkspace(s.blas, s.blas_workspace.get(), kWorkspaceBytes), "cublasSetWorkspace");
   int device = 0;
   check(cudaGetDevice(&device), "cudaGetDevice");
   int optin = 0;
@@ -442,7 +462,7 @@ void BlockedLu::setup(const double* a, std::size_t n) {
   }
   s.upload_matrix(s.lu.get());
   s.mark(1);
-  s.factor();
+  s.run_factorization();
   s.mark(2);
   s.mark(3);
   s.mark(4);
@@ -461,7 +481,7 @@ void BlockedLu::solve(const double* b, double* x) {
   }
   s.mark(1);
   if (!s.options.reuse_factorization) {
-    s.factor();
+    s.run_factorization();
     s.mark(2);
     s.read_factorization();
   } else {

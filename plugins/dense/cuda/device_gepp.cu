@@ -117,20 +117,7 @@ struct DeviceGepp::State {
   }
 
   void capture_refactorization() {
-    cudaGraph_t captured = nullptr;
-    check(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal),
-          "cudaStreamBeginCapture");
-    try {
-      enqueue_factorization(true, options.resident_matrix);
-    } catch (...) {
-      cudaStreamEndCapture(stream, &captured);
-      if (captured != nullptr) cudaGraphDestroy(captured);
-      throw;
-    }
-    check(cudaStreamEndCapture(stream, &captured), "cudaStreamEndCapture");
-    const cudaError_t status = cudaGraphInstantiate(&graph, captured, 0);
-    cudaGraphDestroy(captured);
-    check(status, "cudaGraphInstantiate");
+    graph = capture_graph(stream, [&] { enqueue_factorization(true, options.resident_matrix); });
   }
 
   void refactor() {

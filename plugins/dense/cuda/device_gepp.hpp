@@ -13,11 +13,13 @@ enum class Kernels { Paper, Fused };
 enum class Launch { Synchronized, Stream, Graph };
 
 struct EngineOptions {
-  // mode = "blocked": BlockedLu with panels of block_size columns, the matrix sent through
-  // page-locked chunks or not (pinned_upload); the switches below (but reuse_factorization
-  // and device) belong to the elimination pipeline.
+  // mode = "blocked": BlockedLu with panels of block_size columns factored by blocks of
+  // panel_threads threads, the matrix sent through page-locked chunks or not
+  // (pinned_upload); the switches below (but reuse_factorization and device) belong to the
+  // elimination pipeline.
   bool blocked = false;
   int block_size = 64;
+  int panel_threads = 256;
   bool pinned_upload = true;
   Kernels kernels = Kernels::Fused;
   Launch launch = Launch::Graph;

@@ -1,6 +1,6 @@
 #pragma once
 // What both of gepp-cuda's device engines (the elimination pipeline and the blocked LU)
-// need: device buffers, event timing and the singular-pivot message.
+// need: device buffers, graph capture, event timing and the singular-pivot message.
 #include "cuda/gepp_kernels.cuh"
 
 #include <solvent/cuda.hpp>
@@ -55,6 +55,29 @@ class DeviceArray {
   T* ptr_ = nullptr;
   std::size_t count_ = 0;
 };
+
+// What `enqueue` puts on `stream`, captured as a graph ready to launch: one launch replays
+// a whole factorisation without the host's cost per kernel. Should enqueue throw, the
+// capture is ended and dropped before the error leaves.
+template <class Enqueue>
+cudaGraphExec_t capture_graph(cudaStream_t stream, Enqueue&& enqueue) {
+  cudaGraph_t captured = nullptr;
+  cuda::check(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), kGeppCuda,
+              "cudaStreamBeginCapture");
+  try {
+    enqueue();
+  } catch (...) {
+    cudaStreamEndCapture(stream, &captured);
+    if (captured != nullptr) cudaGraphDestroy(captured);
+    throw;
+  }
+  cuda::check(cudaStreamEndCapture(stream, &captured), kGeppCuda, "cudaStreamEndCapture");
+  cudaGraphExec_t graph = nullptr;
+  const cudaError_t status = cudaGraphInstantiate(&graph, captured, 0);
+  cudaGraphDestroy(captured);
+  cuda::check(status, kGeppCuda, "cudaGraphInstantiate");
+  return graph;
+}
 
 inline double elapsed_ms(cudaEvent_t from, cudaEvent_t to) {
   float ms = 0.0f;

@@ -30,6 +30,12 @@ solvent::Schema gepp_cuda_schema() {
                          "trailing DGEMM update")
           .at_least(1)
           .at_most(kMaxBlockSize),
+      ParamSpec::integer("panel_threads", 256,
+                         "mode = \"blocked\": threads of the one block that factors a panel "
+                         "(a multiple of 32): more share a step's rows, fewer meet sooner at "
+                         "its barriers and its atomic maximum")
+          .at_least(32)
+          .at_most(1024),
       ParamSpec::boolean("pinned_upload", true,
                          "mode = \"blocked\": send the matrix through page-locked chunks filled "
                          "by four host threads while the copy engine sends the previous ones; "
@@ -88,9 +94,13 @@ EngineOptions read_engine_options(const solvent::Parameters& p) {
   EngineOptions o;
   o.blocked = p.string("mode") == "blocked";
   o.block_size = static_cast<int>(p.integer("block_size"));
+  o.panel_threads = static_cast<int>(p.integer("panel_threads"));
   o.pinned_upload = p.boolean("pinned_upload");
   std::vector<std::string> problems;
-  for (const char* name : {"block_size", "pinned_upload"}) {
+  if (o.panel_threads % 32 != 0)
+    problems.push_back("gepp-cuda: panel_threads = " + std::to_string(o.panel_threads) +
+                       " is not a multiple of 32 (whole warps search the pivot)");
+  for (const char* name : {"block_size", "panel_threads", "pinned_upload"}) {
     if (p.given(name) && !o.blocked)
       problems.push_back(std::string("gepp-cuda: ") + name +
                          " applies to mode = \"blocked\" only");
@@ -122,6 +132,7 @@ std::string describe(const EngineOptions& o) {
   auto on = [](bool b) { return b ? "on" : "off"; };
   if (o.blocked) {
     return "mode=blocked block_size=" + std::to_string(o.block_size) +
+           " panel_threads=" + std::to_string(o.panel_threads) +
            " pinned_upload=" + on(o.pinned_upload) +
            " reuse_factorization=" + on(o.reuse_factorization);
   }
