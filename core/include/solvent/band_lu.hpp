@@ -35,10 +35,6 @@ struct BandLu {
   const int* u_reach;         // u_reach[i]: largest k with U(i, i + k) != 0
   const T* inverse_diagonal;  // 1 / U(i, i)
   std::size_t stride = 1;
-
-  SOLVENT_HD T at(std::size_t i, std::size_t j) const {
-    return ab[(j * ldab + kl + ku + i - j) * stride];
-  }
 };
 
 // What BandLu needs beside gbtrf's output (lu, one system, stride 1): U's inverted diagonal
@@ -55,10 +51,14 @@ void band_lu_prepare(const T* lu, std::size_t ldab, std::size_t n, std::size_t k
   }
 }
 
-// Solves A x = b in place (x holds b on entry), with A = P L U as gbtrf factored it.
-template <class T>
-SOLVENT_HD void band_lu_substitute(const BandLu<T>& f, T* x) {
-  const std::size_t n = f.n, kl = f.kl, s = f.stride;
+namespace detail {
+
+// The substitution with the stride as `Stride` gives it: a constant 1 (one system, whose
+// addressing the compiler then simplifies) or the run-time f.stride.
+template <class T, class Stride>
+SOLVENT_HD void band_lu_substitute(const BandLu<T>& f, T* x, Stride stride) {
+  const std::size_t n = f.n, kl = f.kl, s = stride;
+  auto at = [&](std::size_t i, std::size_t j) { return f.ab[(j * f.ldab + kl + f.ku + i - j) * s]; };
   auto lesser = [](std::size_t a, std::size_t b) { return a < b ? a : b; };
   auto pivot = [&](std::size_t j) { return std::size_t(f.ipiv[j * s] - 1); };
   // Invariant: every contribution of the columns before j has been applied to x.
@@ -69,7 +69,7 @@ SOLVENT_HD void band_lu_substitute(const BandLu<T>& f, T* x) {
       x[p * s] = x[j * s];
       x[j * s] = xp;
       const std::size_t lm = lesser(kl, n - 1 - j);
-      for (std::size_t i = 1; i <= lm; ++i) x[(j + i) * s] -= f.at(j + i, j) * x[j * s];
+      for (std::size_t i = 1; i <= lm; ++i) x[(j + i) * s] -= at(j + i, j) * x[j * s];
       ++j;
       continue;
     }
@@ -78,25 +78,40 @@ SOLVENT_HD void band_lu_substitute(const BandLu<T>& f, T* x) {
     T previous = x[j * s];
     for (std::size_t i = j + 1; i < e; ++i) {
       T far = x[i * s];
-      for (std::size_t k = lesser(kl, i - j); k >= 2; --k) far -= f.at(i, i - k) * x[(i - k) * s];
-      previous = far - f.at(i, i - 1) * previous;
+      for (std::size_t k = lesser(kl, i - j); k >= 2; --k) far -= at(i, i - k) * x[(i - k) * s];
+      previous = far - at(i, i - 1) * previous;
       x[i * s] = previous;
     }
     // What the run's last columns owe the rows from e on.
     for (std::size_t c = e > j + kl ? e - kl : j; c < e; ++c)
       for (std::size_t i = e - c; i <= lesser(kl, n - 1 - c); ++i)
-        x[(c + i) * s] -= f.at(c + i, c) * x[c * s];
+        x[(c + i) * s] -= at(c + i, c) * x[c * s];
     j = e;
   }
   T next{};
   for (std::size_t i = n; i-- > 0;) {
     T far = x[i * s];
     const auto reach = std::size_t(f.u_reach[i * s]);
-    for (std::size_t k = reach; k >= 2; --k) far -= f.at(i, i + k) * x[(i + k) * s];
-    if (reach >= 1) far -= f.at(i, i + 1) * next;
+    for (std::size_t k = reach; k >= 2; --k) far -= at(i, i + k) * x[(i + k) * s];
+    if (reach >= 1) far -= at(i, i + 1) * next;
     next = far * f.inverse_diagonal[i * s];
     x[i * s] = next;
   }
+}
+
+struct UnitStride {
+  SOLVENT_HD constexpr operator std::size_t() const { return 1; }
+};
+
+}  // namespace detail
+
+// Solves A x = b in place (x holds b on entry), with A = P L U as gbtrf factored it.
+template <class T>
+SOLVENT_HD void band_lu_substitute(const BandLu<T>& f, T* x) {
+  if (f.stride == 1)
+    detail::band_lu_substitute(f, x, detail::UnitStride{});
+  else
+    detail::band_lu_substitute(f, x, f.stride);
 }
 
 }  // namespace solvent

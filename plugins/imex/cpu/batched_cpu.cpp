@@ -1,6 +1,7 @@
 // The CPU engine of imex-batched: members one after another in memory (stride 1), so each is
 // exactly the single run's arithmetic on its own arrays; members in parallel over OpenMP's
-// threads where the build has OpenMP (each member's step is independent of the others').
+// threads where the build has OpenMP (each member's step is independent of the others'), each
+// taken through every step up to the next report while its arrays are in cache.
 #include "src/batched_members.hpp"
 
 namespace solvent::imex {
@@ -18,10 +19,11 @@ class CpuEngine final : public BatchEngine {
         x_(host.u.size()),
         status_(host.members) {}
 
-  void step(std::int64_t step) override {
+  void advance(std::int64_t first, std::int64_t last) override {
     const auto members = std::int64_t(host_.members);
 #pragma omp parallel for schedule(dynamic, 1)
-    for (std::int64_t b = 0; b < members; ++b) advance(std::size_t(b), step);
+    for (std::int64_t b = 0; b < members; ++b)
+      for (std::int64_t step = first; step <= last; ++step) advance(std::size_t(b), step);
   }
 
   void read(std::vector<double>& u, std::vector<MemberStatus>& status) override {

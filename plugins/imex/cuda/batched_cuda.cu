@@ -141,12 +141,14 @@ class CudaEngine final : public BatchEngine {
     check(cudaDeviceSynchronize(), "upload");
   }
 
-  void step(std::int64_t step) override {
-    rhs_kernel<<<blocks(b_ * shape_.m, 256), 256>>>(shape_, batch_, step);
-    cuda::check_launch(context, "rhs_kernel");
-    // One warp a block: B threads in all (10^4 members: 313 blocks), spread over every SM.
-    solve_kernel<<<blocks(b_, 32), 32>>>(shape_, batch_, step, projection_, limit_);
-    cuda::check_launch(context, "solve_kernel");
+  void advance(std::int64_t first, std::int64_t last) override {
+    for (std::int64_t step = first; step <= last; ++step) {
+      rhs_kernel<<<blocks(b_ * shape_.m, 256), 256>>>(shape_, batch_, step);
+      cuda::check_launch(context, "rhs_kernel");
+      // One warp a block: B threads in all (10^4 members: 313 blocks), spread over every SM.
+      solve_kernel<<<blocks(b_, 32), 32>>>(shape_, batch_, step, projection_, limit_);
+      cuda::check_launch(context, "solve_kernel");
+    }
   }
 
   void read(std::vector<double>& u, std::vector<MemberStatus>& status) override {

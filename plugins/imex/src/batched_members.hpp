@@ -50,8 +50,10 @@ struct MemberStatus {
 class BatchEngine {
  public:
   virtual ~BatchEngine() = default;
-  // Advances every member that has not failed by one step; `step` is recorded with a failure.
-  virtual void step(std::int64_t step) = 0;
+  // Advances every member that has not failed through steps first..last (its failure recorded
+  // with the step it happened at). The CPU engine takes each member through all of them
+  // before the next member, so a member's arrays stay in cache as in its single run.
+  virtual void advance(std::int64_t first, std::int64_t last) = 0;
   // Every member's state (member after member) and status.
   virtual void read(std::vector<double>& u, std::vector<MemberStatus>& status) = 0;
   virtual std::string device_name() const = 0;
