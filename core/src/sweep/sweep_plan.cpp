@@ -13,6 +13,7 @@
 #include <optional>
 #include <random>
 #include <sstream>
+#include <tuple>
 
 namespace solvent {
 
@@ -242,6 +243,13 @@ SweepPlan plan_sweep(const std::filesystem::path& file, const std::vector<std::s
         "{}: [sweep] sweeps no key: give lists where single values would be, such as "
         "[sweep.model.parameters] k1 = [0.5, 1.0]",
         where(*sweep).starts_with("--set") ? file.string() : where(*sweep)));
+  // The file's order (by line), so that the first key written varies slowest in a grid and
+  // is drawn first; keys given by --set, which have no line, after those, by name.
+  std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+    const auto ka = std::tuple(a.key.line == 0, a.key.line, a.key.column);
+    const auto kb = std::tuple(b.key.line == 0, b.key.line, b.key.column);
+    return ka < kb;
+  });
   const auto& sections = config_sections();
   for (const auto& e : entries) {
     const auto& section = e.key.path.front();
@@ -268,13 +276,6 @@ SweepPlan plan_sweep(const std::filesystem::path& file, const std::vector<std::s
             first_list->key.name, first_list->values.size()));
   if (!problems.empty()) throw ConfigError(std::move(problems));
 
-  // The file's order (by line), so that the first key written varies slowest in a grid and
-  // is drawn first; keys given by --set, which have no line, after those, by name.
-  std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
-    const auto ka = std::tuple(a.key.line == 0, a.key.line, a.key.column);
-    const auto kb = std::tuple(b.key.line == 0, b.key.line, b.key.column);
-    return ka < kb;
-  });
   for (const auto& e : entries) plan.keys.push_back(e.key);
   plan.members = form_members(plan.mode, *samples, std::uint64_t(plan.seed), entries);
   return plan;
