@@ -58,13 +58,17 @@ TEST_CASE("conformance: gepp-cuda in blocked mode") {
       {.n = 150});
 }
 
-TEST_CASE("blocked mode: the switches of the elimination pipeline are refused") {
+TEST_CASE("blocked mode: the pipeline's switches, its own outside it, and part warps are refused") {
   CHECK_THROWS_AS(solvent::testkit::make_linear_solver(
                       "gepp-cuda", {{"mode", std::string("blocked")}, {"launch", std::string("graph")}}),
                   solvent::ConfigError);
   CHECK_THROWS_AS(
       solvent::testkit::make_linear_solver("gepp-cuda", {{"block_size", std::int64_t{32}}}),
       solvent::ConfigError);
+  CHECK_THROWS_AS(solvent::testkit::make_linear_solver(
+                      "gepp-cuda", {{"mode", std::string("blocked")},
+                                    {"panel_threads", std::int64_t{100}}}),
+                  solvent::ConfigError);
 }
 
 TEST_CASE("conformance: cusolver") {
