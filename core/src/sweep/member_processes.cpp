@@ -106,6 +106,8 @@ bool ProcessExecutor::start(std::size_t member) {
 
 std::vector<MemberEnd> ProcessExecutor::poll(std::chrono::milliseconds wait) {
   const auto until = std::chrono::steady_clock::now() + wait;
+  // Nothing to wait for, but the caller may wait for other ranks: its loop must not spin.
+  if (running_.empty()) std::this_thread::sleep_for(wait);
   std::vector<MemberEnd> ended;
   while (true) {
     for (auto it = running_.begin(); it != running_.end();) {

@@ -32,7 +32,8 @@ class MemberExecutor {
   virtual ~MemberExecutor() = default;
   // Starts `member` if a slot is free; false when every slot is busy.
   virtual bool start(std::size_t member) = 0;
-  // The members that ended since the last call, waiting up to `wait` for the first.
+  // The members that ended since the last call, waiting up to `wait` for the first (all of
+  // it when none runs).
   virtual std::vector<MemberEnd> poll(std::chrono::milliseconds wait) = 0;
   virtual std::size_t running() const = 0;
   // Passes a signal (SIGINT, SIGTERM) on to every running member.

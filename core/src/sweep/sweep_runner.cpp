@@ -30,7 +30,7 @@ namespace {
 std::optional<toml::table> sweep_record(const fs::path& dir) {
   try {
     auto record = toml::parse_file((dir / "record.toml").string());
-    if (record.contains("sweep")) return record;
+    if (record["sweep"].is_table()) return record;
   } catch (const std::exception&) {
   }
   return std::nullopt;
@@ -155,8 +155,8 @@ void serve_members(MemberDispatch& dispatch, MemberExecutor& executor) {
 bool is_sweep(const RunOptions& opt) {
   if (opt.resume) return sweep_record(*opt.resume).has_value();
   try {
-    return has_sweep({opt.config, toml::parse_file(opt.config.string())});
-  } catch (const std::exception&) {
+    return has_sweep(load_config_document(opt.config, opt.overrides));
+  } catch (const ConfigError&) {
     return false;
   }
 }
