@@ -70,15 +70,15 @@ SOLVENT_HD inline Stencil stencil_of(const double* v, const Neighbours& nb) {
 SOLVENT_HD inline double advanced_density(const a3d::SchemeConstants& s, const Stencil& n,
                                           const Stencil& f, const Stencil& c) {
   const a3d::Coefficients q = a3d::coefficients(s, c, f);
-  return q.P[0] * n.v[0] + q.P[1] * n.v[2] + q.P[2] * n.v[1] + q.P[3] * n.v[4] +
-         q.P[4] * n.v[3] + q.P[5] * n.v[6] + q.P[6] * n.v[5];
+  return q.P[0] * n.v[0] + q.P[1] * n.v[2] + q.P[2] * n.v[1] + q.P[3] * n.v[4] + q.P[4] * n.v[3] +
+         q.P[5] * n.v[6] + q.P[6] * n.v[5];
 }
 
 // One node of the update: n' always, f' and c' when all three fields advance.
 template <bool AllFields>
 SOLVENT_HD inline void update_node(const FieldConstants& k, const Stencil& n, const Stencil& f,
-                                   const Stencil& c, std::int32_t m, double* n_out,
-                                   double* f_out, double* c_out) {
+                                   const Stencil& c, std::int32_t m, double* n_out, double* f_out,
+                                   double* c_out) {
   n_out[m] = advanced_density(k.scheme, n, f, c);
   if constexpr (AllFields) {
     const double n0 = n.v[0], f0 = f.v[0], c0 = c.v[0];
@@ -184,8 +184,7 @@ class DeviceField {
   }
   std::vector<double> download() const {
     std::vector<double> v(count_);
-    check(cudaMemcpy(v.data(), ptr_, count_ * sizeof(double), cudaMemcpyDeviceToHost),
-          "download");
+    check(cudaMemcpy(v.data(), ptr_, count_ * sizeof(double), cudaMemcpyDeviceToHost), "download");
     return v;
   }
   // All bits set (a NaN): a kernel that misses a node cannot pass the comparison.
@@ -211,7 +210,8 @@ int blocks(int count, int per) { return (count + per - 1) / per; }
 
 template <bool AllFields, bool FromConstant>
 Variant direct(const Grid& g, const FieldConstants& k, dim3 block) {
-  const dim3 grid(blocks(g.nx, int(block.x)), blocks(g.ny, int(block.y)), blocks(g.nz, int(block.z)));
+  const dim3 grid(blocks(g.nx, int(block.x)), blocks(g.ny, int(block.y)),
+                  blocks(g.nz, int(block.z)));
   return {"direct " + std::to_string(block.x) + "x" + std::to_string(block.y) + "x" +
               std::to_string(block.z),
           AllFields, FromConstant, [=](const Fields& x) {
@@ -251,8 +251,8 @@ int run(int argc, char** argv) {
   // The model's defaults on a side^3 grid, as stencil3d-bench uses them; n starts as c
   // (any field of the same range serves a bandwidth measurement).
   const double dt = 0.001;
-  const auto model = solvent::testkit::make_model("angiogenesis-3d",
-                                                  {{"nx", side}, {"ny", side}, {"nz", side}});
+  const auto model =
+      solvent::testkit::make_model("angiogenesis-3d", {{"nx", side}, {"ny", side}, {"nz", side}});
   const auto& p = *static_cast<const a3d::Parameters*>(model->extension(a3d::extension_name));
   const auto init = solvent::stencil3d::initial_state(p, dt, 42, 1 << 20);
   const Grid g = a3d::grid_of(p);
@@ -263,10 +263,10 @@ int run(int argc, char** argv) {
   const std::size_t nodes = f.size();
 
   const double copy_gbs = solvent::test::copy_bandwidth_gbs(std::size_t{1} << 30);
-  std::printf("device: %s\ngrid %lld^3 (%zu nodes); device copy bandwidth %.0f GB/s (read + "
-              "write, 1 GiB, median of 10)\n\n",
-              solvent::test::device_description().c_str(), static_cast<long long>(side), nodes,
-              copy_gbs);
+  std::printf(
+      "device: %s\ngrid %lld^3 (%zu nodes); device copy bandwidth %.0f GB/s (read + "
+      "write, 1 GiB, median of 10)\n\n",
+      solvent::test::device_description().c_str(), static_cast<long long>(side), nodes, copy_gbs);
 
   std::vector<double> n_ref(nodes), f_ref(nodes), c_ref(nodes);
   update_on_host<true>(g, k, n, f, c, n_ref, f_ref, c_ref);
@@ -279,16 +279,11 @@ int run(int argc, char** argv) {
   const Fields x{dn.get(), df.get(), dc.get(), dn_out.get(), df_out.get(), dc_out.get()};
 
   const std::vector<Variant> variants{
-      direct<false, false>(g, k, dim3(32, 4, 4)),
-      direct<false, true>(g, k, dim3(32, 4, 4)),
-      direct<false, false>(g, k, dim3(16, 4, 4)),
-      direct<false, true>(g, k, dim3(16, 4, 4)),
-      marching<false, false>(g, k, dim3(32, 8), 16),
-      marching<false, true>(g, k, dim3(32, 8), 16),
-      marching<false, false>(g, k, dim3(64, 4), 32),
-      direct<true, false>(g, k, dim3(32, 4, 4)),
-      direct<true, true>(g, k, dim3(32, 4, 4)),
-      marching<true, false>(g, k, dim3(32, 8), 16),
+      direct<false, false>(g, k, dim3(32, 4, 4)),    direct<false, true>(g, k, dim3(32, 4, 4)),
+      direct<false, false>(g, k, dim3(16, 4, 4)),    direct<false, true>(g, k, dim3(16, 4, 4)),
+      marching<false, false>(g, k, dim3(32, 8), 16), marching<false, true>(g, k, dim3(32, 8), 16),
+      marching<false, false>(g, k, dim3(64, 4), 32), direct<true, false>(g, k, dim3(32, 4, 4)),
+      direct<true, true>(g, k, dim3(32, 4, 4)),      marching<true, false>(g, k, dim3(32, 8), 16),
       marching<true, true>(g, k, dim3(32, 8), 16),
   };
 

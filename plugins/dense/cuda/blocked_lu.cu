@@ -32,8 +32,8 @@ constexpr int kUnstagedPanelWidth = 8;
 // A panel's row swaps become at most two moves per step (see compose_swaps); block_size is
 // capped (schema) so that a panel's moves fit one apply_moves_kernel block's shared memory.
 constexpr int kMaxMoves = 2 * kMaxBlockSize;
-constexpr int kMoveLanes = 128;   // threads along a column's moves
-constexpr int kMoveColumns = 8;   // columns per block
+constexpr int kMoveLanes = 128;  // threads along a column's moves
+constexpr int kMoveColumns = 8;  // columns per block
 
 void check(cudaError_t status, const char* what) { cuda::check(status, kGeppCuda, what); }
 
@@ -76,7 +76,8 @@ __device__ int compose_swaps(const int* pivots, int first, int last, int* row, i
     if (p >= last) {
       b = -1;
       for (int base = w; base < count && b < 0; base += 32) {
-        const unsigned hit = __ballot_sync(0xffffffffu, base + lane < count && row[base + lane] == p);
+        const unsigned hit =
+            __ballot_sync(0xffffffffu, base + lane < count && row[base + lane] == p);
         if (hit != 0u) b = base + __ffs(static_cast<int>(hit)) - 1;
       }
       if (b < 0) {
@@ -114,7 +115,7 @@ __global__ void compose_swaps_kernel(const int* pivots, int first, int last, Swa
 // The moves in every column of [c0, c1) outside [skip0, skip1) (the steps' own columns,
 // swapped by their panel kernel): a row of kMoveLanes threads per column reads all the
 // column's sources, the block waits, then writes them to their rows.
-__global__ void __launch_bounds__(kMoveLanes * kMoveColumns)
+__global__ void __launch_bounds__(kMoveLanes* kMoveColumns)
     apply_moves_kernel(double* a, int lda, int c0, int c1, int skip0, int skip1,
                        const SwapMoves* moves) {
   __shared__ double moving[kMoveColumns][kMaxMoves];
@@ -244,7 +245,7 @@ struct BlockedLu::State {
   DeviceArray<double> pristine;  // refactoring: the column-major matrix to start from
   DeviceArray<double> lu;        // column-major, leading dimension n: unit L below, U above
   DeviceArray<double> rhs;
-  DeviceArray<int> pivots;  // step k swapped rows k and pivots[k]
+  DeviceArray<int> pivots;       // step k swapped rows k and pivots[k]
   DeviceArray<SwapMoves> moves;  // a sub-panel's swaps (the first), a panel's (the second)
   DeviceArray<PivotFailure> failure;
   std::vector<int> chosen;
@@ -281,8 +282,8 @@ struct BlockedLu::State {
     const double zero = 0.0;
     // B is A^T again with beta = 0, so that a non-finite entry stays where it is even if
     // cuBLAS reads B.
-    check(cublasDgeam(blas, CUBLAS_OP_T, CUBLAS_OP_T, ni(), ni(), &one, staging.get(), ni(),
-                      &zero, staging.get(), ni(), target, ni()),
+    check(cublasDgeam(blas, CUBLAS_OP_T, CUBLAS_OP_T, ni(), ni(), &one, staging.get(), ni(), &zero,
+                      staging.get(), ni(), target, ni()),
           "cublasDgeam transposing the matrix");
   }
 
@@ -291,9 +292,9 @@ struct BlockedLu::State {
   PanelShape panel_shape(int rows) const {
     const int limit = std::min(options.block_size, kMaxPanelWidth);
     for (int w = kMaxPanelWidth; w >= 1; w /= 2) {
-      if (w <= limit && static_cast<std::size_t>(rows) * static_cast<std::size_t>(w) *
-                                sizeof(double) <=
-                            staged_budget)
+      if (w <= limit &&
+          static_cast<std::size_t>(rows) * static_cast<std::size_t>(w) * sizeof(double) <=
+              staged_budget)
         return {w, true};
     }
     return {std::min(options.block_size, kUnstagedPanelWidth), false};
@@ -310,9 +311,8 @@ struct BlockedLu::State {
     // A thread per row up to panel_threads: the barriers of a short panel wait for fewer
     // warps.
     const int threads = std::min(options.panel_threads, (rows + 31) / 32 * 32);
-    factor_panel_kernel<<<1, threads, bytes, stream>>>(lu.get(), ni(), ni(), j0, width, staged,
-                                                       pivots.get(), failure.get(),
-                                                       sub_panel_moves());
+    factor_panel_kernel<<<1, threads, bytes, stream>>>(
+        lu.get(), ni(), ni(), j0, width, staged, pivots.get(), failure.get(), sub_panel_moves());
     cuda::check_launch(kGeppCuda, "factor_panel_kernel");
   }
 
@@ -320,8 +320,8 @@ struct BlockedLu::State {
   // [first, last).
   void apply_moves(int c0, int c1, int first, int last, const SwapMoves* m) {
     const int blocks = (c1 - c0 + kMoveColumns - 1) / kMoveColumns;
-    apply_moves_kernel<<<blocks, dim3(kMoveLanes, kMoveColumns), 0, stream>>>(
-        lu.get(), ni(), c0, c1, first, last, m);
+    apply_moves_kernel<<<blocks, dim3(kMoveLanes, kMoveColumns), 0, stream>>>(lu.get(), ni(), c0,
+                                                                              c1, first, last, m);
     cuda::check_launch(kGeppCuda, "apply_moves_kernel");
   }
 
@@ -332,10 +332,10 @@ struct BlockedLu::State {
     const double one = 1.0;
     const double minus_one = -1.0;
     double* const a = lu.get();
-    check(cublasDtrsm(blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
-                      CUBLAS_DIAG_UNIT, w, c1 - c0, &one, a + entry(r0, r0, ni()), ni(),
-                      a + entry(r0, c0, ni()), ni()),
-          "cublasDtrsm");
+    check(
+        cublasDtrsm(blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT,
+                    w, c1 - c0, &one, a + entry(r0, r0, ni()), ni(), a + entry(r0, c0, ni()), ni()),
+        "cublasDtrsm");
     const int below = ni() - r0 - w;
     if (below <= 0) return;
     check(cublasDgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, below, c1 - c0, w, &minus_one,
@@ -372,7 +372,8 @@ struct BlockedLu::State {
 
   void run_factorization() {
     if (factor_graph == nullptr || graph_order != n) {
-      if (factor_graph != nullptr) check(cudaGraphExecDestroy(factor_graph), "cudaGraphExecDestroy");
+      if (factor_graph != nullptr)
+        check(cudaGraphExecDestroy(factor_graph), "cudaGraphExecDestroy");
       factor_graph = nullptr;
       factor_graph = capture_graph(stream, [&] { factor(); });
       graph_order = n;

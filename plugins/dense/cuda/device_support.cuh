@@ -30,7 +30,8 @@ class DeviceArray {
   void resize(std::size_t count) {
     if (count == count_) return;
     release();
-    if (count > 0) check(cudaMalloc(reinterpret_cast<void**>(&ptr_), count * sizeof(T)), "cudaMalloc");
+    if (count > 0)
+      check(cudaMalloc(reinterpret_cast<void**>(&ptr_), count * sizeof(T)), "cudaMalloc");
     count_ = count;
   }
   void upload(const T* host, std::size_t count, cudaStream_t stream) {
@@ -44,9 +45,7 @@ class DeviceArray {
   T* get() const { return ptr_; }
 
  private:
-  static void check(cudaError_t status, const char* what) {
-    cuda::check(status, kGeppCuda, what);
-  }
+  static void check(cudaError_t status, const char* what) { cuda::check(status, kGeppCuda, what); }
   void release() {
     if (ptr_ != nullptr) cudaFree(ptr_);
     ptr_ = nullptr;
@@ -88,8 +87,8 @@ inline double elapsed_ms(cudaEvent_t from, cudaEvent_t to) {
 inline std::string singular_pivot_message(const PivotFailure& f, std::size_t n) {
   std::ostringstream out;
   // Worded as gepp-cpu's message, so a run reads the same whichever back end failed.
-  out << kGeppCuda << ": singular matrix: pivot " << std::fabs(f.value)
-      << " at elimination step " << f.step + 1 << " of " << n << " (column " << f.step << ")";
+  out << kGeppCuda << ": singular matrix: pivot " << std::fabs(f.value) << " at elimination step "
+      << f.step + 1 << " of " << n << " (column " << f.step << ")";
   return out.str();
 }
 

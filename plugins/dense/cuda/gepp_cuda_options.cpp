@@ -102,8 +102,7 @@ EngineOptions read_engine_options(const solvent::Parameters& p) {
                        " is not a multiple of 32 (whole warps search the pivot)");
   for (const char* name : {"block_size", "panel_threads", "pinned_upload"}) {
     if (p.given(name) && !o.blocked)
-      problems.push_back(std::string("gepp-cuda: ") + name +
-                         " applies to mode = \"blocked\" only");
+      problems.push_back(std::string("gepp-cuda: ") + name + " applies to mode = \"blocked\" only");
   }
   if (o.blocked) {
     for (const char* name :

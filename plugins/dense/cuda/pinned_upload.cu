@@ -67,8 +67,7 @@ void PinnedUpload::upload(double* device, const double* host, std::size_t count,
         check(cudaHostAlloc(reinterpret_cast<void**>(&lane.chunks[b]),
                             kChunkDoubles * sizeof(double), cudaHostAllocDefault),
               "cudaHostAlloc");
-        check(cudaEventCreateWithFlags(&lane.sent[b], cudaEventDisableTiming),
-              "cudaEventCreate");
+        check(cudaEventCreateWithFlags(&lane.sent[b], cudaEventDisableTiming), "cudaEventCreate");
       }
     }
   }
@@ -82,8 +81,8 @@ void PinnedUpload::upload(double* device, const double* host, std::size_t count,
       const std::size_t begin = std::min(count, static_cast<std::size_t>(l) * share);
       const std::size_t length = std::min(count, begin + share) - begin;
       workers.emplace_back([this, l, begin, length, device, host, stream, &status] {
-        status[l] = send(lanes_[l].chunks, lanes_[l].sent, device_, device + begin,
-                         host + begin, length, stream);
+        status[l] = send(lanes_[l].chunks, lanes_[l].sent, device_, device + begin, host + begin,
+                         length, stream);
       });
     }
   }

@@ -52,8 +52,9 @@ Labelled block_sizes_and_uploads() {
   Labelled out;
   for (const std::int64_t block_size : {64, 48, 7}) {
     for (const bool reuse : {true, false}) {
-      out.push_back({"block_size " + std::to_string(block_size) + ", reuse " + (reuse ? "on" : "off"),
-                     {{"block_size", block_size}, {"reuse_factorization", reuse}}});
+      out.push_back(
+          {"block_size " + std::to_string(block_size) + ", reuse " + (reuse ? "on" : "off"),
+           {{"block_size", block_size}, {"reuse_factorization", reuse}}});
     }
   }
   out.push_back({"pageable upload", {{"pinned_upload", false}}});

@@ -51,24 +51,25 @@ TEST_CASE("conformance: gepp-cuda in blocked mode") {
   solvent::testkit::check_linear_solver("gepp-cuda", {{"mode", std::string("blocked")}}, {});
   // block_size 48 splits each panel into sub-panels of 32 and 16 columns: the swaps and
   // updates inside a panel run too; refactoring restores the matrix before every solve.
-  solvent::testkit::check_linear_solver(
-      "gepp-cuda",
-      {{"mode", std::string("blocked")}, {"block_size", std::int64_t{48}},
-       {"reuse_factorization", false}},
-      {.n = 150});
+  solvent::testkit::check_linear_solver("gepp-cuda",
+                                        {{"mode", std::string("blocked")},
+                                         {"block_size", std::int64_t{48}},
+                                         {"reuse_factorization", false}},
+                                        {.n = 150});
 }
 
 TEST_CASE("blocked mode: the pipeline's switches, its own outside it, and part warps are refused") {
-  CHECK_THROWS_AS(solvent::testkit::make_linear_solver(
-                      "gepp-cuda", {{"mode", std::string("blocked")}, {"launch", std::string("graph")}}),
-                  solvent::ConfigError);
+  CHECK_THROWS_AS(
+      solvent::testkit::make_linear_solver(
+          "gepp-cuda", {{"mode", std::string("blocked")}, {"launch", std::string("graph")}}),
+      solvent::ConfigError);
   CHECK_THROWS_AS(
       solvent::testkit::make_linear_solver("gepp-cuda", {{"block_size", std::int64_t{32}}}),
       solvent::ConfigError);
-  CHECK_THROWS_AS(solvent::testkit::make_linear_solver(
-                      "gepp-cuda", {{"mode", std::string("blocked")},
-                                    {"panel_threads", std::int64_t{100}}}),
-                  solvent::ConfigError);
+  CHECK_THROWS_AS(
+      solvent::testkit::make_linear_solver(
+          "gepp-cuda", {{"mode", std::string("blocked")}, {"panel_threads", std::int64_t{100}}}),
+      solvent::ConfigError);
 }
 
 TEST_CASE("conformance: cusolver") {
