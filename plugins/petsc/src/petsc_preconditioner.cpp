@@ -3,10 +3,6 @@
 #include "src/petsc_schema.hpp"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
-#include <spdlog/spdlog.h>
-
-#include <algorithm>
 
 namespace solvent::petsc {
 
@@ -64,15 +60,7 @@ void PetscPreconditioner::setup_impl(std::shared_ptr<const Operator> a) {
   // alone changed (a CSR matrix of the same pattern, AijMatrix::take).
   check(PCSetOperators(pc_, matrix_.mat(), matrix_.mat()), "PCSetOperators");
   check(PCSetUp(pc_), "PCSetUp");
-  // After the first setup every option has been read by whatever reads it (the PC at
-  // PCSetFromOptions, hypre and the factorisation packages at PCSetUp).
-  if (unused_options_) return;
-  unused_options_ = options_.unused();
-  if (log_)
-    for (const auto& given : *unused_options_)
-      log_->warn("[preconditioner] options: PETSc did not use '{}' (with pc_type '{}'); check "
-                 "its spelling and that it belongs to this preconditioner",
-                 given, pc_type_);
+  options_.check_used(log_, "[preconditioner]", fmt::format("pc_type '{}'", pc_type_));
 }
 
 // The core has checked r and z: this PETSc's scalar, the length of the operator set up.
@@ -118,8 +106,7 @@ Facts PetscPreconditioner::facts() const {
   PCType in_use = nullptr;
   if (pc_ && PCGetType(pc_, &in_use) == 0 && in_use && pc_type_ != in_use)
     f.emplace_back("pc_type_in_use", in_use);
-  if (unused_options_ && !unused_options_->empty())
-    f.emplace_back("unused_options", fmt::format("{}", fmt::join(*unused_options_, " ")));
+  options_.add_facts(f);
   return f;
 }
 

@@ -8,7 +8,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -39,8 +38,6 @@ class PetscPreconditioner final : public Preconditioner {
   std::shared_ptr<spdlog::logger> log_;
   std::string pc_type_, factor_solver_type_;
   PrefixedOptions options_;  // `options`, under this preconditioner's prefix "solvent_pc_N_"
-  // Those PETSc did not read at the first setup (none before it).
-  std::optional<std::vector<std::string>> unused_options_;
 
   PC pc_ = nullptr;
   MPI_Comm pc_comm_ = MPI_COMM_NULL;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <atomic>
@@ -150,15 +151,26 @@ PrefixedOptions::~PrefixedOptions() {
   for (const auto& name : names_) PetscOptionsClearValue(nullptr, name.c_str());
 }
 
-std::vector<std::string> PrefixedOptions::unused() const {
-  std::vector<std::string> out;
+void PrefixedOptions::check_used(const std::shared_ptr<spdlog::logger>& log, const char* section,
+                                 const std::string& methods) {
+  if (unused_) return;
+  unused_.emplace();
   for (const auto& name : names_) {
     PetscBool used = PETSC_FALSE;
     // The database keeps names without their leading '-'.
     check(PetscOptionsUsed(nullptr, name.c_str() + 1, &used), "PetscOptionsUsed");
-    if (!used) out.push_back(std::string(name).erase(1, prefix_.size()));  // "-x" as written
+    if (used) continue;
+    unused_->push_back(std::string(name).erase(1, prefix_.size()));  // "-x" as written
+    if (log)
+      log->warn("{} options: PETSc did not use '{}' (with {}); check its spelling and that it "
+                "belongs to these methods",
+                section, unused_->back(), methods);
   }
-  return out;
+}
+
+void PrefixedOptions::add_facts(Facts& facts) const {
+  if (unused_ && !unused_->empty())
+    facts.emplace_back("unused_options", fmt::format("{}", fmt::join(*unused_, " ")));
 }
 
 PlacedArray::PlacedArray(Vec v, const Scalar* data) : v_(v) {

@@ -8,6 +8,8 @@
 
 #include <petscksp.h>
 
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -72,12 +74,20 @@ class PrefixedOptions {
   PrefixedOptions& operator=(const PrefixedOptions&) = delete;
 
   const std::string& prefix() const { return prefix_; }
-  // The options PETSc has not read, as written in `options` ("-pc_hypre_type").
-  std::vector<std::string> unused() const;
+  // Called after each setup; after the first, every option has been read by whatever reads it
+  // (KSP and PC when set from the options, hypre and the factorisation packages at their
+  // setup): one never read is a misspelling or an option of other methods, warned about once
+  // on `log` ("<section> options: PETSc did not use '-x' (with <methods>) ...").
+  void check_used(const std::shared_ptr<spdlog::logger>& log, const char* section,
+                  const std::string& methods);
+  // The fact `unused_options` ("-pc_hypre_type -x"), where there were some.
+  void add_facts(Facts& facts) const;
 
  private:
   std::string prefix_;
   std::vector<std::string> names_;  // the names of `options`, prefixed
+  // As written in `options`, those PETSc did not read at the first setup (none before it).
+  std::optional<std::vector<std::string>> unused_;
 };
 
 // Lends a Solvent vector to a PETSc Vec made without storage for the time of one call

@@ -3,8 +3,6 @@
 #include "src/petsc_schema.hpp"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
-#include <spdlog/spdlog.h>
 
 #include <algorithm>
 
@@ -105,16 +103,8 @@ void PetscSolver::setup_impl(std::shared_ptr<const Operator> op) {
     check(KSPReset(ksp_), "KSPReset");
   check(KSPSetOperators(ksp_, matrix_.mat(), matrix_.mat()), "KSPSetOperators");
   check(KSPSetUp(ksp_), "KSPSetUp (the preconditioner's setup)");
-  // After the first setup every option of `options` has been read by whatever reads it (KSP
-  // and PC at KSPSetFromOptions, the factorisation packages at KSPSetUp); one never read is
-  // a misspelling or an option of another method, and is said once, naming the key.
-  if (unused_options_) return;
-  unused_options_ = options_.unused();
-  if (log_)
-    for (const auto& given : *unused_options_)
-      log_->warn("[linear_solver] options: PETSc did not use '{}' (with ksp_type '{}', pc_type "
-                 "'{}'); check its spelling and that it belongs to these methods",
-                 given, ksp_type_, pc_type_);
+  options_.check_used(log_, "[linear_solver]",
+                      fmt::format("ksp_type '{}', pc_type '{}'", ksp_type_, pc_type_));
 }
 
 PetscErrorCode PetscSolver::record_norm(KSP, PetscInt it, PetscReal norm, void* self) {
@@ -198,8 +188,7 @@ Facts PetscSolver::facts() const {
   if (ksp_ && KSPGetPC(ksp_, &pc) == 0 && PCGetType(pc, &pc_in_use) == 0 && pc_in_use &&
       pc_type_ != pc_in_use)
     f.emplace_back("pc_type_in_use", pc_in_use);
-  if (unused_options_ && !unused_options_->empty())
-    f.emplace_back("unused_options", fmt::format("{}", fmt::join(*unused_options_, " ")));
+  options_.add_facts(f);
   return f;
 }
 

@@ -9,7 +9,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,8 +39,6 @@ class PetscSolver : public LinearSolver {
   std::int64_t max_iterations_, restart_;
   bool initial_guess_given_;
   PrefixedOptions options_;  // `options`, under this solver's prefix "solvent_N_"
-  // Those PETSc did not read at the first setup (none before it).
-  std::optional<std::vector<std::string>> unused_options_;
 
   KSP ksp_ = nullptr;
   MPI_Comm ksp_comm_ = MPI_COMM_NULL;

@@ -12,13 +12,6 @@ namespace {
 
 const char* const nonsymmetric_solvers[] = {"bicgstab", "bicgstab-l", "tfqmr"};
 
-std::vector<complex> helmholtz_rhs(std::size_t n) {
-  std::vector<complex> b(n);
-  for (std::size_t i = 0; i < n; ++i)
-    b[i] = complex(1.0 + 0.1 * double(i % 7), 0.05 * double(i % 3));
-  return b;
-}
-
 }  // namespace
 
 TEST_CASE("conformance: bicgstab, bicgstab-l and tfqmr on CSR and Stencil7, real and complex") {

@@ -34,13 +34,6 @@ std::string config_error(const std::string& name, const Settings& s) {
   return "no error";
 }
 
-std::vector<complex> helmholtz_rhs(std::size_t n) {
-  std::vector<complex> b(n);
-  for (std::size_t i = 0; i < n; ++i)
-    b[i] = complex(1.0 + 0.1 * double(i % 7), 0.05 * double(i % 3));
-  return b;
-}
-
 }  // namespace
 
 TEST_CASE("conformance: petsc-pc (ilu, hypre's BoomerAMG, lu with MUMPS), petsc-pc-complex (ilu)") {

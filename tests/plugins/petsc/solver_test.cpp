@@ -19,13 +19,6 @@ std::string fact(const LinearSolver& s, const std::string& key) {
   return "";
 }
 
-std::vector<complex> helmholtz_rhs(std::size_t n) {
-  std::vector<complex> b(n);
-  for (std::size_t i = 0; i < n; ++i)
-    b[i] = complex(1.0 + 0.1 * double(i % 7), 0.05 * double(i % 3));
-  return b;
-}
-
 testkit::LinearSolverChecks iterative(bool real) {
   testkit::LinearSolverChecks c;
   c.real = real;

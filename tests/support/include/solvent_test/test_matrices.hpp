@@ -1,7 +1,8 @@
 #pragma once
 // Matrices the Krylov and preconditioner tests and benchmarks generate themselves (no files,
-// any size): a complex symmetric Helmholtz operator on a box, a real convection-diffusion
-// operator, the same Laplacian as a Stencil7, and a random tridiagonal matrix.
+// any size): a complex symmetric Helmholtz operator on a box (and a right-hand side for it), a
+// real convection-diffusion operator, the same Laplacian as a Stencil7, and a random
+// tridiagonal matrix.
 #include "reference_kernels.hpp"
 
 #include <solvent/csr_matrix.hpp>
@@ -58,6 +59,14 @@ inline CsrMatrix<complex> helmholtz_box(std::size_t n1, std::size_t n2, std::siz
         a.row_ptr.push_back(static_cast<std::int32_t>(a.values.size()));
       }
   return a;
+}
+
+// A right-hand side for helmholtz_box: smooth, complex, no entry zero.
+inline std::vector<complex> helmholtz_rhs(std::size_t n) {
+  std::vector<complex> b(n);
+  for (std::size_t i = 0; i < n; ++i)
+    b[i] = complex(1.0 + 0.1 * double(i % 7), 0.05 * double(i % 3));
+  return b;
 }
 
 // The Laplacian part of helmholtz_box (k = 0, Dirichlet) as a Stencil7 scaled by h^2:
