@@ -71,8 +71,17 @@ ProcessExecutor::~ProcessExecutor() {
   }
 }
 
-bool ProcessExecutor::start(std::size_t member) {
-  if (running_.size() >= slots_) return false;
+std::vector<std::size_t> ProcessExecutor::start(std::span<const std::size_t> candidates) {
+  std::vector<std::size_t> started;
+  for (const auto member : candidates) {
+    if (running_.size() >= slots_) break;
+    spawn(member);
+    started.push_back(member);
+  }
+  return started;
+}
+
+void ProcessExecutor::spawn(std::size_t member) {
   const fs::path self = fs::read_symlink("/proc/self/exe");
   std::vector<std::string> args{self.string(), "run", command_.file.string()};
   for (const auto& o : command_.overrides) args.insert(args.end(), {"--set", o});
@@ -101,7 +110,6 @@ bool ProcessExecutor::start(std::size_t member) {
   if (err != 0)
     throw Error(fmt::format("cannot start sweep member {}: {}", member, std::strerror(err)));
   running_.push_back({pid, member, std::chrono::steady_clock::now()});
-  return true;
 }
 
 std::vector<MemberEnd> ProcessExecutor::poll(std::chrono::milliseconds wait) {

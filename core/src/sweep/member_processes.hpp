@@ -4,15 +4,17 @@
 // aborts ends alone and the sweep goes on. The member writes its own run directory (config,
 // record, outputs) exactly as a single run does; its record is what the sweep reads.
 //
-// The hook for a batched executor: a MemberExecutor that advances several members in one
-// process (those that share the model's size, dt and steps) takes a group of members in
-// start() instead of one, writes each member's directory as a single run would (config.toml,
-// record.toml with [result] final_observables, the outputs) and reports each member's end
-// from poll(). The runner (sweep_runner.cpp) needs nothing else: it decides what still has to
-// run from the directories, and forms sweep.csv from their records.
+// The hook for a batched executor: start() is offered every member still to run and takes
+// those it will run now. A MemberExecutor that advances several members in one process
+// takes a group of them (those that share the model's size, dt and steps), writes each
+// member's directory as its single run would (config.toml, record.toml with [result]
+// final_observables, the outputs) and reports each member's end from poll(). The runner
+// (sweep_runner.cpp) needs nothing else: it decides what still has to run from the
+// directories, and forms sweep.csv from their records.
 #include <chrono>
 #include <cstddef>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -30,8 +32,9 @@ struct MemberEnd {
 class MemberExecutor {
  public:
   virtual ~MemberExecutor() = default;
-  // Starts `member` if a slot is free; false when every slot is busy.
-  virtual bool start(std::size_t member) = 0;
+  // Starts members of `candidates` (the members still to run, in order) as it has room for;
+  // returns those it started (none when it is full).
+  virtual std::vector<std::size_t> start(std::span<const std::size_t> candidates) = 0;
   // The members that ended since the last call, waiting up to `wait` for the first (all of
   // it when none runs).
   virtual std::vector<MemberEnd> poll(std::chrono::milliseconds wait) = 0;
@@ -60,7 +63,7 @@ class ProcessExecutor final : public MemberExecutor {
   ~ProcessExecutor() override;
   ProcessExecutor(const ProcessExecutor&) = delete;
   ProcessExecutor& operator=(const ProcessExecutor&) = delete;
-  bool start(std::size_t member) override;
+  std::vector<std::size_t> start(std::span<const std::size_t> candidates) override;
   std::vector<MemberEnd> poll(std::chrono::milliseconds wait) override;
   std::size_t running() const override { return running_.size(); }
   void signal(int sig) override;
@@ -71,6 +74,7 @@ class ProcessExecutor final : public MemberExecutor {
     std::size_t member;
     std::chrono::steady_clock::time_point started;
   };
+  void spawn(std::size_t member);
   MemberCommand command_;
   std::size_t slots_;
   std::vector<Running> running_;

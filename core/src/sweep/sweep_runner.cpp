@@ -141,7 +141,7 @@ void serve_members(MemberDispatch& dispatch, MemberExecutor& executor) {
   std::optional<MemberEnd> last;
   int forwarded = 0;
   while (const auto member = dispatch.ask(last)) {
-    executor.start(*member);
+    executor.start(std::span(&*member, 1));
     std::vector<MemberEnd> ended;
     while ((ended = executor.poll(std::chrono::milliseconds(100))).empty())
       if (const int sig = pending_signal(); sig != 0 && forwarded == 0)
@@ -276,18 +276,20 @@ SweepSummary run_sweep(const RunOptions& opt, std::size_t jobs) {
     const auto failed = std::count_if(rows.begin(), rows.end(), [](const auto& r) { return r && !r->ok; });
     progress.show("member", done, std::int64_t(summary.members), fmt::format("{} failed", failed));
   };
-  std::size_t next = 0;
   int workers = comm.size() - 1;
   auto next_member = [&]() -> std::optional<std::size_t> {
-    if (stopped_by != 0 || next == pending.size()) return std::nullopt;
-    return pending[next++];
+    if (stopped_by != 0 || pending.empty()) return std::nullopt;
+    const auto member = pending.front();
+    pending.erase(pending.begin());
+    return member;
   };
-  while (workers > 0 || executor.running() > 0 || (stopped_by == 0 && next < pending.size())) {
+  while (workers > 0 || executor.running() > 0 || (stopped_by == 0 && !pending.empty())) {
     if (const int sig = pending_signal(); sig != 0 && stopped_by == 0) {
       stopped_by = sig;
       executor.signal(sig);
     }
-    while (stopped_by == 0 && next < pending.size() && executor.start(pending[next])) ++next;
+    if (stopped_by == 0)
+      for (const auto member : executor.start(pending)) std::erase(pending, member);
     for (const auto& end : executor.poll(std::chrono::milliseconds(dispatch ? 10 : 100)))
       ended(end);
     while (const auto request = dispatch ? dispatch->next_request() : std::nullopt) {
