@@ -15,41 +15,60 @@ using Index = std::int64_t;
 
 Index length(std::size_t n) { return static_cast<Index>(n); }
 
+// f(0), ..., f(count - 1), over the OpenMP threads when `parallel`. Entering and leaving an
+// OpenMP region costs about 2 us even for a team of one thread or a false `if` clause
+// (libgomp ends every region with a futex wake, a system call), more than a kernel on a
+// small vector: a Krylov iteration on 81 unknowns took 5-7 times PETSc's
+// (docs/benchmarks.md, "Peers"). Small vectors therefore stay on the calling thread; the
+// results are the same bits either way.
+template <class F>
+void for_each_index(Index count, bool parallel, F&& f) {
+  if (!parallel) {
+    for (Index i = 0; i < count; ++i) f(i);
+    return;
+  }
+#pragma omp parallel for schedule(static)
+  for (Index i = 0; i < count; ++i) f(i);
+}
+
+// Below this many elements (rows) a kernel is not worth a region.
+constexpr Index parallel_from = 8192;
+
+template <class F>
+void for_each_element(Index n, F&& f) {
+  for_each_index(n, n >= parallel_from, std::forward<F>(f));
+}
+
 }  // namespace
 
 template <class T>
 void assign(std::span<const T> x, std::span<T> y) {
   const Index n = length(x.size());
-#pragma omp parallel for schedule(static)
-  for (Index i = 0; i < n; ++i) y[i] = x[i];
+for_each_element(n, [&](Index i) { y[i] = x[i]; });
 }
 
 template <class T>
 void scale(T a, std::span<T> x) {
   const Index n = length(x.size());
-#pragma omp parallel for schedule(static)
-  for (Index i = 0; i < n; ++i) x[i] = mul(a, x[i]);
+for_each_element(n, [&](Index i) { x[i] = mul(a, x[i]); });
 }
 
 template <class T>
 void axpy(T a, std::span<const T> x, std::span<T> y) {
   const Index n = length(x.size());
-#pragma omp parallel for schedule(static)
-  for (Index i = 0; i < n; ++i) y[i] = mul_add(a, x[i], y[i]);
+for_each_element(n, [&](Index i) { y[i] = mul_add(a, x[i], y[i]); });
 }
 
 template <class T>
 void axpby(T a, std::span<const T> x, T b, std::span<T> y) {
   const Index n = length(x.size());
-#pragma omp parallel for schedule(static)
-  for (Index i = 0; i < n; ++i) y[i] = mul_add(a, x[i], mul(b, y[i]));
+for_each_element(n, [&](Index i) { y[i] = mul_add(a, x[i], mul(b, y[i])); });
 }
 
 template <class T>
 void elementwise_product(std::span<const T> d, std::span<T> x) {
   const Index n = length(x.size());
-#pragma omp parallel for schedule(static)
-  for (Index i = 0; i < n; ++i) x[i] = mul(d[i], x[i]);
+for_each_element(n, [&](Index i) { x[i] = mul(d[i], x[i]); });
 }
 
 // Partial sums over fixed blocks of the index range, each summed in index order, then the
@@ -64,8 +83,7 @@ void dots(std::span<const T> x, std::span<const T* const> ys, std::span<T> out) 
   const Index blocks = (n + block - 1) / block;
   const std::size_t k_count = ys.size();
   std::vector<T> partial(static_cast<std::size_t>(blocks) * k_count, T(0));
-#pragma omp parallel for schedule(static)
-  for (Index b = 0; b < blocks; ++b) {
+  for_each_index(blocks, n >= parallel_from, [&](Index b) {
     T* mine = partial.data() + static_cast<std::size_t>(b) * k_count;
     const Index end = std::min(n, (b + 1) * block);
     // One product at a time, its sum in a local: accumulated in `partial`, which the
@@ -78,7 +96,7 @@ void dots(std::span<const T> x, std::span<const T* const> ys, std::span<T> out) 
       for (Index i = b * block; i < end; ++i) sum = conj_mul_add(x[i], y[i], sum);
       mine[k] = sum;
     }
-  }
+  });
   for (std::size_t k = 0; k < k_count; ++k) out[k] = T(0);
   for (std::size_t p = 0; p < partial.size(); p += k_count)
     for (std::size_t k = 0; k < k_count; ++k) out[k] += partial[p + k];
@@ -132,13 +150,11 @@ void apply(const MatrixView<T>& a, std::span<const T> x, std::span<T> y) {
     const std::int32_t* rp = m.row_ptr.data();
     const std::int32_t* ci = m.col_idx.data();
     const T* v = m.values.data();
-#pragma omp parallel for schedule(static)
-    for (Index i = 0; i < n; ++i) y[i] = csr_row_partial(rp, ci, v, x.data(), i, 0, 1);
+    for_each_element(n, [&](Index i) { y[i] = csr_row_partial(rp, ci, v, x.data(), i, 0, 1); });
   } else if (const auto* stencil = std::get_if<const Stencil7<T>*>(&a)) {
     const Stencil7View<T> s = view_of(**stencil);
     const Index n = s.n1 * s.n2 * s.n3;
-#pragma omp parallel for schedule(static)
-    for (Index m = 0; m < n; ++m) y[m] = stencil7_row(s, x.data(), m);
+    for_each_element(n, [&](Index m) { y[m] = stencil7_row(s, x.data(), m); });
   } else {
     std::get<const MatrixFreeOperator<T>*>(a)->apply(x, y);
   }
