@@ -1,6 +1,7 @@
 #pragma once
 // The CPU building blocks of the Krylov solvers (the operations timed in Cheik Ahamed and Magoules,
-// tables 3-9), parallel over the cores with OpenMP. Dot products conjugate their first argument.
+// tables 3-9), parallel over the cores with OpenMP from 8192 elements (rows) up, on the calling
+// thread below. Dot products conjugate their first argument.
 #include <solvent_krylov/matrix_view.hpp>
 
 #include <solvent/exact_sum.hpp>
