@@ -61,6 +61,11 @@ TEST_CASE("petsc-pc: apply is PETSc's M^-1 r: lu (MUMPS) inverts A, jacobi divid
   const auto z = applied(*jacobi, rs);
   // PETSc multiplies by the inverted diagonal.
   for (std::size_t i = 0; i < z.size(); ++i) CHECK(z[i] == rs[i] * (1.0 / 6.5));
+  // A seven-point operator of the same size with new values: assembled anew, and the PC set
+  // up from it, not left with the old diagonal.
+  jacobi->refresh(share(laplacian_stencil<double>(6, 5, 4, 1.5)));
+  const auto z2 = applied(*jacobi, rs);
+  for (std::size_t i = 0; i < z2.size(); ++i) CHECK(z2[i] == rs[i] * (1.0 / 7.5));
 
   // r and z one vector: the same z.
   std::vector<double> inplace = r;
