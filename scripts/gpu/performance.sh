@@ -65,7 +65,7 @@ done
 
 # 1. Dense solves: gepp-cpu left out (--cpu-max-M 0), no ablation (--ablation-M 0).
 timeout "$(limit 120)" "$bin/dense-solver-bench" --out "$logs/dense" --levels 300,400,600,800 \
-  --cpu-max-M 0 --ablation-M 0 --block-sizes 32,128 --panel-threads 128,512,1024 \
+  --cpu-max-M 0 --ablation-M 0 --block-sizes 32,128 --panel-threads 256,512 \
   > "$logs/dense_bench.log" 2>&1
 say "dense-solver-bench rc=$? after $((SECONDS - start)) s"
 grep -E "WRONG|skipped|error" "$logs/dense_bench.log" | head -10

@@ -19,7 +19,7 @@ struct EngineOptions {
   // elimination pipeline.
   bool blocked = false;
   int block_size = 64;
-  int panel_threads = 256;
+  int panel_threads = 1024;
   bool pinned_upload = true;
   Kernels kernels = Kernels::Fused;
   Launch launch = Launch::Graph;

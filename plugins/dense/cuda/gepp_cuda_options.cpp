@@ -30,7 +30,7 @@ solvent::Schema gepp_cuda_schema() {
                          "trailing DGEMM update")
           .at_least(1)
           .at_most(kMaxBlockSize),
-      ParamSpec::integer("panel_threads", 256,
+      ParamSpec::integer("panel_threads", 1024,
                          "mode = \"blocked\": threads of the one block that factors a panel "
                          "(a multiple of 32): more share a step's rows, fewer meet sooner at "
                          "its barriers and its atomic maximum")
