@@ -116,7 +116,8 @@ type = ["banded", "lapack"]'
 jobs)
   sweep grid.toml "$grid_table"
   "$solvent" run grid.toml --output one > out.txt 2>&1 || fail "--jobs 1: exit $?"
-  "$solvent" run grid.toml --jobs 2 --output two > out.txt 2>&1 || fail "--jobs 2: exit $?"
+  "$solvent" run grid.toml --jobs 2 --output two --progress > out.txt 2>&1 || fail "--jobs 2: exit $?"
+  tr '\r' '\n' < out.txt | grep -q "^  member 6/6  0 failed  elapsed" || fail "no progress line"
   same_csv one two "--jobs 2 against --jobs 1"
   for i in 0 1 2 3 4 5; do
     diff -r -x record.toml one/members/000$i two/members/000$i > /dev/null || fail "member $i differs"
@@ -214,6 +215,9 @@ dC = [0.1, -0.1]' \
     "error: schema.toml:19:6: [model] (model 'angiogenesis-1d'): unknown key 'parameters.kk'; did you mean 'parameters.k1'? (every sweep member)" \
     "error: schema.toml:20:6: [model] (model 'angiogenesis-1d'): key 'parameters.dC' value -0.1 must be >= 0 (sweep members 1, 3, 5, 7)" \
     "3 configuration errors; nothing was run"
+  "$solvent" run base.toml --jobs 2 --output never > out.txt 2>&1; rc=$?
+  [ $rc -eq 2 ] && grep -qx "error: --jobs 2: runs the members of a sweep, and base.toml has no \[sweep\] table" \
+    out.txt || fail "--jobs without a sweep: exit $rc"
   echo "errors: every problem of a [sweep] table at its line, nothing run" ;;
 
 resume)
