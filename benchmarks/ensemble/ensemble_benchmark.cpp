@@ -21,7 +21,7 @@
 //                  [--paths single,cpu-batch,gpu-batch] [--seed 1] [--out DIR]
 #include <solvent/solvent.hpp>
 #include <solvent/testkit.hpp>
-#include <solvent_family_angiogenesis_1d/ensemble.hpp>
+#include <solvent/ensemble.hpp>
 #ifdef ENSEMBLE_BENCH_CUDA
 #include <solvent_test/device_timing.hpp>
 #endif
@@ -44,7 +44,6 @@
 namespace {
 
 namespace tk = solvent::testkit;
-namespace af = solvent::angiogenesis_1d;
 using Clock = std::chrono::steady_clock;
 
 struct Options {
@@ -195,7 +194,7 @@ PathRun run_batch(const std::string& integrator_name, const std::vector<tk::Sett
     observers.push_back(std::make_unique<LastReport>(keep_state));
     contexts.push_back(context_for(*observers.back(), timers[b]));
   }
-  auto& ensemble = *static_cast<af::Ensemble*>(models[0]->extension(af::ensemble_extension_name));
+  auto& ensemble = *static_cast<solvent::Ensemble*>(models[0]->extension(solvent::ensemble_extension_name));
   for (std::size_t b = 1; b < count; ++b)
     ensemble.others.push_back({models[b].get(), &contexts[b], {}, {}});
   const auto integrator_start = Clock::now();

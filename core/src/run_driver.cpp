@@ -247,7 +247,7 @@ fs::path choose_output_dir(const RunOptions& opt, const ResolvedConfig& cfg) {
   return dir.empty() ? fs::path("out") / cfg.run.string("name") : fs::path(dir);
 }
 
-RunSummary run_experiment(const RunOptions& opt) {
+RunSummary run_experiment(const RunOptions& opt, const IntegratorCall& call) {
   const auto wall_start = std::chrono::steady_clock::now();
   auto log = core_logger();
   const Communicator& comm = world();
@@ -424,7 +424,8 @@ RunSummary run_experiment(const RunOptions& opt) {
     StopOnSignal stop(guard);
     ctx.observer = &stop;
     try {
-      result = integrator->run(*model, solver.get(), ctx);
+      result = call ? call(*integrator, *model, solver.get(), ctx)
+                    : integrator->run(*model, solver.get(), ctx);
     } catch (const UnsupportedOperator& e) {
       throw UnsupportedOperator(
           fmt::format("linear solver '{}' cannot be used by integrator '{}': {}",

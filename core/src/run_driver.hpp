@@ -1,7 +1,10 @@
 #pragma once
 // One run of an experiment: resolve and validate the config, create the plugin objects,
 // prepare the output directory, run the integrator, write the run record.
+#include <solvent/integrator.hpp>
+
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,7 +37,12 @@ struct ResolvedConfig;
 // --resume DIR, else --output DIR, else [output] directory, else out/<run name>.
 std::filesystem::path choose_output_dir(const RunOptions& options, const ResolvedConfig& cfg);
 
+// How run_experiment calls the integrator; empty: integrator.run(model, solver, ctx). A sweep
+// whose members were advanced together passes one that reports the member's recorded steps
+// (sweep/batched_groups.hpp), so the member's folder is written as its own run writes it.
+using IntegratorCall = std::function<RunResult(Integrator&, Model&, LinearSolver*, RunContext&)>;
+
 // Throws solvent::Error (ConfigError, PluginError, SolverError, DivergenceError, ...).
-RunSummary run_experiment(const RunOptions& options);
+RunSummary run_experiment(const RunOptions& options, const IntegratorCall& call = {});
 
 }  // namespace solvent

@@ -224,10 +224,21 @@ SweepPlan plan_sweep(const std::filesystem::path& file, const std::vector<std::s
                                    "its members from the lists",
                                    where(*samples_node), plan.mode));
 
+  // batch: a batched integrator (solvent/ensemble.hpp) for the members that differ only in
+  // [model.parameters] (sweep/batched_groups.hpp).
+  if (const auto* batch = sweep->as_table()->get("batch")) {
+    if (const auto name = batch->value<std::string>(); name && !name->empty())
+      plan.batch = *name;
+    else
+      problems.push_back(fmt::format(
+          "{}: [sweep] batch must name a batched integrator, such as \"imex-batched\"",
+          where(*batch)));
+  }
+
   // Read from `doc`'s own nodes, which know their lines (a copy of a node does not).
   std::vector<Entry> entries;
   for (const auto& [k, node] : *sweep->as_table()) {
-    if (k == "mode" || k == "samples") continue;
+    if (k == "mode" || k == "samples" || k == "batch") continue;
     if (const auto* t = node.as_table(); t != nullptr && !is_generator(*t)) {
       std::vector<std::string> path{std::string(k.str())};
       collect(*t, path, entries, problems);

@@ -30,6 +30,7 @@ struct SweepPlan {
   std::vector<std::string> overrides;  // --set, applied to the file before expanding
   std::string mode;                    // grid, zip, random
   std::int64_t seed = 0;               // [run] seed: the random draws
+  std::string batch;  // [sweep] batch: the integrator that advances members together, or empty
   toml::table table;                   // [sweep] as given, for the record
   std::vector<SweptKey> keys;          // in the file's order
   std::vector<std::vector<SweptValue>> members;  // members[i][k]: member i's value of keys[k]

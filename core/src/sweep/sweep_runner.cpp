@@ -8,6 +8,7 @@
 #include "progress_line.hpp"
 #include "run_record.hpp"
 #include "sha256.hpp"
+#include "sweep/batched_groups.hpp"
 #include "sweep/member_dispatch.hpp"
 #include "sweep/sweep_table.hpp"
 
@@ -198,6 +199,8 @@ void check_members(const SweepPlan& plan) {
       note(e.what(), i);
     }
   }
+  if (!plan.batch.empty())
+    if (const auto problem = batch_problem(plan)) note(*problem, 0);
   if (problems.empty()) return;
   std::vector<std::string> all;
   for (const auto& [p, members] : problems)
@@ -254,7 +257,11 @@ SweepSummary run_sweep(const RunOptions& opt, std::size_t jobs) {
   });
 
   SignalScope signals;
-  ProcessExecutor executor({plan->file, plan->overrides, members_dir}, comm.size() > 1 ? 1 : jobs);
+  ProcessExecutor processes({plan->file, plan->overrides, members_dir},
+                            comm.size() > 1 ? 1 : jobs);
+  std::optional<BatchedExecutor> batched;
+  if (!plan->batch.empty() && comm.size() == 1) batched.emplace(*plan, members_dir, processes);
+  MemberExecutor& executor = batched ? static_cast<MemberExecutor&>(*batched) : processes;
   std::optional<MemberDispatch> dispatch;
   if (comm.size() > 1) dispatch.emplace();
   if (!root) {

@@ -55,7 +55,7 @@ namespace {
 struct Participant {
   Model* model;
   RunContext* context;
-  af::EnsembleMember* entry;  // null for the model run() was given
+  EnsembleMember* entry;  // null for the model run() was given
 };
 
 // Member b's share of the host arrays: its Lin values, band factors and initial state, made
@@ -201,7 +201,7 @@ std::string failure_text(const MemberStatus& s, double dt, double limit) {
 
 RunResult BatchedImexIntegrator::run(Model& model, LinearSolver* /*solver*/, RunContext& ctx) {
   std::vector<Participant> group{{&model, &ctx, nullptr}};
-  if (auto* ensemble = static_cast<af::Ensemble*>(model.extension(af::ensemble_extension_name)))
+  if (auto* ensemble = static_cast<Ensemble*>(model.extension(ensemble_extension_name)))
     for (auto& other : ensemble->others) {
       if (other.model == nullptr || other.context == nullptr || other.context->observer == nullptr)
         throw SolverError(fmt::format("{}: an ensemble member without a model, context or observer",

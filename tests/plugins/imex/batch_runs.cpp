@@ -1,7 +1,7 @@
 #include "batch_runs.hpp"
 
 #include <solvent/solvent.hpp>
-#include <solvent_family_angiogenesis_1d/ensemble.hpp>
+#include <solvent/ensemble.hpp>
 
 #include <doctest/doctest.h>
 
@@ -13,7 +13,6 @@
 namespace batch_test {
 
 namespace tk = solvent::testkit;
-namespace af = solvent::angiogenesis_1d;
 
 namespace {
 
@@ -78,7 +77,7 @@ std::vector<MemberRun> batched_run(const std::string& integrator_name,
     contexts[b].timer = &timers[b];
   }
   auto* ensemble =
-      static_cast<af::Ensemble*>(members[0]->extension(af::ensemble_extension_name));
+      static_cast<solvent::Ensemble*>(members[0]->extension(solvent::ensemble_extension_name));
   REQUIRE(ensemble != nullptr);
   for (std::size_t b = 1; b < count; ++b)
     ensemble->others.push_back({members[b].get(), &contexts[b], {}, {}});
