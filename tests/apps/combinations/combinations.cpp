@@ -152,9 +152,6 @@ const std::vector<ExpectedFailure> expected_failures{
     {"matrix-file", "", "cg", "",
      "CG needs a Hermitian positive definite matrix; the shipped matrix is a complex symmetric "
      "Helmholtz matrix"},
-    {"angiogenesis-1d", "imex-sbdf2", "bicgstab-l", "petsc-pc",
-     "PETSc's ILU(0) is nearly exact on this banded system, so the preconditioned residuals of "
-     "one BiCGSTAB(2) cycle are nearly parallel and its minimal-residual system is singular"},
 };
 
 const ExpectedFailure* expected_failure(const std::string& model, const std::string& integrator,
