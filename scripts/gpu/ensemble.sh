@@ -3,6 +3,7 @@
 # it needs, the batched tests (GPU members against their single runs to 1e-12, the CPU batch bit
 # for bit), compute-sanitizer memcheck on a small GPU batch, then ensemble-bench at 10^4
 # members (single runs over every core, the CPU batch, the GPU batch, the floor).
+# Also the example sweep with [sweep] batch on the GPU against the CPU batch.
 # On the device, from the repository root, with carry [".devdeps"]:
 #   export OUT; bash scripts/gpu/ensemble.sh        (MEMBERS=... to change the ensemble size)
 set -o pipefail
@@ -11,7 +12,7 @@ mkdir -p "$OUT"
 export OUT
 source scripts/gpu/configure.sh || exit 1
 start=$SECONDS
-ninja -C "$BUILD" angiogenesis-1d imex-trapezoid banded imex-batched imex-batched-cuda \
+ninja -C "$BUILD" solvent angiogenesis-1d imex-trapezoid banded imex-batched imex-batched-cuda \
   plugins-imex-batched-tests plugins-imex-batched-cuda-tests ensemble-bench > "$OUT/build.log" 2>&1 \
   || { grep -E "error|FAILED" "$OUT/build.log" | head -40; exit 1; }
 echo "built in $((SECONDS - start)) s"
@@ -27,6 +28,22 @@ compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 \
   --out "$OUT/memcheck-run" > "$OUT/memcheck.log" 2>&1
 echo "memcheck exit $? ($(grep -c "Invalid\|uninitialized\|leaked" "$OUT/memcheck.log") findings); tail:"
 tail -3 "$OUT/memcheck.log"
+# The example sweep batched on the GPU against the same sweep batched on the CPU (the final
+# observables of its six members).
+for b in imex-batched imex-batched-cuda; do
+  "$BUILD/bin/solvent" run config/sweep-angiogenesis-1d.toml --output "/tmp/sweep-$b" --overwrite \
+    --set "sweep.batch=\"$b\"" > "$OUT/sweep-$b.log" 2>&1 || tail -3 "$OUT/sweep-$b.log"
+done
+python3 - /tmp/sweep-imex-batched/sweep.csv /tmp/sweep-imex-batched-cuda/sweep.csv <<'PY' \
+  | tee "$OUT/sweep-compare.txt"
+import csv, sys
+a, b = (list(csv.DictReader(open(f))) for f in sys.argv[1:3])
+worst = max(abs(float(x[k]) - float(y[k])) / abs(float(y[k])) for x, y in zip(a, b) for k in x
+            if k.startswith(("mass_", "max_", "min_")) and float(y[k]) != 0)
+print(f"sweep batched on the GPU against the CPU: {len(b)} members, largest relative "
+      f"difference of the final observables {worst:.3g}")
+PY
+cp /tmp/sweep-imex-batched-cuda/sweep.csv "$OUT/sweep-gpu.csv" 2>/dev/null
 "$BUILD/bin/ensemble-bench" --members ${MEMBERS:-10000} --steps 100 --M 400 --check 4 \
   --out "$OUT/ensemble" 2>&1 | tee "$OUT/ensemble.md"
 echo "total $((SECONDS - start)) s"
