@@ -105,13 +105,6 @@ __device__ void store_moves(int count, const int* row, const int* from, SwapMove
   if (lane == 0) out->count = count;
 }
 
-// A whole panel's swaps (steps first..last-1) composed by one warp.
-__global__ void compose_swaps_kernel(const int* pivots, int first, int last, SwapMoves* out) {
-  __shared__ int row[kMaxMoves];
-  __shared__ int from[kMaxMoves];
-  store_moves(compose_swaps(pivots, first, last, row, from), row, from, out);
-}
-
 // The moves in every column of [c0, c1) outside [skip0, skip1) (the steps' own columns,
 // swapped by their panel kernel): a row of kMoveLanes threads per column reads all the
 // column's sources, the block waits, then writes them to their rows.
@@ -142,16 +135,22 @@ __global__ void __launch_bounds__(kMoveLanes* kMoveColumns)
 // staged: the sub-panel is copied to shared memory (column-major, leading dimension rows)
 // and written back at the end, so its steps touch no global memory; otherwise it is
 // worked on in place.
-// Its swaps, composed, go to `moves` for the panel's other columns.
+// Then, for the rest of its panel (columns [k0, end)): the sub-panel's swaps in the other
+// columns, and U's rows j0..j0+width-1 right of it (U12 = L11^-1 A12); the last sub-panel
+// of a panel also composes the whole panel's swaps into panel_moves. These are a few
+// thousand entries: as launches of their own (a swap pass, a DTRSM, a composition) they
+// cost more than the work, three launches per sub-panel being most of a factorisation's
+// time at n = 3200 on the H100.
 __global__ void __launch_bounds__(kPanelThreads, 1)
-    factor_panel_kernel(double* a, int lda, int n, int j0, int width, bool staged, int* pivots,
-                        PivotFailure* failure, SwapMoves* moves) {
+    factor_panel_kernel(double* a, int lda, int n, int j0, int width, bool staged, int k0, int end,
+                        int* pivots, PivotFailure* failure, SwapMoves* panel_moves) {
   extern __shared__ double staged_panel[];
   // By step parity: one pair is reset while the other is in use, saving a barrier per step.
   __shared__ double step_max[2];
   __shared__ int step_row[2];
-  __shared__ int move_row[2 * kMaxPanelWidth];
-  __shared__ int move_from[2 * kMaxPanelWidth];
+  __shared__ int move_row[kMaxMoves];
+  __shared__ int move_from[kMaxMoves];
+  __shared__ int move_count;
   const int rows = n - j0;
   const int tid = static_cast<int>(threadIdx.x);
   const int threads = static_cast<int>(blockDim.x);
@@ -210,10 +209,47 @@ __global__ void __launch_bounds__(kPanelThreads, 1)
     for (int c = 0; c < width; ++c)
       for (int r = tid; r < rows; r += threads) origin[entry(r, c, lda)] = p[entry(r, c, ldp)];
   }
-  // The pivots thread 0 wrote are visible to the block after the last step's barrier.
+  // The pivots thread 0 wrote are visible to the block after the last step's barrier; the
+  // written-back sub-panel after the next.
   if (tid < 32) {
-    store_moves(compose_swaps(pivots, j0, j0 + width, move_row, move_from), move_row, move_from,
-                moves);
+    const int count = compose_swaps(pivots, j0, j0 + width, move_row, move_from);
+    if (tid == 0) move_count = count;
+  }
+  __syncthreads();
+  // The moves in the panel's other columns, whole columns at a time (count is at most
+  // 2 width <= 64 and at most rows, so at most threads, panel_threads being at least 64):
+  // every read of a round before every write.
+  const int count = move_count;
+  const int before = j0 - k0;
+  const int others = (end - k0) - width;
+  const int per_round = threads / count;
+  for (int q0 = 0; q0 < others; q0 += per_round) {
+    const int q = q0 + tid / count;
+    const bool moving = tid < per_round * count && q < others;
+    const int column = q < before ? k0 + q : j0 + width + (q - before);
+    const int t = tid % count;
+    double v = 0.0;
+    if (moving) v = a[entry(move_from[t], column, lda)];
+    __syncthreads();
+    if (moving) a[entry(move_row[t], column, lda)] = v;
+    __syncthreads();
+  }
+  // U12 = L11^-1 A12, a warp per column: lane i holds row j0 + i, and column k's value,
+  // final, is shuffled to the lanes below it.
+  const int warps = threads / 32;
+  for (int c = j0 + width + tid / 32; c < end; c += warps) {
+    double* const column = a + entry(0, c, lda);
+    double x = lane < width ? column[j0 + lane] : 0.0;
+    for (int k = 0; k + 1 < width; ++k) {
+      const double known = __shfl_sync(0xffffffffu, x, k);
+      if (lane > k && lane < width) x = eliminate(x, p[entry(lane, k, ldp)], known);
+    }
+    if (lane < width) column[j0 + lane] = x;
+  }
+  // The panel's composition needs every sub-panel's pivots: this one's are visible here.
+  if (j0 + width == end && end - k0 < n && tid < 32) {
+    store_moves(compose_swaps(pivots, k0, end, move_row, move_from), move_row, move_from,
+                panel_moves);
   }
 }
 
@@ -245,8 +281,8 @@ struct BlockedLu::State {
   DeviceArray<double> pristine;  // refactoring: the column-major matrix to start from
   DeviceArray<double> lu;        // column-major, leading dimension n: unit L below, U above
   DeviceArray<double> rhs;
-  DeviceArray<int> pivots;       // step k swapped rows k and pivots[k]
-  DeviceArray<SwapMoves> moves;  // a sub-panel's swaps (the first), a panel's (the second)
+  DeviceArray<int> pivots;             // step k swapped rows k and pivots[k]
+  DeviceArray<SwapMoves> panel_moves;  // a panel's swaps, composed
   DeviceArray<PivotFailure> failure;
   std::vector<int> chosen;
   std::vector<int> permutation;  // row i of P A is row permutation[i] of A
@@ -300,10 +336,7 @@ struct BlockedLu::State {
     return {std::min(options.block_size, kUnstagedPanelWidth), false};
   }
 
-  SwapMoves* panel_moves() const { return moves.get(); }
-  SwapMoves* sub_panel_moves() const { return moves.get() + 1; }
-
-  void factor_panel(int j0, int width, bool staged) {
+  void factor_panel(int j0, int width, bool staged, int k0, int end) {
     const int rows = ni() - j0;
     const std::size_t bytes =
         staged ? static_cast<std::size_t>(rows) * static_cast<std::size_t>(width) * sizeof(double)
@@ -311,8 +344,9 @@ struct BlockedLu::State {
     // A thread per row up to panel_threads: the barriers of a short panel wait for fewer
     // warps.
     const int threads = std::min(options.panel_threads, (rows + 31) / 32 * 32);
-    factor_panel_kernel<<<1, threads, bytes, stream>>>(
-        lu.get(), ni(), ni(), j0, width, staged, pivots.get(), failure.get(), sub_panel_moves());
+    factor_panel_kernel<<<1, threads, bytes, stream>>>(lu.get(), ni(), ni(), j0, width, staged, k0,
+                                                       end, pivots.get(), failure.get(),
+                                                       panel_moves.get());
     cuda::check_launch(kGeppCuda, "factor_panel_kernel");
   }
 
@@ -325,19 +359,24 @@ struct BlockedLu::State {
     cuda::check_launch(kGeppCuda, "apply_moves_kernel");
   }
 
-  // With the w columns from r0 factored: U's rows r0..r0+w-1 in columns [c0, c1)
-  // (U12 = L11^-1 A12, DTRSM) and the update of the rows below (A22 -= L21 U12, DGEMM).
-  void update(int r0, int w, int c0, int c1) {
-    if (c1 <= c0) return;
+  // With the w columns from r0 factored, U's rows r0..r0+w-1 in columns [c0, c1):
+  // U12 = L11^-1 A12 (DTRSM).
+  void upper_rows(int r0, int w, int c0, int c1) {
     const double one = 1.0;
-    const double minus_one = -1.0;
     double* const a = lu.get();
     check(
         cublasDtrsm(blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT,
                     w, c1 - c0, &one, a + entry(r0, r0, ni()), ni(), a + entry(r0, c0, ni()), ni()),
         "cublasDtrsm");
+  }
+
+  // ... and then the rows below them: A22 -= L21 U12 (DGEMM).
+  void lower_rows(int r0, int w, int c0, int c1) {
     const int below = ni() - r0 - w;
-    if (below <= 0) return;
+    if (below <= 0 || c1 <= c0) return;
+    const double one = 1.0;
+    const double minus_one = -1.0;
+    double* const a = lu.get();
     check(cublasDgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, below, c1 - c0, w, &minus_one,
                       a + entry(r0 + w, r0, ni()), ni(), a + entry(r0, c0, ni()), ni(), &one,
                       a + entry(r0 + w, c0, ni()), ni()),
@@ -345,8 +384,9 @@ struct BlockedLu::State {
   }
 
   // Right-looking: each panel of block_size columns in sub-panels that fit in shared
-  // memory (their swaps and updates kept inside the panel), then the panel's swaps in every
-  // other column and the trailing update.
+  // memory (a sub-panel's kernel also swaps the panel's other columns and gives U's rows
+  // right of it, leaving the DGEMM below), then the panel's swaps in every other column
+  // and the trailing update.
   void factor() {
     // All bits set is step -1: no failure yet.
     check(cudaMemsetAsync(&failure.get()->step, 0xff, sizeof(int), stream), "cudaMemsetAsync");
@@ -356,17 +396,15 @@ struct BlockedLu::State {
       for (int j0 = k0; j0 < end;) {
         const PanelShape shape = panel_shape(ni() - j0);
         const int width = std::min(shape.width, end - j0);
-        factor_panel(j0, width, shape.staged);
-        if (width < end - k0) apply_moves(k0, end, j0, j0 + width, sub_panel_moves());
-        update(j0, width, j0 + width, end);
+        factor_panel(j0, width, shape.staged, k0, end);
+        lower_rows(j0, width, j0 + width, end);
         j0 += width;
       }
-      if (end - k0 < ni()) {
-        compose_swaps_kernel<<<1, 32, 0, stream>>>(pivots.get(), k0, end, panel_moves());
-        cuda::check_launch(kGeppCuda, "compose_swaps_kernel");
-        apply_moves(0, ni(), k0, end, panel_moves());
+      if (end - k0 < ni()) apply_moves(0, ni(), k0, end, panel_moves.get());
+      if (end < ni()) {
+        upper_rows(k0, end - k0, end, ni());
+        lower_rows(k0, end - k0, end, ni());
       }
-      update(k0, end - k0, end, ni());
     }
   }
 
@@ -452,7 +490,7 @@ void BlockedLu::setup(const double* a, std::size_t n) {
   s.lu.resize(n * n);
   s.rhs.resize(n);
   s.pivots.resize(n);
-  s.moves.resize(2);
+  s.panel_moves.resize(1);
   s.failure.resize(1);
   s.mark(0);
   if (!s.options.reuse_factorization) {

@@ -33,8 +33,9 @@ solvent::Schema gepp_cuda_schema() {
       ParamSpec::integer("panel_threads", 1024,
                          "mode = \"blocked\": threads of the one block that factors a panel "
                          "(a multiple of 32): more share a step's rows, fewer meet sooner at "
-                         "its barriers and its atomic maximum")
-          .at_least(32)
+                         "its barriers and its atomic maximum; at least 64, for the two "
+                         "moves per step of a 32-column sub-panel")
+          .at_least(64)
           .at_most(1024),
       ParamSpec::boolean("pinned_upload", true,
                          "mode = \"blocked\": send the matrix through page-locked chunks filled "
