@@ -22,6 +22,7 @@
 #include <solvent/solvent.hpp>
 #include <solvent/testkit.hpp>
 #include <solvent/ensemble.hpp>
+#include <solvent_test/ensemble_members.hpp>
 #ifdef ENSEMBLE_BENCH_CUDA
 #include <solvent_test/device_timing.hpp>
 #endif
@@ -37,7 +38,6 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <random>
 #include <sstream>
 #include <thread>
 
@@ -95,38 +95,6 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
-std::vector<tk::Settings> draw_members(const Options& o) {
-  std::mt19937_64 rng(o.seed);
-  std::uniform_real_distribution<double> factor(0.6, 1.4);
-  std::vector<tk::Settings> members;
-  for (std::int64_t b = 0; b < o.members; ++b) {
-    tk::Settings s{{"M", o.m}};
-    for (const char* key : {"dC", "dP", "dI"}) s[std::string("parameters.") + key] = 0.1 * factor(rng);
-    for (const char* key : {"k1", "k2", "k3", "k4", "k5", "k6", "a1", "a2", "a3", "a4"})
-      s[std::string("parameters.") + key] = factor(rng);
-    members.push_back(std::move(s));
-  }
-  return members;
-}
-
-// The last report of one member.
-class LastReport : public solvent::Observer {
- public:
-  explicit LastReport(bool keep_state = false) : keep_state_(keep_state) {}
-  void on_step(const solvent::StepInfo& info, std::span<const double> u,
-               std::span<const solvent::Observable> obs) override {
-    step = info.step;
-    observables.assign(obs.begin(), obs.end());
-    if (keep_state_) state.assign(u.begin(), u.end());
-  }
-  std::int64_t step = 0;
-  std::vector<solvent::Observable> observables;
-  std::vector<double> state;
-
- private:
-  bool keep_state_;
-};
-
 struct MemberEnd {
   std::vector<solvent::Observable> observables;
   std::vector<double> state;  // only where asked for
@@ -139,7 +107,7 @@ struct PathRun {
   std::map<std::string, double> phases;  // seconds by phase (the batched runs)
 };
 
-solvent::RunContext context_for(LastReport& observer, solvent::PhaseTimer& timer) {
+solvent::RunContext context_for(solvent::test::LastReport& observer, solvent::PhaseTimer& timer) {
   solvent::RunContext ctx;
   ctx.observer = &observer;
   ctx.timer = &timer;
@@ -162,7 +130,7 @@ PathRun run_single(const std::vector<tk::Settings>& members, std::int64_t steps,
       solvent::SolverPolicy policy;
       policy.verify_residual = false;
       solver->set_policy(policy);
-      LastReport observer(keep_state);
+      solvent::test::LastReport observer(keep_state);
       solvent::PhaseTimer timer;
       auto ctx = context_for(observer, timer);
       try {
@@ -185,13 +153,13 @@ PathRun run_batch(const std::string& integrator_name, const std::vector<tk::Sett
                   std::int64_t steps, bool keep_state) {
   const std::size_t count = members.size();
   std::vector<std::shared_ptr<solvent::Model>> models;
-  std::vector<std::unique_ptr<LastReport>> observers;
+  std::vector<std::unique_ptr<solvent::test::LastReport>> observers;
   std::vector<solvent::PhaseTimer> timers(count);
   std::vector<solvent::RunContext> contexts;
   const auto start = Clock::now();
   for (std::size_t b = 0; b < count; ++b) {
     models.push_back(tk::make_model("angiogenesis-1d", members[b]));
-    observers.push_back(std::make_unique<LastReport>(keep_state));
+    observers.push_back(std::make_unique<solvent::test::LastReport>(keep_state));
     contexts.push_back(context_for(*observers.back(), timers[b]));
   }
   auto& ensemble = *static_cast<solvent::Ensemble*>(models[0]->extension(solvent::ensemble_extension_name));
@@ -264,7 +232,7 @@ double step_bytes_per_member(double m) {
 
 int main(int argc, char** argv) try {
   const Options o = parse(argc, argv);
-  const auto members = draw_members(o);
+  const auto members = solvent::test::random_members(std::size_t(o.members), o.m, o.seed);
   std::filesystem::create_directories(o.out);
   std::vector<std::string> paths;
   for (const auto& p : o.paths) {

@@ -2,30 +2,19 @@
 
 #include <solvent/solvent.hpp>
 #include <solvent/ensemble.hpp>
+#include <solvent_test/ensemble_members.hpp>
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <memory>
-#include <random>
 
 namespace batch_test {
 
 namespace tk = solvent::testkit;
 
 namespace {
-
-class LastReport : public solvent::Observer {
- public:
-  void on_step(const solvent::StepInfo& info, std::span<const double> u,
-               std::span<const solvent::Observable> obs) override {
-    run.state.assign(u.begin(), u.end());
-    run.observables.assign(obs.begin(), obs.end());
-    run.steps = info.step;
-  }
-  MemberRun run;
-};
 
 Settings integrator_settings(double dt, std::int64_t steps, const Settings& extra) {
   Settings s = extra;
@@ -36,31 +25,17 @@ Settings integrator_settings(double dt, std::int64_t steps, const Settings& extr
 
 }  // namespace
 
-std::vector<Settings> random_members(std::size_t count, std::int64_t m, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> factor(0.6, 1.4);
-  std::vector<Settings> members;
-  for (std::size_t b = 0; b < count; ++b) {
-    Settings s{{"M", m}};
-    for (const char* key : {"dC", "dP", "dI"}) s[std::string("parameters.") + key] = 0.1 * factor(rng);
-    for (const char* key : {"k1", "k2", "k3", "k4", "k5", "k6", "a1", "a2", "a3", "a4"})
-      s[std::string("parameters.") + key] = factor(rng);
-    members.push_back(s);
-  }
-  return members;
-}
-
 MemberRun single_run(const Settings& model_settings, double dt, std::int64_t steps) {
   auto model = tk::make_model("angiogenesis-1d", model_settings);
   auto integrator = tk::make_integrator("imex-trapezoid", integrator_settings(dt, steps, {}));
   auto solver = tk::make_linear_solver("banded");
-  LastReport observer;
+  solvent::test::LastReport observer;
   solvent::PhaseTimer timer;
   solvent::RunContext ctx;
   ctx.observer = &observer;
   ctx.timer = &timer;
   integrator->run(*model, solver.get(), ctx);
-  return observer.run;
+  return {observer.state, observer.observables, observer.step, {}};
 }
 
 std::vector<MemberRun> batched_run(const std::string& integrator_name,
@@ -68,7 +43,7 @@ std::vector<MemberRun> batched_run(const std::string& integrator_name,
                                    std::int64_t steps, const Settings& extra) {
   const std::size_t count = models.size();
   std::vector<std::shared_ptr<solvent::Model>> members;
-  std::vector<LastReport> observers(count);
+  std::vector<solvent::test::LastReport> observers(count);
   std::vector<solvent::PhaseTimer> timers(count);
   std::vector<solvent::RunContext> contexts(count);
   for (std::size_t b = 0; b < count; ++b) {
@@ -90,7 +65,7 @@ std::vector<MemberRun> batched_run(const std::string& integrator_name,
   }
   std::vector<MemberRun> runs;
   for (std::size_t b = 0; b < count; ++b) {
-    runs.push_back(observers[b].run);
+    runs.push_back({observers[b].state, observers[b].observables, observers[b].step, {}});
     runs.back().failure = b == 0 ? lead_failure : ensemble->others[b - 1].failure;
   }
   return runs;

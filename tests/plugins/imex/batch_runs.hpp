@@ -3,6 +3,7 @@
 // batched integrators reproduce) and as one batch (imex-batched, imex-batched-cuda), keeping
 // each member's final state and observables, for the batched tests.
 #include <solvent/testkit.hpp>
+#include <solvent_test/ensemble_members.hpp>
 
 #include <cstdint>
 #include <string>
@@ -19,9 +20,7 @@ struct MemberRun {
   std::string failure;                           // empty: ran to the end
 };
 
-// `count` parameter sets around the julia set (every rate and diffusion drawn in
-// [0.6, 1.4] times its default) on M points, from `seed`.
-std::vector<Settings> random_members(std::size_t count, std::int64_t m, std::uint64_t seed);
+using solvent::test::random_members;  // solvent_test/ensemble_members.hpp
 
 MemberRun single_run(const Settings& model, double dt, std::int64_t steps);
 // The members as one batch of `integrator`; extra: its other settings (report_every, ...).
