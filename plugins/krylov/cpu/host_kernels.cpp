@@ -8,6 +8,10 @@
 #include <type_traits>
 #include <vector>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 namespace solvent::krylov::host {
 namespace {
 
@@ -44,58 +48,83 @@ void for_each_element(Index n, F&& f) {
 template <class T>
 void assign(std::span<const T> x, std::span<T> y) {
   const Index n = length(x.size());
-for_each_element(n, [&](Index i) { y[i] = x[i]; });
+  for_each_element(n, [&](Index i) { y[i] = x[i]; });
 }
 
 template <class T>
 void scale(T a, std::span<T> x) {
   const Index n = length(x.size());
-for_each_element(n, [&](Index i) { x[i] = mul(a, x[i]); });
+  for_each_element(n, [&](Index i) { x[i] = mul(a, x[i]); });
 }
 
 template <class T>
 void axpy(T a, std::span<const T> x, std::span<T> y) {
   const Index n = length(x.size());
-for_each_element(n, [&](Index i) { y[i] = mul_add(a, x[i], y[i]); });
+  for_each_element(n, [&](Index i) { y[i] = mul_add(a, x[i], y[i]); });
 }
 
 template <class T>
 void axpby(T a, std::span<const T> x, T b, std::span<T> y) {
   const Index n = length(x.size());
-for_each_element(n, [&](Index i) { y[i] = mul_add(a, x[i], mul(b, y[i])); });
+  for_each_element(n, [&](Index i) { y[i] = mul_add(a, x[i], mul(b, y[i])); });
 }
 
 template <class T>
 void elementwise_product(std::span<const T> d, std::span<T> x) {
   const Index n = length(x.size());
-for_each_element(n, [&](Index i) { x[i] = mul(d[i], x[i]); });
+  for_each_element(n, [&](Index i) { x[i] = mul(d[i], x[i]); });
+}
+
+// out[s K + k], s < S, k < K = ys.size(): the sum of conj(x) ys[k] over block s of S
+// consecutive blocks of `terms` terms from `first`, the S blocks side by side. Each block's sum starts at
+// zero and adds its terms in index order, in a local (accumulated in memory the compiler
+// must assume aliases the inputs, every term was stored and reloaded), so it is the same
+// bits whatever S is; S independent chains of additions let the core overlap them where one
+// chain waits the adder's latency for every term. Both together took the real CPU solvers
+// from 2.2-3.2 times PETSc's time per iteration to below it on one core
+// (docs/benchmarks.md, "Peers").
+template <Index S, class T>
+void block_sums(const T* x, std::span<const T* const> ys, Index first, Index terms, T* out) {
+  for (std::size_t k = 0; k < ys.size(); ++k) {
+    const T* y = ys[k];
+    T sum[S] = {};
+    for (Index i = 0; i < terms; ++i)
+      for (Index s = 0; s < S; ++s) {
+        const Index j = first + s * terms + i;
+        sum[s] = conj_mul_add(x[j], y[j], sum[s]);
+      }
+    for (Index s = 0; s < S; ++s) out[static_cast<std::size_t>(s) * ys.size() + k] = sum[s];
+  }
 }
 
 // Partial sums over fixed blocks of the index range, each summed in index order, then the
 // blocks in block order: the same additions in the same order for any thread count (as the
 // GPU's two-phase reduction), so iteration counts and results do not change with
 // OMP_NUM_THREADS. The block is large enough that the partial sums stay a small fraction
-// of the work and small enough that 16 threads still share a 10^5-element vector.
+// of the work and small enough that 16 threads still share a 10^5-element vector; where
+// every thread has four blocks or more, a thread sums four at a time (block_sums).
 template <class T>
 void dots(std::span<const T> x, std::span<const T* const> ys, std::span<T> out) {
   constexpr Index block = 4096;
   const Index n = length(x.size());
   const Index blocks = (n + block - 1) / block;
+  const Index whole = n / block;  // the last block may be shorter
+  int threads = 1;
+#ifdef _OPENMP
+  threads = omp_get_max_threads();
+#endif
+  const Index side = whole >= 4 * Index(threads) ? 4 : 1;
   const std::size_t k_count = ys.size();
   std::vector<T> partial(static_cast<std::size_t>(blocks) * k_count, T(0));
-  for_each_index(blocks, n >= parallel_from, [&](Index b) {
-    T* mine = partial.data() + static_cast<std::size_t>(b) * k_count;
-    const Index end = std::min(n, (b + 1) * block);
-    // One product at a time, its sum in a local: accumulated in `partial`, which the
-    // compiler must assume aliases the inputs, every term was stored and reloaded, and the
-    // reductions took 2.5 times PETSc's (docs/benchmarks.md, "Peers"). Each sum still adds
-    // its terms in index order, so the results are the same bits as before.
-    for (std::size_t k = 0; k < k_count; ++k) {
-      const T* y = ys[k];
-      T sum = T(0);
-      for (Index i = b * block; i < end; ++i) sum = conj_mul_add(x[i], y[i], sum);
-      mine[k] = sum;
+  for_each_index((blocks + side - 1) / side, n >= parallel_from, [&](Index g) {
+    Index b = g * side;
+    if (side == 4 && b + 4 <= whole) {
+      block_sums<4>(x.data(), ys, b * block, block, partial.data() + b * k_count);
+      return;
     }
+    for (; b < std::min(blocks, (g + 1) * side); ++b)
+      block_sums<1>(x.data(), ys, b * block, std::min(n, (b + 1) * block) - b * block,
+                    partial.data() + b * k_count);
   });
   for (std::size_t k = 0; k < k_count; ++k) out[k] = T(0);
   for (std::size_t p = 0; p < partial.size(); p += k_count)
