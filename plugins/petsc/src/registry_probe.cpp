@@ -70,6 +70,9 @@ int main(int argc, char** argv) try {
       petsc_version(), solvent::to_string(scalar_kind), fmt::join(names_of(KSPList), ", "),
       fmt::join(names_of(PCList), ", "), fmt::join(factors, "; "));
   const bool written = std::fputs(text.c_str(), out) >= 0;
+  // The probe owns its process, unlike a plugin (petsc_runtime.cpp): it ends PETSc, and the
+  // MPI PETSc began.
+  PetscFinalize();
   return std::fclose(out) == 0 && written ? 0 : 1;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "%s\n", e.what());
