@@ -81,7 +81,7 @@ void elementwise_product(std::span<const T> d, std::span<T> x) {
 // must assume aliases the inputs, every term was stored and reloaded), so it is the same
 // bits whatever S is; S independent chains of additions let the core overlap them where one
 // chain waits the adder's latency for every term. Both together took the real CPU solvers
-// from 2.2-3.2 times PETSc's time per iteration to below it on one core
+// from 2.2-3.2 times PETSc's time per iteration to 1.0-1.5 times it on one core
 // (docs/benchmarks.md, "Peers").
 template <Index S, class T>
 void block_sums(const T* x, std::span<const T* const> ys, Index first, Index terms, T* out) {
