@@ -188,6 +188,14 @@ void check_members(const SweepPlan& plan) {
     if (it == problems.end()) it = problems.insert(problems.end(), {p, {}});
     it->second.push_back(i);
   };
+  // What each member's plugins say as they are made (its grid, ...) each member says in its
+  // own log when it runs; said here it would repeat once a member.
+  struct Quieter {
+    std::shared_ptr<spdlog::logger> log = core_logger();
+    spdlog::level::level_enum was = log->level();
+    Quieter() { log->set_level(std::max(was, spdlog::level::warn)); }
+    ~Quieter() { log->set_level(was); }
+  } quieter;
   for (std::size_t i = 0; i < plan.members.size(); ++i) {
     try {
       const auto cfg = resolve_config(member_document(plan, i));

@@ -7,6 +7,8 @@
 #include <iterator>
 #include <fstream>
 #include <set>
+#include <sstream>
+#include <algorithm>
 
 namespace solvent {
 
@@ -44,6 +46,29 @@ std::string cell(std::string_view text) {
   return out;
 }
 
+// A value of a record as a cell holds it: a real in its shortest round-trip form.
+std::string text(const toml::node& v) {
+  if (const auto d = v.value_exact<double>()) return fmt::format("{}", *d);
+  if (const auto s = v.value_exact<std::string>()) return *s;
+  std::ostringstream os;
+  v.visit([&](const auto& x) { os << x; });
+  return os.str();
+}
+
+// Every name any row has, in `first`'s order where named there, then alphabetically.
+std::vector<std::string> columns(const std::vector<std::optional<MemberRow>>& rows,
+                                 std::map<std::string, std::string> MemberRow::*values,
+                                 std::vector<std::string> first = {}) {
+  std::set<std::string> names;
+  for (const auto& r : rows)
+    if (r)
+      for (const auto& [name, v] : (*r).*values) names.insert(name);
+  std::erase_if(first, [&](const std::string& f) { return !names.contains(f); });
+  for (const auto& name : names)
+    if (std::find(first.begin(), first.end(), name) == first.end()) first.push_back(name);
+  return first;
+}
+
 }  // namespace
 
 bool member_finished(const fs::path& dir) {
@@ -64,11 +89,15 @@ MemberRow member_row(const fs::path& members_dir, std::size_t member,
     row.ok = status == "completed";
     row.reason = row.ok ? "completed" : r["run"]["message"].value_or(std::string("failed"));
     row.wall = r["seconds"]["wall"].value_or(row.wall);
-    row.steps = r["result"]["steps"].value_or(std::int64_t{0});
-    row.t = r["result"]["t"].value_or(0.0);
-    if (const auto* obs = r["result"]["final_observables"].as_table())
-      for (const auto& [name, v] : *obs)
-        if (const auto d = v.value<double>()) row.observables[std::string(name.str())] = *d;
+    if (const auto* result = r["result"].as_table()) {
+      for (const auto& [name, v] : *result) {
+        if (const auto* obs = v.as_table()) {
+          for (const auto& [o, x] : *obs) row.observables[std::string(o.str())] = text(x);
+        } else {
+          row.result[std::string(name.str())] = text(v);
+        }
+      }
+    }
     return row;
   }
   const int code = end ? end->exit_code : 0;
@@ -82,29 +111,26 @@ MemberRow member_row(const fs::path& members_dir, std::size_t member,
 }
 
 std::string sweep_csv(const SweepPlan& plan, const std::vector<std::optional<MemberRow>>& rows) {
-  std::set<std::string> observables;
-  for (const auto& r : rows)
-    if (r)
-      for (const auto& [name, v] : r->observables) observables.insert(name);
+  const auto result = columns(rows, &MemberRow::result, {"steps", "t"});
+  const auto observables = columns(rows, &MemberRow::observables);
   std::string out = "member";
   for (const auto& k : plan.keys) fmt::format_to(std::back_inserter(out), ",{}", cell(k.name));
-  out += ",status,exit_reason,wall_s,steps,t";
-  for (const auto& name : observables) fmt::format_to(std::back_inserter(out), ",{}", cell(name));
+  out += ",status,exit_reason,wall_s";
+  for (const auto* names : {&result, &observables})
+    for (const auto& name : *names) fmt::format_to(std::back_inserter(out), ",{}", cell(name));
   out += '\n';
   for (std::size_t i = 0; i < rows.size(); ++i) {
     if (!rows[i]) continue;
     const auto& r = *rows[i];
     fmt::format_to(std::back_inserter(out), "{}", i);
     for (const auto& v : plan.members[i]) fmt::format_to(std::back_inserter(out), ",{}", cell(v.plain));
-    fmt::format_to(std::back_inserter(out), ",{},{},{},{},{}", r.ok ? "ok" : "failed",
-                   cell(r.reason), r.wall, r.steps, r.t);
-    for (const auto& name : observables) {
-      const auto it = r.observables.find(name);
-      if (it == r.observables.end())
-        out += ',';
-      else
-        fmt::format_to(std::back_inserter(out), ",{}", it->second);
-    }
+    fmt::format_to(std::back_inserter(out), ",{},{},{}", r.ok ? "ok" : "failed", cell(r.reason),
+                   r.wall);
+    for (const auto& [names, values] : {std::pair(&result, &r.result), std::pair(&observables, &r.observables)})
+      for (const auto& name : *names) {
+        const auto it = values->find(name);
+        fmt::format_to(std::back_inserter(out), ",{}", it == values->end() ? "" : cell(it->second));
+      }
     out += '\n';
   }
   return out;

@@ -1,7 +1,9 @@
 #pragma once
 // sweep.csv: one row per member, formed from the member's own run record (so that a resumed
 // sweep forms the rows of the members an earlier process ran exactly as it would have):
-//   member, <each swept key>, status (ok / failed), exit_reason, wall_s, steps, t,
+//   member, <each swept key>, status (ok / failed), exit_reason, wall_s,
+//   <each number of the records' [result]: steps, t, and, for a steady solve, iterations,
+//    relative_residual, converged, solver_status>,
 //   <each final observable the members' records report, by name>
 #include "sweep/member_processes.hpp"
 #include "sweep/sweep_plan.hpp"
@@ -15,9 +17,8 @@ struct MemberRow {
   bool ok = false;
   std::string reason;  // "completed", the record's message, or how the process ended
   double wall = 0.0;   // the record's wall time, else the process's
-  std::int64_t steps = 0;
-  double t = 0.0;
-  std::map<std::string, double> observables;  // the record's [result] final_observables
+  // As text, by name: the record's [result] values, and its [result] final_observables.
+  std::map<std::string, std::string> result, observables;
 };
 
 // Whether the member's directory holds a finished record: it completed or failed (a record
