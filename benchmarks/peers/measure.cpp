@@ -56,7 +56,6 @@ Outcome<T> measure(const Contender& c, const System<T>& s, int repeats, double b
     times.push_back(solve());
   if (times.empty()) times.push_back(first);
   out.solve_s = median(times);
-  out.samples = times.size();
   out.residual = solvent::relative_residual(*s.op, std::span<const T>(s.b),
                                             std::span<const T>(out.x));
   out.ran = true;

@@ -35,7 +35,6 @@ struct Outcome {
   solvent::SolveStats stats;
   double setup_s = 0;  // making the solver's operator and preconditioner, once
   double solve_s = 0;  // median over the timed solves
-  std::size_t samples = 0;
   double residual = 0;  // ||b - A x|| / ||b||, recomputed here from the operator
   std::vector<T> x;
   double ms_per_iteration() const;
