@@ -11,7 +11,7 @@
 //                   [--matrix FILE.mtx]
 //
 // The defaults take about two minutes on one core of the development machine; run-peers.sh
-// --full adds the 128^3 grids and the search (about eight minutes more).
+// --full adds the 128^3 grids and the search (about seven minutes more).
 //
 // One core means one thread: the program refuses to run unless OMP_NUM_THREADS=1.
 #include "peers.hpp"

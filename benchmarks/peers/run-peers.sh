@@ -6,8 +6,8 @@
 #
 #   benchmarks/peers/run-peers.sh [--full] [BUILD_DIR]     (default build dir: build)
 #
-# Default: about four minutes. --full: also the 128^3 grids and the preconditioner search on
-# cabin-40 (about twelve minutes). Exits non-zero when either program's checks fail.
+# Default: about three minutes. --full: also the 128^3 grids and the preconditioner search on
+# cabin-40 (about ten minutes). Exits non-zero when either program's checks fail.
 set -euo pipefail
 full=0
 if [ "${1:-}" = --full ]; then full=1; shift; fi
