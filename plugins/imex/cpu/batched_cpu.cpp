@@ -15,7 +15,7 @@ class CpuEngine final : public BatchEngine {
         shape_(host.shape()),
         projection_(projection),
         limit_(limit),
-        u_(host.u),
+        u_(host.u.begin(), host.u.end()),
         x_(host.u.size()),
         status_(host.members) {}
 
@@ -71,7 +71,8 @@ class CpuEngine final : public BatchEngine {
   BatchShape shape_;
   bool projection_;
   double limit_;
-  std::vector<double> u_, x_;
+  std::vector<double> u_;
+  MemberArray<double> x_;  // every entry written by each step's right-hand side before it is read
   std::vector<MemberStatus> status_;
 };
 

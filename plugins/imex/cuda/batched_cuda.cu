@@ -149,6 +149,9 @@ class CudaEngine final : public BatchEngine {
       solve_kernel<<<blocks(b_, 32), 32>>>(shape_, batch_, step, projection_, limit_);
       cuda::check_launch(context, "solve_kernel");
     }
+    // The steps end when the device has done them: otherwise their time is counted in
+    // whatever waits next (the read of the states), and the phase timer lies.
+    check(cudaDeviceSynchronize(), "batched steps");
   }
 
   void read(std::vector<double>& u, std::vector<MemberStatus>& status) override {
@@ -185,7 +188,7 @@ class CudaEngine final : public BatchEngine {
 
   // Member-major host array of `length` per member -> interleaved device array.
   template <class T>
-  DevicePtr<T> upload(const std::vector<T>& v, std::size_t length) {
+  DevicePtr<T> upload(const MemberArray<T>& v, std::size_t length) {
     auto* staging = reinterpret_cast<T*>(staging_.get());
     check(cudaMemcpy(staging, v.data(), b_ * length * sizeof(T), cudaMemcpyHostToDevice),
           "upload");

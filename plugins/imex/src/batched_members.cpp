@@ -59,8 +59,9 @@ struct Participant {
 };
 
 // Member b's share of the host arrays: its Lin values, band factors and initial state, made
-// as the single path makes them (implicit_matrix, the core conversion's placement in the
-// model's band ordering, gbtrf) and checked against the batch's shared structure.
+// as the single path makes them (S = I - c Lin with implicit_matrix's arithmetic, placed where
+// the core's conversion in the model's band ordering puts it, gbtrf) and checked against the
+// batch's shared structure. Each member's slices are first written here, on its thread.
 void add_member(BatchHost& host, std::size_t b, ImexProblem& problem, const af::Member& member,
                 std::uint64_t seed, const char* name) {
   auto where = [&] { return fmt::format("{}: member {}", name, b); };
@@ -70,10 +71,17 @@ void add_member(BatchHost& host, std::size_t b, ImexProblem& problem, const af::
   if (problem.band_ordering() != host.from_band)
     throw SolverError(fmt::format("{}: its band ordering differs from member 0's", where()));
   std::copy(lin.values.begin(), lin.values.end(), host.lin.begin() + std::ptrdiff_t(b * host.nnz));
-  // S's entries straight into their band slots (the conversion's own placement, found once).
-  const CsrMatrix<double> s = implicit_matrix(lin, host.c);
+  // S's entries straight into their band slots, without an S in CSR per member; the rest of
+  // the band (and gbtrf's fill-in rows) zero.
   double* lu = host.lu.data() + b * host.ldab * host.n;
-  for (std::size_t k = 0; k < s.values.size(); ++k) lu[host.band_slot[k]] = s.values[k];
+  std::fill(lu, lu + host.ldab * host.n, 0.0);
+  for (std::size_t i = 0; i < lin.rows; ++i)
+    for (auto k = std::size_t(lin.row_ptr[i]); k < std::size_t(lin.row_ptr[i + 1]); ++k) {
+      double v = std::size_t(lin.col_idx[k]) == i ? 1.0 : 0.0;
+      v -= host.c * lin.values[k];
+      lu[host.lin_slot[k]] = v;
+    }
+  for (const std::size_t slot : host.unit_slot) lu[slot] = 1.0;
   int* ipiv = host.ipiv.data() + b * host.n;
   const auto info = LAPACKE_dgbtrf(LAPACK_COL_MAJOR, lapack_int(host.n), lapack_int(host.n),
                                    lapack_int(host.kl), lapack_int(host.ku), lu,
@@ -87,6 +95,7 @@ void add_member(BatchHost& host, std::size_t b, ImexProblem& problem, const af::
   std::copy(member.taf, member.taf + host.m, host.taf.begin() + std::ptrdiff_t(b * host.m));
   std::copy(member.taf_flux, member.taf_flux + host.m - 1,
             host.taf_flux.begin() + std::ptrdiff_t(b * host.m));
+  host.taf_flux[b * host.m + host.m - 1] = 0.0;  // unused, but copied to the device
   problem.initial_state(std::span<double>(host.u.data() + b * host.n, host.n), seed);
 }
 
@@ -121,23 +130,29 @@ BatchHost gather(const std::vector<Participant>& group, double dt, const char* n
   host.nnz = lin.values.size();
   ConversionOptions options;
   options.band_ordering = first.band_ordering();
-  // The core's conversion of S's pattern, each entry numbered 1, 2, ... (exact in a double), to
-  // find the band slot of every entry once: each member's S then goes straight into its slots,
-  // as convert() would place it, without a conversion (and its allocations) per member.
-  CsrMatrix<double> numbered = implicit_matrix(lin, host.c);
-  for (std::size_t k = 0; k < numbered.values.size(); ++k) numbered.values[k] = double(k + 1);
-  const Converted band = convert(Operator(numbered), OperatorKind::Banded, options);
+  // The core's conversion of S's pattern, found once: implicit_matrix of Lin's entries
+  // numbered 2, 4, 6, ... with c = -1 gives 2k + 2 where S's entry is Lin's entry k off the
+  // diagonal, 2k + 3 where it is on it, and 1 where S adds a diagonal Lin lacks (all exact in a
+  // double); converted to band storage, each value names the slot of its entry. Each member's
+  // S then goes straight into its slots, as convert() would place it.
+  CsrMatrix<double> numbered = lin;
+  for (std::size_t k = 0; k < numbered.values.size(); ++k) numbered.values[k] = double(2 * k + 2);
+  const CsrMatrix<double> s_numbered = implicit_matrix(numbered, -1.0);
+  const Converted band = convert(Operator(s_numbered), OperatorKind::Banded, options);
   const auto& a = std::get<BandedMatrix<double>>(band.op);
-  host.band_slot.assign(numbered.values.size(), 0);
+  host.lin_slot.assign(host.nnz, 0);
   std::size_t placed = 0;
-  for (std::size_t slot = 0; slot < a.band.size(); ++slot)
-    if (a.band[slot] != 0.0) {
-      host.band_slot[std::size_t(a.band[slot]) - 1] = slot;
-      ++placed;
-    }
-  if (placed != numbered.values.size())
+  for (std::size_t slot = 0; slot < a.band.size(); ++slot) {
+    if (a.band[slot] == 0.0) continue;
+    ++placed;
+    if (a.band[slot] == 1.0)
+      host.unit_slot.push_back(slot);
+    else
+      host.lin_slot[(std::size_t(a.band[slot]) - 2) / 2] = slot;
+  }
+  if (placed != s_numbered.values.size())
     throw SolverError(fmt::format("{}: the band conversion placed {} of {} entries of S", name,
-                                  placed, numbered.values.size()));
+                                  placed, s_numbered.values.size()));
   host.kl = a.kl;
   host.ku = a.ku;
   host.ldab = a.ldab();
@@ -146,8 +161,8 @@ BatchHost gather(const std::vector<Participant>& group, double dt, const char* n
   for (std::size_t j = 0; j < host.n; ++j) host.to_band[std::size_t(host.from_band[j])] = std::int32_t(j);
   const std::size_t b = host.members;
   host.k.resize(b);
-  host.taf.assign(b * host.m, 0.0);
-  host.taf_flux.assign(b * host.m, 0.0);
+  host.taf.resize(b * host.m);
+  host.taf_flux.resize(b * host.m);
   host.lin.resize(b * host.nnz);
   host.lu.resize(b * host.ldab * host.n);
   host.ipiv.resize(b * host.n);
@@ -213,7 +228,12 @@ RunResult BatchedImexIntegrator::run(Model& model, LinearSolver* /*solver*/, Run
     auto scope = ctx.timer->measure("assembly");
     host = gather(group, dt_, name_);
   }
-  std::unique_ptr<BatchEngine> engine = engine_(host, projection_, projection_limit_);
+  // The engine's making is timed apart: on a GPU it is the upload of every member's arrays.
+  std::unique_ptr<BatchEngine> engine;
+  {
+    auto scope = ctx.timer->measure("upload");
+    engine = engine_(host, projection_, projection_limit_);
+  }
   facts_ = {{"device", engine->device_name()},
             {"members", std::to_string(group.size())},
             {"operator_form", fmt::format("banded (kl = {}, ku = {}), gbtrf per member", host.kl,

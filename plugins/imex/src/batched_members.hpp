@@ -13,10 +13,60 @@
 #include <solvent/solvent.hpp>
 #include <solvent_family_angiogenesis_1d/ensemble.hpp>
 
+#include <sys/mman.h>
+
+#include <cstdlib>
 #include <memory>
+#include <new>
+#include <utility>
 #include <vector>
 
 namespace solvent::imex {
+
+// An allocator for the per-member arrays (hundreds of MB at 10^4 members) that leaves new
+// elements uninitialised: a std::vector's zero fill wrote, and page-faulted, all of them on one
+// thread before the members' parallel loop wrote them again; now each member's slice is first
+// touched by the thread that makes the member. Arrays of 2 MiB and more are asked for in huge
+// pages, one page fault per 2 MiB instead of per 4 KiB (the faults were most of the assembly on
+// a virtual machine).
+template <class T>
+struct Uninitialised : std::allocator<T> {
+  static constexpr std::size_t huge_page = std::size_t(2) << 20;
+  template <class U>
+  struct rebind {
+    using other = Uninitialised<U>;
+  };
+  Uninitialised() = default;
+  template <class U>
+  Uninitialised(const Uninitialised<U>&) noexcept {}
+  T* allocate(std::size_t count) {
+    const std::size_t bytes = count * sizeof(T);
+    if (bytes < huge_page) return std::allocator<T>::allocate(count);
+    const std::size_t rounded = (bytes + huge_page - 1) / huge_page * huge_page;
+    void* p = std::aligned_alloc(huge_page, rounded);
+    if (p == nullptr) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+    madvise(p, rounded, MADV_HUGEPAGE);  // advice only: without huge pages it is 4 KiB pages
+#endif
+    return static_cast<T*>(p);
+  }
+  void deallocate(T* p, std::size_t count) noexcept {
+    if (count * sizeof(T) < huge_page)
+      std::allocator<T>::deallocate(p, count);
+    else
+      std::free(p);
+  }
+  template <class U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+template <class T>
+using MemberArray = std::vector<T, Uninitialised<T>>;
 
 // Every member's arrays on the host, member after member (member b's entry e of an array of
 // L per member at [b L + e]); the shared ones once.
@@ -24,14 +74,16 @@ struct BatchHost {
   std::size_t members = 0, m = 0, n = 0, nnz = 0, ldab = 0, kl = 0, ku = 0;
   double h = 0, dt = 0, c = 0;
   std::vector<std::int32_t> row_ptr, col_idx, to_band, from_band;
-  std::vector<std::size_t> band_slot;  // entry k of S = I - c Lin (CSR) -> its place in band storage
-  std::vector<angiogenesis_1d::Coefficients> k;
-  std::vector<double> taf, taf_flux;  // m per member (taf_flux's last entry unused)
-  std::vector<double> lin;            // nnz per member
-  std::vector<double> lu;             // ldab n per member
-  std::vector<int> ipiv, u_reach;     // n per member
-  std::vector<double> inverse_diagonal;
-  std::vector<double> u;  // n per member: the initial states
+  // Where S = I - c Lin goes in band storage: Lin's entry k at lin_slot[k] (as 1 - c Lin_k on
+  // the diagonal, - c Lin_k off it), and a 1 at each unit_slot (S's diagonal entries Lin lacks).
+  std::vector<std::size_t> lin_slot, unit_slot;
+  MemberArray<angiogenesis_1d::Coefficients> k;
+  MemberArray<double> taf, taf_flux;  // m per member (taf_flux's last entry unused)
+  MemberArray<double> lin;            // nnz per member
+  MemberArray<double> lu;             // ldab n per member
+  MemberArray<int> ipiv, u_reach;     // n per member
+  MemberArray<double> inverse_diagonal;
+  MemberArray<double> u;  // n per member: the initial states
 
   BatchShape shape() const {
     return {m, n, ldab, kl, ku, h, dt, c, row_ptr.data(), col_idx.data(), to_band.data(),
