@@ -242,19 +242,32 @@ RunResult BatchedImexIntegrator::run(Model& model, LinearSolver* /*solver*/, Run
   const FieldLayout layout = group.front().model->imex()->layout();
   std::vector<MemberStatus> status(group.size());
   std::vector<std::int64_t> reported(group.size(), 0);  // the last step each member reported
-  auto report = [&](std::size_t b, std::int64_t step, std::span<const double> u, double projected) {
-    auto& problem = *group[b].model->imex();
-    auto obs = problem.observables(double(step) * dt_, u);
-    if (projection_) obs.push_back({"projected", projected});
-    group[b].context->observer->on_step({step, steps_, double(step) * dt_, dt_}, u, obs);
-    reported[b] = step;
+  // Every reporting member's observables made in parallel (each from its own model, which
+  // observables() only reads), then handed to the observers in member order on this thread, as
+  // an observer need not be thread-safe. Serial, the observables were most of the output of a
+  // large batch. `status` null: all members report, nothing projected yet.
+  std::vector<std::vector<Observable>> observables(group.size());
+  auto report = [&](std::int64_t step, const double* states, const std::vector<MemberStatus>* s) {
+    const double t = double(step) * dt_;
+    auto state = [&](std::size_t b) { return std::span<const double>(states + b * host.n, host.n); };
+    auto reports = [&](std::size_t b) { return s == nullptr || (*s)[b].failed_step == 0; };
+#pragma omp parallel for schedule(dynamic, 64)
+    for (std::int64_t j = 0; j < std::int64_t(group.size()); ++j) {
+      const auto b = std::size_t(j);
+      if (!reports(b)) continue;
+      observables[b] = group[b].model->imex()->observables(t, state(b));
+      if (projection_) observables[b].push_back({"projected", s == nullptr ? 0.0 : (*s)[b].projected});
+    }
+    for (std::size_t b = 0; b < group.size(); ++b)
+      if (reports(b)) {
+        group[b].context->observer->on_step({step, steps_, t, dt_}, state(b), observables[b]);
+        reported[b] = step;
+      }
   };
   {
     auto scope = ctx.timer->measure("output");
-    for (std::size_t b = 0; b < group.size(); ++b) {
-      group[b].context->observer->on_start(layout);
-      report(b, 0, std::span<const double>(host.u.data() + b * host.n, host.n), 0.0);
-    }
+    for (std::size_t b = 0; b < group.size(); ++b) group[b].context->observer->on_start(layout);
+    report(0, host.u.data(), nullptr);
   }
   std::vector<double> u;
   for (std::int64_t first = 1; first <= steps_; first += report_every_) {
@@ -265,9 +278,7 @@ RunResult BatchedImexIntegrator::run(Model& model, LinearSolver* /*solver*/, Run
     }
     auto scope = ctx.timer->measure("output");
     engine->read(u, status);
-    for (std::size_t b = 0; b < group.size(); ++b)
-      if (status[b].failed_step == 0)
-        report(b, last, std::span<const double>(u.data() + b * host.n, host.n), status[b].projected);
+    report(last, u.data(), &status);
   }
 
   RunResult lead;
