@@ -26,7 +26,7 @@ class CpuEngine final : public BatchEngine {
       for (std::int64_t step = first; step <= last; ++step) advance(std::size_t(b), step);
   }
 
-  void read(std::vector<double>& u, std::vector<MemberStatus>& status) override {
+  void read(MemberArray<double>& u, std::vector<MemberStatus>& status) override {
     u = u_;
     status = status_;
   }
@@ -71,7 +71,7 @@ class CpuEngine final : public BatchEngine {
   BatchShape shape_;
   bool projection_;
   double limit_;
-  std::vector<double> u_;
+  MemberArray<double> u_;
   MemberArray<double> x_;  // every entry written by each step's right-hand side before it is read
   std::vector<MemberStatus> status_;
 };

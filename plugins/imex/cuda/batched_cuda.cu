@@ -154,7 +154,7 @@ class CudaEngine final : public BatchEngine {
     check(cudaDeviceSynchronize(), "batched steps");
   }
 
-  void read(std::vector<double>& u, std::vector<MemberStatus>& status) override {
+  void read(MemberArray<double>& u, std::vector<MemberStatus>& status) override {
     auto* staging = reinterpret_cast<double*>(staging_.get());
     interleave<<<blocks(b_ * n_, 256), 256>>>(u_.get(), staging, b_, n_, false);
     cuda::check_launch(context, "interleave");

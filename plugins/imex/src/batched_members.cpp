@@ -269,7 +269,7 @@ RunResult BatchedImexIntegrator::run(Model& model, LinearSolver* /*solver*/, Run
     for (std::size_t b = 0; b < group.size(); ++b) group[b].context->observer->on_start(layout);
     report(0, host.u.data(), nullptr);
   }
-  std::vector<double> u;
+  MemberArray<double> u;
   for (std::int64_t first = 1; first <= steps_; first += report_every_) {
     const std::int64_t last = std::min(first + report_every_ - 1, steps_);
     {

@@ -107,7 +107,7 @@ class BatchEngine {
   // before the next member, so a member's arrays stay in cache as in its single run.
   virtual void advance(std::int64_t first, std::int64_t last) = 0;
   // Every member's state (member after member) and status.
-  virtual void read(std::vector<double>& u, std::vector<MemberStatus>& status) = 0;
+  virtual void read(MemberArray<double>& u, std::vector<MemberStatus>& status) = 0;
   virtual std::string device_name() const = 0;
 };
 
