@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdio>
+#include <string>
 
 namespace bt = batch_test;
 
@@ -30,7 +31,7 @@ TEST_CASE("members on the GPU equal their single runs to 1e-12") {
     CHECK(bt::relative_difference(gpu[b].state, bt::single_run(members[b], 0.01, 100).state) <=
           1e-12);
   MESSAGE("37 members, 100 steps, M = 400: largest relative difference GPU against CPU "
-          << worst << (bitwise ? " (bit for bit)" : ""));
+          << worst << std::string(bitwise ? " (bit for bit)" : ""));
 }
 
 TEST_CASE("on the GPU an unstable member fails alone and reports every few steps keep the states") {
