@@ -12,30 +12,13 @@
 set -u
 solvent=$1 mpiexec=$2 work=$3
 rm -rf "$work" && mkdir -p "$work"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
-fail() { echo "FAIL: $*"; [ -f "$work/out.txt" ] && cat "$work/out.txt"; exit 1; }
-value() { sed -n "s/^ *$2 = //p" "$1/record.toml" | head -1; }
+source "$(dirname "$0")/../../support/grid_runs.sh"
 
 for case in "cg poisson" "bcgs convection-diffusion"; do
   set -- $case
   ksp=$1 problem=$2
-  cat > "$work/$ksp.toml" <<TOML
-[run]
-name = "petsc-distributed-$ksp"
-[model]
-type = "grid-equations-3d"
-n1 = 13
-n2 = 11
-n3 = 9
-problem = "$problem"
-[integrator]
-type = "steady"
-[linear_solver]
-type = "petsc"
-ksp_type = "$ksp"
-pc_type = "jacobi"
-tolerance = 1e-10
-TOML
+  grid_problem "$work/$ksp.toml" petsc "$problem" 13 11 9 "ksp_type = \"$ksp\"
+pc_type = \"jacobi\""
   for run in "1 auto" "2 auto" "4 auto" "2 2x1x1"; do
     set -- $run
     n=$1 split=$2 dir="$work/$ksp-n$1-$2"
@@ -67,23 +50,7 @@ PY
 done
 echo "petsc over 2 and 4 ranks repeats one rank to rounding"
 
-cat > "$work/pc.toml" <<TOML
-[run]
-name = "petsc-pc-distributed"
-[model]
-type = "grid-equations-3d"
-n1 = 13
-n2 = 11
-n3 = 9
-problem = "poisson"
-[integrator]
-type = "steady"
-[linear_solver]
-type = "bicgstab"
-tolerance = 1e-10
-[preconditioner]
-type = "jacobi"
-TOML
+grid_problem "$work/pc.toml" bicgstab poisson 13 11 9 $'[preconditioner]\ntype = "jacobi"'
 for run in "1 auto" "2 auto" "4 auto" "2 2x1x1"; do
   set -- $run
   for pc in solvent-jacobi jacobi hypre; do
