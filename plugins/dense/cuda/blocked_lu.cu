@@ -12,9 +12,11 @@
 #include <cublas_v2.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <climits>
 #include <numeric>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -130,24 +132,41 @@ __global__ void __launch_bounds__(kMoveLanes* kMoveColumns)
 // Factors the sub-panel of `width` columns whose top-left entry is the diagonal entry
 // (j0, j0) of the n x n matrix a (rows j0..n-1), in one block. Step j: pivot search down
 // column j (each warp's best pair, then De Luca et al.'s atomic max across the warps and the
-// lowest row holding the maximum), swap of rows j and p across the sub-panel, the
-// multipliers l = a_rj / a_jj stored below the diagonal, rank-1 update of the later columns.
+// lowest row holding the maximum), the multipliers l = a_rj / a_jj stored below the
+// diagonal, rank-1 update of the later columns.
 // staged: the sub-panel is copied to shared memory (column-major, leading dimension rows)
 // and written back at the end, so its steps touch no global memory; otherwise it is
 // worked on in place.
-// Then, for the rest of its panel (columns [k0, end)): the sub-panel's swaps in the other
-// columns, and U's rows j0..j0+width-1 right of it (U12 = L11^-1 A12); the last sub-panel
+// A step costs one block barrier. Rows are not swapped while the sub-panel is factored: a
+// row stays where it lies (its "place"), owned by one thread throughout, and `logical`
+// (shared after the staged panel, else `scratch`) holds the row it is in LAPACK's order,
+// which the pivot search ranks ties by. The pivot's place is read by all and written by
+// none during its step, so swapping first (a barrier of its own) is not needed; the
+// search for column j + 1 runs in step j's update, its warps' candidates in a slot per
+// warp and its maximum in one of three rotating words, one being reset while one is read
+// and one is filled.
+// Then, for the whole panel (columns [k0, end)): the sub-panel's swaps, composed into at
+// most 2 width moves, in every column, its own included (which puts its rows in LAPACK's
+// order), and U's rows j0..j0+width-1 right of it (U12 = L11^-1 A12); the last sub-panel
 // of a panel also composes the whole panel's swaps into panel_moves. These are a few
 // thousand entries: as launches of their own (a swap pass, a DTRSM, a composition) they
 // cost more than the work, three launches per sub-panel being most of a factorisation's
 // time at n = 3200 on the H100.
+// A step's time is mostly instructions issued per row on the one SM, so the kernel is
+// compiled twice: staged, where the panel's address space (shared) and 32-bit offsets are
+// known at compile time, and in place.
+template <bool kStaged>
 __global__ void __launch_bounds__(kPanelThreads, 1)
-    factor_panel_kernel(double* a, int lda, int n, int j0, int width, bool staged, int k0, int end,
-                        int* pivots, PivotFailure* failure, SwapMoves* panel_moves) {
+    factor_panel_kernel(double* a, int lda, int n, int j0, int width, int k0, int end,
+                        int* pivots, int* scratch, PivotFailure* failure,
+                        SwapMoves* panel_moves) {
+  using Offset = std::conditional_t<kStaged, int, std::size_t>;
   extern __shared__ double staged_panel[];
-  // By step parity: one pair is reset while the other is in use, saving a barrier per step.
-  __shared__ double step_max[2];
-  __shared__ int step_row[2];
+  constexpr int kWarps = kPanelThreads / 32;
+  __shared__ double step_max[3];
+  __shared__ double slot_best[2][kWarps];
+  __shared__ int slot_row[2][kWarps];
+  __shared__ int slot_place[2][kWarps];
   __shared__ int move_row[kMaxMoves];
   __shared__ int move_from[kMaxMoves];
   __shared__ int move_count;
@@ -155,59 +174,105 @@ __global__ void __launch_bounds__(kPanelThreads, 1)
   const int tid = static_cast<int>(threadIdx.x);
   const int threads = static_cast<int>(blockDim.x);
   const int lane = tid % 32;
+  const int warps = threads / 32;
   double* const origin = a + entry(j0, j0, lda);
-  double* const p = staged ? staged_panel : origin;
-  const int ldp = staged ? rows : lda;
-  if (staged) {
-    for (int c = 0; c < width; ++c)
-      for (int r = tid; r < rows; r += threads) p[entry(r, c, ldp)] = origin[entry(r, c, lda)];
+  double* const p = kStaged ? staged_panel : origin;
+  const Offset ldp = kStaged ? rows : lda;
+  const auto at = [ldp](int r, int c) {
+    return static_cast<Offset>(c) * ldp + static_cast<Offset>(r);
+  };
+  int* const logical = kStaged ? reinterpret_cast<int*>(staged_panel + rows * width) : scratch;
+  for (int r = tid; r < rows; r += threads) {
+    logical[r] = r;
+    // Unrolled so that a thread has several loads in flight: one at a time, the copy runs
+    // at a few tens of GB/s.
+    if (kStaged) {
+#pragma unroll 8
+      for (int c = 0; c < width; ++c) p[at(r, c)] = origin[entry(r, c, lda)];
+    }
   }
-  if (tid < 2) {
-    step_max[tid] = -1.0;
-    step_row[tid] = INT_MAX;
+  if (tid < 3) step_max[tid] = -1.0;
+  // The warp's candidate for column `column`: its magnitude into the column's maximum, its
+  // rows into the warp's slot. Every warp offers, so no slot keeps an older column's pair.
+  const auto offer = [&](int column, double best, int row, int place) {
+    warp_keep_better(best, row, place);
+    if (lane == 0) {
+      atomic_max(&step_max[column % 3], best);
+      slot_best[column % 2][tid / 32] = best;
+      slot_row[column % 2][tid / 32] = row;
+      slot_place[column % 2][tid / 32] = place;
+    }
+  };
+  __syncthreads();
+  {
+    double best = -1.0;
+    int row = INT_MAX;
+    int place = -1;
+    for (int r = tid; r < rows; r += threads)
+      keep_better(best, row, place, pivot_magnitude(p[at(r, 0)]), r, r);
+    offer(0, best, row, place);
   }
   __syncthreads();
   for (int j = 0; j < width; ++j) {
-    const int mine = j & 1;
-    // The other pair was last read before the previous step's final barrier.
-    if (tid == 0) {
-      step_max[mine ^ 1] = -1.0;
-      step_row[mine ^ 1] = INT_MAX;
+    // Last read at the start of step j - 1, next filled in step j + 1.
+    if (tid == 0) step_max[(j + 2) % 3] = -1.0;
+    // Every warp finds the pivot itself: the lowest row among the slots holding the maximum.
+    const double top = step_max[j % 3];
+    int pivot_row = INT_MAX;
+    int pivot_place = -1;
+    if (lane < warps && slot_best[j % 2][lane] == top) {
+      pivot_row = slot_row[j % 2][lane];
+      pivot_place = slot_place[j % 2][lane];
     }
-    double best = -1.0;
-    int row = INT_MAX;
-    for (int r = j + tid; r < rows; r += threads)
-      keep_better(best, row, pivot_magnitude(p[entry(r, j, ldp)]), r);
-    warp_keep_better(best, row);
-    if (lane == 0) atomic_max(&step_max[mine], best);
-    __syncthreads();
-    if (lane == 0 && row != INT_MAX && best == step_max[mine]) atomicMin(&step_row[mine], row);
-    __syncthreads();
-    const int pivot_row = step_row[mine];
-    if (pivot_row != j) {
-      for (int c = tid; c < width; c += threads) {
-        const double v = p[entry(j, c, ldp)];
-        p[entry(j, c, ldp)] = p[entry(pivot_row, c, ldp)];
-        p[entry(pivot_row, c, ldp)] = v;
+    for (int offset = 16; offset > 0; offset /= 2) {
+      const int other_row = __shfl_xor_sync(0xffffffffu, pivot_row, offset);
+      const int other_place = __shfl_xor_sync(0xffffffffu, pivot_place, offset);
+      if (other_row < pivot_row) {
+        pivot_row = other_row;
+        pivot_place = other_place;
       }
     }
-    __syncthreads();
-    const double pivot = p[entry(j, j, ldp)];
+    const double pivot = p[at(pivot_place, j)];
     if (tid == 0) {
       pivots[j0 + j] = j0 + pivot_row;
       if (!usable_pivot(pivot)) record_failure(failure, j0 + j, pivot);
     }
-    for (int r = j + 1 + tid; r < rows; r += threads) {
-      const double l = multiplier(p[entry(r, j, ldp)], pivot);
-      p[entry(r, j, ldp)] = l;
-      for (int c = j + 1; c < width; ++c)
-        p[entry(r, c, ldp)] = eliminate(p[entry(r, c, ldp)], l, p[entry(j, c, ldp)]);
+    // LAPACK's dgetf2: multiply by the pivot's reciprocal where it is a normal number (a
+    // division per row is a few dozen instructions), divide where it is not.
+    const bool reciprocal = fabs(pivot) >= DBL_MIN;
+    const double inverse = 1.0 / pivot;
+    const bool search = j + 1 < width;
+    double best = -1.0;
+    int row = INT_MAX;
+    int place = -1;
+    for (int r = tid; r < rows; r += threads) {
+      int g = logical[r];
+      if (g < j) continue;  // a row of U already
+      if (r == pivot_place) {
+        logical[r] = j;  // U's row j from now on
+        continue;
+      }
+      if (g == j) {  // row j, which the swap sends to the pivot's row
+        g = pivot_row;
+        logical[r] = g;
+      }
+      const double v = p[at(r, j)];
+      const double l = reciprocal ? v * inverse : multiplier(v, pivot);
+      p[at(r, j)] = l;
+      Offset x = at(r, j + 1);
+      Offset u = at(pivot_place, j + 1);
+#pragma unroll 4
+      for (int c = j + 1; c < width; ++c, x += ldp, u += ldp) p[x] = eliminate(p[x], l, p[u]);
+      if (search) keep_better(best, row, place, pivot_magnitude(p[at(r, j + 1)]), g, r);
     }
+    if (search) offer(j + 1, best, row, place);
     __syncthreads();
   }
-  if (staged) {
-    for (int c = 0; c < width; ++c)
-      for (int r = tid; r < rows; r += threads) origin[entry(r, c, lda)] = p[entry(r, c, ldp)];
+  if (kStaged) {
+    for (int r = tid; r < rows; r += threads) {
+#pragma unroll 8
+      for (int c = 0; c < width; ++c) origin[entry(r, c, lda)] = p[at(r, c)];
+    }
   }
   // The pivots thread 0 wrote are visible to the block after the last step's barrier; the
   // written-back sub-panel after the next.
@@ -216,33 +281,30 @@ __global__ void __launch_bounds__(kPanelThreads, 1)
     if (tid == 0) move_count = count;
   }
   __syncthreads();
-  // The moves in the panel's other columns, whole columns at a time (count is at most
-  // 2 width <= 64 and at most rows, so at most threads, panel_threads being at least 64):
-  // every read of a round before every write.
+  // The moves in the panel's columns, whole columns at a time (count is at most 2 width <=
+  // 64 and at most rows, so at most threads, panel_threads being at least 64): every read of
+  // a round before every write.
   const int count = move_count;
-  const int before = j0 - k0;
-  const int others = (end - k0) - width;
+  const int columns = end - k0;
   const int per_round = threads / count;
-  for (int q0 = 0; q0 < others; q0 += per_round) {
+  for (int q0 = 0; q0 < columns; q0 += per_round) {
     const int q = q0 + tid / count;
-    const bool moving = tid < per_round * count && q < others;
-    const int column = q < before ? k0 + q : j0 + width + (q - before);
+    const bool moving = tid < per_round * count && q < columns;
     const int t = tid % count;
     double v = 0.0;
-    if (moving) v = a[entry(move_from[t], column, lda)];
+    if (moving) v = a[entry(move_from[t], k0 + q, lda)];
     __syncthreads();
-    if (moving) a[entry(move_row[t], column, lda)] = v;
+    if (moving) a[entry(move_row[t], k0 + q, lda)] = v;
     __syncthreads();
   }
   // U12 = L11^-1 A12, a warp per column: lane i holds row j0 + i, and column k's value,
-  // final, is shuffled to the lanes below it.
-  const int warps = threads / 32;
+  // final, is shuffled to the lanes below it. L11 is read in its rows' order, from global.
   for (int c = j0 + width + tid / 32; c < end; c += warps) {
     double* const column = a + entry(0, c, lda);
     double x = lane < width ? column[j0 + lane] : 0.0;
     for (int k = 0; k + 1 < width; ++k) {
       const double known = __shfl_sync(0xffffffffu, x, k);
-      if (lane > k && lane < width) x = eliminate(x, p[entry(lane, k, ldp)], known);
+      if (lane > k && lane < width) x = eliminate(x, origin[entry(lane, k, lda)], known);
     }
     if (lane < width) column[j0 + lane] = x;
   }
@@ -282,6 +344,7 @@ struct BlockedLu::State {
   DeviceArray<double> lu;        // column-major, leading dimension n: unit L below, U above
   DeviceArray<double> rhs;
   DeviceArray<int> pivots;             // step k swapped rows k and pivots[k]
+  DeviceArray<int> row_order;          // an unstaged sub-panel's `logical`, n entries
   DeviceArray<SwapMoves> panel_moves;  // a panel's swaps, composed
   DeviceArray<PivotFailure> failure;
   std::vector<int> chosen;
@@ -323,30 +386,32 @@ struct BlockedLu::State {
           "cublasDgeam transposing the matrix");
   }
 
+  // Shared memory a staged sub-panel takes: its entries and each row's place in LAPACK's
+  // order.
+  static std::size_t staged_bytes(int rows, int width) {
+    return static_cast<std::size_t>(rows) *
+           (static_cast<std::size_t>(width) * sizeof(double) + sizeof(int));
+  }
+
   // The widest sub-panel (a power of two, at most block_size and kMaxPanelWidth) whose
   // rows fit in shared memory.
   PanelShape panel_shape(int rows) const {
     const int limit = std::min(options.block_size, kMaxPanelWidth);
     for (int w = kMaxPanelWidth; w >= 1; w /= 2) {
-      if (w <= limit &&
-          static_cast<std::size_t>(rows) * static_cast<std::size_t>(w) * sizeof(double) <=
-              staged_budget)
-        return {w, true};
+      if (w <= limit && staged_bytes(rows, w) <= staged_budget) return {w, true};
     }
     return {std::min(options.block_size, kUnstagedPanelWidth), false};
   }
 
   void factor_panel(int j0, int width, bool staged, int k0, int end) {
     const int rows = ni() - j0;
-    const std::size_t bytes =
-        staged ? static_cast<std::size_t>(rows) * static_cast<std::size_t>(width) * sizeof(double)
-               : 0;
+    const std::size_t bytes = staged ? staged_bytes(rows, width) : 0;
     // A thread per row up to panel_threads: the barriers of a short panel wait for fewer
     // warps.
     const int threads = std::min(options.panel_threads, (rows + 31) / 32 * 32);
-    factor_panel_kernel<<<1, threads, bytes, stream>>>(lu.get(), ni(), ni(), j0, width, staged, k0,
-                                                       end, pivots.get(), failure.get(),
-                                                       panel_moves.get());
+    const auto kernel = staged ? factor_panel_kernel<true> : factor_panel_kernel<false>;
+    kernel<<<1, threads, bytes, stream>>>(lu.get(), ni(), ni(), j0, width, k0, end, pivots.get(),
+                                          row_order.get(), failure.get(), panel_moves.get());
     cuda::check_launch(kGeppCuda, "factor_panel_kernel");
   }
 
@@ -469,9 +534,9 @@ BlockedLu::BlockedLu(const EngineOptions& options) : state_(std::make_unique<Sta
   check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
         "cudaDeviceGetAttribute");
   cudaFuncAttributes attributes{};
-  check(cudaFuncGetAttributes(&attributes, factor_panel_kernel), "cudaFuncGetAttributes");
+  check(cudaFuncGetAttributes(&attributes, factor_panel_kernel<true>), "cudaFuncGetAttributes");
   const int budget = optin - static_cast<int>(attributes.sharedSizeBytes);
-  check(cudaFuncSetAttribute(factor_panel_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+  check(cudaFuncSetAttribute(factor_panel_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                              budget),
         "cudaFuncSetAttribute(factor_panel_kernel)");
   s.staged_budget = static_cast<std::size_t>(budget);
@@ -490,6 +555,7 @@ void BlockedLu::setup(const double* a, std::size_t n) {
   s.lu.resize(n * n);
   s.rhs.resize(n);
   s.pivots.resize(n);
+  s.row_order.resize(n);
   s.panel_moves.resize(1);
   s.failure.resize(1);
   s.mark(0);
