@@ -32,18 +32,6 @@ struct LinearSolver::State {
 
 namespace {
 
-// The first non-finite entry of v, or v.size(). The sum of v * 0 is 0 unless an entry is inf
-// or NaN: one vectorised pass over finite vectors, the search only after one failed.
-template <class T>
-std::size_t first_non_finite(std::span<const T> v) {
-  double acc = 0.0;
-  for (const T& e : v) acc += std::real(e) * 0.0 + std::imag(e) * 0.0;
-  if (acc == 0.0) return v.size();
-  for (std::size_t i = 0; i < v.size(); ++i)
-    if (!std::isfinite(std::real(v[i])) || !std::isfinite(std::imag(v[i]))) return i;
-  return v.size();
-}
-
 template <class T>
 std::string entry_text(std::span<const T> v, std::size_t i) {
   if constexpr (std::is_same_v<T, double>)

@@ -141,20 +141,35 @@ void apply_any(const Operator& op, std::span<const T> x, std::span<T> y) {
       op);
 }
 
-// sum_i |v_i|^2 by f(i) = v_i, in the fast plain way; where squares overflow (entries beyond
-// 1e154, as in a state that is blowing up but still finite) again with a scale, as LAPACK's
-// nrm2 does, so that a finite residual is never reported as NaN.
+// sum_i |v_i|^2 by f(i) = v_i with a scale, as LAPACK's nrm2 does: for sums whose squares
+// overflow (entries beyond 1e154, as in a state that is blowing up but still finite), so
+// that a finite residual is never reported as NaN.
 template <class F>
-double norm_of(std::size_t n, F f) {
-  double s2 = 0;
-  for (std::size_t i = 0; i < n; ++i) s2 += std::norm(f(i));
-  if (std::isfinite(s2)) return std::sqrt(s2);
+double scaled_norm(std::size_t n, F f) {
   double scale = 0;
   for (std::size_t i = 0; i < n; ++i) scale = std::max(scale, std::abs(f(i)));
   if (!std::isfinite(scale) || scale == 0) return scale;
-  s2 = 0;
+  double s2 = 0;
   for (std::size_t i = 0; i < n; ++i) s2 += std::norm(f(i) / scale);
   return scale * std::sqrt(s2);
+}
+
+struct Norms {
+  double f, g;
+};
+
+// ||f||_2 and ||g||_2 over i < n (f(i) = v_i), each summed in the plain way in the order of
+// i, and again by scaled_norm where the squares overflowed. Both sums go in one pass: each
+// is a chain of dependent additions, and side by side the two chains overlap.
+template <class F, class G>
+Norms norms_of(std::size_t n, F f, G g) {
+  double sf = 0, sg = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    sf += std::norm(f(i));
+    sg += std::norm(g(i));
+  }
+  return {std::isfinite(sf) ? std::sqrt(sf) : scaled_norm(n, f),
+          std::isfinite(sg) ? std::sqrt(sg) : scaled_norm(n, g)};
 }
 
 // Assembled storages row by row, with no temporary (the core checks every direct solve with
@@ -170,7 +185,8 @@ double residual_of(const Operator& op, std::span<const T> b, std::span<const T> 
                       std::to_string(rows_of(op)) + " rows");
   const std::size_t n = b.size();
   const Communicator& ranks = ranks_of(op);
-  double r = 0;
+  const auto rhs = [&](std::size_t i) { return b[i]; };
+  Norms norms{};
   std::visit(
       [&](const auto& a) {
         using M = std::decay_t<decltype(a)>;
@@ -180,13 +196,13 @@ double residual_of(const Operator& op, std::span<const T> b, std::span<const T> 
         } else if (Traits<M>::kind == OperatorKind::MatrixFree || ranks.size() > 1) {
           std::vector<T> ax(n);
           apply_any<T>(op, x, ax);
-          r = norm_of(n, [&](std::size_t i) { return b[i] - ax[i]; });
+          norms = norms_of(n, [&](std::size_t i) { return b[i] - ax[i]; }, rhs);
         } else if constexpr (Traits<M>::kind != OperatorKind::MatrixFree) {
-          r = norm_of(n, [&](std::size_t i) { return b[i] - row_product(a, i, x); });
+          norms = norms_of(n, [&](std::size_t i) { return b[i] - row_product(a, i, x); }, rhs);
         }
       },
       op);
-  double bn = norm_of(n, [&](std::size_t i) { return b[i]; });
+  double r = norms.f, bn = norms.g;
   if (ranks.size() > 1) {
     double squares[2] = {r * r, bn * bn};
     ranks.sum(squares);
@@ -194,6 +210,22 @@ double residual_of(const Operator& op, std::span<const T> b, std::span<const T> 
     bn = std::sqrt(squares[1]);
   }
   return bn > 0 ? r / bn : r;
+}
+
+// Whether every v[i] of n is finite: v * 0 is 0 for a finite entry and NaN for inf or NaN,
+// so the sum of those products is 0 exactly when all are. The sum is kept in eight partial
+// sums (whether it is 0 does not depend on the order), which the compiler vectorises; one
+// running sum would be a chain of n dependent additions.
+bool all_finite(const double* v, std::size_t n) {
+  constexpr std::size_t lanes = 8;
+  double partial[lanes] = {};
+  std::size_t i = 0;
+  for (; i + lanes <= n; i += lanes)
+    for (std::size_t k = 0; k < lanes; ++k) partial[k] += v[i + k] * 0.0;
+  double sum = 0;
+  for (; i < n; ++i) sum += v[i] * 0.0;
+  for (double p : partial) sum += p;
+  return sum == 0.0;
 }
 
 }  // namespace
@@ -211,6 +243,20 @@ double relative_residual(const Operator& a, std::span<const double> b, std::span
 double relative_residual(const Operator& a, std::span<const complex> b,
                          std::span<const complex> x) {
   return residual_of<complex>(a, b, x);
+}
+
+std::size_t first_non_finite(std::span<const double> v) {
+  if (all_finite(v.data(), v.size())) return v.size();
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (!std::isfinite(v[i])) return i;
+  return v.size();
+}
+std::size_t first_non_finite(std::span<const complex> v) {
+  // A complex<double> is an array of its two parts (the standard guarantees the layout).
+  if (all_finite(reinterpret_cast<const double*>(v.data()), 2 * v.size())) return v.size();
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (!std::isfinite(v[i].real()) || !std::isfinite(v[i].imag())) return i;
+  return v.size();
 }
 
 }  // namespace solvent

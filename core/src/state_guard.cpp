@@ -1,6 +1,7 @@
 #include "state_guard.hpp"
 
 #include <solvent/errors.hpp>
+#include <solvent/operator.hpp>
 
 #include <fmt/format.h>
 
@@ -22,8 +23,7 @@ void StateGuard::on_step(const StepInfo& info, std::span<const double> u,
         "the state of step {} (t = {:.6g}) {}: {}; output up to step {} is kept", info.step,
         info.t, why, describe_entry(layout_, u, i), info.step - 1));
   };
-  for (std::size_t i = 0; i < u.size(); ++i)
-    if (!std::isfinite(u[i])) fail(i, "is not finite");
+  if (const auto i = first_non_finite(u); i < u.size()) fail(i, "is not finite");
   const std::size_t m = layout_.points();
   if (u.size() == layout_.size() && ranges_.size() == layout_.components.size()) {
     for (std::size_t c = 0; c < layout_.components.size(); ++c) {

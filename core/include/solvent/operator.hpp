@@ -83,4 +83,10 @@ double relative_residual(const Operator& a, std::span<const double> b, std::span
 double relative_residual(const Operator& a, std::span<const complex> b,
                          std::span<const complex> x);
 
+// The index of the first entry of v that is inf or NaN (for a complex entry, in either part),
+// or v.size() when all are finite. Every step checks its vectors with it, so finite ones take
+// one vectorised pass and the search runs only after that found something.
+std::size_t first_non_finite(std::span<const double> v);
+std::size_t first_non_finite(std::span<const complex> v);
+
 }  // namespace solvent

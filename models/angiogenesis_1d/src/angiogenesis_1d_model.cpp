@@ -4,7 +4,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -175,16 +174,33 @@ std::vector<Observable> Angiogenesis1d::observables(double /*t*/, std::span<cons
                                           {"mass_P", "min_P", "max_P"},
                                           {"mass_I", "min_I", "max_I"},
                                           {"mass_F", "min_F", "max_F"}};
+  // The four species in one pass over the points: each mass is a chain of dependent
+  // additions, and four side by side overlap where one after another they did not. Each
+  // species' sums still run over its points in order. The minimum is the first smallest
+  // value and the maximum the last largest (std::minmax_element's, which tells 0 from -0).
+  const double* v[4];
+  double mass[4], lo[4], hi[4];
+  for (std::size_t s = 0; s < 4; ++s) {
+    v[s] = u.data() + s * m_;
+    mass[s] = 0.5 * (v[s][0] + v[s][m_ - 1]);
+    lo[s] = hi[s] = v[s][0];
+  }
+  auto extremes = [&](std::size_t s, double x) {
+    lo[s] = x < lo[s] ? x : lo[s];
+    hi[s] = x < hi[s] ? hi[s] : x;
+  };
+  for (std::size_t i = 1; i + 1 < m_; ++i)
+    for (std::size_t s = 0; s < 4; ++s) {
+      mass[s] += v[s][i];
+      extremes(s, v[s][i]);
+    }
   std::vector<Observable> out;
   out.reserve(12);
   for (std::size_t s = 0; s < 4; ++s) {
-    const double* v = u.data() + s * m_;
-    double mass = 0.5 * (v[0] + v[m_ - 1]);
-    for (std::size_t i = 1; i + 1 < m_; ++i) mass += v[i];
-    const auto [lo, hi] = std::minmax_element(v, v + m_);
-    out.push_back({names[s][0], mass * h_});
-    out.push_back({names[s][1], *lo});
-    out.push_back({names[s][2], *hi});
+    extremes(s, v[s][m_ - 1]);
+    out.push_back({names[s][0], mass[s] * h_});
+    out.push_back({names[s][1], lo[s]});
+    out.push_back({names[s][2], hi[s]});
   }
   return out;
 }
