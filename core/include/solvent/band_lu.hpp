@@ -9,8 +9,9 @@
 //
 // Both sweeps are one long dependency chain through x, so they go row by row: each row's
 // sum over its far entries (ready early, overlapped by the processor) is kept apart from
-// the one term that waits for the previous row, whose value stays in a register, and U's
-// diagonal comes inverted (a multiply, not a divide, on the chain). The row form of the
+// the one term that waits for the previous row, and U's diagonal comes inverted (a
+// multiply, not a divide, on the chain). The values of the previous two rows stay in
+// registers: read back from x, each would wait for its store to be forwarded, on the chain. The row form of the
 // forward sweep holds between row interchanges (gbtrf does not apply an interchange to
 // earlier columns of L, so each must happen at its place in the sweep): columns that
 // swap are applied in gbtrs's column form, the runs between them in row form. In the 1D
@@ -53,6 +54,22 @@ void band_lu_prepare(const T* lu, std::size_t ldab, std::size_t n, std::size_t k
 
 namespace detail {
 
+// far - a * chained, where chained is the value the previous row just produced. Where a is
+// 0 (a coupling the band allows but the matrix lacks, as between the 1D model's species) and
+// far is not 0, the product is +-0 and leaves far as it is whenever chained is finite, so the
+// row takes far without waiting for chained: the rows' dependency chain breaks there. The
+// branch (a select would wait for chained) keeps the bits of the full expression: far = +-0
+// and a non-finite chained go the full way. Complex values always do (a zero part of far
+// would not survive the subtraction of a signed zero unchanged).
+template <class T>
+SOLVENT_HD T minus_product(T far, T a, T chained) {
+  return far - a * chained;
+}
+SOLVENT_HD inline double minus_product(double far, double a, double chained) {
+  if (a == 0.0 && far != 0.0 && chained - chained == 0.0) return far;
+  return far - a * chained;
+}
+
 // The substitution with the stride as `Stride` gives it: a constant 1 (one system, whose
 // addressing the compiler then simplifies) or the run-time f.stride.
 template <class T, class Stride>
@@ -75,11 +92,15 @@ SOLVENT_HD void band_lu_substitute(const BandLu<T>& f, T* x, Stride stride) {
     }
     std::size_t e = j + 1;  // the run j .. e-1 has no interchange
     while (e < n && pivot(e) == e) ++e;
-    T previous = x[j * s];
+    T previous = x[j * s];  // x[i - 1]
+    T before{};             // x[i - 2], once that is in the run
     for (std::size_t i = j + 1; i < e; ++i) {
       T far = x[i * s];
-      for (std::size_t k = lesser(kl, i - j); k >= 2; --k) far -= at(i, i - k) * x[(i - k) * s];
-      previous = far - at(i, i - 1) * previous;
+      const std::size_t reach = lesser(kl, i - j);
+      for (std::size_t k = reach; k >= 3; --k) far -= at(i, i - k) * x[(i - k) * s];
+      if (reach >= 2) far -= at(i, i - 2) * before;
+      before = previous;
+      previous = minus_product(far, at(i, i - 1), previous);
       x[i * s] = previous;
     }
     // What the run's last columns owe the rows from e on.
@@ -88,12 +109,14 @@ SOLVENT_HD void band_lu_substitute(const BandLu<T>& f, T* x, Stride stride) {
         x[(c + i) * s] -= at(c + i, c) * x[c * s];
     j = e;
   }
-  T next{};
+  T next{}, after{};  // x[i + 1], x[i + 2]
   for (std::size_t i = n; i-- > 0;) {
     T far = x[i * s];
     const auto reach = std::size_t(f.u_reach[i * s]);
-    for (std::size_t k = reach; k >= 2; --k) far -= at(i, i + k) * x[(i + k) * s];
-    if (reach >= 1) far -= at(i, i + 1) * next;
+    for (std::size_t k = reach; k >= 3; --k) far -= at(i, i + k) * x[(i + k) * s];
+    if (reach >= 2) far -= at(i, i + 2) * after;
+    if (reach >= 1) far = minus_product(far, at(i, i + 1), next);
+    after = next;
     next = far * f.inverse_diagonal[i * s];
     x[i * s] = next;
   }
