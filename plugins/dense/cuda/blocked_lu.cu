@@ -1,6 +1,5 @@
 #include "cuda/blocked_lu.hpp"
 
-#include "cuda/atomic_max.cuh"
 #include "cuda/device_support.cuh"
 #include "cuda/pinned_upload.cuh"
 #include "cuda/pivot_choice.cuh"
@@ -36,6 +35,8 @@ constexpr int kUnstagedPanelWidth = 8;
 constexpr int kMaxMoves = 2 * kMaxBlockSize;
 constexpr int kMoveLanes = 128;  // threads along a column's moves
 constexpr int kMoveColumns = 8;  // columns per block
+// A row's entries the panel kernel loads at once (8 spills at 64 registers a thread).
+constexpr int kUpdateChunk = 4;
 
 void check(cudaError_t status, const char* what) { cuda::check(status, kGeppCuda, what); }
 
@@ -152,8 +153,9 @@ __global__ void __launch_bounds__(kMoveLanes* kMoveColumns)
 // thousand entries: as launches of their own (a swap pass, a DTRSM, a composition) they
 // cost more than the work, three launches per sub-panel being most of a factorisation's
 // time at n = 3200 on the H100.
-// A step's time is mostly instructions issued per row on the one SM, so the kernel is
-// compiled twice: staged, where the panel's address space (shared) and 32-bit offsets are
+// A step's update is bound by the one SM's shared-memory pipe (measured with per-phase
+// clocks on the H100: some 60% of a step at 1600 rows), so the kernel is compiled twice:
+// staged, where the panel's address space (shared, not generic) and 32-bit offsets are
 // known at compile time, and in place.
 template <bool kStaged>
 __global__ void __launch_bounds__(kPanelThreads, 1)
@@ -163,7 +165,11 @@ __global__ void __launch_bounds__(kPanelThreads, 1)
   using Offset = std::conditional_t<kStaged, int, std::size_t>;
   extern __shared__ double staged_panel[];
   constexpr int kWarps = kPanelThreads / 32;
-  __shared__ double step_max[3];
+  // A column's largest magnitude as the bit pattern of a double >= 0, which orders as the
+  // value does: De Luca et al.'s atomic maximum then is the hardware's 64-bit one instead
+  // of their compare-and-swap loop, which 32 warps contending for one word retry for about
+  // a thousand cycles a step.
+  __shared__ unsigned long long step_max[3];
   __shared__ double slot_best[2][kWarps];
   __shared__ int slot_row[2][kWarps];
   __shared__ int slot_place[2][kWarps];
@@ -191,17 +197,19 @@ __global__ void __launch_bounds__(kPanelThreads, 1)
       for (int c = 0; c < width; ++c) p[at(r, c)] = origin[entry(r, c, lda)];
     }
   }
-  if (tid < 3) step_max[tid] = -1.0;
+  if (tid < 3) step_max[tid] = 0;
   // The warp's candidate for column `column`: its magnitude into the column's maximum, its
-  // rows into the warp's slot. Every warp offers, so no slot keeps an older column's pair.
+  // rows into the warp's slot (the place by the lane holding it). Every warp offers, so no
+  // slot keeps an older column's pair.
   const auto offer = [&](int column, double best, int row, int place) {
-    warp_keep_better(best, row, place);
+    const WarpBest w = warp_best(best, row);
     if (lane == 0) {
-      atomic_max(&step_max[column % 3], best);
-      slot_best[column % 2][tid / 32] = best;
-      slot_row[column % 2][tid / 32] = row;
-      slot_place[column % 2][tid / 32] = place;
+      if (w.row != INT_MAX)
+        atomicMax(&step_max[column % 3], static_cast<unsigned long long>(__double_as_longlong(w.best)));
+      slot_best[column % 2][tid / 32] = w.best;
+      slot_row[column % 2][tid / 32] = w.row;
     }
+    if (row == w.row && row != INT_MAX) slot_place[column % 2][tid / 32] = place;
   };
   __syncthreads();
   {
@@ -215,23 +223,14 @@ __global__ void __launch_bounds__(kPanelThreads, 1)
   __syncthreads();
   for (int j = 0; j < width; ++j) {
     // Last read at the start of step j - 1, next filled in step j + 1.
-    if (tid == 0) step_max[(j + 2) % 3] = -1.0;
+    if (tid == 0) step_max[(j + 2) % 3] = 0;
     // Every warp finds the pivot itself: the lowest row among the slots holding the maximum.
-    const double top = step_max[j % 3];
-    int pivot_row = INT_MAX;
-    int pivot_place = -1;
-    if (lane < warps && slot_best[j % 2][lane] == top) {
-      pivot_row = slot_row[j % 2][lane];
-      pivot_place = slot_place[j % 2][lane];
-    }
-    for (int offset = 16; offset > 0; offset /= 2) {
-      const int other_row = __shfl_xor_sync(0xffffffffu, pivot_row, offset);
-      const int other_place = __shfl_xor_sync(0xffffffffu, pivot_place, offset);
-      if (other_row < pivot_row) {
-        pivot_row = other_row;
-        pivot_place = other_place;
-      }
-    }
+    const double top = __longlong_as_double(static_cast<long long>(step_max[j % 3]));
+    const int offered = lane < warps && slot_best[j % 2][lane] == top ? slot_row[j % 2][lane]
+                                                                       : INT_MAX;
+    const int pivot_row = __reduce_min_sync(0xffffffffu, offered);
+    const int from = __ffs(static_cast<int>(__ballot_sync(0xffffffffu, offered == pivot_row))) - 1;
+    const int pivot_place = slot_place[j % 2][from];
     const double pivot = p[at(pivot_place, j)];
     if (tid == 0) {
       pivots[j0 + j] = j0 + pivot_row;
@@ -258,12 +257,31 @@ __global__ void __launch_bounds__(kPanelThreads, 1)
       }
       const double v = p[at(r, j)];
       const double l = reciprocal ? v * inverse : multiplier(v, pivot);
+      // The update in chunks whose loads all issue before their stores: entry by entry, each
+      // load waits for the store before it (the pivot's row and this one are in one array),
+      // a chain of some 80 cycles an entry that was most of a step's time.
+      double next = 0.0;
+      for (int c0 = j + 1; c0 < width; c0 += kUpdateChunk) {
+        double own[kUpdateChunk];
+        double top[kUpdateChunk];
+#pragma unroll
+        for (int k = 0; k < kUpdateChunk; ++k) {
+          if (c0 + k < width) {
+            own[k] = p[at(r, c0 + k)];
+            top[k] = p[at(pivot_place, c0 + k)];
+          }
+        }
+#pragma unroll
+        for (int k = 0; k < kUpdateChunk; ++k) {
+          if (c0 + k < width) {
+            const double x = eliminate(own[k], l, top[k]);
+            p[at(r, c0 + k)] = x;
+            if (k == 0 && c0 == j + 1) next = x;
+          }
+        }
+      }
       p[at(r, j)] = l;
-      Offset x = at(r, j + 1);
-      Offset u = at(pivot_place, j + 1);
-#pragma unroll 4
-      for (int c = j + 1; c < width; ++c, x += ldp, u += ldp) p[x] = eliminate(p[x], l, p[u]);
-      if (search) keep_better(best, row, place, pivot_magnitude(p[at(r, j + 1)]), g, r);
+      if (search) keep_better(best, row, place, pivot_magnitude(next), g, r);
     }
     if (search) offer(j + 1, best, row, place);
     __syncthreads();
