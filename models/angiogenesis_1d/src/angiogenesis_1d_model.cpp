@@ -127,16 +127,17 @@ void Angiogenesis1d::explicit_term(double t, std::span<const double> u,
   const double* in = u.data() + I * m_;
   const double* f = u.data() + F * m_;
   // The family's point functions (explicit_term.hpp), which the batched engines call too;
-  // here each midpoint flux is computed once and carried to the next point.
-  auto flux = [&](std::size_t i) {
-    return taxis_flux(k_, h_, taf_flux_[i], c[i], c[i + 1], in[i], in[i + 1], f[i], f[i + 1]);
-  };
-  double left = 0.0;
-  for (std::size_t i = 0; i < m_; ++i) {
-    const double right = i + 1 < m_ ? flux(i) : 0.0;
-    out[C * m_ + i] = c_rate(k_, h_, i, m_, left, right, c[i]);
-    left = right;
-  }
+  // here each midpoint flux is computed once. The fluxes go first, into P's part of out
+  // (written over below), and then the rates of C: two loops of independent points, which
+  // the compiler vectorises, divisions by h included (one point after another, carrying the
+  // flux, the divisions were most of the time).
+  double* flux = out.data() + P * m_;
+  for (std::size_t i = 0; i + 1 < m_; ++i)
+    flux[i] = taxis_flux(k_, h_, taf_flux_[i], c[i], c[i + 1], in[i], in[i + 1], f[i], f[i + 1]);
+  out[C * m_] = c_rate(k_, h_, 0, m_, 0.0, flux[0], c[0]);
+  for (std::size_t i = 1; i + 1 < m_; ++i)
+    out[C * m_ + i] = c_rate(k_, h_, i, m_, flux[i - 1], flux[i], c[i]);
+  out[C * m_ + m_ - 1] = c_rate(k_, h_, m_ - 1, m_, flux[m_ - 2], 0.0, c[m_ - 1]);
   for (std::size_t i = 0; i < m_; ++i) {
     const Reactions r = reactions(k_, taf_[i], p[i], in[i], f[i]);
     out[P * m_ + i] = r.p;

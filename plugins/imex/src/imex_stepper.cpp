@@ -167,11 +167,12 @@ RunResult ImexIntegrator::run(Model& model, LinearSolver* solver, RunContext& ct
     } else {
       {
         auto scope = ctx.timer->measure("nonlinear");
-        system->explicit_part(u, rhs);
+        // CNAB2's 3/2 N^n - 1/2 N^{n-1} goes where N^{n-1} was: nothing reads that after.
         const bool ab2 = scheme_ == ExplicitScheme::AdamsBashforth2 && step > 1;
-        for (std::size_t i = 0; i < n; ++i)
-          rhs[i] +=
-              dt_ * (ab2 ? 1.5 * explicit_now[i] - 0.5 * explicit_before[i] : explicit_now[i]);
+        if (ab2)
+          for (std::size_t i = 0; i < n; ++i)
+            explicit_before[i] = 1.5 * explicit_now[i] - 0.5 * explicit_before[i];
+        system->explicit_part(u, ab2 ? explicit_before : explicit_now, dt_, rhs);
       }
       solve(u_new, step, t + dt_);
     }

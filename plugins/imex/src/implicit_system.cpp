@@ -43,12 +43,14 @@ void ImplicitSystem::use(double c) {
   c_ = c;
 }
 
-void ImplicitSystem::explicit_part(std::span<const double> u, std::span<double> out) const {
+void ImplicitSystem::explicit_part(std::span<const double> u, std::span<const double> e,
+                                   double dt, std::span<double> out) const {
   for (std::size_t i = 0; i < lin_.rows; ++i) {
     double s = 0.0;
     for (auto k = lin_.row_ptr[i]; k < lin_.row_ptr[i + 1]; ++k)
       s += lin_.values[k] * u[std::size_t(lin_.col_idx[k])];
     out[i] = u[i] + c_ * s;
+    out[i] += dt * e[i];
   }
 }
 

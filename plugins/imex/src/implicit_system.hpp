@@ -18,8 +18,10 @@ class ImplicitSystem {
 
   // Sets the solver up for S = I - c Lin unless it already holds that c.
   void use(double c);
-  // out = u + c Lin u, with the c in use.
-  void explicit_part(std::span<const double> u, std::span<double> out) const;
+  // out = (u + c Lin u) + dt e, with the c in use, one row at a time (one pass over the
+  // vectors, where two took longer).
+  void explicit_part(std::span<const double> u, std::span<const double> e, double dt,
+                     std::span<double> out) const;
   // Solves S u_new = rhs.
   SolveStats solve(std::span<const double> rhs, std::span<double> u_new);
   const CsrMatrix<double>& lin() const { return lin_; }
