@@ -180,9 +180,15 @@ RunResult ImexIntegrator::run(Model& model, LinearSolver* solver, RunContext& ct
     u.swap(u_new);
     if (projection_) {
       const double removed = problem.project(u);
-      double total = removed;
-      for (double v : u) total += std::abs(v);
-      projected = total > 0.0 ? removed / total : 0.0;
+      // Where nothing was removed (+0, as on most steps) the share is +0 whatever the sum,
+      // a chain of n dependent additions, so the sum is formed only where it counts.
+      if (removed == 0.0 && !std::signbit(removed)) {
+        projected = 0.0;
+      } else {
+        double total = removed;
+        for (double v : u) total += std::abs(v);
+        projected = total > 0.0 ? removed / total : 0.0;
+      }
       // The projection must not make an unstable step look like a finished run.
       if (projected > projection_limit_)
         throw DivergenceError(fmt::format(
