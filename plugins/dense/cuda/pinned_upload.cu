@@ -12,10 +12,10 @@ namespace solvent::dense {
 namespace {
 
 constexpr std::size_t kChunkDoubles = std::size_t{1} << 19;  // 4 MiB
-// Host threads copying at once. The host's copies into page-locked memory are the limit:
-// on the H100 machine (16 cores) a 3200 x 3200 matrix went up in 3.74 ms with 4 lanes,
-// 3.20 with 8 and 2.94 with 12; 8 leaves the host most of its cores.
-constexpr int kLanes = 8;
+// Host threads copying at once. More lanes were measured on the H100 machine (16 cores):
+// 8 and 12 gave 3.2 and 2.9 ms for a 3200 x 3200 matrix against 3.7 with 4 in one run, and
+// 4.4 ms with 8 in the next, at a spread between runs larger than the difference; 4.
+constexpr int kLanes = 4;
 // Below this the threads cost more than they save: one pageable copy.
 constexpr std::size_t kPinnedFromDoubles = 2 * kChunkDoubles;
 
