@@ -134,7 +134,8 @@ __global__ void __launch_bounds__(kMoveLanes* kMoveColumns)
 // (j0, j0) of the n x n matrix a (rows j0..n-1), in one block. Step j: pivot search down
 // column j (each warp's best pair, then De Luca et al.'s atomic max across the warps and the
 // lowest row holding the maximum), the multipliers l = a_rj / a_jj stored below the
-// diagonal, rank-1 update of the later columns.
+// diagonal (as LAPACK's dgetf2 forms them: a_rj times 1 / a_jj where a_jj is a normal
+// number), rank-1 update of the later columns.
 // staged: the sub-panel is copied to shared memory (column-major, leading dimension rows)
 // and written back at the end, so its steps touch no global memory; otherwise it is
 // worked on in place.
@@ -202,7 +203,7 @@ __global__ void __launch_bounds__(kPanelThreads, 1)
   // rows into the warp's slot (the place by the lane holding it). Every warp offers, so no
   // slot keeps an older column's pair.
   const auto offer = [&](int column, double best, int row, int place) {
-    const WarpBest w = warp_best(best, row);
+    const WarpBest w = warp_best_pair(best, row);
     if (lane == 0) {
       if (w.row != INT_MAX)
         atomicMax(&step_max[column % 3], static_cast<unsigned long long>(__double_as_longlong(w.best)));

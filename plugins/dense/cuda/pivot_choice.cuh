@@ -48,7 +48,7 @@ struct WarpBest {
   int row;
 };
 
-__device__ inline WarpBest warp_best(double best, int row) {
+__device__ inline WarpBest warp_best_pair(double best, int row) {
   const auto bits = static_cast<unsigned long long>(__double_as_longlong(best < 0.0 ? 0.0 : best));
   const auto high = static_cast<unsigned>(bits >> 32);
   const auto low = static_cast<unsigned>(bits);
