@@ -317,33 +317,29 @@ int main(int argc, char** argv) {
   if (device_bw > 0) {
     const Problem p = make_problem(shape_size, false);
     const double floor_ms = 1e3 * matm_bytes_per_iteration(shape_size, true) / device_bw;
-    // (sweep, block_x, block_z, flag_steps): flag_steps 1 is the protocol before flags were
-    // batched, kept beside the default so the table shows what batching them gained.
-    using Shape = std::tuple<const char*, int, int, int>;
+    using Shape = std::tuple<const char*, int, int>;  // (sweep, block_x, block_z)
     const std::vector<Shape> quick_shapes{
-        {"warp-scan", 64, 8, 1},  {"warp-scan", 64, 8, 2},   {"warp-scan", 64, 8, 4},
-        {"warp-scan", 64, 8, 8},  {"warp-scan", 64, 16, 4},  {"warp-scan", 64, 16, 8},
-        {"warp-scan", 128, 8, 4}, {"warp-scan", 128, 8, 8},  {"warp-scan", 32, 32, 8},
-        {"warp-scan", 256, 4, 4}, {"warp-scan", 32, 16, 8},  {"paper", 64, 8, 4}};
+        {"warp-scan", 64, 4},  {"warp-scan", 64, 8},   {"warp-scan", 64, 16},
+        {"warp-scan", 128, 4}, {"warp-scan", 128, 8},  {"warp-scan", 32, 16},
+        {"warp-scan", 32, 32}, {"warp-scan", 256, 2},  {"warp-scan", 256, 4},
+        {"paper", 64, 8}};
     const std::vector<Shape> all_shapes{
-        {"warp-scan", 32, 1, 4},  {"warp-scan", 32, 4, 4},   {"warp-scan", 32, 8, 4},
-        {"warp-scan", 64, 1, 4},  {"warp-scan", 64, 2, 4},   {"warp-scan", 64, 4, 4},
-        {"warp-scan", 64, 8, 1},  {"warp-scan", 64, 8, 4},   {"warp-scan", 128, 1, 4},
-        {"warp-scan", 128, 2, 4}, {"warp-scan", 128, 4, 4},  {"warp-scan", 256, 1, 4},
-        {"warp-scan", 256, 2, 4}, {"paper", 16, 16, 4},      {"paper", 32, 4, 4},
-        {"paper", 64, 4, 4},      {"paper", 64, 8, 4},       {"paper", 128, 2, 4},
-        {"paper", 256, 1, 4}};
+        {"warp-scan", 32, 1},  {"warp-scan", 32, 4},  {"warp-scan", 32, 8},
+        {"warp-scan", 64, 1},  {"warp-scan", 64, 2},  {"warp-scan", 64, 4},
+        {"warp-scan", 64, 8},  {"warp-scan", 128, 1}, {"warp-scan", 128, 2},
+        {"warp-scan", 128, 4}, {"warp-scan", 256, 1}, {"warp-scan", 256, 2},
+        {"paper", 16, 16},     {"paper", 32, 4},      {"paper", 64, 4},
+        {"paper", 64, 8},      {"paper", 128, 2},     {"paper", 256, 1}};
     std::vector<Row> rows;
-    for (const auto& [sweep, bx, bz, fs] : quick ? quick_shapes : all_shapes) {
+    for (const auto& [sweep, bx, bz] : quick ? quick_shapes : all_shapes) {
       Row r = solve(p, "matm-cuda",
                     {{"sweep", std::string(sweep)},
                      {"block_x", std::int64_t(bx)},
-                     {"block_z", std::int64_t(bz)},
-                     {"flag_steps", std::int64_t(fs)}},
+                     {"block_z", std::int64_t(bz)}},
                     10, 3, false);
       r.floor_ms = floor_ms;
       rows.push_back(r);
-      std::cout << sweep << " " << bx << "x" << bz << " flag_steps " << fs << ": "
+      std::cout << sweep << " " << bx << "x" << bz << ": "
                 << fmt(r.ms_per_iteration)
                 << " ms/iteration " << r.note << "\n"
                 << std::flush;

@@ -62,20 +62,15 @@ DeviceMatm::DeviceMatm(const SplitStencil& a, const SweepShape& shape, int fragm
     y_ = allocate(n_);
     z0_ = allocate(n_);
     if (!self_adjoint_) z1_ = allocate(n_);
-    // The dot of a lower sweep takes one partial per tile of all its fragments; the flags
-    // serve one launch at a time.
-    int tiles = 0, most = 0;
-    for (int q = 0; q < fragments_; ++q) {
-      const int t = sweep_tiles(fragment(q, false), shape_);
-      tiles += t;
-      most = std::max(most, t);
-    }
+    // The dot of a lower sweep takes one partial per tile of all its fragments.
+    int tiles = 0;
+    for (int q = 0; q < fragments_; ++q) tiles += sweep_tiles(fragment(q, false), shape_);
     partials_ = allocate(std::max<std::size_t>(std::size_t(4) * grid_blocks(own_), tiles));
     sums_ = allocate(slots);
-    void* sync = nullptr;
-    check(cudaMalloc(&sync, sizeof(int) * (most + 1)), "cudaMalloc (sweep flags)");
-    owned_.push_back(sync);
-    sync_ = static_cast<int*>(sync);
+    void* counter = nullptr;
+    check(cudaMalloc(&counter, sizeof(int)), "cudaMalloc (sweep tickets)");
+    owned_.push_back(counter);
+    tickets_ = static_cast<int*>(counter);
     cudaEvent_t e0, e1;
     check(cudaEventCreate(&e0), "cudaEventCreate");
     start_ = e0;
@@ -198,7 +193,7 @@ void DeviceMatm::lower_sweep(const double* src, double omega, double* dot) {
   for (int q = 0; q < fragments_; ++q) {
     const SweepRange r = fragment(q, false);
     if (links_) receive_strips(y_, r, true);
-    cuda::lower_sweep(view_, r, src, y_, omega, shape_, sync_, dot ? partials_ + tiles : nullptr);
+    cuda::lower_sweep(view_, r, src, y_, omega, shape_, tickets_, dot ? partials_ + tiles : nullptr);
     tiles += sweep_tiles(r, shape_);
     if (links_) send_strips(y_, r, true);
   }
@@ -209,7 +204,7 @@ void DeviceMatm::upper_sweep(double omega) {
   for (int q = 0; q < fragments_; ++q) {
     const SweepRange r = fragment(q, true);
     if (links_) receive_strips(w_, r, false);
-    cuda::upper_sweep(view_, r, y_, w_, omega, shape_, sync_);
+    cuda::upper_sweep(view_, r, y_, w_, omega, shape_, tickets_);
     if (links_) send_strips(w_, r, false);
   }
 }

@@ -19,7 +19,6 @@ struct SweepShape {
   int block_z = 8;     // rows (z layers) in one block; the block marches along y
   bool paper = false;  // true: Sukhinov et al.'s Algorithm 2, one node per thread on the
                        // i + j + k wavefront; false: a warp solves 32 x-nodes at once
-  int flag_steps = 4;  // steps a block runs between publishing its progress
 };
 
 // What one sweep launch covers: the own nodes with i0 <= i < i1 (the whole line on one rank,
@@ -30,17 +29,17 @@ struct SweepRange {
   index_t i0 = 0, i1 = 0;
 };
 
-// Blocks (tiles) of one sweep launch; each has a progress flag in `sync` (tiles + 1 ints
-// with the ticket counter) and, for a dot product, one partial sum.
+// Blocks (tiles) of one sweep launch; for a dot product, each leaves one partial sum. A launch
+// deals its tiles out through `ticket_counter` (one int of device memory).
 int sweep_tiles(const SweepRange& r, const SweepShape& shape);
 
 // y = (D + w R1)^-1 src on the range. With partials != nullptr, partials[t] receives tile
 // t's share of (D y, y).
 void lower_sweep(const SplitView& s, const SweepRange& r, const double* src, double* y,
-                 double omega, const SweepShape& shape, int* sync, double* partials);
+                 double omega, const SweepShape& shape, int* ticket_counter, double* partials);
 // v = (D + w R2)^-1 D y on the range.
 void upper_sweep(const SplitView& s, const SweepRange& r, const double* y, double* v,
-                 double omega, const SweepShape& shape, int* sync);
+                 double omega, const SweepShape& shape, int* ticket_counter);
 
 // Blocks the grid kernels below use on `own`; `partials` must hold 4 doubles per block.
 int grid_blocks(const Box& own);

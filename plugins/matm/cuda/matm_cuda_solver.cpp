@@ -27,11 +27,6 @@ Schema matm_cuda_schema() {
       "sweep", "warp-scan", {"warp-scan", "paper"},
       "warp-scan: a warp solves 32 x-nodes of a line by a scan (coalesced); "
       "paper: Sukhinov et al.'s Algorithm 2, one node per thread on the i + j + k wavefront"));
-  s.push_back(ParamSpec::integer("flag_steps", 4,
-                                 "steps a sweep block runs between publishing its progress "
-                                 "to the blocks that wait on it (fewer fences, longer lag)")
-                  .at_least(1)
-                  .at_most(64));
   s.push_back(fragments_parameter());
   s.push_back(ParamSpec::string(
       "device", "cuda",
@@ -48,7 +43,6 @@ MatmCudaSolver::MatmCudaSolver(const PluginContext& ctx)
   shape_.block_x = static_cast<int>(ctx.params.integer("block_x"));
   shape_.block_z = static_cast<int>(ctx.params.integer("block_z"));
   shape_.paper = ctx.params.string("sweep") == "paper";
-  shape_.flag_steps = static_cast<int>(ctx.params.integer("flag_steps"));
   if (shape_.block_x * shape_.block_z > 1024)
     throw ConfigError(
         {"matm-cuda: block_x * block_z = " + std::to_string(shape_.block_x * shape_.block_z) +
