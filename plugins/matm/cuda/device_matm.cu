@@ -32,7 +32,10 @@ double* DeviceMatm::allocate(std::size_t n) {
 }
 
 DeviceMatm::DeviceMatm(const SplitStencil& a, const SweepShape& shape, int fragments)
-    : own_(a.own()), shape_(shape), self_adjoint_(a.self_adjoint()), n_(a.size()),
+    : own_(a.own()),
+      shape_(shape),
+      self_adjoint_(a.self_adjoint()),
+      n_(a.size()),
       active_(a.size()) {
   for (std::size_t m = 0; m < n_; ++m) active_[m] = a.c0()[m] != 0.0;
   if (a.block()) {
@@ -62,9 +65,15 @@ DeviceMatm::DeviceMatm(const SplitStencil& a, const SweepShape& shape, int fragm
     y_ = allocate(n_);
     z0_ = allocate(n_);
     if (!self_adjoint_) z1_ = allocate(n_);
-    // The dot of a lower sweep takes one partial per tile of all its fragments.
+    // The dot of a lower sweep takes one partial per tile of all its fragments; the
+    // fragments' launches use the hand-off slots one after another.
     int tiles = 0;
-    for (int q = 0; q < fragments_; ++q) tiles += sweep_tiles(fragment(q, false), shape_);
+    for (int q = 0; q < fragments_; ++q) {
+      tiles += sweep_tiles(fragment(q, false), shape_);
+      handoff_slots_ = std::max(handoff_slots_, sweep_handoff_slots(fragment(q, false), shape_));
+    }
+    handoff_ = allocate(std::max<std::size_t>(handoff_slots_, 1));
+    arm_handoff(handoff_, handoff_slots_);
     partials_ = allocate(std::max<std::size_t>(std::size_t(4) * grid_blocks(own_), tiles));
     sums_ = allocate(slots);
     void* counter = nullptr;
@@ -137,6 +146,9 @@ void DeviceMatm::upload(std::span<const double> f, std::span<const double> x) {
   check(cudaMemcpy(x_[0], x0.data(), n_ * sizeof(double), cudaMemcpyHostToDevice),
         "cudaMemcpy (x)");
   check(cudaMemset(w_, 0, n_ * sizeof(double)), "cudaMemset (w)");
+  // A launch leaves every slot it used armed; armed again all the same, so that no value
+  // of a launch that failed half-way reaches this solve.
+  arm_handoff(handoff_, handoff_slots_);
   check(cudaEventRecord(static_cast<cudaEvent_t>(start_)), "cudaEventRecord");
 }
 
@@ -193,7 +205,8 @@ void DeviceMatm::lower_sweep(const double* src, double omega, double* dot) {
   for (int q = 0; q < fragments_; ++q) {
     const SweepRange r = fragment(q, false);
     if (links_) receive_strips(y_, r, true);
-    cuda::lower_sweep(view_, r, src, y_, omega, shape_, tickets_, dot ? partials_ + tiles : nullptr);
+    cuda::lower_sweep(view_, r, src, y_, omega, shape_, tickets_, handoff_,
+                      dot ? partials_ + tiles : nullptr);
     tiles += sweep_tiles(r, shape_);
     if (links_) send_strips(y_, r, true);
   }
@@ -204,7 +217,7 @@ void DeviceMatm::upper_sweep(double omega) {
   for (int q = 0; q < fragments_; ++q) {
     const SweepRange r = fragment(q, true);
     if (links_) receive_strips(w_, r, false);
-    cuda::upper_sweep(view_, r, y_, w_, omega, shape_, tickets_);
+    cuda::upper_sweep(view_, r, y_, w_, omega, shape_, tickets_, handoff_);
     if (links_) send_strips(w_, r, false);
   }
 }
@@ -272,8 +285,8 @@ double DeviceMatm::update_and_residual(double tau) {
     return fetch_sums(rr, 1)[0];
   }
   // One rank: the step fused into the residual's kernel.
-  cuda::update_and_residual(view_, own_, x_[current_], w_, tau, x_[1 - current_], f_, r_,
-                            partials_, sums_ + rr);
+  cuda::update_and_residual(view_, own_, x_[current_], w_, tau, x_[1 - current_], f_, r_, partials_,
+                            sums_ + rr);
   current_ = 1 - current_;
   return fetch_sums(rr, 1)[0];
 }

@@ -78,7 +78,9 @@ class DeviceMatm final : public MatmBackend {
   std::vector<void*> owned_;
   double *x_[2] = {nullptr, nullptr}, *f_ = nullptr, *r_ = nullptr, *w_ = nullptr, *y_ = nullptr,
          *z0_ = nullptr, *z1_ = nullptr, *partials_ = nullptr, *sums_ = nullptr;
-  int* tickets_ = nullptr;  // deals a sweep launch's tiles out
+  int* tickets_ = nullptr;     // deals a sweep launch's tiles out
+  double* handoff_ = nullptr;  // the sweeps' hand-off slots
+  std::size_t handoff_slots_ = 0;
   int current_ = 0;  // x_[current_] is the iterate
   double f_norm2_ = 0.0;
   void* start_ = nullptr;  // cudaEvent_t

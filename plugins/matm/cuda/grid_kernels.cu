@@ -67,10 +67,10 @@ __device__ void block_partials(double (&v)[K], double* partials) {
     for (int q = 0; q < K; ++q) partials[blockIdx.x * K + q] = s[q][0];
 }
 
-__global__ void __launch_bounds__(threads_per_block, 4) residual_kernel(SplitView s, Box own, const double* __restrict__ x,
-                                const double* __restrict__ w, double tau,
-                                double* __restrict__ x_out, const double* __restrict__ f,
-                                double* __restrict__ r, double* partials) {
+__global__ void __launch_bounds__(threads_per_block, 4)
+    residual_kernel(SplitView s, Box own, const double* __restrict__ x,
+                    const double* __restrict__ w, double tau, double* __restrict__ x_out,
+                    const double* __restrict__ f, double* __restrict__ r, double* partials) {
   double rr[1] = {0.0};
   const UpdatedValues updated{x, w, tau};
   march(own, [&](index_t i, index_t j, index_t k) {
@@ -98,9 +98,9 @@ __global__ void update_kernel(SplitView s, Box own, double* x, const double* __r
   });
 }
 
-__global__ void __launch_bounds__(threads_per_block, 4) apply_kernel(SplitView s, Box own, const double* __restrict__ v,
-                             const double* __restrict__ r, double* __restrict__ z0,
-                             double* __restrict__ z1, double* partials) {
+__global__ void __launch_bounds__(threads_per_block, 4)
+    apply_kernel(SplitView s, Box own, const double* __restrict__ v, const double* __restrict__ r,
+                 double* __restrict__ z0, double* __restrict__ z1, double* partials) {
   ProductSums sums;
   march(own, [&](index_t i, index_t j, index_t k) {
     const index_t m = s.index(i, j, k);

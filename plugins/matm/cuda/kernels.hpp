@@ -4,6 +4,8 @@
 // the block inside its ghost layer over ranks), so ghost values received are never
 // overwritten.
 #include <solvent/cuda.hpp>
+
+#include <cstddef>
 #include <solvent/errors.hpp>
 #include <solvent_matm/split_operator.hpp>
 
@@ -33,13 +35,20 @@ struct SweepRange {
 // deals its tiles out through `ticket_counter` (one int of device memory).
 int sweep_tiles(const SweepRange& r, const SweepShape& shape);
 
+// The values a launch hands from one block to the next pass through `handoff`, a buffer of at
+// least this many doubles (for the range's upper and lower sweeps alike), armed by
+// arm_handoff once and left armed by every complete launch.
+std::size_t sweep_handoff_slots(const SweepRange& r, const SweepShape& shape);
+void arm_handoff(double* handoff, std::size_t slots);
+
 // y = (D + w R1)^-1 src on the range. With partials != nullptr, partials[t] receives tile
 // t's share of (D y, y).
 void lower_sweep(const SplitView& s, const SweepRange& r, const double* src, double* y,
-                 double omega, const SweepShape& shape, int* ticket_counter, double* partials);
+                 double omega, const SweepShape& shape, int* ticket_counter, double* handoff,
+                 double* partials);
 // v = (D + w R2)^-1 D y on the range.
-void upper_sweep(const SplitView& s, const SweepRange& r, const double* y, double* v,
-                 double omega, const SweepShape& shape, int* ticket_counter);
+void upper_sweep(const SplitView& s, const SweepRange& r, const double* y, double* v, double omega,
+                 const SweepShape& shape, int* ticket_counter, double* handoff);
 
 // Blocks the grid kernels below use on `own`; `partials` must hold 4 doubles per block.
 int grid_blocks(const Box& own);

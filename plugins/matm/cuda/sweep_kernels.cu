@@ -12,14 +12,16 @@
 //   loads and 32 times fewer pipeline steps along x. Same sums in a different order, so
 //   the iterates agree with the CPU's to rounding.
 // - Blocks depend on their -x and -z neighbours, and wait for the values themselves, not for
-//   progress flags: before a launch, the nodes another block reads (each tile's last layer
-//   along z and last column along x) are armed with a signalling NaN no arithmetic produces,
-//   and the reading thread spins on its node until the value has replaced it. The read is
-//   the signal, so a hand-off costs one L2 round trip and no fence; progress flags (a
-//   release fence, a flag, an acquire load, then the value) made a sweep at 256^3 about
-//   1.4x slower on an H100. Each block takes a ticket (atomicAdd) and owns tile `ticket`,
-//   tiles numbered x fastest, so every tile it waits for belongs to a block that is already
-//   running: no deadlock whatever the occupancy.
+//   progress flags. A tile's last layer along z and last column along x, the values another
+//   block reads, are also stored in a hand-off buffer whose slots hold a signalling NaN no
+//   arithmetic produces until then; the reading thread spins on its slot until the value has
+//   replaced it, and puts the NaN back for the next launch. The read is the signal, so a
+//   hand-off costs one L2 round trip and no fence: progress flags (a release fence, a flag,
+//   an acquire load, then the value) made a sweep at 256^3 about 1.4x slower on an H100, and
+//   arming the nodes in the output before each launch cost a kernel of 25 to 50 us. Each
+//   block takes a ticket (atomicAdd) and owns tile `ticket`, tiles numbered x fastest, so
+//   every tile it waits for belongs to a block that is already running: no deadlock
+//   whatever the occupancy.
 // A launch sweeps a range of own nodes (SweepRange): on one rank the whole grid; over ranks
 // one fragment of axis 1 of the block, whose nodes before it in the sweep's direction (the
 // fragment before, the ghost planes received from the neighbours) are read from memory
@@ -40,25 +42,43 @@ struct NodeInputs {
   double c0 = 0.0, source = 0.0, cx = 0.0, cy = 0.0, cz = 0.0;
 };
 
-// (il, jl, kl) count from the range's first node in the sweep's direction: upper sweeps run
-// the same code on the range mirrored in every axis.
+// A thread's nodes, one per line of the range: (il, kl) count from the range's first node in
+// the sweep's direction (upper sweeps run the same code on the range mirrored in every axis),
+// and line jl's node is at view index m0 + jl * line_step. Worked out once, so a step's
+// loads cost one multiply-add of their address.
+struct Column {
+  index_t m0 = 0, line_step = 0, plane = 0, n1 = 0;
+  index_t y_edge = 0;               // Upper: lines jl <= y_edge have no upper y neighbour
+  bool x_up = false, z_up = false;  // Upper: the upper x and z neighbours are in the view
+};
+
 template <bool Upper>
-__device__ NodeInputs load_inputs(const SplitView& s, const SweepRange& r,
-                                  const double* __restrict__ src, index_t il, index_t jl,
-                                  index_t kl) {
-  NodeInputs in;
+__device__ Column column(const SplitView& s, const SweepRange& r, index_t il, index_t kl) {
+  Column c;
   const index_t i = Upper ? r.i1 - 1 - il : r.i0 + il,
-                j = Upper ? r.own.hi[1] - 1 - jl : r.own.lo[1] + jl,
                 k = Upper ? r.own.hi[2] - 1 - kl : r.own.lo[2] + kl;
-  const index_t plane = s.n1 * s.n2;
-  in.m = s.index(i, j, k);
+  c.n1 = s.n1;
+  c.plane = s.n1 * s.n2;
+  c.m0 = s.index(i, Upper ? r.own.hi[1] - 1 : r.own.lo[1], k);
+  c.line_step = Upper ? -s.n1 : s.n1;
+  c.y_edge = r.own.hi[1] - s.n2;
+  c.x_up = i + 1 < s.n1;
+  c.z_up = k + 1 < s.n3;
+  return c;
+}
+
+template <bool Upper>
+__device__ NodeInputs load_inputs(const SplitView& s, const Column& c,
+                                  const double* __restrict__ src, index_t jl) {
+  NodeInputs in;
+  in.m = c.m0 + jl * c.line_step;
   in.c0 = s.c0[in.m];
   if (Upper) {
     // The couplings to the upper neighbours; none past the view's edge.
     in.source = in.c0 * src[in.m];
-    in.cx = i + 1 < s.n1 ? s.lower[0][in.m + 1] : 0.0;
-    in.cy = j + 1 < s.n2 ? s.lower[1][in.m + s.n1] : 0.0;
-    in.cz = k + 1 < s.n3 ? s.lower[2][in.m + plane] : 0.0;
+    in.cx = c.x_up ? s.lower[0][in.m + 1] : 0.0;
+    in.cy = jl > c.y_edge ? s.lower[1][in.m + c.n1] : 0.0;
+    in.cz = c.z_up ? s.lower[2][in.m + c.plane] : 0.0;
   } else {
     in.source = src[in.m];
     in.cx = s.lower[0][in.m];
@@ -68,10 +88,10 @@ __device__ NodeInputs load_inputs(const SplitView& s, const SweepRange& r,
   return in;
 }
 
-// A node another block waits for holds this until its value is stored: a signalling NaN.
-// GPU arithmetic returns the canonical quiet NaN, so no computed value has these bits (a
-// stored value that had them would be replaced by that NaN, see pipelined_sweep).
-constexpr unsigned long long waiting_bits = 0x7ff4dead5e7f1a95ull;
+// A hand-off slot holds this until its value is stored: a signalling NaN. GPU arithmetic
+// returns the canonical quiet NaN, so no computed value has these bits (a value that had them
+// would be stored as that NaN, see publish).
+constexpr long long waiting_bits = 0x7ff4dead5e7f1a95ll;
 
 // Loads and stores at GPU scope, the ones another block's spinning may observe: a plain load
 // could be served from L1 or hoisted out of the loop.
@@ -85,45 +105,52 @@ __device__ void store_relaxed(double* p, double v) {
   asm volatile("st.relaxed.gpu.global.f64 [%0], %1;" ::"l"(p), "d"(v) : "memory");
 }
 
-__device__ double wait_for(const double* p) {
-  double v = load_relaxed(p);
-  while (__double_as_longlong(v) == static_cast<long long>(waiting_bits)) v = load_relaxed(p);
+__device__ void publish(double* slot, double v) {
+  store_relaxed(slot, __double_as_longlong(v) == waiting_bits ? CUDART_NAN : v);
+}
+
+// The value of a slot, once stored; the slot waits again afterwards.
+__device__ double take(double* slot) {
+  double v = load_relaxed(slot);
+  while (__double_as_longlong(v) == waiting_bits) v = load_relaxed(slot);
+  store_relaxed(slot, __longlong_as_double(waiting_bits));
   return v;
 }
 
-// Arms the nodes of the range that another block of the launch reads: along z the last layer
-// of every tile but the range's last, along x the last column likewise. Indices count in the
-// sweep's direction, as in load_inputs.
-template <bool Upper>
-__global__ void arm_waited_nodes(SplitView s, SweepRange r, int block_x, int block_z,
-                                 double* out) {
-  const index_t ni = r.i1 - r.i0, nj = r.own.hi[1] - r.own.lo[1], nk = r.own.hi[2] - r.own.lo[2];
-  const index_t layers = (nk - 1) / block_z, columns = (ni - 1) / block_x;
-  const index_t in_layers = ni * nj * layers, total = in_layers + columns * nj * nk;
-  for (index_t q = blockIdx.x * index_t(blockDim.x) + threadIdx.x; q < total;
-       q += index_t(gridDim.x) * blockDim.x) {
-    index_t il, jl, kl;
-    if (q < in_layers) {
-      il = q % ni;
-      jl = q / ni % nj;
-      kl = q / (ni * nj) * block_z + block_z - 1;
-    } else {
-      const index_t c = q - in_layers;
-      il = c % columns * block_x + block_x - 1;
-      jl = c / columns % nj;
-      kl = c / (columns * nj);
-    }
-    const index_t i = Upper ? r.i1 - 1 - il : r.i0 + il,
-                  j = Upper ? r.own.hi[1] - 1 - jl : r.own.lo[1] + jl,
-                  k = Upper ? r.own.hi[2] - 1 - kl : r.own.lo[2] + kl;
-    reinterpret_cast<unsigned long long*>(out)[s.index(i, j, k)] = waiting_bits;
-  }
+__global__ void arm_kernel(double* v, std::size_t n) {
+  for (std::size_t q = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; q < n;
+       q += std::size_t(gridDim.x) * blockDim.x)
+    v[q] = __longlong_as_double(waiting_bits);
 }
+
+// The hand-off slots of a launch, counted in the sweep's direction: first, for each tile
+// boundary along z (layer index c = kl / block_z - 1 of the reader), the reader's line
+// [c][jl][il]; then, for each boundary along x (column c = il / block_x - 1 of the reader),
+// [c][kl][jl]. Upper and lower sweeps of a range use the same slots.
+struct Slots {
+  index_t ni, nj, nk, bx, bz, z_slots;
+  __host__ __device__ Slots(const SweepRange& r, index_t block_x, index_t block_z)
+      : ni(r.i1 - r.i0),
+        nj(r.own.hi[1] - r.own.lo[1]),
+        nk(r.own.hi[2] - r.own.lo[2]),
+        bx(block_x),
+        bz(block_z),
+        z_slots((nk - 1) / bz * nj * ni) {}
+  // A reader's slot for line jl is at first + jl * ni (z) or first + jl (x).
+  __host__ __device__ index_t z_first(index_t il, index_t kl_reader) const {
+    return (kl_reader / bz - 1) * nj * ni + il;
+  }
+  __host__ __device__ index_t x_first(index_t il_reader, index_t kl) const {
+    return z_slots + ((il_reader / bx - 1) * nk + kl) * nj;
+  }
+  __host__ __device__ index_t count() const { return z_slots + (ni - 1) / bx * nk * nj; }
+};
 
 template <bool Upper, int G>
 __global__ void __launch_bounds__(1024)
     pipelined_sweep(SplitView s, SweepRange r, const double* __restrict__ src, double* out,
-                    double omega, int* ticket_counter, double* partials, int tiles_x) {
+                    double omega, int* ticket_counter, double* handoff, double* partials,
+                    int tiles_x) {
   extern __shared__ double cache[];  // [2][block_z][block_x], double-buffered by step parity
   __shared__ int ticket;
   const int bx = blockDim.x, bz = blockDim.y;
@@ -136,7 +163,6 @@ __global__ void __launch_bounds__(1024)
   const index_t il = index_t(tile_x) * bx + tx, kl = index_t(tile_z) * bz + tz;
   const index_t n2 = r.own.hi[1] - r.own.lo[1];
   const bool node_in = il < r.i1 - r.i0 && kl < r.own.hi[2] - r.own.lo[2];
-  const index_t first_il = il - lane;  // the group's first node
   const int steps = int(n2) + groups - 1 + bz - 1;
   const index_t dir = Upper ? -1 : 1;  // physical offset of the logical x-1 neighbour is -dir
   const index_t line_step = dir * s.n1, plane_step = dir * s.n1 * s.n2;
@@ -147,13 +173,23 @@ __global__ void __launch_bounds__(1024)
   const bool y_before = Upper ? r.own.hi[1] < s.n2 : r.own.lo[1] > 0;
   const bool z_before = Upper ? r.own.hi[2] < s.n3 : r.own.lo[2] > 0;
 
+  // This thread's hand-off slots (-1: none): the ones it reads, of the tile below (row 0)
+  // and of the tile before along x (lane 0 of a block's first group); the ones it writes,
+  // for the tile above (the last row) and the tile after (the last thread of a row).
+  const Slots slots(r, bx, bz);
+  const index_t z_in = tz == 0 && kl > 0 ? slots.z_first(il, kl) : -1,
+                z_out = tz == bz - 1 && kl + 1 < slots.nk ? slots.z_first(il, kl + 1) : -1,
+                x_in = tx == 0 && il > 0 ? slots.x_first(il, kl) : -1,
+                x_out = tx == bx - 1 && il + 1 < slots.ni ? slots.x_first(il + 1, kl) : -1;
+
   double prev = 0.0, dot = 0.0;
   auto active_at = [&](int t) {
     const int jl = t - g - tz;
     return node_in && jl >= 0 && jl < n2;
   };
+  const Column col = column<Upper>(s, r, il, kl);
   NodeInputs next;
-  if (active_at(0)) next = load_inputs<Upper>(s, r, src, il, 0 - g - tz, kl);
+  if (active_at(0)) next = load_inputs<Upper>(s, col, src, 0 - g - tz);
 
   for (int t = 0; t < steps; ++t) {
     // One barrier per step: the cache is double-buffered by step parity, so it only has
@@ -171,8 +207,8 @@ __global__ void __launch_bounds__(1024)
       // before it (a ghost plane) it was written before the launch.
       if (tz > 0)
         y_z = prev_cache[(tz - 1) * bx + tx];
-      else if (kl > 0)
-        y_z = wait_for(out + in.m - plane_step);
+      else if (z_in >= 0)
+        y_z = take(handoff + z_in + jl * slots.ni);
       else if (z_before)
         y_z = __ldcg(out + in.m - plane_step);
       y_y = jl > 0 ? prev : y_before ? out[in.m - line_step] : 0.0;
@@ -181,15 +217,15 @@ __global__ void __launch_bounds__(1024)
       // group, in this block, in the block before along x (armed), or in the fragment before.
       if (first_tx > 0)
         carry = prev_cache[tz * bx + first_tx - 1];
-      else if (lane == 0 && first_il > 0)
-        carry = wait_for(out + in.m - dir);
+      else if (x_in >= 0)
+        carry = take(handoff + x_in + jl);
       else if (lane == 0 && x_before)
         carry = __ldcg(out + in.m - dir);
     }
     // The next step's loads do not depend on this one, but are issued only now: queued before
     // the hand-off reads above, they delayed them, and those are on the sweep's critical path
     // (at 256^3 on an H100, a lower sweep took 0.79 ms with them first, 0.68 ms after).
-    if (active_at(t + 1)) next = load_inputs<Upper>(s, r, src, il, jl + 1, kl);
+    if (active_at(t + 1)) next = load_inputs<Upper>(s, col, src, jl + 1);
     Affine a;
     if (active) a = sweep_node(in.c0, in.source, in.cx, in.cy, y_y, in.cz, y_z, omega);
     double y;
@@ -209,9 +245,10 @@ __global__ void __launch_bounds__(1024)
     } else {
       y = a.q + a.beta * carry;
     }
-    if (__double_as_longlong(y) == static_cast<long long>(waiting_bits)) y = CUDART_NAN;
     if (active) {
-      store_relaxed(out + in.m, y);
+      out[in.m] = y;
+      if (z_out >= 0) publish(handoff + z_out + jl * slots.ni, y);
+      if (x_out >= 0) publish(handoff + x_out + jl, y);
       prev = y;
       dot += in.c0 * y * y;
     }
@@ -244,26 +281,34 @@ int tiles_along_x(const SweepRange& r, const SweepShape& shape) {
 }
 
 template <bool Upper>
-void launch(const SplitView& s, const SweepRange& r, const double* src, double* out,
-            double omega, const SweepShape& shape, int* ticket_counter, double* partials) {
+void launch(const SplitView& s, const SweepRange& r, const double* src, double* out, double omega,
+            const SweepShape& shape, int* ticket_counter, double* handoff, double* partials) {
   check_shape(shape);
   const int tiles_x = tiles_along_x(r, shape);
   const int tiles = sweep_tiles(r, shape);
   check(cudaMemsetAsync(ticket_counter, 0, sizeof(int)), "cudaMemsetAsync (sweep tickets)");
-  arm_waited_nodes<Upper><<<1024, 256>>>(s, r, shape.block_x, shape.block_z, out);
-  check_launch("arming of the sweep's hand-off nodes");
   const dim3 block(shape.block_x, shape.block_z);
   const std::size_t shared = 2 * sizeof(double) * shape.block_x * shape.block_z;
   if (shape.paper)
-    pipelined_sweep<Upper, 1>
-        <<<tiles, block, shared>>>(s, r, src, out, omega, ticket_counter, partials, tiles_x);
+    pipelined_sweep<Upper, 1><<<tiles, block, shared>>>(s, r, src, out, omega, ticket_counter,
+                                                        handoff, partials, tiles_x);
   else
-    pipelined_sweep<Upper, 32>
-        <<<tiles, block, shared>>>(s, r, src, out, omega, ticket_counter, partials, tiles_x);
+    pipelined_sweep<Upper, 32><<<tiles, block, shared>>>(s, r, src, out, omega, ticket_counter,
+                                                         handoff, partials, tiles_x);
   check_launch(Upper ? "upper sweep" : "lower sweep");
 }
 
 }  // namespace
+
+std::size_t sweep_handoff_slots(const SweepRange& r, const SweepShape& shape) {
+  return static_cast<std::size_t>(Slots(r, shape.block_x, shape.block_z).count());
+}
+
+void arm_handoff(double* handoff, std::size_t slots) {
+  if (slots == 0) return;
+  arm_kernel<<<256, 256>>>(handoff, slots);
+  check_launch("arming of the sweep hand-off slots");
+}
 
 int sweep_tiles(const SweepRange& r, const SweepShape& shape) {
   return tiles_along_x(r, shape) *
@@ -271,13 +316,14 @@ int sweep_tiles(const SweepRange& r, const SweepShape& shape) {
 }
 
 void lower_sweep(const SplitView& s, const SweepRange& r, const double* src, double* y,
-                 double omega, const SweepShape& shape, int* ticket_counter, double* partials) {
-  launch<false>(s, r, src, y, omega, shape, ticket_counter, partials);
+                 double omega, const SweepShape& shape, int* ticket_counter, double* handoff,
+                 double* partials) {
+  launch<false>(s, r, src, y, omega, shape, ticket_counter, handoff, partials);
 }
 
-void upper_sweep(const SplitView& s, const SweepRange& r, const double* y, double* v,
-                 double omega, const SweepShape& shape, int* ticket_counter) {
-  launch<true>(s, r, y, v, omega, shape, ticket_counter, nullptr);
+void upper_sweep(const SplitView& s, const SweepRange& r, const double* y, double* v, double omega,
+                 const SweepShape& shape, int* ticket_counter, double* handoff) {
+  launch<true>(s, r, y, v, omega, shape, ticket_counter, handoff, nullptr);
 }
 
 }  // namespace solvent::matm::cuda
