@@ -65,6 +65,12 @@ DeviceMatm::DeviceMatm(const SplitStencil& a, const SweepShape& shape, int fragm
     y_ = allocate(n_);
     z0_ = allocate(n_);
     if (!self_adjoint_) z1_ = allocate(n_);
+    index_t widest = 0;
+    for (int q = 0; q < fragments_; ++q) {
+      const SweepRange r = fragment(q, false);
+      widest = std::max(widest, r.i1 - r.i0);
+    }
+    shape_ = resolved(shape_, widest);
     // The dot of a lower sweep takes one partial per tile of all its fragments; the
     // fragments' launches use the hand-off slots one after another.
     int tiles = 0;

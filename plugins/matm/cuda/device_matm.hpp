@@ -43,6 +43,8 @@ class DeviceMatm final : public MatmBackend {
   double device_seconds() const { return device_seconds_; }
   std::size_t device_bytes() const { return bytes_; }
   int fragments() const { return fragments_; }
+  // The sweep shape in use (resolved: no zeros).
+  const SweepShape& shape() const { return shape_; }
 
   bool self_adjoint() const override { return self_adjoint_; }
   double rhs_norm2() override;

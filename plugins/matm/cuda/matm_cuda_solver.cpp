@@ -14,15 +14,17 @@ namespace solvent::matm::cuda {
 
 Schema matm_cuda_schema() {
   Schema s = iteration_schema();
-  s.push_back(ParamSpec::integer("block_x", 64,
+  s.push_back(ParamSpec::integer("block_x", 0,
                                  "threads along x in a sweep block (a multiple of 32 "
-                                 "unless sweep = \"paper\")")
-                  .at_least(1)
+                                 "unless sweep = \"paper\"); 0: the grid's x extent rounded "
+                                 "up to 32, at most 256")
+                  .at_least(0)
                   .at_most(1024));
-  s.push_back(
-      ParamSpec::integer("block_z", 8, "z layers in a sweep block; the block marches along y")
-          .at_least(1)
-          .at_most(1024));
+  s.push_back(ParamSpec::integer("block_z", 0,
+                                 "z layers in a sweep block; the block marches along y; 0: "
+                                 "512 threads' worth")
+                  .at_least(0)
+                  .at_most(1024));
   s.push_back(ParamSpec::choice(
       "sweep", "warp-scan", {"warp-scan", "paper"},
       "warp-scan: a warp solves 32 x-nodes of a line by a scan (coalesced); "
@@ -38,8 +40,7 @@ Schema matm_cuda_schema() {
 }
 
 MatmCudaSolver::MatmCudaSolver(const PluginContext& ctx)
-    : SolverBase(ctx, "matm-cuda"),
-      fragments_(static_cast<int>(ctx.params.integer("fragments"))) {
+    : SolverBase(ctx, "matm-cuda"), fragments_(static_cast<int>(ctx.params.integer("fragments"))) {
   shape_.block_x = static_cast<int>(ctx.params.integer("block_x"));
   shape_.block_z = static_cast<int>(ctx.params.integer("block_z"));
   shape_.paper = ctx.params.string("sweep") == "paper";
@@ -105,8 +106,8 @@ void MatmCudaSolver::setup_impl(std::shared_ptr<const Operator> op) {
     log_->info(
         "matm-cuda: {} x {} x {} grid on {}, {} MiB on the device, sweep {} with blocks {} x {}{}",
         split.grid()[0], split.grid()[1], split.grid()[2], device_name_,
-        device_->device_bytes() >> 20, shape_.paper ? "paper" : "warp-scan", shape_.block_x,
-        shape_.block_z,
+        device_->device_bytes() >> 20, shape_.paper ? "paper" : "warp-scan",
+        device_->shape().block_x, device_->shape().block_z,
         split.block() ? ", " + std::to_string(device_->fragments()) + " fragments a sweep" : "");
 }
 
@@ -142,7 +143,8 @@ Facts MatmCudaSolver::facts() const {
   if (!devices_.empty()) f.push_back({"device_each_rank", devices_});
   if (on_gpu_) {
     f.push_back({"sweep", shape_.paper ? "paper" : "warp-scan"});
-    f.push_back({"block", std::to_string(shape_.block_x) + "x" + std::to_string(shape_.block_z)});
+    const SweepShape& used = device_ ? device_->shape() : shape_;
+    f.push_back({"block", std::to_string(used.block_x) + "x" + std::to_string(used.block_z)});
   } else {
     f.push_back({"threads", std::to_string(threads_)});
   }

@@ -30,6 +30,8 @@
 
 #include <math_constants.h>
 
+#include <algorithm>
+
 #include <solvent_matm/split_operator.hpp>
 
 namespace solvent::matm::cuda {
@@ -299,6 +301,16 @@ void launch(const SplitView& s, const SweepRange& r, const double* src, double* 
 }
 
 }  // namespace
+
+SweepShape resolved(SweepShape shape, index_t nx) {
+  if (shape.block_x == 0) {
+    index_t bx = std::min<index_t>(256, (std::max<index_t>(nx, 1) + 31) / 32 * 32);
+    if (shape.block_z > 0) bx = std::min<index_t>(bx, std::max(32, 1024 / shape.block_z / 32 * 32));
+    shape.block_x = static_cast<int>(bx);
+  }
+  if (shape.block_z == 0) shape.block_z = std::max(1, 512 / shape.block_x);
+  return shape;
+}
 
 std::size_t sweep_handoff_slots(const SweepRange& r, const SweepShape& shape) {
   return static_cast<std::size_t>(Slots(r, shape.block_x, shape.block_z).count());
