@@ -80,7 +80,8 @@ DeviceMatm::DeviceMatm(const SplitStencil& a, const SweepShape& shape, int fragm
     }
     handoff_ = allocate(std::max<std::size_t>(handoff_slots_, 1));
     arm_handoff(handoff_, handoff_slots_);
-    partials_ = allocate(std::max<std::size_t>(std::size_t(4) * grid_blocks(own_), tiles));
+    partials_ =
+        allocate(std::max<std::size_t>(std::size_t(4) * grid_blocks(own_), std::size_t(5) * tiles));
     sums_ = allocate(slots);
     void* counter = nullptr;
     check(cudaMalloc(&counter, sizeof(int)), "cudaMalloc (sweep tickets)");
@@ -206,17 +207,22 @@ SweepRange DeviceMatm::fragment(int q, bool upper) const {
 
 // Each fragment, on every rank, in the same order: received from the ranks the sweep comes
 // from, swept, sent on; rank r sweeps fragment q while rank r + 1 sweeps fragment q - 1.
-void DeviceMatm::lower_sweep(const double* src, double omega, double* dot) {
+void DeviceMatm::lower_sweep(const double* src, double omega, double* dot, bool of_product) {
+  const int width = of_product ? 5 : 1;  // partials a tile leaves
   int tiles = 0;
   for (int q = 0; q < fragments_; ++q) {
     const SweepRange r = fragment(q, false);
     if (links_) receive_strips(y_, r, true);
-    cuda::lower_sweep(view_, r, src, y_, omega, shape_, tickets_, handoff_,
-                      dot ? partials_ + tiles : nullptr);
+    if (of_product)
+      lower_sweep_of_product(view_, r, src, r_, y_, omega, shape_, tickets_, handoff_,
+                             partials_ + width * tiles);
+    else
+      cuda::lower_sweep(view_, r, src, y_, omega, shape_, tickets_, handoff_,
+                        dot ? partials_ + tiles : nullptr);
     tiles += sweep_tiles(r, shape_);
     if (links_) send_strips(y_, r, true);
   }
-  if (dot) reduce_partials(partials_, tiles, 1, dot);
+  if (dot) reduce_partials(partials_, tiles, width, dot);
 }
 
 void DeviceMatm::upper_sweep(double omega) {
@@ -309,9 +315,15 @@ Dots DeviceMatm::correction(double omega) {
   lower_sweep(r_, omega, nullptr);
   upper_sweep(omega);
   if (links_) exchange(w_);
-  apply_split(view_, own_, w_, r_, z0_, z1_, partials_, sums_ + d_w_w);
-  // z0 and z1 are read on the own nodes only: the sweeps need no ghosts of them.
-  lower_sweep(z0_, omega, sums_ + binv_a0);
+  if (product_in_sweep(view_, shape_)) {
+    // A0 w formed inside the sweep, which also sums (D w, w) .. (r, w) into the slots
+    // before binv_a0.
+    lower_sweep(w_, omega, sums_ + d_w_w, true);
+  } else {
+    apply_split(view_, own_, w_, r_, z0_, z1_, partials_, sums_ + d_w_w);
+    // z0 and z1 are read on the own nodes only: the sweeps need no ghosts of them.
+    lower_sweep(z0_, omega, sums_ + binv_a0);
+  }
   if (!self_adjoint_) lower_sweep(z1_, omega, sums_ + binv_a1);
   // The CPU's totals: five, or six with (B^-1 A1 w, A1 w), in this order.
   const auto s = fetch_sums(d_w_w, self_adjoint_ ? binv_a1 - d_w_w : slots - d_w_w);

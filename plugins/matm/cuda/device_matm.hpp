@@ -63,7 +63,9 @@ class DeviceMatm final : public MatmBackend {
   // (RankLinks::fragment; the whole line on one rank).
   SweepRange fragment(int q, bool upper) const;
   // y = (D + w R1)^-1 src, with (D y, y) into *dot where dot != nullptr; w = (D + w R2)^-1 D y.
-  void lower_sweep(const double* src, double omega, double* dot);
+  // of_product: src is w and the sweep's source A0 w (lower_sweep_of_product), and dot[0..4]
+  // receives (D w, w), (D^-1 R2 w, R2 w), (A0 w, w), (r, w), (D y, y).
+  void lower_sweep(const double* src, double omega, double* dot, bool of_product = false);
   void upper_sweep(double omega);
   // Over ranks: the ghost layer of a device field, and a fragment's strips in and out.
   void exchange(double* field);

@@ -53,6 +53,15 @@ void arm_handoff(double* handoff, std::size_t slots);
 void lower_sweep(const SplitView& s, const SweepRange& r, const double* src, double* y,
                  double omega, const SweepShape& shape, int* ticket_counter, double* handoff,
                  double* partials);
+// y = (D + w R1)^-1 A0 w on the range, A0 w formed node by node and not stored, with the
+// products of w eq. (5) needs: partials[5 t + q] receives tile t's share of (D w, w),
+// (D^-1 R2 w, R2 w), (A0 w, w), (res, w) and (D y, y), the order of the device sums. For
+// self-adjoint operators and blocks of at most 512 threads (product_in_sweep); over ranks w
+// needs its ghosts. It saves the pass that stores A0 w and the sweep's load of it.
+bool product_in_sweep(const SplitView& s, const SweepShape& shape);
+void lower_sweep_of_product(const SplitView& s, const SweepRange& r, const double* w,
+                            const double* res, double* y, double omega, const SweepShape& shape,
+                            int* ticket_counter, double* handoff, double* partials);
 // v = (D + w R2)^-1 D y on the range.
 void upper_sweep(const SplitView& s, const SweepRange& r, const double* y, double* v, double omega,
                  const SweepShape& shape, int* ticket_counter, double* handoff);

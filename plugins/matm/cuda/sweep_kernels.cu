@@ -42,6 +42,10 @@ constexpr unsigned full_mask = 0xffffffffu;
 struct NodeInputs {
   index_t m = 0;
   double c0 = 0.0, source = 0.0, cx = 0.0, cy = 0.0, cz = 0.0;
+  // A sweep of A0 w (FromW): w at the node and its neighbours, the couplings to the upper
+  // ones (cx, cy, cz are those to the lower ones) and the residual, for eq. (5)'s products.
+  Neighbours w;
+  double wm = 0.0, res = 0.0;
 };
 
 // A thread's nodes, one per line of the range: (il, kl) count from the range's first node in
@@ -51,7 +55,11 @@ struct NodeInputs {
 struct Column {
   index_t m0 = 0, line_step = 0, plane = 0, n1 = 0;
   index_t y_edge = 0;               // Upper: lines jl <= y_edge have no upper y neighbour
-  bool x_up = false, z_up = false;  // Upper: the upper x and z neighbours are in the view
+  bool x_up = false, z_up = false;  // the upper x and z neighbours are in the view
+  // Lower: the lower x and z neighbours are in the view; lines jl >= y_first have a lower y
+  // neighbour and lines jl < y_last an upper one.
+  bool x_lo = false, z_lo = false;
+  index_t y_first = 0, y_last = 0;
 };
 
 template <bool Upper>
@@ -66,12 +74,18 @@ __device__ Column column(const SplitView& s, const SweepRange& r, index_t il, in
   c.y_edge = r.own.hi[1] - s.n2;
   c.x_up = i + 1 < s.n1;
   c.z_up = k + 1 < s.n3;
+  c.x_lo = i > 0;
+  c.z_lo = k > 0;
+  c.y_first = 1 - r.own.lo[1];
+  c.y_last = s.n2 - 1 - r.own.lo[1];
   return c;
 }
 
-template <bool Upper>
+// FromW: src is w and res the residual; the source is A0 w, formed at the step (products()).
+template <bool Upper, bool FromW>
 __device__ NodeInputs load_inputs(const SplitView& s, const Column& c,
-                                  const double* __restrict__ src, index_t jl) {
+                                  const double* __restrict__ src, const double* __restrict__ res,
+                                  index_t jl) {
   NodeInputs in;
   in.m = c.m0 + jl * c.line_step;
   in.c0 = s.c0[in.m];
@@ -82,10 +96,32 @@ __device__ NodeInputs load_inputs(const SplitView& s, const Column& c,
     in.cy = jl > c.y_edge ? s.lower[1][in.m + c.n1] : 0.0;
     in.cz = c.z_up ? s.lower[2][in.m + c.plane] : 0.0;
   } else {
-    in.source = src[in.m];
     in.cx = s.lower[0][in.m];
     in.cy = s.lower[1][in.m];
     in.cz = s.lower[2][in.m];
+    if constexpr (FromW) {
+      // What apply_node reads, in the same order of terms; absent neighbours stay 0.
+      const index_t m = in.m, plane = c.plane, n1 = c.n1;
+      in.wm = src[m];
+      in.res = res[m];
+      if (c.x_lo) in.w.lower_v[0] = src[m - 1];
+      if (jl >= c.y_first) in.w.lower_v[1] = src[m - n1];
+      if (c.z_lo) in.w.lower_v[2] = src[m - plane];
+      if (c.x_up) {
+        in.w.upper_c[0] = s.lower[0][m + 1];
+        in.w.upper_v[0] = src[m + 1];
+      }
+      if (jl < c.y_last) {
+        in.w.upper_c[1] = s.lower[1][m + n1];
+        in.w.upper_v[1] = src[m + n1];
+      }
+      if (c.z_up) {
+        in.w.upper_c[2] = s.lower[2][m + plane];
+        in.w.upper_v[2] = src[m + plane];
+      }
+    } else {
+      in.source = src[in.m];
+    }
   }
   return in;
 }
@@ -148,11 +184,13 @@ struct Slots {
   __host__ __device__ index_t count() const { return z_slots + (ni - 1) / bx * nk * nj; }
 };
 
-template <bool Upper, int G>
-__global__ void __launch_bounds__(1024)
-    pipelined_sweep(SplitView s, SweepRange r, const double* __restrict__ src, double* out,
-                    double omega, int* ticket_counter, double* handoff, double* partials,
-                    int tiles_x) {
+// FromW: a lower sweep of A0 w (src = w, res = the residual) that also sums eq. (5)'s
+// products of w; at most 512 threads a block, which leaves the registers its loads need.
+template <bool Upper, int G, bool FromW>
+__global__ void __launch_bounds__(FromW ? 512 : 1024)
+    pipelined_sweep(SplitView s, SweepRange r, const double* __restrict__ src,
+                    const double* __restrict__ res, double* out, double omega, int* ticket_counter,
+                    double* handoff, double* partials, int tiles_x) {
   extern __shared__ double cache[];  // [2][block_z][block_x], double-buffered by step parity
   __shared__ int ticket;
   const int bx = blockDim.x, bz = blockDim.y;
@@ -185,13 +223,14 @@ __global__ void __launch_bounds__(1024)
                 x_out = tx == bx - 1 && il + 1 < slots.ni ? slots.x_first(il + 1, kl) : -1;
 
   double prev = 0.0, dot = 0.0;
+  ProductSums w_sums;  // FromW
   auto active_at = [&](int t) {
     const int jl = t - g - tz;
     return node_in && jl >= 0 && jl < n2;
   };
   const Column col = column<Upper>(s, r, il, kl);
   NodeInputs next;
-  if (active_at(0)) next = load_inputs<Upper>(s, col, src, 0 - g - tz);
+  if (active_at(0)) next = load_inputs<Upper, FromW>(s, col, src, res, 0 - g - tz);
 
   for (int t = 0; t < steps; ++t) {
     // One barrier per step: the cache is double-buffered by step parity, so it only has
@@ -199,7 +238,18 @@ __global__ void __launch_bounds__(1024)
     __syncthreads();
     const int jl = t - g - tz;
     const bool active = active_at(t);
-    const NodeInputs in = next;
+    NodeInputs in = next;
+    if constexpr (FromW) {
+      // The products need nothing of this step's hand-offs: formed before waiting for them.
+      if (active) {
+        in.w.lower_c[0] = in.cx;
+        in.w.lower_c[1] = in.cy;
+        in.w.lower_c[2] = in.cz;
+        const NodeProducts p = symmetric_products(in.c0, in.wm, in.w);
+        in.source = p.a0;
+        w_sums.add(in.c0, in.wm, p, in.res);
+      }
+    }
     const double* prev_cache = cache + ((t + 1) & 1) * bx * bz;
     double* this_cache = cache + (t & 1) * bx * bz;
 
@@ -227,7 +277,7 @@ __global__ void __launch_bounds__(1024)
     // The next step's loads do not depend on this one, but are issued only now: queued before
     // the hand-off reads above, they delayed them, and those are on the sweep's critical path
     // (at 256^3 on an H100, a lower sweep took 0.79 ms with them first, 0.68 ms after).
-    if (active_at(t + 1)) next = load_inputs<Upper>(s, col, src, jl + 1);
+    if (active_at(t + 1)) next = load_inputs<Upper, FromW>(s, col, src, res, jl + 1);
     Affine a;
     if (active) a = sweep_node(in.c0, in.source, in.cx, in.cy, y_y, in.cz, y_z, omega);
     double y;
@@ -257,17 +307,23 @@ __global__ void __launch_bounds__(1024)
     this_cache[tz * bx + tx] = y;
   }
   if (partials) {
+    // The tile's sums, one after another: FromW's products of w in eq. (5)'s order, then
+    // (D y, y).
+    constexpr int count = FromW ? 5 : 1;
+    const double values[5] = {w_sums.d_v_v, w_sums.r2_v, w_sums.a0_v_v, w_sums.r_v, dot};
     const int n = bx * bz;
-    __syncthreads();  // the cache's last reads are done
-    cache[tid] = dot;
-    __syncthreads();
-    int width = 1;
-    while (width < n) width <<= 1;
-    for (width >>= 1; width > 0; width >>= 1) {
-      if (tid < width && tid + width < n) cache[tid] += cache[tid + width];
+    for (int q = 0; q < count; ++q) {
+      __syncthreads();  // the cache's last reads are done
+      cache[tid] = values[FromW ? q : 4];
       __syncthreads();
+      int width = 1;
+      while (width < n) width <<= 1;
+      for (width >>= 1; width > 0; width >>= 1) {
+        if (tid < width && tid + width < n) cache[tid] += cache[tid + width];
+        __syncthreads();
+      }
+      if (tid == 0) partials[tile * count + q] = cache[0];
     }
-    if (tid == 0) partials[tile] = cache[0];
   }
 }
 
@@ -282,9 +338,10 @@ int tiles_along_x(const SweepRange& r, const SweepShape& shape) {
   return int((r.i1 - r.i0 + shape.block_x - 1) / shape.block_x);
 }
 
-template <bool Upper>
-void launch(const SplitView& s, const SweepRange& r, const double* src, double* out, double omega,
-            const SweepShape& shape, int* ticket_counter, double* handoff, double* partials) {
+template <bool Upper, bool FromW = false>
+void launch(const SplitView& s, const SweepRange& r, const double* src, const double* res,
+            double* out, double omega, const SweepShape& shape, int* ticket_counter,
+            double* handoff, double* partials) {
   check_shape(shape);
   const int tiles_x = tiles_along_x(r, shape);
   const int tiles = sweep_tiles(r, shape);
@@ -292,11 +349,11 @@ void launch(const SplitView& s, const SweepRange& r, const double* src, double* 
   const dim3 block(shape.block_x, shape.block_z);
   const std::size_t shared = 2 * sizeof(double) * shape.block_x * shape.block_z;
   if (shape.paper)
-    pipelined_sweep<Upper, 1><<<tiles, block, shared>>>(s, r, src, out, omega, ticket_counter,
-                                                        handoff, partials, tiles_x);
+    pipelined_sweep<Upper, 1, FromW><<<tiles, block, shared>>>(
+        s, r, src, res, out, omega, ticket_counter, handoff, partials, tiles_x);
   else
-    pipelined_sweep<Upper, 32><<<tiles, block, shared>>>(s, r, src, out, omega, ticket_counter,
-                                                         handoff, partials, tiles_x);
+    pipelined_sweep<Upper, 32, FromW><<<tiles, block, shared>>>(
+        s, r, src, res, out, omega, ticket_counter, handoff, partials, tiles_x);
   check_launch(Upper ? "upper sweep" : "lower sweep");
 }
 
@@ -330,12 +387,22 @@ int sweep_tiles(const SweepRange& r, const SweepShape& shape) {
 void lower_sweep(const SplitView& s, const SweepRange& r, const double* src, double* y,
                  double omega, const SweepShape& shape, int* ticket_counter, double* handoff,
                  double* partials) {
-  launch<false>(s, r, src, y, omega, shape, ticket_counter, handoff, partials);
+  launch<false>(s, r, src, nullptr, y, omega, shape, ticket_counter, handoff, partials);
 }
 
 void upper_sweep(const SplitView& s, const SweepRange& r, const double* y, double* v, double omega,
                  const SweepShape& shape, int* ticket_counter, double* handoff) {
-  launch<true>(s, r, y, v, omega, shape, ticket_counter, handoff, nullptr);
+  launch<true>(s, r, y, nullptr, v, omega, shape, ticket_counter, handoff, nullptr);
+}
+
+bool product_in_sweep(const SplitView& s, const SweepShape& shape) {
+  return s.self_adjoint() && shape.block_x * shape.block_z <= 512;
+}
+
+void lower_sweep_of_product(const SplitView& s, const SweepRange& r, const double* w,
+                            const double* res, double* y, double omega, const SweepShape& shape,
+                            int* ticket_counter, double* handoff, double* partials) {
+  launch<false, true>(s, r, w, res, y, omega, shape, ticket_counter, handoff, partials);
 }
 
 }  // namespace solvent::matm::cuda

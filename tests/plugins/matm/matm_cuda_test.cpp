@@ -65,18 +65,33 @@ TEST_CASE("warp-scan sweeps, several block shapes: the CPU's iterates") {
   compare_with_cpu(poisson, {});
 }
 
+TEST_CASE("a self-adjoint operator: A0 w formed inside the sweep, the CPU's iterates") {
+  // Blocks of at most 512 threads form A0 w in the sweep that takes it (one with a hand-off
+  // at every layer and column among them); 64 x 16 has 1024 and stores it first.
+  const std::pair<int, int> shapes[] = {{32, 1}, {64, 8}, {256, 2}, {64, 16}};
+  for (auto [bx, bz] : shapes) {
+    INFO("block " << bx << " x " << bz);
+    compare_with_cpu(poisson, {{"block_x", std::int64_t(bx)}, {"block_z", std::int64_t(bz)}});
+  }
+  compare_with_cpu(poisson, {{"sweep", std::string("paper")},
+                             {"block_x", std::int64_t(16)},
+                             {"block_z", std::int64_t(4)}});
+}
+
 TEST_CASE("blocks that wait on a neighbour at every layer: the same bits on every solve") {
   // block_z = 1 makes every z layer a hand-off between blocks, 32-node tiles every x column
   // a hand-off too: a value read before its block stored it would show as a NaN or as bits
   // that change from one solve to the next.
-  for (const char* sweep : {"warp-scan", "paper"}) {
+  for (const auto& [model, sweep] :
+       {std::pair{convection, "warp-scan"}, std::pair{convection, "paper"},
+        std::pair{poisson, "warp-scan"}}) {
     INFO("sweep " << sweep);
     const Settings gpu{{"sweep", std::string(sweep)},
                        {"block_x", std::int64_t(32)},
                        {"block_z", std::int64_t(1)},
                        {"max_iterations", std::int64_t(8)}};
-    const auto first = matm_test::solve_grid(convection, "matm-cuda", gpu);
-    const auto second = matm_test::solve_grid(convection, "matm-cuda", gpu);
+    const auto first = matm_test::solve_grid(model, "matm-cuda", gpu);
+    const auto second = matm_test::solve_grid(model, "matm-cuda", gpu);
     CHECK(first.stats.residual_history == second.stats.residual_history);
     CHECK(first.x == second.x);
     CHECK(std::isfinite(first.stats.residual));

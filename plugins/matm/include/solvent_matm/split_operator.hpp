@@ -40,7 +40,9 @@ struct Box {
 struct Lines {
   index_t lo2, lo3, width, count;
   SOLVENT_HD explicit Lines(const Box& b)
-      : lo2(b.lo[1]), lo3(b.lo[2]), width(b.hi[1] - b.lo[1]),
+      : lo2(b.lo[1]),
+        lo3(b.lo[2]),
+        width(b.hi[1] - b.lo[1]),
         count((b.hi[1] - b.lo[1]) * (b.hi[2] - b.lo[2])) {}
   SOLVENT_HD index_t j(index_t l) const { return lo2 + l % width; }
   SOLVENT_HD index_t k(index_t l) const { return lo3 + l / width; }
@@ -68,32 +70,52 @@ struct NodeProducts {
   double a1 = 0.0;
 };
 
+// A node's neighbours in A0: per direction d, the coupling and the value of v at m - s_d and
+// at m + s_d; both 0 where the neighbour is off the view.
+struct Neighbours {
+  double lower_c[3] = {0.0, 0.0, 0.0}, lower_v[3] = {0.0, 0.0, 0.0};
+  double upper_c[3] = {0.0, 0.0, 0.0}, upper_v[3] = {0.0, 0.0, 0.0};
+};
+
+// (A0 v)(m) and (R2 v)(m) from the node's own diagonal and value and its neighbours (a1 = 0):
+// the arithmetic of apply_node, shared with the GPU sweep that forms A0 w on the fly.
+SOLVENT_HD inline NodeProducts symmetric_products(double c0, double vm, const Neighbours& n) {
+  NodeProducts p;
+  if (c0 == 0.0) return p;
+  double lower_sum = 0.0, upper_sum = 0.0;
+  for (int d = 0; d < 3; ++d) {
+    lower_sum += n.lower_c[d] * n.lower_v[d];
+    upper_sum += n.upper_c[d] * n.upper_v[d];
+  }
+  p.a0 = c0 * vm - lower_sum - upper_sum;
+  p.r2 = 0.5 * c0 * vm - upper_sum;
+  return p;
+}
+
 template <class Field>
 SOLVENT_HD inline NodeProducts apply_node(const SplitView& s, const Field& v, index_t i, index_t j,
                                           index_t k) {
   const index_t m = s.index(i, j, k);
   const double c0 = s.c0[m];
-  NodeProducts p;
-  if (c0 == 0.0) return p;
-  const double vm = v(m);
+  if (c0 == 0.0) return {};
   const index_t stride[3] = {1, s.n1, s.n1 * s.n2};
   const bool has_lower[3] = {i > 0, j > 0, k > 0};
   const bool has_upper[3] = {i + 1 < s.n1, j + 1 < s.n2, k + 1 < s.n3};
-  double lower_sum = 0.0, upper_sum = 0.0, skew_sum = 0.0;
+  Neighbours n;
+  double skew_sum = 0.0;
   for (int d = 0; d < 3; ++d) {
     if (has_lower[d]) {
-      const double lo = v(m - stride[d]);
-      lower_sum += s.lower[d][m] * lo;
-      if (s.skew[d]) skew_sum -= s.skew[d][m] * lo;
+      n.lower_c[d] = s.lower[d][m];
+      n.lower_v[d] = v(m - stride[d]);
+      if (s.skew[d]) skew_sum -= s.skew[d][m] * n.lower_v[d];
     }
     if (has_upper[d]) {
-      const double hi = v(m + stride[d]);
-      upper_sum += s.lower[d][m + stride[d]] * hi;
-      if (s.skew[d]) skew_sum += s.skew[d][m + stride[d]] * hi;
+      n.upper_c[d] = s.lower[d][m + stride[d]];
+      n.upper_v[d] = v(m + stride[d]);
+      if (s.skew[d]) skew_sum += s.skew[d][m + stride[d]] * n.upper_v[d];
     }
   }
-  p.a0 = c0 * vm - lower_sum - upper_sum;
-  p.r2 = 0.5 * c0 * vm - upper_sum;
+  NodeProducts p = symmetric_products(c0, v(m), n);
   p.a1 = skew_sum;
   return p;
 }
