@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The GPU performance figures of docs/benchmarks.md ("GPU performance") in one device call:
-# builds only what they need, runs the CUDA tests of dense and stencil3d and
-# compute-sanitizer (memcheck, racecheck) on small blocked-LU cases, then, one at a time on
-# an otherwise idle GPU:
+# builds only what they need, runs the CUDA tests of dense, stencil3d and matm and
+# compute-sanitizer (memcheck, racecheck) on small blocked-LU cases and on matm-cuda's sweeps
+# (their hand-offs between blocks), then, one at a time on an otherwise idle GPU:
 #   1. dense-solver-bench at n = 1200, 1600, 2400, 3200: gepp-cuda paper, best and blocked
 #      (block sizes 32, 64, 128) against cuSOLVER, with the device ceilings;
 #   2. stencil3d-field-bench at 300^3: the field update's bandwidth counted two ways, the
@@ -11,7 +11,7 @@
 #   3. matm-benchmark at 256^3 (matm-cuda, Poisson, with its floor);
 #   4. imex-1d-bench at M = 400, the banded paths, on one CPU core;
 #   5. stencil3d-bench (the hybrid model's whole step, CUDA against the CPU), if time is left.
-# Every stage has a time limit, cut to what is left of BUDGET_S seconds (default 420, the
+# Every stage has a time limit, cut to what is left of BUDGET_S seconds (default 540, the
 # build included), so the whole ends in time. Three files come back in $OUT: summary.txt
 # (what each stage returned), results.md (every table) and logs.tar.gz (all logs and CSVs,
 # packed again after each stage).
@@ -19,7 +19,7 @@
 # On the device, with carry [".devdeps"]:   bash scripts/gpu/performance.sh
 set -uo pipefail
 start=$SECONDS
-budget=${BUDGET_S:-420}
+budget=${BUDGET_S:-540}
 OUT=${OUT:-/tmp/performance-out}
 logs=/tmp/performance-logs
 rm -rf "$logs"
@@ -34,7 +34,7 @@ set +e
 targets="gepp-cuda cusolver gepp-cpu lapack banded imex-trapezoid angiogenesis-1d
   plugins-dense-cuda-tests dense-solver-bench
   angiogenesis-3d explicit-stencil3d plugins-stencil3d-cuda-tests stencil3d-bench stencil3d-field-bench
-  matm matm-cuda grid-equations-3d matm-benchmark imex-1d-bench"
+  matm matm-cuda grid-equations-3d plugins-matm-cuda-tests matm-benchmark imex-1d-bench"
 if ! ninja -C "$BUILD" $targets > "$logs/build.log" 2>&1; then
   grep -E "error|FAILED" "$logs/build.log" | head -40
   exit 1
@@ -61,6 +61,17 @@ for tool in memcheck racecheck; do
   timeout "$(limit 45)" compute-sanitizer --tool "$tool" --error-exitcode 9 \
     "$bin/plugins-dense-cuda-tests" -tc="$small" > "$logs/sanitizer_$tool.log" 2>&1
   say "compute-sanitizer $tool rc=$? ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|test cases' "$logs/sanitizer_$tool.log" | tr '\n' ' '))"
+done
+
+# matm-cuda against matm, then its sweeps under the sanitizers: the case whose blocks hand a
+# value to a neighbour at every layer and column, and the sweep that forms A0 w.
+timeout "$(limit 120)" "$bin/plugins-matm-cuda-tests" > "$logs/tests_matm.log" 2>&1
+say "matm CUDA tests rc=$? ($(grep -E '^\[doctest\] (test cases|assertions)' "$logs/tests_matm.log" | tr '\n' ' '))"
+grep -E "ERROR|FAILED|CHECK" "$logs/tests_matm.log" | head -20
+for tool in memcheck racecheck; do
+  timeout "$(limit 60)" compute-sanitizer --tool "$tool" --error-exitcode 9 \
+    "$bin/plugins-matm-cuda-tests" -tc="blocks that wait*" > "$logs/sanitizer_matm_$tool.log" 2>&1
+  say "compute-sanitizer $tool (matm) rc=$? ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|test cases' "$logs/sanitizer_matm_$tool.log" | tr '\n' ' '))"
 done
 
 # 1. Dense solves: gepp-cpu left out (--cpu-max-M 0), no ablation (--ablation-M 0).
