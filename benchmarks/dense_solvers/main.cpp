@@ -11,7 +11,10 @@
 // gepp-cpu out above that level (so its slow large levels can run as a separate process),
 // --cpu-budget-s skips a gepp-cpu level whose predicted time (n^3 from the last) exceeds it,
 // --block-sizes and --panel-threads add blocked mode at those block sizes and panel kernel
-// widths beside the defaults (CSV and log only).
+// widths beside the defaults (CSV and log only). Where both gepp-cuda blocked and cusolver
+// ran, their cold solves are also timed in turns, one of each in each of 15 pairs, so that
+// both see the same state of the host: the pairs' ratios are steadier than the ratio of
+// medians taken seconds apart.
 #include <solvent_test/implicit_system.hpp>
 #include "device_ceilings.hpp"
 
@@ -173,6 +176,28 @@ Measurement measure(const Config& c, ImexSystem& sys, const std::vector<double>&
   return m;
 }
 
+// Cold solves (setup + solve) of a and b in turns; the ratios a / b of the pairs, sorted.
+std::vector<double> paired_ratios(const Config& a, const Config& b, ImexSystem& sys, int pairs) {
+  auto sa = solvent::testkit::make_linear_solver(a.plugin, a.settings);
+  auto sb = solvent::testkit::make_linear_solver(b.plugin, b.settings);
+  std::vector<double> x(sys.rhs.size());
+  auto cold = [&](solvent::LinearSolver& solver) {
+    return wall_ms([&] {
+      solver.setup(sys.s);
+      solver.solve(std::span<const double>(sys.rhs), std::span<double>(x));
+    });
+  };
+  cold(*sa);  // first calls pay the plugins' one-time costs
+  cold(*sb);
+  std::vector<double> ratios;
+  for (int i = 0; i < pairs; ++i) {
+    const double ta = cold(*sa);
+    ratios.push_back(ta / cold(*sb));
+  }
+  std::sort(ratios.begin(), ratios.end());
+  return ratios;
+}
+
 std::vector<std::int64_t> parse_levels(const std::string& s) {
   std::vector<std::int64_t> out;
   std::stringstream in(s);
@@ -306,6 +331,7 @@ int main(int argc, char** argv) {
   };
 
   std::map<std::int64_t, std::map<std::string, Measurement>> results;
+  std::map<std::int64_t, std::vector<double>> paired;  // blocked / cusolver, pair by pair
   double cpu_ms = 0.0;
   std::size_t cpu_n = 0;
   for (const std::int64_t m : levels) {
@@ -340,6 +366,21 @@ int main(int argc, char** argv) {
       std::fflush(stdout);
       write_row(m, n, c.label, r);
       results[m][c.label] = r;
+    }
+    auto ok = [&](const char* label) {
+      const auto it = results[m].find(label);
+      return it != results[m].end() && !std::isnan(it->second.solve_ms);
+    };
+    if (ok("gepp-cuda blocked") && ok("cusolver")) {
+      auto find = [&](const std::string& label) {
+        return *std::find_if(configs.begin(), configs.end(),
+                             [&](const Config& c) { return c.label == label; });
+      };
+      paired[m] = paired_ratios(find("gepp-cuda blocked"), find("cusolver"), sys, 15);
+      const auto& q = paired[m];
+      std::printf(
+          "M=%-4lld blocked / cusolver, 15 cold solves in turns: median %.3f (%.3f .. %.3f)\n",
+          (long long)m, median(q), q.front(), q.back());
     }
     if (m == ablation_m && only.empty()) {
       for (const auto& c : ablation) {
@@ -380,6 +421,15 @@ int main(int argc, char** argv) {
        << ratio(r["gepp-cuda blocked"].solve_ms, r["cusolver"].solve_ms) << " | "
        << ratio(r["gepp-cuda blocked, pageable"].solve_ms, r["cusolver"].solve_ms) << " | "
        << fmt::format("{:.3g}", floor_ms) << " |\n";
+  }
+  if (!paired.empty()) {
+    md << "\ngepp-cuda blocked / cusolver, cold solves timed in turns (15 pairs): median of the "
+          "pairs' ratios, quartiles, range:\n\n| M | n | median | quartiles | range |\n"
+          "|---|---|---|---|---|\n";
+    for (const auto& [m, q] : paired)
+      md << "| " << m << " | " << 4 * m << " | " << fmt::format("{:.3f}", median(q)) << " | "
+         << fmt::format("{:.3f} .. {:.3f}", q[q.size() / 4], q[3 * q.size() / 4]) << " | "
+         << fmt::format("{:.3f} .. {:.3f}", q.front(), q.back()) << " |\n";
   }
   md << "\nOne IMEX step after setup (right-hand side, solve, projection), median ms:\n\n"
      << "| M | gepp-cpu | lapack | gepp-cuda paper | gepp-cuda best | gepp-cuda blocked | "
