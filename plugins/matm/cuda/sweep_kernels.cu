@@ -260,8 +260,8 @@ __global__ void __launch_bounds__(FromW ? 512 : 1024)
 
     double y_z = 0.0, y_y = 0.0, carry = 0.0;
     if (active) {
-      // Inside the range the node below is another block's (tz = 0) and may still be armed;
-      // before it (a ghost plane) it was written before the launch.
+      // Inside the range the node below is another block's (tz = 0): its hand-off slot, which
+      // may still be waiting; before it (a ghost plane) it was written before the launch.
       if (tz > 0)
         y_z = prev_cache[(tz - 1) * bx + tx];
       else if (z_in >= 0)
@@ -271,7 +271,8 @@ __global__ void __launch_bounds__(FromW ? 512 : 1024)
       y_y = jl > 0 ? prev : y_before ? out[in.m - line_step] : 0.0;
       const int first_tx = g * G;
       // The group's carry-in is lane 0's (the scan below broadcasts it): the node before the
-      // group, in this block, in the block before along x (armed), or in the fragment before.
+      // group, in this block, in the block before along x (its hand-off slot), or in the
+      // fragment before.
       if (first_tx > 0)
         carry = prev_cache[tz * bx + first_tx - 1];
       else if (x_in >= 0)
