@@ -4,10 +4,10 @@
 // the block inside its ghost layer over ranks), so ghost values received are never
 // overwritten.
 #include <solvent/cuda.hpp>
-
-#include <cstddef>
 #include <solvent/errors.hpp>
 #include <solvent_matm/split_operator.hpp>
+
+#include <cstddef>
 
 namespace solvent::matm::cuda {
 

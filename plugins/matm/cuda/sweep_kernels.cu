@@ -83,7 +83,8 @@ __device__ Column column(const SplitView& s, const SweepRange& r, index_t il, in
   return c;
 }
 
-// FromW: src is w and res the residual; the source is A0 w, formed at the step (products()).
+// FromW: src is w and res the residual; the source is A0 w, formed at the step by
+// symmetric_products.
 template <bool Upper, bool FromW>
 __device__ NodeInputs load_inputs(const SplitView& s, const Column& c,
                                   const double* __restrict__ src, const double* __restrict__ res,
@@ -210,7 +211,6 @@ __global__ void __launch_bounds__(FromW ? 512 : 1024)
   const bool node_in = il < r.i1 - r.i0 && kl < r.own.hi[2] - r.own.lo[2];
   const int steps = int(n2) + groups - 1 + bz - 1;
   const index_t dir = Upper ? -1 : 1;  // physical offset of the logical x-1 neighbour is -dir
-  const index_t line_step = dir * s.n1, plane_step = dir * s.n1 * s.n2;
   // Whether the range has nodes before it in the sweep's direction, along x (the fragment
   // before), y and z (ghost planes): their values are read where one rank's grid edge
   // gives 0. A ghost plane on the grid's boundary holds 0 and couples by 0.
@@ -267,8 +267,8 @@ __global__ void __launch_bounds__(FromW ? 512 : 1024)
       else if (z_in >= 0)
         y_z = take(handoff + z_in + jl * slots.ni);
       else if (z_before)
-        y_z = __ldcg(out + in.m - plane_step);
-      y_y = jl > 0 ? prev : y_before ? out[in.m - line_step] : 0.0;
+        y_z = __ldcg(out + in.m - dir * col.plane);
+      y_y = jl > 0 ? prev : y_before ? out[in.m - col.line_step] : 0.0;
       const int first_tx = g * G;
       // The group's carry-in is lane 0's (the scan below broadcasts it): the node before the
       // group, in this block, in the block before along x (its hand-off slot), or in the
