@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Source this at the start of a device command: unpacks the carried TOML++ packages
 # (the GPU machine has no TOML++ and no network) and configures a Release build in
-# $BUILD (default /tmp/build) for sm_90, or the CMake preset SOLVENT_PRESET names (asan:
+# $BUILD (default /tmp/build) for sm_90 (SOLVENT_CMAKE_ARGS: more cache settings, e.g. -g), or the CMake preset SOLVENT_PRESET names (asan:
 # the sanitizer build of the test suite, on the device's 16 cores). Usage on the device,
 # with carry [".devdeps"]:
 #   source scripts/gpu/configure.sh && ninja -C $BUILD <targets>
@@ -18,7 +18,7 @@ if [ -n "${SOLVENT_PRESET:-}" ]; then
   cmake --preset "$SOLVENT_PRESET" -S . -B "$BUILD" > "$BUILD.configure.log" 2>&1
 else
   cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-    > "$BUILD.configure.log" 2>&1
+    ${SOLVENT_CMAKE_ARGS:-} > "$BUILD.configure.log" 2>&1
 fi || { cat "$BUILD.configure.log"; exit 1; }
 export BUILD
 set +e

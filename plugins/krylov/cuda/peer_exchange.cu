@@ -12,7 +12,8 @@ namespace solvent::krylov::device {
 
 namespace {
 // What a rank publishes: its host, GPU, the IPC handle of its receive buffer and the offsets
-// of its faces in it.
+// of its faces in one half of it (face_offset[6]: the half's size, which differs between
+// ranks: a rank at the end of an axis has one face on it, a rank inside has two).
 struct Published {
   char host[64];
   int device;
@@ -41,7 +42,8 @@ struct PeerExchange::State {
   std::size_t half = 0;               // one parity's bytes
   void* receive = nullptr;            // 2 halves, this rank's
   std::array<char*, 6> remote{};      // the neighbour across f's receive buffer, opened
-  std::array<std::size_t, 6> remote_offset{};  // where our face f goes in it (bytes)
+  std::array<std::size_t, 6> remote_offset{};  // where our face f goes in its half (bytes)
+  std::array<std::size_t, 6> remote_half{};    // the size of its halves (bytes)
   cudaEvent_t copied = nullptr;
   int parity = 0;
 };
@@ -92,6 +94,7 @@ PeerExchange::PeerExchange(const GridBlock& block, const std::array<std::size_t,
     s.remote[f] = static_cast<char*>(remote);
     // Our face f is the neighbour's face across the other side (f xor 1).
     s.remote_offset[f] = p.face_offset[f ^ 1];
+    s.remote_half[f] = p.face_offset[6];
   }
   check(cudaEventCreateWithFlags(&s.copied, cudaEventDisableTiming), "cudaEventCreate");
 }
@@ -108,11 +111,13 @@ PeerExchange::~PeerExchange() {
 
 void PeerExchange::send(const void* packed) {
   auto& s = *state_;
-  const std::size_t half_offset = s.parity * s.half;
   for (int f = 0; f < 6; ++f) {
     const std::size_t bytes = s.offset[f + 1] - s.offset[f];
     if (s.neighbours[f] < 0 || bytes == 0) continue;
-    check(cudaMemcpyAsync(s.remote[f] + half_offset + s.remote_offset[f],
+    // The neighbour's half, not ours: with halves of different sizes, ours put the faces of
+    // every second exchange past the end of a smaller buffer (cudaMemcpyAsync's "invalid
+    // argument" on 4 ranks in a row), or into the other half of a larger one.
+    check(cudaMemcpyAsync(s.remote[f] + s.parity * s.remote_half[f] + s.remote_offset[f],
                           static_cast<const char*>(packed) + s.offset[f], bytes,
                           cudaMemcpyDeviceToDevice, 0),
           "peer copy of a face");
