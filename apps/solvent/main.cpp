@@ -119,6 +119,10 @@ int main(int argc, char** argv) {
     return parse_and_run(argc, argv);
   } catch (const solvent::OtherRankFailed& e) {
     return e.exit_code();  // rank 0 reports it
+  } catch (const solvent::RankWaitError& e) {
+    // Met outside a run's own error path (while the ranks set up): finish_world ends them all.
+    std::fprintf(stderr, "error: rank %d: %s\n", e.rank(), e.what());
+    return e.exit_code();
   } catch (const solvent::ConfigError& e) {
     for (const auto& p : e.problems()) std::fprintf(stderr, "error: %s\n", p.c_str());
     std::fprintf(stderr, "%zu configuration error%s; nothing was run\n", e.problems().size(),

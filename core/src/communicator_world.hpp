@@ -35,6 +35,19 @@ class OtherRankFailed : public Error {
   int code_;
 };
 
+// An operation between ranks that failed in MPI or outlasted SOLVENT_RANK_TIMEOUT: the ranks
+// no longer agree on what comes next, so the run ends on every rank (abort, not finalize).
+// The message names the operation (and the peer where there is one); the rank that met it
+// is said by whoever reports it ("rank r: ...").
+class RankWaitError : public Error {
+ public:
+  RankWaitError(int rank, const std::string& what) : Error(what), rank_(rank) {}
+  int rank() const { return rank_; }
+
+ private:
+  int rank_;
+};
+
 // The error of another rank, as rank 0 reports it: the other rank's exit code.
 class RankError : public Error {
  public:

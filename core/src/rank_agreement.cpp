@@ -31,6 +31,8 @@ void agree_across_ranks(const Communicator& comm, const std::function<std::strin
   std::string mine;
   try {
     mine = encode(0, {step()});
+  } catch (const RankWaitError&) {
+    throw;  // the ranks are out of step: gathering the outcome would wait as long again
   } catch (const ConfigError& e) {
     failure = std::current_exception();
     mine = encode(e.exit_code(), e.problems());

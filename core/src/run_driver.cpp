@@ -262,12 +262,14 @@ RunSummary run_experiment(const RunOptions& opt, const IntegratorCall& call) {
   std::optional<ResolvedConfig> resolved_cfg;
   PluginSet plugins;
   std::string resolved;
-  // Every rank reads and checks the configuration and makes its plugins; the ranks then
-  // agree (a problem on any rank is reported once, by rank 0, and ends all ranks with its
-  // exit code) and check that they resolved the same configuration. The plugins are made,
-  // and the combination checked, before the output directory is touched: a configuration
-  // they refuse (a size beyond the memory, solvers that do not fit) leaves no folder and
-  // no record behind to refuse the corrected rerun.
+  // Every rank reads and checks the configuration; the ranks then agree (a problem on any
+  // rank is reported once, by rank 0, and ends all ranks with its exit code) and check that
+  // they resolved the same configuration. Only then are the plugins made, since making
+  // them may take the ranks through collectives (a measured balance, a device probe): a
+  // rank whose copy of the file is bad must not leave the others waiting in one. The
+  // plugins are made, and the combination checked, before the output directory is
+  // touched: a configuration they refuse (a size beyond the memory, solvers that do not
+  // fit) leaves no folder and no record behind to refuse the corrected rerun.
   agree_across_ranks(comm, [&] {
     resolved_cfg.emplace(resolve_config(
         opt.sweep_member ? member_document(plan_sweep(config, opt.overrides), *opt.sweep_member)
@@ -279,16 +281,19 @@ RunSummary run_experiment(const RunOptions& opt, const IntegratorCall& call) {
     if (comm.size() > 1)
       if (auto problems = rank_problems(cfg, comm.size()); !problems.empty())
         throw ConfigError(std::move(problems));
-    auto scope = timer.measure("setup");
-    plugins = create_plugins(cfg, comm);
-    if (auto problems = combination_problems(cfg, plugins); !problems.empty())
-      throw ConfigError(std::move(problems));
     std::ostringstream text;
     text << "# Resolved configuration (defaults filled in) of this run.\n" << cfg.to_toml() << '\n';
     resolved = text.str();
     return sha256_of(resolved);
   });
   const auto& cfg = *resolved_cfg;
+  agree_across_ranks(comm, [&] {
+    auto scope = timer.measure("setup");
+    plugins = create_plugins(cfg, comm);
+    if (auto problems = combination_problems(cfg, plugins); !problems.empty())
+      throw ConfigError(std::move(problems));
+    return std::string();
+  });
 
   // Rank 0 alone prepares the output directory and writes the core's files; the others
   // wait for it, so that none starts computing into a run that was refused.

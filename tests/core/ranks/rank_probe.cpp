@@ -2,14 +2,17 @@
 // "rank-probe", otherwise the integrator "rank-probe-steps". Both declare any number of
 // ranks. The integrator reports, every step, the rank-ordered sum of (rank + 1) * step over
 // all ranks (so a run on N ranks has a known answer), and throws on rank `fail_rank` at
-// step `fail_step`: a failure on one rank only, while the others wait in a collective. The
+// step `fail_step`: a failure on one rank only, while the others wait in a collective; rank
+// `stall_rank` stops answering at that step instead (it sleeps for a minute). The
 // model fails to "read its input" on rank `unreadable_on_rank` (a model is made before it
 // is given the communicator, so it learns its rank from the launcher's environment).
 #include <solvent/errors.hpp>
 #include <solvent/integrator.hpp>
 #include <solvent/plugin.hpp>
 
+#include <chrono>
 #include <cstdlib>
+#include <thread>
 
 namespace {
 
@@ -35,6 +38,8 @@ class RankProbeSteps final : public solvent::Integrator {
         throw solvent::SolverError("rank-probe-steps: the failure asked for on rank " +
                                    std::to_string(comm.rank()));
       }
+      if (comm.rank() == p_.integer("stall_rank") && step == p_.integer("fail_step"))
+        std::this_thread::sleep_for(std::chrono::minutes(1));
       double v[1] = {static_cast<double>((comm.rank() + 1) * step)};
       comm.sum(v);
       std::vector<solvent::Observable> obs{{"rank_sum", v[0]},
@@ -65,7 +70,8 @@ solvent::Schema steps_schema() {
   using solvent::ParamSpec;
   return {ParamSpec::integer("steps", 3, "steps to take").at_least(1),
           ParamSpec::integer("fail_rank", -1, "the rank that fails (-1: none)"),
-          ParamSpec::integer("fail_step", 2, "the step at which it fails")};
+          ParamSpec::integer("stall_rank", -1, "the rank that stops answering (-1: none)"),
+          ParamSpec::integer("fail_step", 2, "the step at which it fails or stalls")};
 }
 }  // namespace
 SOLVENT_PLUGIN(solvent::distributed(solvent::describe_integrator<RankProbeSteps>(

@@ -3,9 +3,9 @@
 # and speaking, the rank-ordered sum known for every N; a plugin that runs on one rank only
 # refused under -n 2, naming it; a failure on one rank, in setup or while computing, ends
 # every rank within seconds with one message and that failure's exit code.
-# usage: ranks_test.sh SOLVENT MPIEXEC PROBE_CONFIG SERIAL_CONFIG WORK_DIR
+# usage: ranks_test.sh SOLVENT MPIEXEC PROBE_CONFIG SERIAL_CONFIG GRID_CONFIG WORK_DIR
 set -uo pipefail
-solvent=$1 mpiexec=$2 probe=$3 serial=$4 work=$5
+solvent=$1 mpiexec=$2 probe=$3 serial=$4 grid=$5 work=$6
 rm -rf "$work" && mkdir -p "$work"
 # CI runs as root, which OpenMPI refuses unless told.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -48,4 +48,32 @@ ranks 2 run "$probe" --set integrator.fail_rank=1 --output "$work/compute"; rc=$
 [ $((SECONDS - start)) -lt 30 ] || fail "a failure on rank 1 took $((SECONDS - start)) s to end the run"
 [ "$(grep -c "error: rank 1: rank-probe-steps: the failure asked for on rank 1" "$work/out.txt")" -eq 1 ] \
   || fail "a failure on rank 1: not reported exactly once"
-echo "ranks: 1, 2, 4 agree; one-rank plugins refused; a failing rank ends the run once"
+# Rank 1 stops answering while the others wait for it in a collective: the wait ends after
+# SOLVENT_RANK_TIMEOUT seconds with the rank that waited and the operation named, and the
+# record of the run says it failed.
+start=$SECONDS
+SOLVENT_RANK_TIMEOUT=2 ranks 2 run "$probe" --set integrator.stall_rank=1 --output "$work/stall"; rc=$?
+[ $rc -eq 1 ] || fail "rank 1 stalled: exit $rc, expected 1"
+[ $((SECONDS - start)) -lt 30 ] || fail "rank 1 stalled: the run took $((SECONDS - start)) s to end"
+[ "$(grep -c "error: rank 0: MPI_Allgather (sum over ranks) did not complete within 2 s: a rank is stuck" "$work/out.txt")" -eq 1 ] \
+  || fail "rank 1 stalled: the waiting rank and its operation not named exactly once"
+grep -q "status = 'failed'" "$work/stall/record.toml" || fail "rank 1 stalled: the record does not say failed"
+SOLVENT_RANK_TIMEOUT=soon ranks 2 run "$probe" --output "$work/bad-timeout"; rc=$?
+[ $rc -eq 2 ] || fail "SOLVENT_RANK_TIMEOUT=soon: exit $rc, expected 2"
+grep -q "error: SOLVENT_RANK_TIMEOUT = 'soon': expected the seconds a rank may wait" "$work/out.txt" \
+  || fail "SOLVENT_RANK_TIMEOUT=soon: no message"
+
+# Each rank reads its own copy of the file (no shared file system) and rank 1's copy is
+# broken: rank 0 names rank 1's file and line once, and every rank ends with exit 2, before
+# the plugins are made (balance = "measured" takes the ranks through a collective there).
+mkdir -p "$work/copies"
+sed 's/^seed = 1$/seed = 1\nbalance = "measured"/' "$grid" > "$work/copies/grid-0.toml"
+sed 's/^type = "steady"$/type = = "steady"/' "$work/copies/grid-0.toml" > "$work/copies/grid-1.toml"
+start=$SECONDS
+timeout 60 "$mpiexec" -n 2 --oversubscribe sh -c "exec \"$solvent\" run \"$work/copies/grid-\$OMPI_COMM_WORLD_RANK.toml\" --output \"$work/copies/out\"" > "$work/out.txt" 2>&1; rc=$?
+[ $rc -eq 2 ] || fail "a broken copy on rank 1: exit $rc, expected 2"
+[ $((SECONDS - start)) -lt 30 ] || fail "a broken copy on rank 1: the run took $((SECONDS - start)) s to end"
+[ "$(grep -c "error: rank 1: .*grid-1.toml:17:8: TOML syntax error" "$work/out.txt")" -eq 1 ] \
+  || fail "a broken copy on rank 1: its file and line not named exactly once"
+
+echo "ranks: 1, 2, 4 agree; one-rank plugins refused; a failing, stalled or misconfigured rank ends the run once"
