@@ -61,7 +61,7 @@ double cpu_measured_speed(int threads, const std::string& solver) {
   const Stencil7<double> a = calibration_stencil();
   const SplitStencil split(a, solver);
   std::vector<double> f(a.size(), 1.0), x(a.size(), 0.0);
-  CpuBackend backend(split, f, x, threads, 1);
+  CpuBackend backend(split, f, x, threads, 1, true);
   return time_corrections(backend, a.size());
 }
 
@@ -75,14 +75,14 @@ int cpu_threads(int requested) {
 }
 
 CpuBackend::CpuBackend(const SplitStencil& a, std::span<const double> f, std::span<double> x,
-                       int threads, int fragments)
+                       int threads, int fragments, bool pipelined)
     : view_(a.view()), own_(a.own()), x_out_(x), threads_(cpu_threads(threads)) {
   const std::size_t n = a.size();
   for (auto* v : {&f_, &x_, &r_, &w_, &y_, &z0_}) v->assign(n, 0.0);
   if (!a.self_adjoint()) z1_.assign(n, 0.0);
   line_sums_.assign(static_cast<std::size_t>(Lines(own_).count * slots), 0.0);
   if (a.block()) {
-    links_.emplace(*a.block());
+    links_.emplace(*a.block(), pipelined);
     fragments_ = links_->fragments(fragments);
   }
   // f and x arrive as the block's values; inactive nodes hold u = 0.

@@ -25,9 +25,10 @@ namespace solvent::matm {
 class CpuBackend final : public MatmBackend {
  public:
   // threads: 0 takes all OpenMP offers. fragments: how many pieces of axis 1 a sweep is
-  // pipelined in over ranks (ignored on one rank; 0 takes RankLinks' default).
+  // pipelined in over ranks (ignored on one rank; 0 takes RankLinks' default); pipelined:
+  // false for the "block" coupling (RankLinks).
   CpuBackend(const SplitStencil& a, std::span<const double> f, std::span<double> x, int threads,
-             int fragments);
+             int fragments, bool pipelined);
   // Writes the last iterate into x.
   ~CpuBackend() override;
 

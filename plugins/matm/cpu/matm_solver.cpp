@@ -11,13 +11,15 @@ Schema matm_schema() {
   Schema s = iteration_schema();
   s.push_back(threads_parameter());
   s.push_back(fragments_parameter());
+  s.push_back(coupling_parameter());
   return s;
 }
 
 MatmSolver::MatmSolver(const PluginContext& ctx)
     : SolverBase(ctx, "matm"),
       threads_(cpu_threads(static_cast<int>(ctx.params.integer("threads")))),
-      fragments_(static_cast<int>(ctx.params.integer("fragments"))) {}
+      fragments_(static_cast<int>(ctx.params.integer("fragments"))),
+      pipelined_(ctx.params.string("coupling") == "pipeline") {}
 
 void MatmSolver::setup_impl(std::shared_ptr<const Operator> op) {
   split_.emplace(std::get<Stencil7<double>>(*op), name_);
@@ -28,7 +30,7 @@ void MatmSolver::setup_impl(std::shared_ptr<const Operator> op) {
 }
 
 SolveStats MatmSolver::solve_impl(std::span<const double> b, std::span<double> x) {
-  CpuBackend backend(*split_, b, x, threads_, fragments_);
+  CpuBackend backend(*split_, b, x, threads_, fragments_, pipelined_);
   const SolveStats& st = run(backend);
   // The slowest rank's: the pipeline is as slow as it.
   pipeline_ = {double(backend.fragments()), backend.sweep_seconds(), backend.wait_seconds()};
@@ -43,6 +45,7 @@ Facts MatmSolver::facts() const {
   if (split_) f.push_back({"self_adjoint", split_->self_adjoint() ? "true" : "false"});
   for (auto& kv : outcome()) f.push_back(kv);
   if (split_ && split_->block()) {
+    f.push_back({"coupling", pipelined_ ? "pipeline" : "block"});
     f.push_back({"fragments", fmt::format("{}", pipeline_[0])});
     f.push_back({"sweep_seconds", fmt::format("{:.4g}", pipeline_[1])});
     f.push_back({"sweep_wait_seconds", fmt::format("{:.4g}", pipeline_[2])});

@@ -24,6 +24,7 @@ class MatmSolver final : public SolverBase {
  private:
   int threads_;
   int fragments_;
+  bool pipelined_;  // coupling = "pipeline"
   // Of the last solve over ranks: fragments, sweep seconds, of them waiting (each the
   // slowest rank's).
   std::array<double, 3> pipeline_{};

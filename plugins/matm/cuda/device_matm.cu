@@ -31,7 +31,8 @@ double* DeviceMatm::allocate(std::size_t n) {
   return static_cast<double*>(p);
 }
 
-DeviceMatm::DeviceMatm(const SplitStencil& a, const SweepShape& shape, int fragments)
+DeviceMatm::DeviceMatm(const SplitStencil& a, const SweepShape& shape, int fragments,
+                       bool pipelined)
     : own_(a.own()),
       shape_(shape),
       self_adjoint_(a.self_adjoint()),
@@ -39,7 +40,7 @@ DeviceMatm::DeviceMatm(const SplitStencil& a, const SweepShape& shape, int fragm
       active_(a.size()) {
   for (std::size_t m = 0; m < n_; ++m) active_[m] = a.c0()[m] != 0.0;
   if (a.block()) {
-    links_.emplace(*a.block());
+    links_.emplace(*a.block(), pipelined);
     fragments_ = links_->fragments(fragments);
   }
   try {
@@ -271,6 +272,13 @@ void DeviceMatm::exchange(double* field) {
 void DeviceMatm::receive_strips(double* field, const SweepRange& r, bool forward) {
   const HaloExchange<double>& halo = links_->halo();
   for (const Strip& s : links_->fragment_strips(r.i0, r.i1, forward, true)) {
+    if (!links_->pipelined()) {
+      // The block coupling: the sweep reads 0 beyond the block (RankLinks::receive_fragment).
+      check(cudaMemset2D(field + s.first, s.pitch * sizeof(double), 0, s.length * sizeof(double),
+                         s.rows),
+            "cudaMemset2D (ghost strip)");
+      continue;
+    }
     double* host = staged_receive_ + halo.face_offset(s.face);
     links_->receive(s, std::span<double>(host, s.size()));
     strip_to_device(s, host, field);
@@ -278,6 +286,7 @@ void DeviceMatm::receive_strips(double* field, const SweepRange& r, bool forward
 }
 
 void DeviceMatm::send_strips(const double* field, const SweepRange& r, bool forward) {
+  if (!links_->pipelined()) return;
   const HaloExchange<double>& halo = links_->halo();
   for (const Strip& s : links_->fragment_strips(r.i0, r.i1, forward, false)) {
     double* host = staged_send_ + halo.face_offset(s.face);

@@ -29,8 +29,9 @@ namespace solvent::matm::cuda {
 class DeviceMatm final : public MatmBackend {
  public:
   // fragments: the pieces of axis 1 a sweep is pipelined in over ranks (0: RankLinks'
-  // default; ignored on one rank).
-  DeviceMatm(const SplitStencil& a, const SweepShape& shape, int fragments);
+  // default; ignored on one rank); pipelined: false for the "block" coupling (RankLinks),
+  // in which every rank sweeps its block in one launch and nothing crosses in a sweep.
+  DeviceMatm(const SplitStencil& a, const SweepShape& shape, int fragments, bool pipelined);
   ~DeviceMatm() override;
   DeviceMatm(const DeviceMatm&) = delete;
   DeviceMatm& operator=(const DeviceMatm&) = delete;

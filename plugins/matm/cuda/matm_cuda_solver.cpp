@@ -30,6 +30,7 @@ Schema matm_cuda_schema() {
       "warp-scan: a warp solves 32 x-nodes of a line by a scan (coalesced); "
       "paper: Sukhinov et al.'s Algorithm 2, one node per thread on the i + j + k wavefront"));
   s.push_back(fragments_parameter());
+  s.push_back(coupling_parameter());
   s.push_back(ParamSpec::string(
       "device", "cuda",
       "where each rank runs: \"cuda\" or \"cpu\" (every rank), \"auto\" (a GPU where the "
@@ -40,7 +41,9 @@ Schema matm_cuda_schema() {
 }
 
 MatmCudaSolver::MatmCudaSolver(const PluginContext& ctx)
-    : SolverBase(ctx, "matm-cuda"), fragments_(static_cast<int>(ctx.params.integer("fragments"))) {
+    : SolverBase(ctx, "matm-cuda"),
+      fragments_(static_cast<int>(ctx.params.integer("fragments"))),
+      pipelined_(ctx.params.string("coupling") == "pipeline") {
   shape_.block_x = static_cast<int>(ctx.params.integer("block_x"));
   shape_.block_z = static_cast<int>(ctx.params.integer("block_z"));
   shape_.paper = ctx.params.string("sweep") == "paper";
@@ -101,7 +104,7 @@ void MatmCudaSolver::setup_impl(std::shared_ptr<const Operator> op) {
     return;
   }
   const SplitStencil split(a, name_);
-  device_ = std::make_unique<DeviceMatm>(split, shape_, fragments_);
+  device_ = std::make_unique<DeviceMatm>(split, shape_, fragments_, pipelined_);
   if (log_)
     log_->info(
         "matm-cuda: {} x {} x {} grid on {}, {} MiB on the device, sweep {} with blocks {} x {}{}",
@@ -114,7 +117,7 @@ void MatmCudaSolver::setup_impl(std::shared_ptr<const Operator> op) {
 SolveStats MatmCudaSolver::solve_impl(std::span<const double> b, std::span<double> x) {
   if (!on_gpu_) {
     // The backend writes the iterate into x when it goes, at the end of this scope.
-    CpuBackend backend(*split_, b, x, threads_, fragments_);
+    CpuBackend backend(*split_, b, x, threads_, fragments_, pipelined_);
     return run(backend);
   }
   device_->upload(b, x);
@@ -132,7 +135,7 @@ double MatmCudaSolver::measured_speed() {
   probe_device();
   const Stencil7<double> a = calibration_stencil();
   const SplitStencil split(a, name_);
-  DeviceMatm backend(split, shape_, 1);
+  DeviceMatm backend(split, shape_, 1, true);
   const std::vector<double> f(a.size(), 1.0), x(a.size(), 0.0);
   backend.upload(f, x);
   return time_corrections(backend, a.size());
@@ -140,7 +143,10 @@ double MatmCudaSolver::measured_speed() {
 
 Facts MatmCudaSolver::facts() const {
   Facts f{{"device", device_name_}};
-  if (!devices_.empty()) f.push_back({"device_each_rank", devices_});
+  if (!devices_.empty()) {
+    f.push_back({"device_each_rank", devices_});
+    f.push_back({"coupling", pipelined_ ? "pipeline" : "block"});
+  }
   if (on_gpu_) {
     f.push_back({"sweep", shape_.paper ? "paper" : "warp-scan"});
     const SweepShape& used = device_ ? device_->shape() : shape_;

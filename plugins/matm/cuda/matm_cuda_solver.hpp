@@ -36,6 +36,7 @@ class MatmCudaSolver final : public SolverBase {
 
   SweepShape shape_;
   int fragments_;
+  bool pipelined_;  // coupling = "pipeline"
   bool on_gpu_ = true;  // this rank's device
   int threads_ = 0;     // a CPU rank's OpenMP threads
   std::string device_name_;

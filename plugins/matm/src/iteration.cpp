@@ -36,6 +36,15 @@ ParamSpec fragments_parameter() {
       .at_most(1 << 20);
 }
 
+ParamSpec coupling_parameter() {
+  return ParamSpec::choice(
+      "coupling", "pipeline", {"pipeline", "block"},
+      "over several ranks: \"pipeline\", the preconditioner of the whole grid, its sweeps "
+      "pipelined from rank to rank (the one-rank iterates); \"block\", the couplings across "
+      "the ranks' boundaries left out of the preconditioner, so every rank sweeps its block at "
+      "once (more iterations, no wait for a neighbour)");
+}
+
 IterationSettings iteration_settings(const solvent::Parameters& p) {
   IterationSettings s;
   s.tolerance = p.real("tolerance");

@@ -4,11 +4,12 @@
 
 namespace solvent::matm {
 
-RankLinks::RankLinks(const GridBlock& block)
+RankLinks::RankLinks(const GridBlock& block, bool pipelined)
     : comm_(*block.comm),
       halo_(block),
       e_{block.extent()[0], block.extent()[1], block.extent()[2]},
-      depth_(block.blocks.split[1] + block.blocks.split[2] - 1) {
+      depth_(block.blocks.split[1] + block.blocks.split[2] - 1),
+      pipelined_(pipelined) {
   buffer_.resize(static_cast<std::size_t>(e_[0] * std::max(e_[1], e_[2])));
 }
 
@@ -20,6 +21,7 @@ constexpr index_t granule = 32;
 }  // namespace
 
 int RankLinks::fragments(int requested) const {
+  if (!pipelined_) return 1;
   const index_t units = (e_[0] + granule - 1) / granule;
   return static_cast<int>(std::min<index_t>(requested > 0 ? requested : 4 * depth_, units));
 }
@@ -80,6 +82,12 @@ void RankLinks::receive(const Strip& s, std::span<double> message) const {
 
 void RankLinks::receive_fragment(std::span<double> field, index_t i0, index_t i1, bool forward) {
   for (const Strip& s : fragment_strips(i0, i1, forward, true)) {
+    if (!pipelined_) {
+      for (std::size_t r = 0; r < s.rows; ++r)
+        std::fill_n(field.begin() + static_cast<std::ptrdiff_t>(s.first + r * s.pitch), s.length,
+                    0.0);
+      continue;
+    }
     receive(s, buffer_);
     for (std::size_t r = 0; r < s.rows; ++r)
       std::copy_n(buffer_.begin() + static_cast<std::ptrdiff_t>(r * s.length), s.length,
@@ -89,6 +97,7 @@ void RankLinks::receive_fragment(std::span<double> field, index_t i0, index_t i1
 
 void RankLinks::send_fragment(std::span<const double> field, index_t i0, index_t i1,
                               bool forward) {
+  if (!pipelined_) return;
   for (const Strip& s : fragment_strips(i0, i1, forward, false)) {
     for (std::size_t r = 0; r < s.rows; ++r)
       std::copy_n(field.begin() + static_cast<std::ptrdiff_t>(s.first + r * s.pitch), s.length,

@@ -32,11 +32,18 @@ struct Strip {
 
 class RankLinks {
  public:
-  explicit RankLinks(const GridBlock& block);
+  // pipelined: the sweeps of the whole grid, passed on between ranks. Otherwise ("block"
+  // coupling) the preconditioner is that of each rank's block alone: a sweep reads 0 where
+  // it would read a neighbour's value, so no strip is sent and every rank sweeps at once.
+  RankLinks(const GridBlock& block, bool pipelined);
+  bool pipelined() const { return pipelined_; }
 
   void exchange(std::span<double> field) { halo_.exchange(field); }
   // forward: the lower sweep (from the lower neighbours of axes 2 and 3 to the upper
   // ones); otherwise the upper sweep, the other way.
+  // Not pipelined: receive_fragment zeroes the incoming ghost planes instead (the upper
+  // sweep's field, w, holds the neighbours' values from the product before), and
+  // send_fragment sends nothing.
   void receive_fragment(std::span<double> field, index_t i0, index_t i1, bool forward);
   void send_fragment(std::span<const double> field, index_t i0, index_t i1, bool forward);
   // Every backend's inner products, as exact sums (a device backend's per-rank sums each
@@ -47,6 +54,7 @@ class RankLinks {
   // The fragments a sweep is cut in: `requested`, or for 0 four per rank the sweep passes
   // through, so that the pipeline's fill and drain (depth - 1 fragments of idle time per
   // rank) cost about a fifth of a sweep; at most one per warp of axis 1 (see fragment()).
+  // Not pipelined: 1, the whole line.
   int fragments(int requested) const;
   // Fragment q of `count` (0 first in the sweep's direction: the lower sweep's from the
   // line's start, the upper sweep's from its end), as view indices i0 <= i < i1 along
@@ -79,6 +87,7 @@ class RankLinks {
   HaloExchange<double> halo_;
   index_t e_[3];
   int depth_;
+  bool pipelined_;
   std::vector<double> buffer_;
 };
 

@@ -33,6 +33,9 @@ struct IterationSettings {
 Schema iteration_schema();
 // `fragments`: over several ranks, the pieces of axis 1 a triangular sweep is pipelined in.
 ParamSpec fragments_parameter();
+// `coupling`: over several ranks, "pipeline" (the sweeps of the whole grid, passed from
+// rank to rank) or "block" (each rank sweeps its block alone).
+ParamSpec coupling_parameter();
 IterationSettings iteration_settings(const solvent::Parameters& p);
 
 struct Outcome {
