@@ -4,6 +4,7 @@
 // reason, at the write that failed. std::ofstream reports such failures only as a stream
 // state that is easy to leave unchecked, and without errno.
 #include <filesystem>
+#include <functional>
 #include <string_view>
 
 namespace solvent {
@@ -29,5 +30,10 @@ class CheckedFile {
   std::filesystem::path path_;
   int fd_ = -1;
 };
+
+// write_file_atomic (solvent/output.hpp) for content too large to hold as one string: `fill`
+// writes the file piece by piece into a temporary, which is synced and renamed into place.
+void write_atomically(const std::filesystem::path& path,
+                      const std::function<void(CheckedFile&)>& fill);
 
 }  // namespace solvent

@@ -46,6 +46,13 @@ const Schema& output_schema() {
                     .at_least(1)),
       ParamSpec::reals("times", {}, "Write the state profiles at these times instead"),
       ParamSpec::boolean("solution", true, "Write the solution vector of a steady solve"),
+      ParamSpec::choice("format", "vtk", {"vtk", "vtk-ascii", "none"},
+                        "Fields on grids of two or three axes: VTK XML with the values in raw "
+                        "binary (vtk), the same as 17-digit text (vtk-ascii: small grids, "
+                        "diffs), or not written (none)"),
+      ParamSpec::choice("precision", "float64", {"float64", "float32"},
+                        "The values of field files: float64 (the solver's bits) or float32 "
+                        "(half the bytes, for viewing)"),
   };
   return s;
 }

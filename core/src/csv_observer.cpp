@@ -22,6 +22,8 @@ CsvObserver::CsvObserver(fs::path dir, const Parameters& output, bool resume)
       every_(output.integer("every")),
       times_(output.reals("times")),
       write_solution_(output.boolean("solution")),
+      fields_(vtk_fields_written(output)),
+      vtk_(vtk_format(output)),
       resume_(resume) {}
 
 CsvObserver::~CsvObserver() {
@@ -60,11 +62,12 @@ void CsvObserver::on_step(const StepInfo& info, std::span<const double> u,
   append_observables(row);
 
   const bool one_axis = layout_.axes.size() == 1;
-  if (!(one_axis || vtk_grid_layout(layout_)) || u.size() != layout_.size() || !profile_due(info))
+  if (!(one_axis || (fields_ && vtk_grid_layout(layout_))) || u.size() != layout_.size() ||
+      !profile_due(info))
     return;
   fs::create_directories(dir_ / "profiles");
   const auto stem = dir_ / "profiles" / fmt::format("step_{:08d}", info.step);
-  if (!one_axis) return write_vtk_grid(stem, layout_, u);
+  if (!one_axis) return write_vtk_grid(stem, layout_, u, vtk_);
   const Axis& axis = layout_.axes.front();
   std::string csv = axis.name;
   for (const auto& c : layout_.components) csv += "," + c;
@@ -168,6 +171,14 @@ void CsvObserver::on_solution(const Vector& x, const SolveStats& stats,
   // Over several ranks this rank holds its block alone: the ranks write the solution
   // together, as pieces (DistributedSolutionWriter).
   if (solution_layout_.block && solution_layout_.block->blocks.ranks() > 1) return;
+  const auto stem = dir_ / (stats.converged ? "solution" : "unconverged_iterate");
+  // A field on a grid is written as VTK alone: as CSV it would be three times the bytes of
+  // its text and no viewer's format.
+  const auto* real = std::get_if<std::vector<double>>(&x);
+  if (real && vtk_grid_layout(solution_layout_) && real->size() == solution_layout_.size()) {
+    if (fields_) write_vtk_grid(stem, solution_layout_, *real, vtk_);
+    return;
+  }
   std::string csv;
   std::visit(
       [&](const auto& v) {
@@ -182,11 +193,7 @@ void CsvObserver::on_solution(const Vector& x, const SolveStats& stats,
         }
       },
       x);
-  const auto stem = dir_ / (stats.converged ? "solution" : "unconverged_iterate");
   write_file_atomic(fs::path(stem) += ".csv", csv);
-  const auto* real = std::get_if<std::vector<double>>(&x);
-  if (real && vtk_grid_layout(solution_layout_) && real->size() == solution_layout_.size())
-    write_vtk_grid(stem, solution_layout_, *real);
 }
 
 void CsvObserver::set_solution_layout(FieldLayout layout) { solution_layout_ = std::move(layout); }

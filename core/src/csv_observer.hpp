@@ -5,16 +5,19 @@
 //   profiles/step_NNNNNNNN.csv  the state on a one-axis grid at the configured steps or times
 //   profiles/step_NNNNNNNN.vti  the same on a grid of two or three axes (.vtr where an axis is
 //                               not uniformly spaced; vtk_writer.hpp)
-//   solution.csv                a converged steady solution, and solution.vti (.vtr) where
+//   solution.csv                a converged steady solution; solution.vti (.vtr) instead where
 //                               set_solution_layout gave a grid of two or three axes
-//   unconverged_iterate.csv     the last iterate of a solve that did not converge (with .vti
-//                               or .vtr as the solution)
+//   unconverged_iterate.csv     the last iterate of a solve that did not converge (.vti or
+//                               .vtr as the solution)
+// Field files (.vti, .vtr) as [output] format and precision say; none with format = "none".
 //   residual_history.csv        an iterative solve's residual per iteration (0: initial guess)
 // A solution held in blocks by several ranks (the layout set_solution_layout gives has a
 // block over more than one rank) is not written here: every rank writes its piece of
 // solution.pvti (distributed_solution_writer.hpp).
-// Numbers are printed with 17 significant digits, so a rerun compares bit for bit.
+// Numbers are printed with 17 significant digits (VTK's in raw binary), so a rerun compares
+// bit for bit.
 #include "checked_file.hpp"
+#include "vtk_writer.hpp"
 
 #include <solvent/observer.hpp>
 #include <solvent/parameters.hpp>
@@ -66,6 +69,8 @@ class CsvObserver : public Observer {
   std::vector<double> times_;
   std::size_t next_time_ = 0;
   bool write_solution_;
+  bool fields_;  // [output] format is not "none"
+  VtkFormat vtk_;
   bool resume_;
   FieldLayout layout_;
   FieldLayout solution_layout_;

@@ -29,13 +29,16 @@ DistributedSolutionWriter::DistributedSolutionWriter(fs::path dir, FieldLayout l
     : dir_(std::move(dir)),
       layout_(std::move(layout)),
       write_solution_(output.boolean("solution")),
+      fields_(vtk_fields_written(output)),
+      vtk_(vtk_format(output)),
       next_(next),
       log_(log) {}
 
 void DistributedSolutionWriter::on_solution(const Vector& x, const SolveStats& stats,
                                             std::span<const Observable> observables) {
   // Every rank gets here with the same stats (the solver's tests are over all ranks).
-  if (write_solution_ || !stats.converged)
+  // The same on every rank (one configuration): all take part in the writing or none.
+  if (fields_ && (write_solution_ || !stats.converged))
     write(std::get_if<std::vector<double>>(&x), stats.converged ? "solution" : "unconverged_iterate");
   next_.on_solution(x, stats, observables);
 }
@@ -192,7 +195,7 @@ void DistributedSolutionWriter::write(const std::vector<double>* x, const std::s
       throw Error(fmt::format("cannot create the folder {}: {}", folder.string(),
                               ec ? ec.message() : "it is not a directory"));
     write_vtk_image_piece(dir_ / piece_name(stem, comm.rank()), image,
-                          piece_of(comm.rank(), piece_extent), layout_.components, values);
+                          piece_of(comm.rank(), piece_extent), layout_.components, values, vtk_);
     return std::string();
   });
   // Rank 0 lists the pieces and writes the .pvti; the others wait for it, so that a rank
@@ -211,7 +214,7 @@ void DistributedSolutionWriter::write(const std::vector<double>* x, const std::s
     }
     const fs::path pvti = dir_ / (stem + ".pvti");
     write_vtk_image_pieces(pvti, image, {nodes[0], nodes[1], nodes[2]}, layout_.components,
-                           pieces);
+                           pieces, vtk_);
     log_.info("the {} over {} ranks is in {} ({} pieces in {}_pieces/)",
               stem == "solution" ? "solution" : "unconverged iterate", comm.size(),
               pvti.string(), comm.size(), stem);

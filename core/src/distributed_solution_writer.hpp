@@ -10,6 +10,8 @@
 // through halo exchanges. Neighbouring pieces so share a layer of nodes, the cells between
 // blocks are drawn, and the dataset has no gaps. Rank 0 lists every piece among the run's
 // output files, so that --overwrite removes them.
+#include "vtk_writer.hpp"
+
 #include <solvent/model.hpp>
 #include <solvent/observer.hpp>
 #include <solvent/parameters.hpp>
@@ -47,6 +49,8 @@ class DistributedSolutionWriter : public Observer {
   std::filesystem::path dir_;
   FieldLayout layout_;
   bool write_solution_;
+  bool fields_;  // [output] format is not "none"
+  VtkFormat vtk_;
   Observer& next_;
   spdlog::logger& log_;
 };

@@ -28,11 +28,16 @@ std::vector<std::filesystem::path> written_files() {
 }
 
 void write_file_atomic(const std::filesystem::path& path, std::string_view content) {
+  write_atomically(path, [&](CheckedFile& f) { f.write(content); });
+}
+
+void write_atomically(const std::filesystem::path& path,
+                      const std::function<void(CheckedFile&)>& fill) {
   auto tmp = path;
   tmp += ".tmp." + std::to_string(::getpid());
   try {
     CheckedFile f(tmp);
-    f.write(content);
+    fill(f);
     f.sync();
     f.close();
   } catch (const Error&) {

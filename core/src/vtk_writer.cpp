@@ -1,5 +1,7 @@
 #include "vtk_writer.hpp"
 
+#include "checked_file.hpp"
+
 #include <solvent/errors.hpp>
 #include <solvent/output.hpp>
 
@@ -7,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <iterator>
@@ -58,24 +61,84 @@ std::string xml_attribute(std::string_view s) {
   return out;
 }
 
-// One line per row of the first axis, so the file reads like the grid it holds.
-void append_values(std::string& out, std::span<const double> v, std::size_t per_line) {
-  auto it = std::back_inserter(out);
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    out += i == 0 ? "          " : i % per_line == 0 ? "\n          " : " ";
-    fmt::format_to(it, "{:.17g}", v[i]);
+// A VTK XML file being put together: the dataset's elements as text, and its arrays, which
+// in binary form follow the elements as raw appended data (a UInt64 byte count, then the
+// values, little-endian as x86 and the GPU hosts are), written straight from the caller's
+// span, so a file never exists as one string in memory.
+class VtkDocument {
+ public:
+  VtkDocument(std::string_view type, const VtkFormat& format) : type_(type), format_(format) {
+    static_assert(std::endian::native == std::endian::little, "raw VTK data is written as is");
   }
-  if (!v.empty()) out += '\n';
-}
+  std::string& text() { return text_; }
 
-void append_array(std::string& out, std::string_view name, std::span<const double> v,
-                  std::size_t per_line) {
-  out += "        <DataArray type=\"Float64\"";
-  if (!name.empty()) out += fmt::format(" Name=\"{}\"", xml_attribute(name));
-  out += " format=\"ascii\">\n";
-  append_values(out, v, per_line);
-  out += "        </DataArray>\n";
-}
+  // One DataArray; in text form one line per `per_line` values (a row of the first axis, so
+  // the file reads like the grid it holds).
+  void array(std::string_view name, std::span<const double> v, std::size_t per_line) {
+    text_ += fmt::format("        <DataArray type=\"{}\"", format_.float32 ? "Float32" : "Float64");
+    if (!name.empty()) text_ += fmt::format(" Name=\"{}\"", xml_attribute(name));
+    if (format_.binary) {
+      text_ += fmt::format(" format=\"appended\" offset=\"{}\"/>\n", offset_);
+      offset_ += sizeof(std::uint64_t) + v.size() * value_bytes();
+      arrays_.push_back(v);
+      return;
+    }
+    text_ += " format=\"ascii\">\n";
+    auto it = std::back_inserter(text_);
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      text_ += i == 0 ? "          " : i % per_line == 0 ? "\n          " : " ";
+      if (format_.float32)
+        fmt::format_to(it, "{:.9g}", static_cast<float>(v[i]));
+      else
+        fmt::format_to(it, "{:.17g}", v[i]);
+    }
+    if (!v.empty()) text_ += '\n';
+    text_ += "        </DataArray>\n";
+  }
+
+  void write(const std::filesystem::path& file) const {
+    write_atomically(file, [&](CheckedFile& f) {
+      f.write(fmt::format(
+          "<?xml version=\"1.0\"?>\n<VTKFile type=\"{}\" version=\"1.0\" "
+          "byte_order=\"LittleEndian\"{}>\n",
+          type_, format_.binary ? " header_type=\"UInt64\"" : ""));
+      f.write(text_);
+      if (format_.binary) {
+        f.write("  <AppendedData encoding=\"raw\">\n   _");
+        for (const auto& v : arrays_) write_raw(f, v);
+        f.write("\n  </AppendedData>\n");
+      }
+      f.write("</VTKFile>\n");
+    });
+  }
+
+ private:
+  std::size_t value_bytes() const { return format_.float32 ? sizeof(float) : sizeof(double); }
+
+  void write_raw(CheckedFile& f, std::span<const double> v) const {
+    const std::uint64_t bytes = v.size() * value_bytes();
+    f.write({reinterpret_cast<const char*>(&bytes), sizeof bytes});
+    if (!format_.float32) {
+      f.write({reinterpret_cast<const char*>(v.data()), v.size() * sizeof(double)});
+      return;
+    }
+    // Converted a bounded chunk at a time.
+    std::vector<float> chunk(std::min<std::size_t>(v.size(), 1 << 16));
+    for (std::size_t at = 0; at < v.size(); at += chunk.size()) {
+      const std::size_t n = std::min(chunk.size(), v.size() - at);
+      std::transform(v.begin() + static_cast<std::ptrdiff_t>(at),
+                     v.begin() + static_cast<std::ptrdiff_t>(at + n), chunk.begin(),
+                     [](double x) { return static_cast<float>(x); });
+      f.write({reinterpret_cast<const char*>(chunk.data()), n * sizeof(float)});
+    }
+  }
+
+  std::string type_;
+  VtkFormat format_;
+  std::string text_;
+  std::vector<std::span<const double>> arrays_;
+  std::size_t offset_ = 0;
+};
 
 // "i0 i1 j0 j1 k0 k1", VTK's extent of a grid (first and last node per axis).
 std::string extent_text(const std::array<std::int64_t, 3>& first,
@@ -87,40 +150,35 @@ std::string triple_text(const std::array<double, 3>& v) {
   return fmt::format("{:.17g} {:.17g} {:.17g}", v[0], v[1], v[2]);
 }
 
-std::string file_header(std::string_view type) {
-  return fmt::format(
-      "<?xml version=\"1.0\"?>\n<VTKFile type=\"{}\" version=\"1.0\" "
-      "byte_order=\"LittleEndian\">\n",
-      type);
-}
-
 // The piece's point data: one array per component, each `points` values of u in turn.
-void append_point_data(std::string& out, const std::vector<std::string>& components,
+void append_point_data(VtkDocument& doc, const std::vector<std::string>& components,
                        std::span<const double> u, std::size_t points, std::size_t row) {
+  std::string& out = doc.text();
   out += "      <PointData";
   if (!components.empty()) out += fmt::format(" Scalars=\"{}\"", xml_attribute(components.front()));
   out += ">\n";
   for (std::size_t c = 0; c < components.size(); ++c)
-    append_array(out, components[c], u.subspan(c * points, points), row);
-  out += "      </PointData>\n";
+    doc.array(components[c], u.subspan(c * points, points), row);
+  doc.text() += "      </PointData>\n";
 }
 
 // An ImageData file of one piece with extent [first, last] (its whole extent too).
-std::string image_data_text(const VtkImage& image, const std::array<std::int64_t, 3>& first,
-                            const std::array<std::int64_t, 3>& last,
-                            const std::vector<std::string>& components,
-                            std::span<const double> u) {
+void write_image_data(const std::filesystem::path& file, const VtkImage& image,
+                      const std::array<std::int64_t, 3>& first,
+                      const std::array<std::int64_t, 3>& last,
+                      const std::vector<std::string>& components, std::span<const double> u,
+                      const VtkFormat& format) {
   const std::string extent = extent_text(first, last);
-  std::string out = file_header("ImageData");
-  out += fmt::format("  <ImageData WholeExtent=\"{}\" Origin=\"{}\" Spacing=\"{}\">\n", extent,
-                     triple_text(image.origin), triple_text(image.spacing));
-  out += fmt::format("    <Piece Extent=\"{}\">\n", extent);
+  VtkDocument doc("ImageData", format);
+  doc.text() += fmt::format("  <ImageData WholeExtent=\"{}\" Origin=\"{}\" Spacing=\"{}\">\n",
+                            extent, triple_text(image.origin), triple_text(image.spacing));
+  doc.text() += fmt::format("    <Piece Extent=\"{}\">\n", extent);
   std::size_t points = 1;
   for (std::size_t d = 0; d < 3; ++d) points *= static_cast<std::size_t>(last[d] - first[d] + 1);
-  append_point_data(out, components, u, points,
+  append_point_data(doc, components, u, points,
                     static_cast<std::size_t>(std::max<std::int64_t>(last[0] - first[0] + 1, 1)));
-  out += "    </Piece>\n  </ImageData>\n</VTKFile>\n";
-  return out;
+  doc.text() += "    </Piece>\n  </ImageData>\n";
+  doc.write(file);
 }
 
 std::size_t piece_values(const VtkPiece& piece, std::size_t components) {
@@ -136,8 +194,14 @@ std::size_t piece_values(const VtkPiece& piece, std::size_t components) {
 
 }  // namespace
 
+VtkFormat vtk_format(const Parameters& output) {
+  return {output.string("format") != "vtk-ascii", output.string("precision") == "float32"};
+}
+
+bool vtk_fields_written(const Parameters& output) { return output.string("format") != "none"; }
+
 void write_vtk_grid(const std::filesystem::path& stem, const FieldLayout& layout,
-                    std::span<const double> u) {
+                    std::span<const double> u, const VtkFormat& format) {
   const auto& axes = layout.axes;
   std::optional<double> spacing[3] = {1.0, 1.0, 1.0};  // an absent third axis: one point
   bool uniform = true;
@@ -155,25 +219,24 @@ void write_vtk_grid(const std::filesystem::path& stem, const FieldLayout& layout
       image.origin[d] = has ? axes[d].coordinates.front() : 0.0;
       image.spacing[d] = *spacing[d];
     }
-    write_file_atomic(path += ".vti", image_data_text(image, {0, 0, 0}, last, layout.components, u));
+    write_image_data(path += ".vti", image, {0, 0, 0}, last, layout.components, u, format);
     return;
   }
   const std::string extent = extent_text({0, 0, 0}, last);
-  std::string out = file_header("RectilinearGrid");
-  out += fmt::format("  <RectilinearGrid WholeExtent=\"{}\">\n", extent);
-  out += fmt::format("    <Piece Extent=\"{}\">\n", extent);
-  append_point_data(out, layout.components, u, layout.points(),
+  VtkDocument doc("RectilinearGrid", format);
+  doc.text() += fmt::format("  <RectilinearGrid WholeExtent=\"{}\">\n", extent);
+  doc.text() += fmt::format("    <Piece Extent=\"{}\">\n", extent);
+  append_point_data(doc, layout.components, u, layout.points(),
                     std::max<std::size_t>(axes[0].coordinates.size(), 1));
-  out += "      <Coordinates>\n";
-  const std::vector<double> single{0.0};
+  doc.text() += "      <Coordinates>\n";
+  static const std::vector<double> single{0.0};
   for (std::size_t d = 0; d < 3; ++d) {
     const auto& c = d < axes.size() ? axes[d].coordinates : single;
-    append_array(out, d < axes.size() ? std::string_view(axes[d].name) : "", c,
-                 std::max<std::size_t>(c.size(), 1));
+    doc.array(d < axes.size() ? std::string_view(axes[d].name) : "", c,
+              std::max<std::size_t>(c.size(), 1));
   }
-  out += "      </Coordinates>\n";
-  out += "    </Piece>\n  </RectilinearGrid>\n</VTKFile>\n";
-  write_file_atomic(path += ".vtr", out);
+  doc.text() += "      </Coordinates>\n    </Piece>\n  </RectilinearGrid>\n";
+  doc.write(path += ".vtr");
 }
 
 bool vtk_uniform_coordinates(std::span<const double> c, double origin, double spacing,
@@ -187,19 +250,22 @@ bool vtk_uniform_coordinates(std::span<const double> c, double origin, double sp
 
 void write_vtk_image_piece(const std::filesystem::path& file, const VtkImage& image,
                            const VtkPiece& piece, const std::vector<std::string>& components,
-                           std::span<const double> u) {
+                           std::span<const double> u, const VtkFormat& format) {
   const std::size_t values = piece_values(piece, components.size());
   if (u.size() != values)
     throw Error(fmt::format("{}: a piece of extent {} has {} values, given {}", file.string(),
                             extent_text(piece.first, piece.last), values, u.size()));
-  write_file_atomic(file, image_data_text(image, piece.first, piece.last, components, u));
+  write_image_data(file, image, piece.first, piece.last, components, u, format);
 }
 
 void write_vtk_image_pieces(const std::filesystem::path& file, const VtkImage& image,
                             const std::array<std::int64_t, 3>& nodes,
                             const std::vector<std::string>& components,
-                            std::span<const VtkPiece> pieces) {
-  std::string out = file_header("PImageData");
+                            std::span<const VtkPiece> pieces, const VtkFormat& format) {
+  std::string out = fmt::format(
+      "<?xml version=\"1.0\"?>\n<VTKFile type=\"PImageData\" version=\"1.0\" "
+      "byte_order=\"LittleEndian\"{}>\n",
+      format.binary ? " header_type=\"UInt64\"" : "");
   out += fmt::format(
       "  <PImageData WholeExtent=\"{}\" GhostLevel=\"0\" Origin=\"{}\" Spacing=\"{}\">\n",
       extent_text({0, 0, 0}, {nodes[0] - 1, nodes[1] - 1, nodes[2] - 1}),
@@ -208,7 +274,8 @@ void write_vtk_image_pieces(const std::filesystem::path& file, const VtkImage& i
   if (!components.empty()) out += fmt::format(" Scalars=\"{}\"", xml_attribute(components.front()));
   out += ">\n";
   for (const auto& c : components)
-    out += fmt::format("      <PDataArray type=\"Float64\" Name=\"{}\"/>\n", xml_attribute(c));
+    out += fmt::format("      <PDataArray type=\"{}\" Name=\"{}\"/>\n",
+                       format.float32 ? "Float32" : "Float64", xml_attribute(c));
   out += "    </PPointData>\n";
   for (const auto& p : pieces)
     out += fmt::format("    <Piece Extent=\"{}\" Source=\"{}\"/>\n", extent_text(p.first, p.last),

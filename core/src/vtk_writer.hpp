@@ -1,11 +1,14 @@
 #pragma once
-// Fields on grids of two or three axes as VTK XML files (ASCII, so they diff and read back
-// without a VTK library): ImageData (.vti) where every axis is uniformly spaced, which
-// ParaView and VisIt treat as a regular grid, RectilinearGrid (.vtr) with the coordinates
-// otherwise. Values are printed with 17 significant digits, as in the CSV files.
+// Fields on grids of two or three axes as VTK XML files: ImageData (.vti) where every axis is
+// uniformly spaced, which ParaView and VisIt treat as a regular grid, RectilinearGrid (.vtr)
+// with the coordinates otherwise. The values follow the XML as raw appended binary (a UInt64
+// byte count, then the little-endian values: about 8 bytes a value, written from the
+// caller's array without a copy, and read back bit for bit), or, with [output] format =
+// "vtk-ascii", inline as text with 17 significant digits (9 in float32), as in the CSV files.
 // A grid held in blocks by several ranks is written as pieces: one ImageData file per rank
 // over its part of the global index range, and a PImageData (.pvti) listing them.
 #include <solvent/model.hpp>
+#include <solvent/parameters.hpp>
 
 #include <array>
 #include <cstdint>
@@ -16,6 +19,16 @@
 
 namespace solvent {
 
+// How the values are stored: raw binary or text, float64 or float32.
+struct VtkFormat {
+  bool binary = true;
+  bool float32 = false;
+};
+// The [output] table's format and precision.
+VtkFormat vtk_format(const Parameters& output);
+// False for [output] format = "none": no field files at all.
+bool vtk_fields_written(const Parameters& output);
+
 // The layouts write_vtk_grid takes.
 inline bool vtk_grid_layout(const FieldLayout& layout) {
   return layout.axes.size() == 2 || layout.axes.size() == 3;
@@ -24,7 +37,7 @@ inline bool vtk_grid_layout(const FieldLayout& layout) {
 // Writes u (layout.size() values, laid out as `layout` says; two or three axes) to stem.vti
 // or stem.vtr through write_file_atomic: one Float64 point-data array per component.
 void write_vtk_grid(const std::filesystem::path& stem, const FieldLayout& layout,
-                    std::span<const double> u);
+                    std::span<const double> u, const VtkFormat& format);
 
 // A uniform grid's geometry: node (i, j, k) of the whole grid lies at origin + (i, j, k) spacing.
 struct VtkImage {
@@ -48,13 +61,13 @@ bool vtk_uniform_coordinates(std::span<const double> c, double origin, double sp
 // piece's nodes with axis 1 fastest; its Extent is the piece's global index range.
 void write_vtk_image_piece(const std::filesystem::path& file, const VtkImage& image,
                            const VtkPiece& piece, const std::vector<std::string>& components,
-                           std::span<const double> u);
+                           std::span<const double> u, const VtkFormat& format);
 
 // Writes `file` (.pvti): the whole grid of `nodes` nodes per axis (WholeExtent 0..n-1), its
 // components, and one <Piece Extent Source> per piece.
 void write_vtk_image_pieces(const std::filesystem::path& file, const VtkImage& image,
                             const std::array<std::int64_t, 3>& nodes,
                             const std::vector<std::string>& components,
-                            std::span<const VtkPiece> pieces);
+                            std::span<const VtkPiece> pieces, const VtkFormat& format);
 
 }  // namespace solvent

@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <complex>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -40,11 +41,14 @@ fs::path scratch(const std::string& name) {
   return dir;
 }
 
-Parameters output_every(std::int64_t every) {
+Parameters output_every(std::int64_t every, const std::string& format = "vtk",
+                        const std::string& precision = "float64") {
   Parameters p;
   p.set("every", every);
   p.set("times", std::vector<double>{});
   p.set("solution", true);
+  p.set("format", format);
+  p.set("precision", precision);
   return p;
 }
 
@@ -71,13 +75,34 @@ std::vector<double> numbers(const std::string& text) {
 }
 
 // The values of the DataArray named `name`, or of the first unnamed one when name is empty
-// (the one coordinate of the absent third axis of a 2D rectilinear grid).
-std::vector<double> data_array(const std::string& xml, const std::string& name) {
+// (the one coordinate of the absent third axis of a 2D rectilinear grid): inline text, or
+// raw appended data (a UInt64 byte count, then the values) after the '_' that follows
+// <AppendedData encoding="raw">.
+std::vector<double> data_array(const std::string& file, const std::string& name) {
   const std::string named = name.empty() ? "" : " Name=\"" + name + "\"";
   std::smatch m;
+  if (std::regex_search(file, m,
+                        std::regex("<DataArray type=\"Float(64|32)\"" + named +
+                                   " format=\"appended\" offset=\"([0-9]+)\"/>"))) {
+    const auto raw = file.find("<AppendedData encoding=\"raw\">");
+    REQUIRE(raw != std::string::npos);
+    const auto at = file.find('_', raw) + 1 + std::stoull(m[2]);
+    std::uint64_t bytes = 0;
+    std::memcpy(&bytes, file.data() + at, sizeof bytes);
+    std::vector<double> v;
+    if (m[1] == "64") {
+      v.resize(bytes / sizeof(double));
+      std::memcpy(v.data(), file.data() + at + sizeof bytes, bytes);
+    } else {
+      std::vector<float> f(bytes / sizeof(float));
+      std::memcpy(f.data(), file.data() + at + sizeof bytes, bytes);
+      v.assign(f.begin(), f.end());
+    }
+    return v;
+  }
   REQUIRE_MESSAGE(
       std::regex_search(
-          xml, m, std::regex("<DataArray type=\"Float64\"" + named + " format=\"ascii\">([^<]*)<")),
+          file, m, std::regex("<DataArray type=\"Float64\"" + named + " format=\"ascii\">([^<]*)<")),
       "no DataArray " << name);
   return numbers(m[1]);
 }
@@ -100,8 +125,9 @@ std::vector<double> sample(const FieldLayout& l, const std::function<double(cons
 
 // One due step (every = 1) reported to an observer of its own, which writes it.
 void report(const fs::path& dir, const FieldLayout& layout, std::int64_t step,
-            const std::vector<double>& u) {
-  CsvObserver csv(dir, output_every(1));
+            const std::vector<double>& u, const std::string& format = "vtk",
+            const std::string& precision = "float64") {
+  CsvObserver csv(dir, output_every(1, format, precision));
   csv.on_start(layout);
   csv.on_step({step, 100, 0.1 * static_cast<double>(step), 0.1}, u, {});
 }
@@ -165,8 +191,35 @@ TEST_CASE("a uniform 2D layout is VTK image data, the first axis fastest") {
       CHECK(a[i + 3 * j] == x + 10.0 * y);
       CHECK(bb[i + 3 * j] == x * y - 3.0);
     }
-  CHECK(vti.find("\n          -10 -9.5 -9\n          10 10.5 11\n") != std::string::npos);
-  CHECK(vti.ends_with("</ImageData>\n</VTKFile>\n"));
+  CHECK(vti.find(" header_type=\"UInt64\"") != std::string::npos);
+  CHECK(vti.ends_with("\n  </AppendedData>\n</VTKFile>\n"));
+  // 2 arrays of 6 doubles, each after its 8-byte count: the values as they are in memory.
+  CHECK(vti.size() - vti.find("<AppendedData encoding=\"raw\">\n   _") ==
+        std::string("<AppendedData encoding=\"raw\">\n   _").size() + 2 * (8 + 6 * 8) +
+            std::string("\n  </AppendedData>\n</VTKFile>\n").size());
+
+  // As text: one line per row of the first axis, 17 digits.
+  const auto text = scratch("uniform-2d-ascii");
+  report(text, layout, 10, u, "vtk-ascii");
+  const auto ascii = read_file(text / "profiles" / "step_00000010.vti");
+  CHECK(ascii.find("\n          -10 -9.5 -9\n          10 10.5 11\n") != std::string::npos);
+  CHECK(ascii.ends_with("</ImageData>\n</VTKFile>\n"));
+  CHECK(data_array(ascii, "a") == a);
+
+  // float32: the values rounded to float, half the bytes.
+  const auto single = scratch("uniform-2d-float32");
+  report(single, layout, 10, u, "vtk", "float32");
+  const auto f32 = read_file(single / "profiles" / "step_00000010.vti");
+  CHECK(f32.find("<DataArray type=\"Float32\" Name=\"b\" format=\"appended\" offset=\"32\"/>") !=
+        std::string::npos);
+  const auto b32 = data_array(f32, "b");
+  REQUIRE(b32.size() == 6);
+  for (std::size_t i = 0; i < 6; ++i) CHECK(b32[i] == static_cast<double>(static_cast<float>(bb[i])));
+
+  // format = "none": no field files.
+  const auto none = scratch("uniform-2d-none");
+  report(none, layout, 10, u, "none");
+  CHECK_FALSE(fs::exists(none / "profiles"));
 
   // Mismatched sizes write nothing, as for the CSV.
   const auto wrong = scratch("uniform-2d-wrong-size");
@@ -227,7 +280,7 @@ TEST_CASE("a non-uniform 2D layout is a VTK rectilinear grid with its coordinate
     }
 }
 
-TEST_CASE("a steady solution on a grid is written as VTK next to its CSV") {
+TEST_CASE("a steady solution on a grid is written as VTK, without a CSV") {
   const FieldLayout layout{{"u"}, {{"x", axis(0.0, 1.0, 2)}, {"y", axis(0.0, 1.0, 3)}}};
   const std::vector<double> x{1, 2, 3, 4, 5, 6};
   SolveStats converged;
@@ -240,7 +293,7 @@ TEST_CASE("a steady solution on a grid is written as VTK next to its CSV") {
     csv.set_solution_layout(layout);
     csv.on_solution(x, converged, {});
   }
-  CHECK(read_file(dir / "solution.csv") == "index,value\n0,1\n1,2\n2,3\n3,4\n4,5\n5,6\n");
+  CHECK_FALSE(fs::exists(dir / "solution.csv"));
   const auto vti = read_file(dir / "solution.vti");
   CHECK(attribute(vti, "WholeExtent") == "0 1 0 2 0 0");
   CHECK(data_array(vti, "u") == x);
@@ -251,7 +304,7 @@ TEST_CASE("a steady solution on a grid is written as VTK next to its CSV") {
     csv.set_solution_layout(layout);
     csv.on_solution(x, SolveStats{}, {});
   }
-  CHECK(fs::exists(unconverged / "unconverged_iterate.csv"));
+  CHECK_FALSE(fs::exists(unconverged / "unconverged_iterate.csv"));
   CHECK(data_array(read_file(unconverged / "unconverged_iterate.vti"), "u") == x);
   CHECK_FALSE(fs::exists(unconverged / "solution.vti"));
 
@@ -271,7 +324,7 @@ TEST_CASE("a steady solution on a grid is written as VTK next to its CSV") {
       csv.set_solution_layout(c.layout);
       csv.on_solution(c.x, converged, {});
     }
-    CHECK(fs::exists(d / "solution.csv"));
+    CHECK(read_file(d / "solution.csv").starts_with("index,"));
     CHECK_FALSE(fs::exists(d / "solution.vti"));
     CHECK_FALSE(fs::exists(d / "solution.vtr"));
   }

@@ -12,10 +12,45 @@ Reassembling checks what ParaView relies on: every piece lies in the whole exten
 origin and spacing of the .pvti and the extent its <Piece> says, every node of the whole
 extent is covered by some piece, and where pieces overlap (they share one layer of nodes
 with their upper neighbours) they hold the same values, bit for bit. Exit 0 when all holds,
-1 with the reason otherwise. Values are kept as floats parsed from the 17-digit text."""
+1 with the reason otherwise. Values are read as written: from raw appended data (a UInt64
+byte count, then little-endian Float64 or Float32 values) or parsed from inline text."""
+import array
 import os
+import struct
 import sys
 import xml.etree.ElementTree as ET
+
+RAW = b'<AppendedData encoding="raw">'
+
+
+def parse_vtk(path):
+    """(XML root, the raw appended data after its '_', or None)."""
+    data = open(path, "rb").read()
+    at = data.find(RAW)
+    if at < 0:
+        return ET.fromstring(data), None
+    start = data.index(b"_", at + len(RAW)) + 1
+    return ET.fromstring(data[:at] + b"</VTKFile>"), data[start:]
+
+
+def array_values(path, a, appended):
+    """The values of DataArray `a`, as Python floats."""
+    kind = a.get("type")
+    if kind not in ("Float64", "Float32"):
+        fail(f"{path}: array {a.get('Name')} of type {kind}")
+    if a.get("format") == "appended":
+        if appended is None:
+            fail(f"{path}: array {a.get('Name')} is appended, but the file has no raw data")
+        offset = int(a.get("offset"))
+        (size,) = struct.unpack_from("<Q", appended, offset)
+        values = array.array("d" if kind == "Float64" else "f")
+        values.frombytes(appended[offset + 8:offset + 8 + size])
+        if sys.byteorder != "little":
+            values.byteswap()
+        return list(values)
+    if a.get("format") != "ascii":
+        fail(f"{path}: array {a.get('Name')} in format {a.get('format')}")
+    return floats(a.text or "")
 
 
 def fail(msg):
@@ -33,7 +68,7 @@ def floats(text):
 
 def read_vti(path):
     """(whole extent, piece extent, origin, spacing, {component: values in x-fastest order})."""
-    root = ET.parse(path).getroot()
+    root, appended = parse_vtk(path)
     if root.get("type") != "ImageData":
         fail(f"{path}: not a VTK ImageData file")
     image = root.find("ImageData")
@@ -46,7 +81,7 @@ def read_vti(path):
         n *= extent[2 * d + 1] - extent[2 * d] + 1
     arrays = {}
     for a in pieces[0].find("PointData").findall("DataArray"):
-        values = floats(a.text or "")
+        values = array_values(path, a, appended)
         if len(values) != n:
             fail(f"{path}: array {a.get('Name')} has {len(values)} values, extent {extent} has {n}")
         arrays[a.get("Name")] = values
@@ -56,7 +91,7 @@ def read_vti(path):
 
 def read_pvti(path):
     """(whole extent, origin, spacing, {component: values over the whole extent})."""
-    root = ET.parse(path).getroot()
+    root, _ = parse_vtk(path)
     if root.get("type") != "PImageData":
         fail(f"{path}: not a VTK PImageData file")
     image = root.find("PImageData")

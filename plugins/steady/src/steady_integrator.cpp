@@ -31,7 +31,8 @@ RunResult SteadyIntegrator::run(Model& model, LinearSolver* solver, RunContext& 
       std::visit([](const auto& v) -> Vector { return std::decay_t<decltype(v)>(v.size()); }, b);
   RunResult result;
   {
-    auto scope = ctx.timer->measure("setup");
+    // Apart from the core's "setup": a solver's own (a split operator, an upload to the GPU).
+    auto scope = ctx.timer->measure("solver_setup");
     solver->setup(a);
   }
   {
@@ -59,7 +60,8 @@ RunResult SteadyIntegrator::run(Model& model, LinearSolver* solver, RunContext& 
         stats.status, stats.residual, stats.iterations,
         // Over several ranks each writes its piece of a grid; no rank holds the whole iterate.
         ctx.comm->size() > 1 ? "unconverged_iterate.pvti (a piece per rank)"
-                             : "unconverged_iterate.csv (and .vti or .vtr on a grid)"));
+                             : "unconverged_iterate.csv, or .vti or .vtr on a grid (not written "
+                               "with [output] format = \"none\")"));
   return result;
 }
 

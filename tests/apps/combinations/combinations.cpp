@@ -27,8 +27,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <regex>
@@ -104,7 +106,7 @@ const std::vector<Case>& cases() {
        "grid-equations-3d (9³, stencil7)",
        "config/matm-poisson.toml",
        {"model.n1=9", "model.n2=9", "model.n3=9"},
-       "solution.csv",
+       "solution.vti",
        "the solution",
        "",
        false},
@@ -112,7 +114,7 @@ const std::vector<Case>& cases() {
        "grid-equations-3d (9³, matrix-free)",
        "config/matm-poisson.toml",
        {"model.n1=9", "model.n2=9", "model.n3=9", "model.operator=matrix-free"},
-       "solution.csv",
+       "solution.vti",
        "the solution",
        "grid-stencil7",
        false},
@@ -211,7 +213,26 @@ std::string first_clause(const std::string& message) {
 
 // The numbers of a final state or solution: every column of the CSV but the first (the grid
 // coordinate or the index); complex values as their real and imaginary parts.
+// The values of a .vti the core wrote in its default form: one Float64 array, raw appended
+// after the '_' that follows <AppendedData encoding="raw">, behind its UInt64 byte count.
+std::vector<double> read_vti(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  const auto raw = text.find("<AppendedData encoding=\"raw\">");
+  if (raw == std::string::npos || text.find("type=\"Float64\"") == std::string::npos)
+    throw std::runtime_error(fmt::format("{} holds no raw Float64 array", file.string()));
+  const auto at = text.find('_', raw) + 1;
+  std::uint64_t bytes = 0;
+  std::memcpy(&bytes, text.data() + at, sizeof bytes);
+  if (at + sizeof bytes + bytes > text.size())
+    throw std::runtime_error(fmt::format("{} is cut short", file.string()));
+  std::vector<double> values(bytes / sizeof(double));
+  std::memcpy(values.data(), text.data() + at + sizeof bytes, bytes);
+  return values;
+}
+
 std::vector<double> read_state(const fs::path& file) {
+  if (file.extension() == ".vti" && fs::exists(file)) return read_vti(file);
   std::ifstream in(file);
   if (!in) throw std::runtime_error(fmt::format("the run wrote no {}", file.filename().string()));
   std::string line;

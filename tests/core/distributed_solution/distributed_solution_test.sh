@@ -3,7 +3,7 @@
 # one piece per rank in solution_pieces/, neighbouring pieces sharing one layer of nodes.
 # Reassembled (read_pvti.py: every node covered, overlapping nodes equal), it is the field
 # that one rank writes as solution.vti, for -n 2, -n 4 (automatic split and 1x2x2) and -n 8
-# (2x2x2: every edge and corner between blocks). No solution.csv is written over ranks;
+# (2x2x2: every edge and corner between blocks). No solution.csv is written for a grid;
 # --overwrite of a distributed run's folder removes its pieces; an unconverged solve leaves
 # unconverged_iterate.pvti; a piece that cannot be written fails the run, reported once.
 # usage: distributed_solution_test.sh SOLVENT MPIEXEC CONFIG PYTHON READ_PVTI WORK_DIR
@@ -15,9 +15,9 @@ fail() { echo "FAIL: $*"; cat "$work/out.txt"; exit 1; }
 ranks() { local n=$1; shift; timeout 60 "$mpiexec" -n "$n" --oversubscribe "$solvent" run "$config" "$@" > "$work/out.txt" 2>&1; }
 pieces() { find "$1" -name 'piece_*.vti' | wc -l; }
 
-# One rank: solution.csv and solution.vti as always, and nothing of pieces.
+# One rank: solution.vti alone, and nothing of pieces.
 ranks 1 --output "$work/n1" || fail "-n 1: exit $?"
-[ -f "$work/n1/solution.vti" ] && [ -f "$work/n1/solution.csv" ] || fail "-n 1: no solution.vti/.csv"
+[ -f "$work/n1/solution.vti" ] && [ ! -e "$work/n1/solution.csv" ] || fail "-n 1: not solution.vti alone"
 [ ! -e "$work/n1/solution.pvti" ] && [ ! -e "$work/n1/solution_pieces" ] || fail "-n 1 wrote pieces"
 
 check() {  # check N DIR: a distributed run's folder
@@ -37,6 +37,23 @@ check() {  # check N DIR: a distributed run's folder
 }
 ranks 2 --output "$work/n2" || fail "-n 2: exit $?"
 check 2 "$work/n2"
+# Text and float32 pieces read back the same (float32 to its rounding); format = "none"
+# writes no field at all, on any number of ranks.
+ranks 2 --output "$work/n2-ascii" --set 'output.format="vtk-ascii"' || fail "-n 2 vtk-ascii: exit $?"
+grep -q 'format="ascii"' "$work/n2-ascii/solution_pieces/piece_0001.vti" || fail "vtk-ascii: not text"
+"$python" "$read_pvti" compare "$work/n2-ascii/solution.pvti" "$work/n1/solution.vti" --rtol 1e-15 \
+  >> "$work/out.txt" || fail "vtk-ascii: not the one-rank solution"
+ranks 2 --output "$work/n2-f32" --set 'output.precision="float32"' || fail "-n 2 float32: exit $?"
+grep -q '<PDataArray type="Float32"' "$work/n2-f32/solution.pvti" || fail "float32: the .pvti says otherwise"
+"$python" "$read_pvti" compare "$work/n2-f32/solution.pvti" "$work/n1/solution.vti" --rtol 1e-7 \
+  >> "$work/out.txt" || fail "float32: not the one-rank solution to float's rounding"
+for n in 1 2; do
+  ranks $n --output "$work/none-$n" --set 'output.format="none"' || fail "-n $n format none: exit $?"
+  [ -z "$(find "$work/none-$n" -name '*.vt*')" ] || fail "-n $n format none: field files written"
+done
+ranks 1 --output "$work/bad-format" --set 'output.format="hdf"'; rc=$?
+[ $rc -eq 2 ] || fail "output.format = hdf: exit $rc, expected 2"
+grep -q "format" "$work/out.txt" || fail "output.format = hdf: no message"
 ranks 4 --output "$work/n4" || fail "-n 4: exit $?"
 check 4 "$work/n4"
 ranks 4 --set 'model.split="1x2x2"' --output "$work/n4-1x2x2" || fail "-n 4, 1x2x2: exit $?"

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Several GPUs of one host (kinds nvidia-h100-x2/-x4, nvidia-h200-x2/-x4), carry [".devdeps"]:
+#   bash scripts/gpu/multi-gpu.sh check   build; the MPI tests of the Krylov and MATM packages;
+#                                         cg-cuda and bicgstab-cuda on every split of 1 to
+#                                         GPUS ranks with GPU peer halos (a run still going
+#                                         after 90 s has its stacks taken with cuda-gdb);
+#                                         compute-sanitizer memcheck on 2 ranks
+#   bash scripts/gpu/multi-gpu.sh matm    matm-cuda on 1 to GPUS GPUs, coupling pipeline and
+#                                         block, Poisson and convection-diffusion at SIZE^3
+#                                         (default 384) to 1e-8: iterations, set-up, solve
+#                                         and whole-run seconds, each against one GPU
+# Results under $OUT.
+SECONDS=0
+mode=${1:-check}
+source scripts/gpu/configure.sh || exit 1
+OUT=${OUT:-/tmp/multi-gpu-out}; mkdir -p "$OUT"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 SOLVENT_PLUGIN_PATH=$BUILD/lib/solvent
+gpus=$(nvidia-smi -L | wc -l)
+targets="solvent grid-equations-3d steady cg-cuda bicgstab-cuda jacobi-cuda cg bicgstab jacobi
+  matm matm-cuda plugins-matm-cuda-tests plugins-krylov-distributed-tests"
+[ "$mode" = check ] && targets=""  # the tests need every plugin
+ninja -C "$BUILD" -k 0 $targets > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+echo "== built ($SECONDS s); $gpus GPUs"
+nvidia-smi --query-gpu=index,name,driver_version --format=csv,noheader | head -1 | tee "$OUT/device.txt"
+solvent=$BUILD/bin/solvent
+w=/tmp/multi-gpu && rm -rf $w && mkdir -p $w
+value() { sed -n "s/^ *$2 = //p" "$1/record.toml" | head -1 | tr -d "'"; }
+grid() {  # file solver problem n tolerance [preconditioner]
+  printf '[run]\nname = "x"\n[model]\ntype = "grid-equations-3d"\nn1 = %s\nn2 = %s\nn3 = %s\nproblem = "%s"\n[integrator]\ntype = "steady"\n[linear_solver]\ntype = "%s"\ntolerance = %s\nmax_iterations = 20000\n' \
+    $4 $4 $4 $3 $2 $5 > $1
+  [ -n "${6:-}" ] && printf '[preconditioner]\ntype = "%s"\n' $6 >> $1
+}
+
+if [ "$mode" = check ]; then
+  (cd "$BUILD" && timeout 400 ctest -L mpi -R "krylov|matm|ranks" --output-on-failure) > "$OUT/tests.log" 2>&1
+  grep -E "tests passed|Failed|\*\*\*" "$OUT/tests.log" | head -12
+  echo "== tests ($SECONDS s)"
+  splits="1x1x1 1x1x2 1x2x1"
+  [ $gpus -ge 3 ] && splits="$splits 1x1x3 1x3x1"
+  [ $gpus -ge 4 ] && splits="$splits 1x1x4 1x4x1 1x2x2 4x1x1"
+  for solver in cg-cuda bicgstab-cuda; do for split in $splits; do
+    n=$(( $(echo $split | tr x '*') ))
+    grid $w/$solver.toml $solver poisson 64 1e-8 jacobi-cuda
+    sed -i "s/^problem/split = \"$split\"\nproblem/" $w/$solver.toml
+    log=$OUT/$solver-$split.log; dir=$w/$solver-$split
+    mpirun -n $n $solvent run $w/$solver.toml --output $dir > $log 2>&1 &
+    mp=$!
+    for i in $(seq 90); do kill -0 $mp 2>/dev/null || break; sleep 1; done
+    if kill -0 $mp 2>/dev/null; then
+      echo "$solver $split: STILL RUNNING after 90 s (stacks in $log)"
+      for pid in $(pgrep -f "^$solvent run $w/$solver.toml"); do
+        echo "=== pid $pid" >> $log; timeout 60 cuda-gdb -batch -p $pid -ex "thread apply all bt 25" >> $log 2>&1
+      done
+      kill -9 $mp; pkill -9 -f "^$solvent run"; sleep 2
+    else
+      wait $mp; rc=$?
+      echo "$solver $split: exit $rc, $(value $dir iterations) iterations, residual history $(md5sum < $dir/residual_history.csv | cut -c1-8) $(grep -h error: $log | head -1)"
+    fi
+  done; done | tee "$OUT/splits.txt"
+  echo "== splits ($SECONDS s)"
+  grid $w/small.toml cg-cuda poisson 24 1e-10 jacobi-cuda
+  for halo in auto host; do
+    SOLVENT_CUDA_HALO=$halo timeout 200 mpirun -n 2 -x SOLVENT_CUDA_HALO compute-sanitizer --tool memcheck \
+      --error-exitcode 9 $solvent run $w/small.toml --output $w/sanitizer-$halo > "$OUT/sanitizer-$halo.log" 2>&1
+    echo "compute-sanitizer memcheck, 2 ranks, cg-cuda, halo $halo: exit $?, $(grep -c 'ERROR SUMMARY: 0 errors' "$OUT/sanitizer-$halo.log") ranks with 0 errors"
+  done | tee -a "$OUT/splits.txt"
+  grid $w/small-matm.toml matm-cuda convection-diffusion 48 1e-8
+  for coupling in pipeline block; do
+    timeout 200 mpirun -n 2 compute-sanitizer --tool memcheck --error-exitcode 9 $solvent run $w/small-matm.toml \
+      --set "linear_solver.coupling=\"$coupling\"" --output $w/sanitizer-matm-$coupling > "$OUT/sanitizer-matm-$coupling.log" 2>&1
+    echo "compute-sanitizer memcheck, 2 ranks, matm-cuda, coupling $coupling: exit $?, $(grep -c 'ERROR SUMMARY: 0 errors' "$OUT/sanitizer-matm-$coupling.log") ranks with 0 errors"
+  done | tee -a "$OUT/splits.txt"
+  echo "== sanitizer ($SECONDS s)"
+fi
+
+if [ "$mode" = matm ]; then
+  size=${SIZE:-384}
+  echo "| problem | GPUs | coupling | iterations | set-up s | solve s | whole run s | solve vs 1 GPU |" > "$OUT/matm.md"
+  echo "| --- | --- | --- | --- | --- | --- | --- | --- |" >> "$OUT/matm.md"
+  for problem in ${PROBLEMS:-poisson convection-diffusion}; do
+    grid $w/$problem.toml matm-cuda $problem $size 1e-8
+    base=""
+    for n in $(seq 1 $gpus); do for coupling in pipeline block; do
+      [ $n = 1 ] && [ $coupling = block ] && continue
+      dir=$w/$problem-$n-$coupling
+      timeout 300 mpirun -n $n $solvent run $w/$problem.toml --set "linear_solver.coupling=\"$coupling\"" \
+        --output $dir > $OUT/matm-$problem-$n-$coupling.log 2>&1 || { echo "$problem $n $coupling: exit $?"; tail -3 $OUT/matm-$problem-$n-$coupling.log; continue; }
+      solve=$(sed -n '/^\[seconds\]/,$p' $dir/record.toml | sed -n 's/^solve = //p')
+      # Everything before the first iteration: the plugins (the model assembles), the
+      # operator and right-hand side, the core's wiring, the solver's split and upload.
+      setup=$(sed -n '/^\[seconds\]/,$p' $dir/record.toml | awk -F' = ' '/^(plugins|assembly|setup|solver_setup) =/ {s += $2} END {print s}')
+      wall=$(sed -n '/^\[seconds\]/,$p' $dir/record.toml | sed -n 's/^wall = //p')
+      [ -z "$base" ] && base=$solve
+      printf '| %s %s^3 | %s | %s | %s | %.2f | %.2f | %.2f | %.2fx |\n' $problem $size $n $coupling \
+        "$(value $dir iterations)" $setup $solve $wall $(python3 -c "print($base/$solve)") | tee -a "$OUT/matm.md"
+    done; done
+  done
+  echo "== matm ($SECONDS s)"
+fi
