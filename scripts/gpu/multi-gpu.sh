@@ -91,6 +91,7 @@ if [ "$mode" = matm ]; then
       setup=$(sed -n '/^\[seconds\]/,$p' $dir/record.toml | awk -F' = ' '/^(plugins|assembly|setup|solver_setup) =/ {s += $2} END {print s}')
       wall=$(sed -n '/^\[seconds\]/,$p' $dir/record.toml | sed -n 's/^wall = //p')
       [ -z "$base" ] && base=$solve
+      echo "  $problem $n $coupling phases: $(sed -n '/^\[seconds\]/,/^$/p' $dir/record.toml | sed 1d | tr '\n' ' ')"
       printf '| %s %s^3 | %s | %s | %s | %.2f | %.2f | %.2f | %.2fx |\n' $problem $size $n $coupling \
         "$(value $dir iterations)" $setup $solve $wall $(python3 -c "print($base/$solve)") | tee -a "$OUT/matm.md"
     done; done
