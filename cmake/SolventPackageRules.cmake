@@ -7,8 +7,12 @@
 #   (<solvent_family_...>) and third-party headers — never another package's, and never a
 #   path that climbs out of the package ("../");
 # - no CMakeLists.txt of a package, test or benchmark adds an include path into another
-#   package, test or benchmark folder: shared test code lives in tests/support.
+#   package, test or benchmark folder: shared test code lives in tests/support;
+# - the core's layers (core/src/<layer>/, solvent_check_core_layers below): every source of
+#   core/src lies in a layer's folder, includes the private headers by path
+#   ("record/run_record.hpp"), and includes no layer above its own.
 # Run with:  cmake -DSOURCE_DIR=<repo> -P cmake/SolventPackageRules.cmake  (or at configure).
+cmake_policy(SET CMP0057 NEW)  # if(... IN_LIST ...), also in script mode
 function(solvent_check_package_rules source_dir)
   set(_problems)
   file(GLOB _packages LIST_DIRECTORIES true
@@ -75,10 +79,64 @@ function(solvent_check_package_rules source_dir)
       endif()
     endforeach()
   endforeach()
+  solvent_check_core_layers(${source_dir} _problems)
   if(_problems)
     list(JOIN _problems "\n  " _text)
     message(FATAL_ERROR "Solvent package rules broken:\n  ${_text}")
   endif()
+endfunction()
+
+# The layers of core/src, lowest first, each with the layers its files may include (its own
+# included). sdk/ is what plugins link: the public headers' implementation, nothing of the
+# framework. Above it the framework by concern: log, the plugin loader, the configuration
+# (which finds plugins by name), the ranks (the world communicator and agreement), io (the
+# files of a run), the record, one run, and sweeps of runs on top.
+set(SOLVENT_CORE_LAYERS sdk log loader config ranks io record run sweep)
+set(SOLVENT_CORE_MAY_INCLUDE_sdk sdk)
+set(SOLVENT_CORE_MAY_INCLUDE_log sdk log)
+set(SOLVENT_CORE_MAY_INCLUDE_loader sdk log loader)
+set(SOLVENT_CORE_MAY_INCLUDE_config sdk log loader config)
+set(SOLVENT_CORE_MAY_INCLUDE_ranks sdk log ranks)
+set(SOLVENT_CORE_MAY_INCLUDE_io sdk log ranks io)
+set(SOLVENT_CORE_MAY_INCLUDE_record sdk log loader config ranks io record)
+set(SOLVENT_CORE_MAY_INCLUDE_run sdk log loader config ranks io record run)
+set(SOLVENT_CORE_MAY_INCLUDE_sweep sdk log loader config ranks io record run sweep)
+
+# Appends to the list `out` what breaks the layer rule in source_dir/core/src (nothing where
+# the tree has no core/src).
+function(solvent_check_core_layers source_dir out)
+  set(_problems ${${out}})
+  set(_src ${source_dir}/core/src)
+  if(NOT IS_DIRECTORY ${_src})
+    return()
+  endif()
+  file(GLOB_RECURSE _files ${_src}/*.hpp ${_src}/*.cpp ${_src}/*.cu ${_src}/*.in)
+  foreach(f ${_files})
+    file(RELATIVE_PATH rel ${_src} ${f})
+    file(RELATIVE_PATH frel ${source_dir} ${f})
+    string(FIND "${rel}" "/" _slash)
+    if(_slash LESS 0)
+      list(APPEND _problems "${frel}: a core source lies in a layer's folder (${SOLVENT_CORE_LAYERS})")
+      continue()
+    endif()
+    string(SUBSTRING "${rel}" 0 ${_slash} _layer)
+    if(NOT _layer IN_LIST SOLVENT_CORE_LAYERS)
+      list(APPEND _problems "${frel}: '${_layer}' is not a layer of the core (${SOLVENT_CORE_LAYERS})")
+      continue()
+    endif()
+    file(STRINGS ${f} _includes REGEX "^#include \"")
+    foreach(line ${_includes})
+      if(line MATCHES "^#include \"([^/\"]+)\"")
+        list(APPEND _problems "${frel}: includes a private header by its bare name (${line}); name its layer's folder")
+      elseif(line MATCHES "^#include \"([a-z_]+)/")
+        set(_target ${CMAKE_MATCH_1})
+        if(_target IN_LIST SOLVENT_CORE_LAYERS AND NOT _target IN_LIST SOLVENT_CORE_MAY_INCLUDE_${_layer})
+          list(APPEND _problems "${frel}: layer ${_layer} includes ${_target}, a layer above it (${line})")
+        endif()
+      endif()
+    endforeach()
+  endforeach()
+  set(${out} ${_problems} PARENT_SCOPE)
 endfunction()
 
 if(CMAKE_SCRIPT_MODE_FILE)

@@ -3,8 +3,8 @@
 // the core's schemas and the plugin search (no plugins are built next to the fuzz targets,
 // so every plugin section is checked as naming an unknown plugin). It may refuse an input
 // only with a solvent::Error; anything else escapes and libFuzzer reports it.
-#include "config_document.hpp"
-#include "config_validation.hpp"
+#include "config/config_document.hpp"
+#include "config/config_validation.hpp"
 
 #include <solvent/errors.hpp>
 

@@ -1,6 +1,6 @@
 #include "commands.hpp"
 
-#include "plugin_registry.hpp"
+#include "loader/plugin_registry.hpp"
 
 #include <solvent/errors.hpp>
 

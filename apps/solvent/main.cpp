@@ -1,7 +1,7 @@
 // solvent: runs numerical experiments described by TOML files, with every model,
 // integrator and linear solver loaded from a plugin.
 #include "commands.hpp"
-#include "communicator_world.hpp"
+#include "ranks/communicator_world.hpp"
 
 #include <solvent/abi.hpp>
 #include <solvent/errors.hpp>

@@ -1,10 +1,11 @@
 #include "commands.hpp"
 
-#include "combination.hpp"
-#include "communicator_world.hpp"
-#include "config_validation.hpp"
-#include "run_driver.hpp"
+#include "config/config_validation.hpp"
+#include "ranks/communicator_world.hpp"
+#include "run/combination.hpp"
+#include "run/run_driver.hpp"
 #include "sweep/member_processes.hpp"
+#include "sweep/sweep_plan.hpp"
 #include "sweep/sweep_runner.hpp"
 
 #include <solvent/errors.hpp>
@@ -16,6 +17,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <ranges>
 
 namespace solvent::cli {
@@ -56,8 +58,9 @@ Command add_run_command(CLI::App& app, const Args& argv) {
       ->type_name("N")
       ->check(CLI::PositiveNumber);
   // How a sweep starts its members; not for users, so not in the help.
+  auto member = std::make_shared<std::optional<std::size_t>>();
   run->add_option_function<std::size_t>(
-         "--sweep-member", [opt](std::size_t i) { opt->sweep_member = i; }, "")
+         "--sweep-member", [member](std::size_t i) { *member = i; }, "")
       ->group("");
   // Given twice, the last one counts, as before CLI11.
   run->add_option_function<std::string>(
@@ -79,12 +82,17 @@ Command add_run_command(CLI::App& app, const Args& argv) {
   run->add_flag_callback(
          "--no-progress", [opt] { opt->progress = ProgressMode::Never; }, "show no progress line")
       ->trigger_on_parse();
-  return {run, [opt, config, jobs] {
+  return {run, [opt, config, jobs, member] {
             opt->config = *config;
             if (opt->config.empty() && !opt->resume)
               throw ConfigError({"solvent run: which configuration file? (solvent run FILE)"});
-            if (opt->sweep_member) end_with_parent();
-            if (!opt->sweep_member && is_sweep(*opt)) return run_sweep_command(*opt, *jobs);
+            if (*member) {
+              // Member N of the file's [sweep], as the sweep that started this process runs it.
+              end_with_parent();
+              opt->document = member_document(plan_sweep(opt->config, opt->overrides), **member);
+            } else if (is_sweep(*opt)) {
+              return run_sweep_command(*opt, *jobs);
+            }
             if (*jobs > 1)
               throw ConfigError({fmt::format("--jobs {}: runs the members of a sweep, and {} has "
                                              "no [sweep] table",

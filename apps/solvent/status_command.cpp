@@ -1,10 +1,10 @@
 #include "commands.hpp"
 
-#include "config_validation.hpp"
-#include "logging.hpp"
-#include "output_dir.hpp"
-#include "output_manifest.hpp"
-#include "plugin_library.hpp"
+#include "config/config_validation.hpp"
+#include "io/output_dir.hpp"
+#include "io/output_manifest.hpp"
+#include "loader/plugin_library.hpp"
+#include "log/logging.hpp"
 #include "sweep/sweep_runner.hpp"
 
 #include <solvent/errors.hpp>

@@ -24,7 +24,7 @@
 // a GPU's (staged through page-locked host memory, as a GPU rank sends), for V from 100 to
 // 10^6 (the range of Sukhinov et al.), one row per V, then the least-squares fit
 // T = a + b V over V >= 10^4 with its coefficient of determination R^2.
-#include "communicator_world.hpp"
+#include "ranks/communicator_world.hpp"
 
 #include <solvent_krylov/bicgstab.hpp>
 #include <solvent_krylov/cg.hpp>

@@ -1,7 +1,7 @@
 // Golden files: every bad config in bad_configs/ must produce exactly the problems in its
 // .expected file, all of them, in order. A line ending in "..." matches by prefix (the
 // rest lists the plugins built on this machine).
-#include "config_validation.hpp"
+#include "config/config_validation.hpp"
 
 #include <solvent/errors.hpp>
 

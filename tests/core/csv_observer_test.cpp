@@ -2,7 +2,7 @@
 // scripts/plot-profiles reads), two or three uniform axes as VTK image data, non-uniform ones
 // as a VTK rectilinear grid; a steady solution on a grid also as VTK next to its CSV. The VTK
 // files are read back here: extent, origin, spacing, coordinates and every value in place.
-#include "csv_observer.hpp"
+#include "io/csv_observer.hpp"
 
 #include <doctest/doctest.h>
 

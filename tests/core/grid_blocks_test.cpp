@@ -3,7 +3,7 @@
 // neighbour holds the neighbour's value at that global node, for every split of the ranks.
 #include <doctest/doctest.h>
 
-#include "communicator_world.hpp"
+#include "ranks/communicator_world.hpp"
 
 #include <solvent/block_faces.hpp>
 #include <solvent/errors.hpp>

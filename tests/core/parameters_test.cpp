@@ -1,5 +1,5 @@
-#include "config_validation.hpp"
-#include "plugin_registry.hpp"
+#include "config/config_validation.hpp"
+#include "loader/plugin_registry.hpp"
 
 #include <solvent/errors.hpp>
 

@@ -1,6 +1,6 @@
-#include "config_validation.hpp"
-#include "logging.hpp"
-#include "plugin_registry.hpp"
+#include "config/config_validation.hpp"
+#include "loader/plugin_registry.hpp"
+#include "log/logging.hpp"
 
 #include <solvent/errors.hpp>
 

@@ -7,7 +7,7 @@
 // solve to rounding.
 #include <doctest/doctest.h>
 
-#include "communicator_world.hpp"
+#include "ranks/communicator_world.hpp"
 
 #include <solvent/testkit.hpp>
 

@@ -2,7 +2,7 @@
 // fixture_plugin.cpp into folders of their own (never the shared plugin folder).
 #include <doctest/doctest.h>
 
-#include "plugin_registry.hpp"
+#include "loader/plugin_registry.hpp"
 
 #include <solvent/errors.hpp>
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The package rules (cmake/SolventPackageRules.cmake) on a small tree: a clean tree passes,
-# and each kind of violation is refused with a message naming the file and the rule.
+# and each kind of violation is refused with a message naming the file and the rule; the
+# same for the core's layers (core/src/<layer>/).
 # usage: package_rules_test.sh RULES_SCRIPT WORK_DIR
 set -euo pipefail
 rules=$1 work=$2
@@ -14,6 +15,11 @@ make_tree() {
   done
   printf '#include <solvent/model.hpp>\n#include <solvent_alpha/a.hpp>\n#include <solvent_family_gamma/g.hpp>\n#include "src/private.hpp"\n' \
     > "$t/plugins/alpha/plugin_alpha.cpp"
+  mkdir -p "$t/core/src/sdk" "$t/core/src/config" "$t/core/src/record" "$t/core/src/run"
+  printf '#include "sdk/checked_file.hpp"\n#include <solvent/output.hpp>\n' > "$t/core/src/sdk/output.cpp"
+  printf '#include "config/config_document.hpp"\n#include "sdk/checked_file.hpp"\n' > "$t/core/src/config/config_validation.cpp"
+  printf '#include "config/config_validation.hpp"\n' > "$t/core/src/record/run_record.cpp"
+  printf '#include "record/run_record.hpp"\n#include "config/config_validation.hpp"\n' > "$t/core/src/run/run_driver.cpp"
   echo "$t"
 }
 expect() {  # expect TREE pass|"message"
@@ -41,4 +47,25 @@ expect "$t" "plugins/beta: a package needs README.md"
 t=$(make_tree stray-header)
 mkdir -p "$t/plugins/alpha/include/alpha" && touch "$t/plugins/alpha/include/alpha/x.hpp"
 expect "$t" "plugins/alpha/include/alpha: public headers belong in include/solvent_alpha/"
-echo "6 passed, 0 failed"
+t=$(make_tree core-loose)
+touch "$t/core/src/loose.cpp"
+expect "$t" "core/src/loose.cpp: a core source lies in a layer's folder"
+t=$(make_tree core-unknown-layer)
+mkdir -p "$t/core/src/misc" && touch "$t/core/src/misc/x.cpp"
+expect "$t" "core/src/misc/x.cpp: 'misc' is not a layer of the core"
+t=$(make_tree core-bare-name)
+echo '#include "run_record.hpp"' >> "$t/core/src/run/run_driver.cpp"
+expect "$t" "core/src/run/run_driver.cpp: includes a private header by its bare name"
+t=$(make_tree core-sdk-up)
+echo '#include "io/output_manifest.hpp"' >> "$t/core/src/sdk/output.cpp"
+expect "$t" "core/src/sdk/output.cpp: layer sdk includes io, a layer above it"
+t=$(make_tree core-config-up)
+echo '#include "run/run_driver.hpp"' >> "$t/core/src/config/config_validation.cpp"
+expect "$t" "core/src/config/config_validation.cpp: layer config includes run, a layer above it"
+t=$(make_tree core-record-up)
+echo '#include "run/run_driver.hpp"' >> "$t/core/src/record/run_record.cpp"
+expect "$t" "core/src/record/run_record.cpp: layer record includes run, a layer above it"
+t=$(make_tree core-run-sweep)
+echo '#include "sweep/sweep_plan.hpp"' >> "$t/core/src/run/run_driver.cpp"
+expect "$t" "core/src/run/run_driver.cpp: layer run includes sweep, a layer above it"
+echo "13 passed, 0 failed"

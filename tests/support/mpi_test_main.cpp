@@ -3,7 +3,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
-#include "communicator_world.hpp"
+#include "ranks/communicator_world.hpp"
 
 int main(int argc, char** argv) {
   int code = 0;

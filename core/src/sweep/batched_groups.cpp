@@ -1,10 +1,10 @@
 #include "sweep/batched_groups.hpp"
 
-#include "combination.hpp"
-#include "config_validation.hpp"
-#include "logging.hpp"
-#include "plugin_library.hpp"
-#include "run_driver.hpp"
+#include "config/config_validation.hpp"
+#include "loader/plugin_library.hpp"
+#include "log/logging.hpp"
+#include "run/combination.hpp"
+#include "run/run_driver.hpp"
 
 #include <solvent/ensemble.hpp>
 #include <solvent/errors.hpp>
@@ -195,7 +195,7 @@ bool BatchedExecutor::run_batch(const std::vector<std::size_t>& group) {
     RunOptions opt;
     opt.config = plan_.file;
     opt.overrides = plan_.overrides;
-    opt.sweep_member = m->index;
+    opt.document = member_document(plan_, m->index);
     opt.output_dir = member_dir(members_dir_, m->index);
     opt.overwrite = true;
     opt.progress = ProgressMode::Never;

@@ -1,7 +1,7 @@
 #include "sweep/sweep_plan.hpp"
 
-#include "config_validation.hpp"
-#include "plugin_registry.hpp"
+#include "config/config_validation.hpp"
+#include "loader/plugin_registry.hpp"
 
 #include <solvent/errors.hpp>
 

@@ -4,7 +4,7 @@
 // is the file (with its --set overrides) minus [sweep], plus member i's value of every swept
 // key, each value placed at its sweep entry's line so that a key or value the schema refuses
 // is reported there.
-#include "config_document.hpp"
+#include "config/config_document.hpp"
 
 #include <cstdint>
 #include <filesystem>

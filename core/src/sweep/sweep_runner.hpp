@@ -5,7 +5,7 @@
 // mpirun), each into OUT/members/NNNN/ as a single run would write it; OUT/sweep.csv holds
 // one row per member and OUT/record.toml records the sweep. `--resume OUT` runs again only
 // the members whose directory holds no finished record.
-#include "run_driver.hpp"
+#include "run/run_driver.hpp"
 #include "sweep/sweep_plan.hpp"
 
 namespace solvent {

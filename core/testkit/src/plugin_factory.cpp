@@ -2,8 +2,8 @@
 // `solvent run`, with settings given in code instead of a TOML file.
 #include <solvent/testkit.hpp>
 
-#include "config_validation.hpp"
-#include "logging.hpp"
+#include "config/config_validation.hpp"
+#include "log/logging.hpp"
 
 #include <fmt/format.h>
 

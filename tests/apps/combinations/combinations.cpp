@@ -12,11 +12,11 @@
 // several threads round differently with another thread count, and a difference can change
 // bucket on that rounding: the program runs only with the thread counts the test and
 // scripts/update-combinations give it.
-#include "combination.hpp"
-#include "config_document.hpp"
-#include "config_validation.hpp"
-#include "logging.hpp"
-#include "run_driver.hpp"
+#include "config/config_document.hpp"
+#include "config/config_validation.hpp"
+#include "log/logging.hpp"
+#include "run/combination.hpp"
+#include "run/run_driver.hpp"
 
 #include <solvent/errors.hpp>
 #include <solvent/testkit.hpp>

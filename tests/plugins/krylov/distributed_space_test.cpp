@@ -4,7 +4,7 @@
 // property that makes a distributed solve repeat the one-rank iterations exactly.
 #include <doctest/doctest.h>
 
-#include "communicator_world.hpp"
+#include "ranks/communicator_world.hpp"
 
 #include <solvent_krylov/host_space.hpp>
 

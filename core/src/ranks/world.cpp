@@ -1,0 +1,265 @@
+// The world communicator of a run: MPI_COMM_WORLD when the process was started by mpirun,
+// else the SDK's one rank.
+#include "ranks/communicator_world.hpp"
+
+#include <solvent/errors.hpp>
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <thread>
+
+#ifdef SOLVENT_HAVE_MPI
+#include <mpi.h>
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>  // Open MPI's MPIX_Query_cuda_support
+#endif
+#endif
+
+namespace solvent {
+
+namespace {
+
+#ifdef SOLVENT_HAVE_MPI
+// Set once an MPI call failed or a wait ran out of time: the ranks no longer agree on which
+// collective comes next, so MPI_Finalize (itself collective) could wait forever.
+bool world_broken = false;
+
+void check(int code, const char* what) {
+  if (code == MPI_SUCCESS) return;
+  world_broken = true;
+  char text[MPI_MAX_ERROR_STRING];
+  int n = 0;
+  MPI_Error_string(code, text, &n);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  throw RankWaitError(rank, fmt::format("MPI: {} failed: {}", what,
+                                        std::string(text, static_cast<std::size_t>(n))));
+}
+
+// How long one rank waits for the others in one operation before it ends the run: a rank
+// stuck in a kernel, a lost message or ranks in different collectives would otherwise hold
+// every rank forever. Generous by default, since a wait includes the other ranks' work
+// between two operations (rank 0 writing the output while the others wait, say).
+// A value that is not a positive number ends every rank with exit code 2 (rank 0 says why).
+std::chrono::duration<double> wait_limit(int rank) {
+  const char* v = std::getenv("SOLVENT_RANK_TIMEOUT");
+  if (!v) return std::chrono::seconds(300);
+  char* end = nullptr;
+  const double seconds = std::strtod(v, &end);
+  if (end != v && *end == '\0' && seconds > 0.0 && std::isfinite(seconds))
+    return std::chrono::duration<double>(seconds);
+  if (rank == 0)
+    std::fprintf(stderr,
+                 "error: SOLVENT_RANK_TIMEOUT = '%s': expected the seconds a rank may wait for "
+                 "the others, a number above 0\n", v);
+  std::fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, 2);
+  std::_Exit(2);
+}
+
+class MpiWorld final : public Communicator {
+ public:
+  MpiWorld() {
+    int provided = 0;
+    // FUNNELED: OpenMP threads compute, only the main thread calls MPI.
+    check(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+    // Errors are returned, not fatal, so that they become a solvent::Error with a message.
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+    MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    limit_ = wait_limit(rank_);
+    MPI_Comm node;
+    check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node),
+          "MPI_Comm_split_type");
+    MPI_Comm_rank(node, &local_rank_);
+    MPI_Comm_free(&node);
+#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+    // Built with CUDA support is not enough: the library loaded at run time must say so.
+    device_memory_ = MPIX_Query_cuda_support() == 1;
+#endif
+  }
+  ~MpiWorld() override { MPI_Finalize(); }
+
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+  int local_rank() const override { return local_rank_; }
+  bool device_memory() const override { return device_memory_; }
+  void barrier() const override {
+    MPI_Request r;
+    check(MPI_Ibarrier(MPI_COMM_WORLD, &r), "MPI_Ibarrier");
+    wait({&r, 1}, "MPI_Barrier", -1);
+  }
+
+  void sum(std::span<double> values) const override {
+    const auto all = gathered(values);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      double s = 0.0;
+      for (int r = 0; r < size_; ++r) s += all[static_cast<std::size_t>(r) * values.size() + i];
+      values[i] = s;
+    }
+  }
+  void max(std::span<double> values) const override {
+    MPI_Request r;
+    check(MPI_Iallreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_DOUBLE,
+                         MPI_MAX, MPI_COMM_WORLD, &r),
+          "MPI_Allreduce");
+    wait({&r, 1}, "MPI_Allreduce (maximum over ranks)", -1);
+  }
+  void broadcast(std::string& bytes, int root) const override {
+    unsigned long long n = bytes.size();
+    MPI_Request r;
+    check(MPI_Ibcast(&n, 1, MPI_UNSIGNED_LONG_LONG, root, MPI_COMM_WORLD, &r), "MPI_Bcast");
+    wait({&r, 1}, "MPI_Bcast", root);
+    bytes.resize(n);
+    check(MPI_Ibcast(bytes.data(), static_cast<int>(n), MPI_CHAR, root, MPI_COMM_WORLD, &r),
+          "MPI_Bcast");
+    wait({&r, 1}, "MPI_Bcast", root);
+  }
+  std::vector<std::string> gather_all(const std::string& mine) const override {
+    int n = static_cast<int>(mine.size());
+    std::vector<int> sizes(static_cast<std::size_t>(size_)), offsets(sizes.size());
+    MPI_Request r;
+    check(MPI_Iallgather(&n, 1, MPI_INT, sizes.data(), 1, MPI_INT, MPI_COMM_WORLD, &r),
+          "MPI_Allgather");
+    wait({&r, 1}, "MPI_Allgather", -1);
+    int total = 0;
+    for (std::size_t k = 0; k < sizes.size(); ++k) {
+      offsets[k] = total;
+      total += sizes[k];
+    }
+    std::string all(static_cast<std::size_t>(total), '\0');
+    check(MPI_Iallgatherv(mine.data(), n, MPI_CHAR, all.data(), sizes.data(), offsets.data(),
+                          MPI_CHAR, MPI_COMM_WORLD, &r),
+          "MPI_Allgatherv");
+    wait({&r, 1}, "MPI_Allgatherv", -1);
+    std::vector<std::string> out;
+    for (std::size_t k = 0; k < sizes.size(); ++k)
+      out.push_back(all.substr(static_cast<std::size_t>(offsets[k]), static_cast<std::size_t>(sizes[k])));
+    return out;
+  }
+  void exchange(int peer, std::span<const std::byte> send,
+                std::span<std::byte> receive) const override {
+    MPI_Request r[2];
+    check(MPI_Irecv(receive.data(), static_cast<int>(receive.size()), MPI_BYTE, peer, 0,
+                    MPI_COMM_WORLD, &r[0]),
+          "MPI_Irecv");
+    check(MPI_Isend(send.data(), static_cast<int>(send.size()), MPI_BYTE, peer, 0, MPI_COMM_WORLD,
+                    &r[1]),
+          "MPI_Isend");
+    wait(r, "MPI_Sendrecv (halo exchange)", peer);
+  }
+  // Tag 1, apart from exchange()'s 0, so that a one-way message never matches a halo.
+  void send(int peer, std::span<const std::byte> bytes) const override {
+    MPI_Request r;
+    check(MPI_Isend(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, peer, 1,
+                    MPI_COMM_WORLD, &r),
+          "MPI_Send");
+    wait({&r, 1}, "MPI_Send", peer);
+  }
+  void receive(int peer, std::span<std::byte> bytes) const override {
+    MPI_Request r;
+    check(MPI_Irecv(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, peer, 1,
+                    MPI_COMM_WORLD, &r),
+          "MPI_Recv");
+    wait({&r, 1}, "MPI_Recv", peer);
+  }
+  [[noreturn]] void abort(int code) const { MPI_Abort(MPI_COMM_WORLD, code); std::_Exit(code); }
+
+ private:
+  std::vector<double> gathered(std::span<const double> values) const {
+    std::vector<double> all(values.size() * static_cast<std::size_t>(size_));
+    MPI_Request r;
+    check(MPI_Iallgather(values.data(), static_cast<int>(values.size()), MPI_DOUBLE, all.data(),
+                         static_cast<int>(values.size()), MPI_DOUBLE, MPI_COMM_WORLD, &r),
+          "MPI_Allgather");
+    wait({&r, 1}, "MPI_Allgather (sum over ranks)", -1);
+    return all;
+  }
+  // Every operation is started non-blocking and waited for here, so that no wait outlasts
+  // limit_. The first millisecond polls without pause (a halo crosses a host in
+  // microseconds); later polls yield the core to the rank's other threads.
+  void wait(std::span<MPI_Request> requests, const char* operation, int peer) const {
+    const auto start = std::chrono::steady_clock::now();
+    for (;;) {
+      int done = 0;
+      check(MPI_Testall(static_cast<int>(requests.size()), requests.data(), &done,
+                        MPI_STATUSES_IGNORE),
+            operation);
+      if (done) return;
+      const auto waited = std::chrono::steady_clock::now() - start;
+      if (waited > limit_) {
+        world_broken = true;
+        throw RankWaitError(rank_, fmt::format(
+            "{}{} did not complete within {:g} s: a rank is stuck, or the ranks are in "
+            "different operations (SOLVENT_RANK_TIMEOUT sets the limit)",
+            operation, peer >= 0 ? fmt::format(" with rank {}", peer) : std::string(),
+            limit_.count()));
+      }
+      if (waited > std::chrono::milliseconds(1)) std::this_thread::yield();
+    }
+  }
+  std::chrono::duration<double> limit_{};
+  int rank_ = 0, size_ = 1, local_rank_ = 0;
+  bool device_memory_ = false;
+};
+
+// Started by mpirun (OpenMPI, or any PMI/PMIx launcher)? A process started alone does not
+// initialise MPI at all: a singleton MPI_Init costs about a second, on every command.
+bool launched_by_mpirun_environment() {
+  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE"})
+    if (std::getenv(v)) return true;
+  return false;
+}
+
+// Read when the core library is loaded, before any plugin runs: a plugin library that starts
+// MPI itself (PETSc, without mpirun) makes OpenMPI a singleton that sets these variables in
+// the process, which must not make the core start MPI a second time.
+const bool launched_at_start = launched_by_mpirun_environment();
+
+bool launched_by_mpirun() { return launched_at_start; }
+
+std::unique_ptr<MpiWorld>& mpi_world() {
+  static std::unique_ptr<MpiWorld> world =
+      launched_by_mpirun() ? std::make_unique<MpiWorld>() : nullptr;
+  return world;
+}
+#endif
+
+}  // namespace
+
+const Communicator& world() {
+#ifdef SOLVENT_HAVE_MPI
+  if (const auto& w = mpi_world()) return *w;
+#endif
+  return single_rank();
+}
+
+void finish_world() {
+#ifdef SOLVENT_HAVE_MPI
+  // After a failed or timed-out operation the other ranks may never reach MPI_Finalize.
+  if (const auto& w = mpi_world(); world_broken && w && w->size() > 1) w->abort(1);
+  mpi_world().reset();
+#endif
+}
+
+void abort_world(int code) {
+#ifdef SOLVENT_HAVE_MPI
+  if (const auto& w = mpi_world(); w && w->size() > 1) w->abort(code);
+#endif
+  (void)code;
+}
+
+bool built_with_mpi() {
+#ifdef SOLVENT_HAVE_MPI
+  return true;
+#else
+  return false;
+#endif
+}
+
+}  // namespace solvent

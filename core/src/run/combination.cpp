@@ -1,0 +1,138 @@
+#include "run/combination.hpp"
+
+#include "loader/plugin_library.hpp"
+#include "log/logging.hpp"
+
+#include <solvent/errors.hpp>
+
+#include <fmt/format.h>
+
+namespace solvent {
+
+PluginContext context_for(const ResolvedRole& r, const Communicator& comm) {
+  return PluginContext{r.params, core_logger(), &comm};
+}
+
+namespace {
+
+const char* name_of(const ResolvedRole& r) { return r.plugin->descriptor->name; }
+const char* device_of(const ResolvedRole& r) { return r.plugin->descriptor->device; }
+
+std::string why_unreachable(OperatorForm given, const std::vector<OperatorForm>& forms) {
+  if (forms.empty()) return "it declares no operator form at all";
+  std::string why = fmt::format("it takes {}", describe_forms(forms));
+  if (given.kind == OperatorKind::MatrixFree)
+    return why + ", and a matrix-free operator has no entries to convert";
+  bool same_scalar = false;
+  for (const auto& f : forms) same_scalar = same_scalar || f.scalar == given.scalar;
+  if (!same_scalar) return why + fmt::format(", none of them {}", to_string(given.scalar));
+  return why + fmt::format(", and the core converts a {} operator only to csr, dense or banded",
+                           to_string(given.kind));
+}
+}  // namespace
+
+PluginSet create_plugins(const ResolvedConfig& cfg, const Communicator& comm) {
+  PluginSet p;
+  // The solver first: a model balanced by measured speed sizes its blocks by the solver's.
+  if (cfg.linear_solver)
+    p.linear_solver =
+        create_linear_solver(*cfg.linear_solver->plugin, context_for(*cfg.linear_solver, comm));
+  auto model_context = context_for(*cfg.model, comm);
+  if (cfg.run.string("balance") == "measured" && comm.size() > 1) {
+    if (!p.linear_solver)
+      throw ConfigError({"[run] balance = \"measured\" sizes the blocks by the linear solver's "
+                         "speed, but the run has no [linear_solver]"});
+    // Every rank measures; a rank whose solver has no calibration sends 0, so all ranks
+    // learn it together and refuse together.
+    std::vector<double> speeds(static_cast<std::size_t>(comm.size()), 0.0);
+    speeds[static_cast<std::size_t>(comm.rank())] = p.linear_solver->measured_speed();
+    comm.sum(std::span<double>(speeds));
+    for (std::size_t r = 0; r < speeds.size(); ++r)
+      if (!(speeds[r] > 0.0))
+        throw ConfigError({fmt::format(
+            "{}: [run] balance = \"measured\", but linear solver '{}' measured no speed on "
+            "rank {}; it has no calibration (use balance = \"even\")",
+            cfg.linear_solver->where, name_of(*cfg.linear_solver), r)});
+    model_context.rank_speeds = speeds;
+    p.rank_speeds = std::move(speeds);
+  }
+  p.model = create_model(*cfg.model->plugin, model_context);
+  p.integrator = create_integrator(*cfg.integrator->plugin, context_for(*cfg.integrator, comm));
+  if (cfg.preconditioner)
+    p.preconditioner = create_preconditioner(*cfg.preconditioner->plugin,
+                                             context_for(*cfg.preconditioner, comm));
+  return p;
+}
+
+std::vector<std::string> combination_problems(const ResolvedConfig& cfg, const PluginSet& p) {
+  std::vector<std::string> problems;
+  const auto& integrator = *cfg.integrator;
+  std::string why;
+  if (!p.integrator->accepts(*p.model, why)) {
+    problems.push_back(fmt::format("{}: integrator '{}' cannot advance model '{}': {}",
+                                   integrator.where, name_of(integrator), name_of(*cfg.model),
+                                   why));
+    return problems;
+  }
+  const bool needs = p.integrator->needs_linear_solver();
+  if (needs && !p.linear_solver)
+    problems.push_back(fmt::format("{}: integrator '{}' needs a [linear_solver] section",
+                                   integrator.where, name_of(integrator)));
+  if (!needs && p.linear_solver)
+    problems.push_back(fmt::format(
+        "{}: integrator '{}' uses no linear solver; remove [linear_solver] (and any "
+        "[preconditioner])",
+        cfg.linear_solver->where, name_of(integrator)));
+  if (!p.linear_solver || !needs) return problems;
+
+  const auto& solver = *cfg.linear_solver;
+  const auto system = p.integrator->system_form(*p.model);
+  std::optional<OperatorForm> solver_form;
+  if (system) {
+    solver_form = reachable_form(p.linear_solver->forms(), *system);
+    if (!solver_form)
+      problems.push_back(fmt::format(
+          "{}: linear solver '{}' cannot solve the {} {} system that integrator '{}' builds for "
+          "model '{}': {}",
+          solver.where, name_of(solver), to_string(system->scalar), to_string(system->kind),
+          name_of(integrator), name_of(*cfg.model), why_unreachable(*system, p.linear_solver->forms())));
+  }
+  if (cfg.fallback_solver && system) {
+    const auto fallback = create_linear_solver(*cfg.fallback_solver->plugin,
+                                               context_for(*cfg.fallback_solver));
+    if (!reachable_form(fallback->forms(), *system))
+      problems.push_back(fmt::format(
+          "{}: the fallback linear solver '{}' cannot solve the {} {} system of integrator '{}': "
+          "{}",
+          solver.where, cfg.fallback, to_string(system->scalar), to_string(system->kind),
+          name_of(integrator), why_unreachable(*system, fallback->forms())));
+  }
+  if (!p.preconditioner) return problems;
+  const auto& pc = *cfg.preconditioner;
+  if (!p.linear_solver->uses_preconditioner()) return problems;  // a note, not a problem
+  if (std::string(device_of(pc)) != device_of(solver))
+    problems.push_back(fmt::format(
+        "{}: preconditioner '{}' runs on {} but linear solver '{}' on {}: both must work in the "
+        "same memory",
+        pc.where, name_of(pc), device_of(pc), name_of(solver), device_of(solver)));
+  if (solver_form && !reachable_form(p.preconditioner->forms(), *solver_form))
+    problems.push_back(fmt::format(
+        "{}: preconditioner '{}' cannot be built from the {} {} operator linear solver '{}' "
+        "works on: {}",
+        pc.where, name_of(pc), to_string(solver_form->scalar), to_string(solver_form->kind),
+        name_of(solver), why_unreachable(*solver_form, p.preconditioner->forms())));
+  return problems;
+}
+
+std::vector<std::string> combination_notes(const ResolvedConfig& cfg, const PluginSet& p) {
+  std::vector<std::string> notes;
+  if (p.preconditioner && p.linear_solver && !p.linear_solver->uses_preconditioner())
+    notes.push_back(fmt::format(
+        "{}: preconditioner '{}' is not used: linear solver '{}' applies none (it solves "
+        "directly)",
+        cfg.preconditioner->where, name_of(*cfg.preconditioner),
+        name_of(*cfg.linear_solver)));
+  return notes;
+}
+
+}  // namespace solvent

@@ -1,0 +1,480 @@
+#include "run/run_driver.hpp"
+
+#include "config/config_validation.hpp"
+#include "io/csv_observer.hpp"
+#include "io/distributed_solution_writer.hpp"
+#include "io/output_dir.hpp"
+#include "loader/plugin_library.hpp"
+#include "log/logging.hpp"
+#include "ranks/communicator_world.hpp"
+#include "record/run_record.hpp"
+#include "record/sha256.hpp"
+#include "run/combination.hpp"
+#include "run/fallback_linear_solver.hpp"
+#include "run/interruption.hpp"
+#include "run/progress_line.hpp"
+#include "run/rank_checks.hpp"
+#include "run/state_guard.hpp"
+
+#include <solvent/errors.hpp>
+#include <solvent/output.hpp>
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <variant>
+
+namespace solvent {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+class NullObserver : public Observer {
+ public:
+  void on_start(const FieldLayout&) override {}
+  void on_step(const StepInfo&, std::span<const double>, std::span<const Observable>) override {}
+  void on_solution(const Vector&, const SolveStats&, std::span<const Observable>) override {}
+};
+
+class ObserverFanOut : public Observer {
+ public:
+  ObserverFanOut(Observer& a, Observer& b) : a_(a), b_(b) {}
+  void on_start(const FieldLayout& l) override {
+    a_.on_start(l);
+    b_.on_start(l);
+  }
+  void on_step(const StepInfo& i, std::span<const double> u,
+               std::span<const Observable> o) override {
+    a_.on_step(i, u, o);
+    b_.on_step(i, u, o);
+  }
+  void on_solution(const Vector& x, const SolveStats& s, std::span<const Observable> o) override {
+    a_.on_solution(x, s, o);
+    b_.on_solution(x, s, o);
+  }
+
+ private:
+  Observer& a_;
+  Observer& b_;
+};
+
+// Where the model knows its exact solution, the error of every reported state or solution,
+// computed here so that every model with an exact solution gets the same two numbers:
+// exact_error_max = max_i |u_i - exact_i| and exact_error_rel_l2 = ||u - exact|| / ||exact||,
+// over all ranks where each holds its block (every rank takes part, and gets the same).
+class ExactErrorObserver : public Observer {
+ public:
+  ExactErrorObserver(Model& model, Observer& next, const Communicator& comm)
+      : model_(model), next_(next), comm_(comm) {}
+  void on_start(const FieldLayout& l) override { next_.on_start(l); }
+  void on_step(const StepInfo& i, std::span<const double> u,
+               std::span<const Observable> o) override {
+    ImexProblem* p = model_.imex();
+    exact_.resize(u.size());
+    if (p == nullptr || !p->exact_state(i.t, exact_)) return next_.on_step(i, u, o);
+    next_.on_step(i, u, with_errors(o, std::span<const double>(u), std::span<const double>(exact_)));
+  }
+  void on_solution(const Vector& x, const SolveStats& s, std::span<const Observable> o) override {
+    LinearProblem* p = model_.linear();
+    const auto exact = p ? p->exact_solution() : std::nullopt;
+    if (!exact || exact->index() != x.index()) return next_.on_solution(x, s, o);
+    std::visit(
+        [&](const auto& v) {
+          using V = std::decay_t<decltype(v)>;
+          const auto& e = std::get<V>(*exact);
+          next_.on_solution(x, s, with_errors(o, std::span(v.data(), v.size()),
+                                              std::span(e.data(), e.size())));
+        },
+        x);
+  }
+
+ private:
+  template <class T>
+  std::vector<Observable> with_errors(std::span<const Observable> o, std::span<const T> u,
+                                      std::span<const T> exact) const {
+    double max = 0, d2 = 0, e2 = 0;
+    for (std::size_t i = 0; i < u.size() && i < exact.size(); ++i) {
+      const double d = std::abs(u[i] - exact[i]);
+      max = std::max(max, d);
+      d2 += d * d;
+      e2 += std::norm(exact[i]);
+    }
+    if (comm_.size() > 1) {
+      double squares[2] = {d2, e2};
+      comm_.sum(squares);
+      comm_.max(std::span<double>(&max, 1));
+      d2 = squares[0];
+      e2 = squares[1];
+    }
+    std::vector<Observable> all(o.begin(), o.end());
+    all.push_back({"exact_error_max", max});
+    all.push_back({"exact_error_rel_l2", e2 > 0 ? std::sqrt(d2 / e2) : std::sqrt(d2)});
+    return all;
+  }
+
+  Model& model_;
+  Observer& next_;
+  const Communicator& comm_;
+  std::vector<double> exact_;
+};
+
+// After every step the integrator reports: a SIGINT or SIGTERM received during it ends the
+// run here, the step complete and written.
+class StopOnSignal : public Observer {
+ public:
+  explicit StopOnSignal(Observer& next) : next_(next) {}
+  void on_start(const FieldLayout& l) override { next_.on_start(l); }
+  void on_step(const StepInfo& i, std::span<const double> u,
+               std::span<const Observable> o) override {
+    next_.on_step(i, u, o);
+    if (const int sig = pending_signal())
+      throw Interrupted(sig, fmt::format("interrupted by {} after step {} (t = {:.6g})",
+                                         signal_name(sig), i.step, i.t));
+  }
+  void on_solution(const Vector& x, const SolveStats& s, std::span<const Observable> o) override {
+    next_.on_solution(x, s, o);
+  }
+
+ private:
+  Observer& next_;
+};
+
+// Every key of a resolved configuration as "section.key" -> its value printed as TOML.
+std::map<std::string, std::string> flatten(const toml::table& t, const std::string& prefix = "") {
+  std::map<std::string, std::string> out;
+  for (const auto& [k, v] : t) {
+    const std::string key = prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
+    if (const auto* sub = v.as_table()) {
+      out.merge(flatten(*sub, key));
+    } else {
+      std::ostringstream os;
+      v.visit([&](const auto& x) { os << x; });
+      out[key] = os.str();
+    }
+  }
+  return out;
+}
+
+// --resume continues the experiment the directory holds and nothing else: its resolved
+// configuration must be the recorded one (by hash, and key by key to say what differs),
+// except a larger integrator.steps, which extends the run.
+struct ResumePlan {
+  bool extends = false;
+  std::string earlier;  // how the earlier run ended, for the log
+  std::int64_t checkpoint_step = 0;
+};
+ResumePlan check_resume(const fs::path& dir, const ResolvedConfig& cfg, const std::string& resolved,
+                  const Integrator& integrator) {
+  const auto state = inspect_output_dir(dir);
+  const std::string integrator_name = cfg.integrator->plugin->descriptor->name;
+  bool extends = false;
+  if (sha256_of(resolved) != state.config_sha256) {
+    toml::table recorded;
+    try {
+      recorded = toml::parse_file((dir / "config.toml").string());
+    } catch (const std::exception&) {
+      throw ConfigError({fmt::format("--resume: {} is missing or damaged, so the run cannot be "
+                                     "checked; rerun with --overwrite",
+                                     (dir / "config.toml").string())});
+    }
+    const auto was = flatten(recorded), now = flatten(cfg.to_toml());
+    std::vector<std::string> differ;
+    auto value = [](const auto& m, const std::string& k) {
+      const auto it = m.find(k);
+      return it == m.end() ? std::string("(absent)") : it->second;
+    };
+    std::set<std::string> keys;
+    for (const auto& [k, v] : was) keys.insert(k);
+    for (const auto& [k, v] : now) keys.insert(k);
+    for (const auto& k : keys) {
+      const auto a = value(was, k), b = value(now, k);
+      if (a == b) continue;
+      if (k == "integrator.steps" && was.count(k) && now.count(k) && std::stoll(b) > std::stoll(a)) {
+        extends = true;
+        continue;
+      }
+      differ.push_back(fmt::format("{} (recorded {}, given {})", k, a, b));
+    }
+    if (!differ.empty()) {
+      std::vector<std::string> problems{fmt::format(
+          "--resume: the configuration differs from the run in {} (only a larger "
+          "integrator.steps may be given):",
+          dir.string())};
+      for (auto& d : differ) problems.push_back("  " + d);
+      throw ConfigError(std::move(problems));
+    }
+  }
+  if (!integrator.writes_checkpoints())
+    throw ConfigError({fmt::format(
+        "--resume: integrator '{}' writes no checkpoints, so its runs cannot be continued; "
+        "rerun with --overwrite",
+        integrator_name)});
+  if (state.status == "completed" && !extends)
+    throw ConfigError({fmt::format(
+        "--resume: the run in {} completed at step {}; nothing to continue (to extend it, "
+        "give a larger --set integrator.steps)",
+        dir.string(), state.steps)});
+  const auto checkpoint = integrator.checkpoint_step(dir);
+  if (!checkpoint)
+    throw ConfigError({fmt::format(
+        "--resume: {} holds no checkpoint of integrator '{}' to continue from (the run "
+        "stopped before writing one); rerun with --overwrite",
+        dir.string(), integrator_name)});
+  return {extends,
+          state.status == "running" ? "it stopped without finishing"
+          : state.status.empty()    ? "its record names no outcome"
+                                    : "it was " + state.status,
+          *checkpoint};
+}
+
+
+}  // namespace
+
+fs::path choose_output_dir(const RunOptions& opt, const ResolvedConfig& cfg) {
+  if (opt.resume) return *opt.resume;
+  if (opt.output_dir) return *opt.output_dir;
+  const auto& dir = cfg.output.string("directory");
+  return dir.empty() ? fs::path("out") / cfg.run.string("name") : fs::path(dir);
+}
+
+RunSummary run_experiment(const RunOptions& opt, const IntegratorCall& call) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  auto log = core_logger();
+  const Communicator& comm = world();
+  const bool root = comm.rank() == 0;
+  // Rank 0 speaks for the run; the others say only what fails on them.
+  if (!root) log->set_level(spdlog::level::err);
+  fs::path config = opt.config;
+  if (config.empty() && opt.resume) config = *opt.resume / "config.toml";
+
+  RunSummary summary;
+  PhaseTimer timer;
+  std::optional<ResolvedConfig> resolved_cfg;
+  PluginSet plugins;
+  std::string resolved;
+  // Every rank reads and checks the configuration; the ranks then agree (a problem on any
+  // rank is reported once, by rank 0, and ends all ranks with its exit code) and check that
+  // they resolved the same configuration. Only then are the plugins made, since making
+  // them may take the ranks through collectives (a measured balance, a device probe): a
+  // rank whose copy of the file is bad must not leave the others waiting in one. The
+  // plugins are made, and the combination checked, before the output directory is
+  // touched: a configuration they refuse (a size beyond the memory, solvers that do not
+  // fit) leaves no folder and no record behind to refuse the corrected rerun.
+  agree_across_ranks(comm, [&] {
+    resolved_cfg.emplace(resolve_config(
+        opt.document ? *opt.document : load_config_document(config, opt.overrides)));
+    const auto& cfg = *resolved_cfg;
+    summary.output_dir = choose_output_dir(opt, cfg);
+    summary.model = cfg.model->plugin->descriptor->name;
+    summary.integrator = cfg.integrator->plugin->descriptor->name;
+    if (comm.size() > 1)
+      if (auto problems = rank_problems(cfg, comm.size()); !problems.empty())
+        throw ConfigError(std::move(problems));
+    std::ostringstream text;
+    text << "# Resolved configuration (defaults filled in) of this run.\n" << cfg.to_toml() << '\n';
+    resolved = text.str();
+    return sha256_of(resolved);
+  });
+  const auto& cfg = *resolved_cfg;
+  agree_across_ranks(comm, [&] {
+    // Its own phase in the record: a grid model assembles its operator as it is made.
+    auto scope = timer.measure("plugins");
+    plugins = create_plugins(cfg, comm);
+    if (auto problems = combination_problems(cfg, plugins); !problems.empty())
+      throw ConfigError(std::move(problems));
+    return std::string();
+  });
+
+  // Rank 0 alone prepares the output directory and writes the core's files; the others
+  // wait for it, so that none starts computing into a run that was refused.
+  const auto ranks = describe_ranks(comm);  // every rank takes part
+  std::optional<OutputDirLock> dir_lock;
+  std::optional<RunRecord> record;
+  std::optional<CsvObserver> csv;
+  agree_across_ranks(comm, [&] {
+    if (!root) return std::string();
+    dir_lock.emplace(prepare_output_dir(
+        summary.output_dir, {opt.resume.has_value(), opt.overwrite, opt.resume ? fs::path() : config}));
+    const auto resume = opt.resume ? check_resume(summary.output_dir, cfg, resolved, *plugins.integrator)
+                                   : ResumePlan{};
+    if (!opt.resume || resume.extends) write_file_atomic(summary.output_dir / "config.toml", resolved);
+    if (opt.resume)
+      log->info("continuing the run in {} ({}) from its checkpoint at step {}{}",
+                summary.output_dir.string(), resume.earlier,
+                resume.checkpoint_step,
+                resume.extends ? fmt::format(" to step {}", cfg.integrator->params.integer("steps"))
+                               : "");
+    record.emplace(summary.output_dir, cfg, opt.argv, sha256_of(resolved));
+    record->set_ranks(ranks, plugins.rank_speeds);
+    record->write();
+    csv.emplace(summary.output_dir, cfg.output, opt.resume.has_value());
+    return std::string();
+  });
+
+  const bool tty = isatty(fileno(stderr)) != 0;
+  ProgressLine progress(root && (opt.progress == ProgressMode::Always ||
+                                 (opt.progress == ProgressMode::Auto && tty)));
+  NullObserver nothing;
+  std::optional<ObserverFanOut> fan_out;
+  if (root) fan_out.emplace(*csv, progress);
+  Observer& observer = root ? static_cast<Observer&>(*fan_out) : nothing;
+  RunContext ctx;
+  ctx.output_dir = summary.output_dir;
+  ctx.seed = static_cast<std::uint64_t>(cfg.run.integer("seed"));
+  ctx.resume_from = opt.resume;
+  ctx.observer = &observer;
+  ctx.timer = &timer;
+  ctx.log = log.get();
+  ctx.comm = &comm;
+
+  std::shared_ptr<Model> model = plugins.model;
+  std::shared_ptr<Integrator> integrator = plugins.integrator;
+  std::shared_ptr<LinearSolver> solver;
+  std::shared_ptr<Preconditioner> preconditioner = plugins.preconditioner;
+  RunResult result;
+  // The record says how the run ended even when that cannot be fully written: an error in
+  // finishing after a failure must not replace the failure's own message.
+  auto finish_record = [&](const std::string& status, const std::string& message) {
+    if (!root) return;
+    std::string closing_error;
+    try {
+      csv->finish();
+    } catch (const Error& e) {
+      closing_error = e.what();
+    }
+    if (model) record->add_facts("model", model->facts());
+    if (integrator) record->add_facts("integrator", integrator->facts());
+    if (solver) record->add_facts("linear_solver", solver->facts());
+    if (preconditioner) record->add_facts("preconditioner", preconditioner->facts());
+    // After a failure the integrator returned nothing: the observer knows how far it got.
+    const bool ended_early = status != "completed";
+    record->set_result(ended_early ? csv->last_step().step : result.steps,
+                       ended_early ? csv->last_step().t : result.t, csv->solve_stats(),
+                       csv->last_observables());
+    record->set_timings(
+        timer.seconds(),
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count());
+    if (!closing_error.empty() && status == "completed") {
+      record->set_outcome("failed", closing_error);
+      record->write();
+      throw Error(closing_error);
+    }
+    record->set_outcome(status, closing_error.empty() ? message : message + "; " + closing_error);
+    try {
+      record->write();
+    } catch (const Error& e) {
+      if (status == "completed") throw;
+      log->error("the record could not be updated: {}", e.what());
+    }
+  };
+  SignalScope signals;
+  std::optional<FieldLayout> solution_layout;
+  try {
+    {
+      auto scope = timer.measure("setup");
+      for (const auto& note : combination_notes(cfg, plugins)) log->warn("{}", note);
+      if (plugins.linear_solver && !plugins.linear_solver->uses_preconditioner())
+        preconditioner.reset();
+      if (model->linear()) solution_layout = model->linear()->layout();
+      if (solution_layout && csv) csv->set_solution_layout(*solution_layout);
+      if (plugins.linear_solver) {
+        summary.linear_solver = cfg.linear_solver->plugin->descriptor->name;
+        SolverPolicy policy;
+        policy.conversion.max_bytes =
+            std::size_t(cfg.solver_core.real("max_conversion_mib") * double(1 << 20));
+        policy.verify_residual = cfg.solver_core.boolean("verify_residual");
+        policy.on_conversion = [&](const std::string& what) {
+          log->info("operator converted for linear solver '{}': {}", summary.linear_solver, what);
+          if (record) record->add_conversion(what);
+        };
+        plugins.linear_solver->set_policy(policy);
+        plugins.linear_solver->set_preconditioner(preconditioner);
+        FallbackLinearSolver::Factory fallback;
+        if (cfg.fallback_solver)
+          fallback = [&, policy] {
+            auto s = create_linear_solver(*cfg.fallback_solver->plugin,
+                                          context_for(*cfg.fallback_solver, comm));
+            s->set_policy(policy);
+            if (preconditioner && s->uses_preconditioner())
+              log->warn("the fallback linear solver runs without the preconditioner");
+            return s;
+          };
+        solver = std::make_shared<FallbackLinearSolver>(
+            std::move(plugins.linear_solver), std::move(fallback),
+            [&](const std::string& why_switch) {
+              log->warn("{}; falling back to linear solver '{}'", why_switch, cfg.fallback);
+              if (record) record->set_solver_in_use(fmt::format("{} (fallback: {})", cfg.fallback, why_switch));
+              summary.linear_solver = cfg.fallback + " (fallback)";
+            });
+        solver->set_policy(policy);
+      }
+    }
+    // A solution held in blocks by several ranks: every rank writes its piece of it.
+    std::optional<DistributedSolutionWriter> pieces;
+    if (solution_layout && distributed_grid_layout(*solution_layout))
+      pieces.emplace(summary.output_dir, *solution_layout, cfg.output, observer, *log);
+    ExactErrorObserver with_errors(*model, pieces ? static_cast<Observer&>(*pieces) : observer,
+                                   comm);
+    StateGuard guard(*model, with_errors);
+    StopOnSignal stop(guard);
+    ctx.observer = &stop;
+    try {
+      result = call ? call(*integrator, *model, solver.get(), ctx)
+                    : integrator->run(*model, solver.get(), ctx);
+    } catch (const UnsupportedOperator& e) {
+      throw UnsupportedOperator(
+          fmt::format("linear solver '{}' cannot be used by integrator '{}': {}",
+                      summary.linear_solver, summary.integrator, e.what()));
+    }
+  } catch (const Interrupted& e) {
+    const std::string what = fmt::format(
+        "{}; outputs up to that step are kept{}", e.what(),
+        integrator->writes_checkpoints()
+            ? fmt::format("; continue with: solvent run --resume {}", summary.output_dir.string())
+            : fmt::format(" (integrator '{}' writes no checkpoints: rerun with --overwrite)",
+                          summary.integrator));
+    finish_record("interrupted", what);
+    if (comm.size() > 1) end_all_ranks(comm, e.exit_code(), what);
+    throw Interrupted(e.signal(), what);
+  } catch (const OtherRankFailed&) {
+    // A failure the ranks agreed on (a piece of the solution that could not be written):
+    // rank 0 reports it, records it and ends the run; this rank ends quietly.
+    throw;
+  } catch (const Error& e) {
+    finish_record("failed", e.what());
+    if (comm.size() > 1) end_all_ranks(comm, e.exit_code(), e.what());
+    throw;
+  } catch (const std::exception& e) {
+    finish_record("failed", e.what());
+    if (comm.size() > 1) end_all_ranks(comm, 1, e.what());
+    throw Error(e.what());
+  } catch (...) {
+    // Plugin code may throw anything (`throw 42`): the record must still say how it ended.
+    const std::string what = "a plugin threw an exception that is not a std::exception";
+    finish_record("failed", what);
+    if (comm.size() > 1) end_all_ranks(comm, 1, what);
+    throw Error(what);
+  }
+  finish_record("completed", "");
+  // A signal that came during the last step, or during a steady solve, which is not
+  // divided into steps: the work is whole and recorded as completed.
+  if (const int sig = pending_signal())
+    log->warn("{} arrived as the run ended; its results are complete", signal_name(sig));
+  summary.steps = result.steps;
+  summary.t = result.t;
+  summary.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  return summary;
+}
+
+}  // namespace solvent

@@ -1,0 +1,51 @@
+#pragma once
+// One run of an experiment: resolve and validate the config, create the plugin objects,
+// prepare the output directory, run the integrator, write the run record.
+#include "config/config_document.hpp"
+
+#include <solvent/integrator.hpp>
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace solvent {
+
+enum class ProgressMode { Auto, Always, Never };
+
+struct RunOptions {
+  std::filesystem::path config;                     // empty with `resume`: DIR/config.toml
+  std::vector<std::string> overrides;               // --set section.key=value
+  std::optional<std::filesystem::path> output_dir;  // --output DIR
+  std::optional<std::filesystem::path> resume;      // --resume DIR
+  bool overwrite = false;                           // --overwrite: replace an earlier run
+  ProgressMode progress = ProgressMode::Auto;
+  std::vector<std::string> argv;  // for the record
+  // The configuration to run instead of reading `config`: a sweep's member, which the sweep
+  // resolves from its file (the driver runs one configuration and knows no sweeps).
+  std::optional<ConfigDocument> document;
+};
+
+struct RunSummary {
+  std::filesystem::path output_dir;
+  std::string model, integrator, linear_solver;
+  std::int64_t steps = 0;
+  double t = 0.0;
+  double wall_seconds = 0.0;
+};
+
+struct ResolvedConfig;
+// --resume DIR, else --output DIR, else [output] directory, else out/<run name>.
+std::filesystem::path choose_output_dir(const RunOptions& options, const ResolvedConfig& cfg);
+
+// How run_experiment calls the integrator; empty: integrator.run(model, solver, ctx). A sweep
+// whose members were advanced together passes one that reports the member's recorded steps
+// (sweep/batched_groups.hpp), so the member's folder is written as its own run writes it.
+using IntegratorCall = std::function<RunResult(Integrator&, Model&, LinearSolver*, RunContext&)>;
+
+// Throws solvent::Error (ConfigError, PluginError, SolverError, DivergenceError, ...).
+RunSummary run_experiment(const RunOptions& options, const IntegratorCall& call = {});
+
+}  // namespace solvent
