@@ -399,9 +399,12 @@ RunSummary run_experiment(const RunOptions& opt, const IntegratorCall& call) {
         };
         plugins.linear_solver->set_policy(policy);
         plugins.linear_solver->set_preconditioner(preconditioner);
-        FallbackLinearSolver::Factory fallback;
-        if (cfg.fallback_solver)
-          fallback = [&, policy] {
+        if (!cfg.fallback_solver) {
+          // The solver itself: the core's contract around its setup and solve checks each
+          // solve once.
+          solver = std::move(plugins.linear_solver);
+        } else {
+          auto fallback = [&, policy] {
             auto s = create_linear_solver(*cfg.fallback_solver->plugin,
                                           context_for(*cfg.fallback_solver, comm));
             s->set_policy(policy);
@@ -409,14 +412,15 @@ RunSummary run_experiment(const RunOptions& opt, const IntegratorCall& call) {
               log->warn("the fallback linear solver runs without the preconditioner");
             return s;
           };
-        solver = std::make_shared<FallbackLinearSolver>(
-            std::move(plugins.linear_solver), std::move(fallback),
-            [&](const std::string& why_switch) {
-              log->warn("{}; falling back to linear solver '{}'", why_switch, cfg.fallback);
-              if (record) record->set_solver_in_use(fmt::format("{} (fallback: {})", cfg.fallback, why_switch));
-              summary.linear_solver = cfg.fallback + " (fallback)";
-            });
-        solver->set_policy(policy);
+          solver = std::make_shared<FallbackLinearSolver>(
+              std::move(plugins.linear_solver), std::move(fallback),
+              [&](const std::string& why_switch) {
+                log->warn("{}; falling back to linear solver '{}'", why_switch, cfg.fallback);
+                if (record) record->set_solver_in_use(fmt::format("{} (fallback: {})", cfg.fallback, why_switch));
+                summary.linear_solver = cfg.fallback + " (fallback)";
+              });
+          solver->set_policy(policy);
+        }
       }
     }
     // A solution held in blocks by several ranks: every rank writes its piece of it.
