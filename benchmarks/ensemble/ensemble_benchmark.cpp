@@ -181,7 +181,7 @@ PathRun run_batch(const std::string& integrator_name, const std::vector<tk::Sett
     observers.push_back(std::make_unique<solvent::test::LastReport>(keep_state));
     contexts.push_back(context_for(*observers.back(), timers[b]));
   }
-  auto& ensemble = *static_cast<solvent::Ensemble*>(models[0]->extension(solvent::ensemble_extension_name));
+  auto& ensemble = *solvent::family<solvent::EnsembleFamily>(*models[0]);
   for (std::size_t b = 1; b < count; ++b)
     ensemble.others.push_back({models[b].get(), &contexts[b], {}, {}});
   const auto integrator_start = Clock::now();

@@ -253,7 +253,7 @@ int run(int argc, char** argv) {
   const double dt = 0.001;
   const auto model =
       solvent::testkit::make_model("angiogenesis-3d", {{"nx", side}, {"ny", side}, {"nz", side}});
-  const auto& p = *static_cast<const a3d::Parameters*>(model->extension(a3d::extension_name));
+  const auto& p = *solvent::family<a3d::ParametersFamily>(*model);
   const auto init = solvent::stencil3d::initial_state(p, dt, 42, 1 << 20);
   const Grid g = a3d::grid_of(p);
   const FieldConstants k{a3d::scheme_constants(p, dt), dt * p.beta, dt * p.gamma, dt * p.eta};

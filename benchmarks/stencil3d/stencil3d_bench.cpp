@@ -43,8 +43,7 @@ solvent::angiogenesis_3d::Parameters parameters(std::int64_t nx, std::int64_t ny
   static std::vector<std::shared_ptr<solvent::Model>> keep;  // the block lives in the model
   keep.push_back(
       solvent::testkit::make_model("angiogenesis-3d", {{"nx", nx}, {"ny", ny}, {"nz", nz}}));
-  return *static_cast<const solvent::angiogenesis_3d::Parameters*>(
-      keep.back()->extension(solvent::angiogenesis_3d::extension_name));
+  return *solvent::family<solvent::angiogenesis_3d::ParametersFamily>(*keep.back());
 }
 
 // Seconds per step: the median over chunks of `chunk` steps.

@@ -6,15 +6,13 @@ namespace {
 solvent::Schema schema() {
   using solvent::ParamSpec;
   return {
-      std::move(ParamSpec::real("tolerance", 1e-10, "Stop when ||b - A x|| / ||b|| falls to this")
-                    .above(0.0)),
-      std::move(ParamSpec::integer("max_iterations", 10000,
-                                   "Give up (converged = false) after this many sweeps")
-                    .at_least(1)),
-      std::move(ParamSpec::real("weight", 1.0,
-                                "Damping w of x <- x + w D^-1 (b - A x); 1 is plain Jacobi")
-                    .above(0.0)
-                    .at_most(1.0)),
+      ParamSpec::real("tolerance", 1e-10, "Stop when ||b - A x|| / ||b|| falls to this").above(0.0),
+      ParamSpec::integer("max_iterations", 10000,
+                         "Give up (converged = false) after this many sweeps")
+          .at_least(1),
+      ParamSpec::real("weight", 1.0, "Damping w of x <- x + w D^-1 (b - A x); 1 is plain Jacobi")
+          .above(0.0)
+          .at_most(1.0),
   };
 }
 }  // namespace

@@ -15,9 +15,9 @@ TEST_CASE("nearest suggests close names only") {
 
 TEST_CASE("a named parameter set fills defaults, and written keys win") {
   const Schema schema{
-      std::move(ParamSpec::choice("set", "a", {"a", "b"}, "")
-                    .with_preset("a", {{"x", 1.0}})
-                    .with_preset("b", {{"x", 2.0}, {"y", 20.0}})),
+      ParamSpec::choice("set", "a", {"a", "b"}, "")
+          .with_preset("a", {{"x", 1.0}})
+          .with_preset("b", {{"x", 2.0}, {"y", 20.0}}),
       ParamSpec::real("x", 1.0, ""),
       ParamSpec::real("y", 10.0, ""),
   };

@@ -9,9 +9,11 @@
 // max_ranks (runs over MPI ranks). 5: Stencil7::block (a rank's block of a distributed
 // grid) and PluginContext::comm. 6: Communicator::send and receive (pipelines over ranks),
 // LinearSolver::measured_speed and PluginContext::rank_speeds (blocks sized by speed).
+// 7: ParamSpec's modifiers return the spec by value (a plugin built earlier expects a
+// reference back), and families are reached through solvent::family<F>.
 #include <cstdint>
 
-#define SOLVENT_PLUGIN_ABI_VERSION 6u
+#define SOLVENT_PLUGIN_ABI_VERSION 7u
 
 namespace solvent {
 

@@ -2,8 +2,8 @@
 // Several runs of one model family advanced by one call of a batched integrator (the members
 // of an ensemble or of a sweep that share the model's size, dt and steps). A runner makes one
 // model, one observer and one RunContext per member as for single runs, lists all but the
-// first in the first model's Ensemble — the model returns it from
-// Model::extension(ensemble_extension_name) — and calls the batched integrator's
+// first in the first model's Ensemble — the model offers it as EnsembleFamily
+// (family<EnsembleFamily>(model)) — and calls the batched integrator's
 // run(first model, nullptr, first context) once. The integrator reports each member to its
 // own observer, returns the first member's result and leaves the others' in the list; a
 // member that fails stops alone with its message in `failure`, and a failure of the first is
@@ -17,8 +17,6 @@
 
 namespace solvent {
 
-inline constexpr const char* ensemble_extension_name = "solvent/ensemble/1";
-
 struct EnsembleMember {
   Model* model = nullptr;
   RunContext* context = nullptr;
@@ -28,6 +26,11 @@ struct EnsembleMember {
 
 struct Ensemble {
   std::vector<EnsembleMember> others;  // the members after the one that carries the list
+};
+
+struct EnsembleFamily {
+  using type = Ensemble;
+  static constexpr const char* name = "solvent/ensemble/1";
 };
 
 }  // namespace solvent

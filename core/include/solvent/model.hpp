@@ -103,8 +103,30 @@ class Model : public PluginObject {
   virtual ImexProblem* imex() { return nullptr; }
   virtual LinearProblem* linear() { return nullptr; }
   // Families defined outside the core, shared by a model plugin and an integrator plugin
-  // through a header of their own; the name carries a version ("angiogenesis-3d/1").
+  // through a header of their own; the name carries a version ("angiogenesis-3d/1"). Reach
+  // them through family<F>() and offer them through offer<F>() below, not by casting.
   virtual void* extension(std::string_view /*name*/) { return nullptr; }
 };
+
+// A family is declared once, in its header, as a tag naming the type a model shares and the
+// versioned name it is offered under:
+//   struct ParametersFamily {
+//     using type = const Parameters;
+//     static constexpr const char* name = "angiogenesis-3d/1";
+//   };
+// An integrator asks for it with family<ParametersFamily>(model) (the model's object, or
+// nullptr where the model does not offer it); the model's extension() answers with
+// offer<ParametersFamily>(name, p_). The one cast between void* and the type is here, tied
+// to the name by the family's own declaration.
+template <class Family>
+typename Family::type* family(Model& model) {
+  return static_cast<typename Family::type*>(model.extension(Family::name));
+}
+
+template <class Family>
+void* offer(std::string_view asked, typename Family::type& object) {
+  // const_cast: extension() hands out void*; family<Family>() gives the constness back.
+  return asked == Family::name ? const_cast<void*>(static_cast<const void*>(&object)) : nullptr;
+}
 
 }  // namespace solvent

@@ -49,12 +49,14 @@ struct ParamSpec {
   static ParamSpec reals(std::string name, std::vector<double> def, std::string doc);
   static ParamSpec strings(std::string name, std::vector<std::string> def, std::string doc);
 
-  ParamSpec&& at_least(double v) &&;
-  ParamSpec&& above(double v) &&;
-  ParamSpec&& at_most(double v) &&;
-  ParamSpec&& below(double v) &&;
-  ParamSpec&& in_unit(std::string u) &&;
-  ParamSpec&& with_preset(std::string choice, std::vector<std::pair<std::string, ParamValue>> d) &&;
+  // Modifiers of a spec being built, each returning the spec by value, so that a schema is
+  // a plain list: {ParamSpec::integer("steps", 10, "...").at_least(1), ...}.
+  ParamSpec at_least(double v) &&;
+  ParamSpec above(double v) &&;
+  ParamSpec at_most(double v) &&;
+  ParamSpec below(double v) &&;
+  ParamSpec in_unit(std::string u) &&;
+  ParamSpec with_preset(std::string choice, std::vector<std::pair<std::string, ParamValue>> d) &&;
 };
 
 using Schema = std::vector<ParamSpec>;

@@ -18,13 +18,13 @@ namespace fs = std::filesystem;
 const Schema& run_schema() {
   static const Schema s{
       ParamSpec::string("name", "experiment", "Name of the experiment, used in the output path"),
-      std::move(ParamSpec::integer("seed", 0, "Seed of every random draw in the run").at_least(0)),
-      std::move(ParamSpec::real("max_memory_gib", 0.0,
-                                "Most memory (GiB) the plugins may plan to allocate: a model whose "
-                                "estimate is larger is refused before it allocates; 0 means the "
-                                "memory this machine has available (MemAvailable)")
-                    .at_least(0.0)
-                    .in_unit("GiB")),
+      ParamSpec::integer("seed", 0, "Seed of every random draw in the run").at_least(0),
+      ParamSpec::real("max_memory_gib", 0.0,
+                      "Most memory (GiB) the plugins may plan to allocate: a model whose "
+                      "estimate is larger is refused before it allocates; 0 means the "
+                      "memory this machine has available (MemAvailable)")
+          .at_least(0.0)
+          .in_unit("GiB"),
       ParamSpec::choice("balance", "even", {"even", "measured"},
                         "Over several ranks, the blocks of a split grid: of equal size, or sized "
                         "by each rank's measured speed at the linear solver's work (a short "
@@ -42,8 +42,7 @@ const Schema& plugins_schema() {
 const Schema& output_schema() {
   static const Schema s{
       ParamSpec::string("directory", "", "Output directory; empty means out/<run.name>"),
-      std::move(ParamSpec::integer("every", 10, "Write the state profiles every this many steps")
-                    .at_least(1)),
+      ParamSpec::integer("every", 10, "Write the state profiles every this many steps").at_least(1),
       ParamSpec::reals("times", {}, "Write the state profiles at these times instead"),
       ParamSpec::boolean("solution", true, "Write the solution vector of a steady solve"),
       ParamSpec::choice("format", "vtk", {"vtk", "vtk-ascii", "none"},
@@ -273,10 +272,10 @@ const Schema& linear_solver_core_schema() {
   static const Schema s{
       ParamSpec::string("fallback", "",
                         "CPU linear solver used when this one finds no device (empty: fail)"),
-      std::move(ParamSpec::real("max_conversion_mib", 2048.0,
-                                "largest operator (MiB) the core may build when it converts the "
-                                "operator to a storage the solver uses (CSR to dense or banded)")
-                    .above(0.0)),
+      ParamSpec::real("max_conversion_mib", 2048.0,
+                      "largest operator (MiB) the core may build when it converts the "
+                      "operator to a storage the solver uses (CSR to dense or banded)")
+          .above(0.0),
       ParamSpec::boolean("verify_residual", true,
                          "compute ||b - Ax|| / ||b|| after every solve of a solver that reports "
                          "none (the direct solvers): one matrix-vector product per solve"),

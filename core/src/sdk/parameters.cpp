@@ -59,33 +59,33 @@ ParamSpec ParamSpec::strings(std::string name, std::vector<std::string> def, std
   return make(std::move(name), ParamType::StringList, std::move(def), std::move(doc));
 }
 
-ParamSpec&& ParamSpec::at_least(double v) && {
+ParamSpec ParamSpec::at_least(double v) && {
   min = v;
   min_exclusive = false;
   return std::move(*this);
 }
-ParamSpec&& ParamSpec::above(double v) && {
+ParamSpec ParamSpec::above(double v) && {
   min = v;
   min_exclusive = true;
   return std::move(*this);
 }
-ParamSpec&& ParamSpec::at_most(double v) && {
+ParamSpec ParamSpec::at_most(double v) && {
   max = v;
   max_exclusive = false;
   return std::move(*this);
 }
-ParamSpec&& ParamSpec::below(double v) && {
+ParamSpec ParamSpec::below(double v) && {
   max = v;
   max_exclusive = true;
   return std::move(*this);
 }
-ParamSpec&& ParamSpec::in_unit(std::string u) && {
+ParamSpec ParamSpec::in_unit(std::string u) && {
   unit = std::move(u);
   return std::move(*this);
 }
 
-ParamSpec&& ParamSpec::with_preset(std::string choice,
-                                   std::vector<std::pair<std::string, ParamValue>> d) && {
+ParamSpec ParamSpec::with_preset(std::string choice,
+                                 std::vector<std::pair<std::string, ParamValue>> d) && {
   presets.emplace_back(std::move(choice), std::move(d));
   return std::move(*this);
 }

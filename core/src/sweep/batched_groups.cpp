@@ -163,7 +163,7 @@ bool BatchedExecutor::run_batch(const std::vector<std::size_t>& group) {
     }
     PluginContext context{*params, log};
     integrator = create_integrator(lib, context);
-    auto* ensemble = static_cast<Ensemble*>(first.plugins.model->extension(ensemble_extension_name));
+    auto* ensemble = family<EnsembleFamily>(*first.plugins.model);
     if (ensemble == nullptr || !integrator->accepts(*first.plugins.model, why)) {
       log->warn("sweep members {} run one by one: {}", fmt::join(group, ", "),
                 ensemble == nullptr ? "their model offers no ensemble" : why);

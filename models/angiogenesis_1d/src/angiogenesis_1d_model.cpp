@@ -148,9 +148,8 @@ void Angiogenesis1d::explicit_term(double t, std::span<const double> u,
 }
 
 void* Angiogenesis1d::extension(std::string_view name) {
-  if (name == member_extension_name) return &member_;
-  if (name == ensemble_extension_name) return &ensemble_;
-  return nullptr;
+  if (void* p = solvent::offer<MemberFamily>(name, member_)) return p;
+  return solvent::offer<EnsembleFamily>(name, ensemble_);
 }
 
 bool Angiogenesis1d::exact_state(double t, std::span<double> u) const {

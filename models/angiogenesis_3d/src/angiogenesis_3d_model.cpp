@@ -118,9 +118,8 @@ Angiogenesis3dModel::Angiogenesis3dModel(const solvent::PluginContext& ctx) {
 }
 
 void* Angiogenesis3dModel::extension(std::string_view name) {
-  if (name == extension_name) return &p_;
-  if (name == blocks_extension_name && blocks_) return &*blocks_;
-  return nullptr;
+  if (void* p = solvent::offer<ParametersFamily>(name, p_)) return p;
+  return blocks_ ? solvent::offer<BlocksFamily>(name, *blocks_) : nullptr;
 }
 
 solvent::Facts Angiogenesis3dModel::facts() const {

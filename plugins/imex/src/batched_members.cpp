@@ -36,10 +36,10 @@ BatchedImexIntegrator::BatchedImexIntegrator(const PluginContext& ctx, const cha
       projection_limit_(ctx.params.real("projection_limit")) {}
 
 bool BatchedImexIntegrator::accepts(Model& model, std::string& why) const {
-  const auto* member = static_cast<const af::Member*>(model.extension(af::member_extension_name));
+  const auto* member = family<af::MemberFamily>(model);
   if (member == nullptr || model.imex() == nullptr) {
     why = fmt::format("the model does not offer the batch extension '{}' (only angiogenesis-1d does)",
-                      af::member_extension_name);
+                      af::MemberFamily::name);
     return false;
   }
   if (member->manufactured) {
@@ -102,7 +102,7 @@ void add_member(BatchHost& host, std::size_t b, ImexProblem& problem, const af::
 // Checks that `model` can join the batch, then adds its arrays.
 void prepare_member(BatchHost& host, std::size_t b, Model& model, std::int64_t m,
                     std::uint64_t seed, const char* name) {
-  const auto* member = static_cast<const af::Member*>(model.extension(af::member_extension_name));
+  const auto* member = family<af::MemberFamily>(model);
   if (member == nullptr || model.imex() == nullptr || member->manufactured)
     throw SolverError(fmt::format("{}: member {} cannot be batched: {}", name, b,
                                   member == nullptr ? "not an angiogenesis-1d model"
@@ -117,7 +117,7 @@ void prepare_member(BatchHost& host, std::size_t b, Model& model, std::int64_t m
 BatchHost gather(const std::vector<Participant>& group, double dt, const char* name) {
   BatchHost host;
   auto& first = *group.front().model->imex();
-  const auto& m0 = *static_cast<const af::Member*>(group.front().model->extension(af::member_extension_name));
+  const auto& m0 = *family<af::MemberFamily>(*group.front().model);
   host.members = group.size();
   host.m = std::size_t(m0.m);
   host.n = first.layout().size();
@@ -216,7 +216,7 @@ std::string failure_text(const MemberStatus& s, double dt, double limit) {
 
 RunResult BatchedImexIntegrator::run(Model& model, LinearSolver* /*solver*/, RunContext& ctx) {
   std::vector<Participant> group{{&model, &ctx, nullptr}};
-  if (auto* ensemble = static_cast<Ensemble*>(model.extension(ensemble_extension_name)))
+  if (auto* ensemble = family<EnsembleFamily>(model))
     for (auto& other : ensemble->others) {
       if (other.model == nullptr || other.context == nullptr || other.context->observer == nullptr)
         throw SolverError(fmt::format("{}: an ensemble member without a model, context or observer",

@@ -13,17 +13,17 @@ namespace solvent::imex {
 
 Schema common_schema() {
   return {
-      std::move(ParamSpec::real("dt", 0.01, "Time step").above(0.0)),
-      std::move(ParamSpec::integer("steps", 100, "Number of time steps").at_least(1)),
+      ParamSpec::real("dt", 0.01, "Time step").above(0.0),
+      ParamSpec::integer("steps", 100, "Number of time steps").at_least(1),
       ParamSpec::boolean(
           "projection", true,
           "Apply the model's projection after each step (angiogenesis-1d: negative densities "
           "set to zero, the paper's non-negativity projection; models without one: no effect)"),
-      std::move(ParamSpec::real("projection_limit", 1e-3,
-                                "largest share of the state (sum |u|) one projection may remove; "
-                                "beyond it the step is unstable and the run stops (exit 6). The "
-                                "share of every step is the observable 'projected'")
-                    .at_least(0.0)),
+      ParamSpec::real("projection_limit", 1e-3,
+                      "largest share of the state (sum |u|) one projection may remove; "
+                      "beyond it the step is unstable and the run stops (exit 6). The "
+                      "share of every step is the observable 'projected'")
+          .at_least(0.0),
   };
 }
 

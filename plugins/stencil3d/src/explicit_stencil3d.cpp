@@ -90,9 +90,9 @@ ExplicitStencil3d::ExplicitStencil3d(const solvent::PluginContext& ctx)
                                    "explicit-stencil3d")) {}
 
 bool ExplicitStencil3d::accepts(solvent::Model& model, std::string& why) const {
-  if (model.extension(solvent::angiogenesis_3d::extension_name)) return true;
+  if (solvent::family<solvent::angiogenesis_3d::ParametersFamily>(model)) return true;
   why = fmt::format("the model does not offer the '{}' parameter block",
-                    solvent::angiogenesis_3d::extension_name);
+                    solvent::angiogenesis_3d::ParametersFamily::name);
   return false;
 }
 
@@ -104,8 +104,7 @@ std::optional<std::int64_t> ExplicitStencil3d::checkpoint_step(const fs::path& d
 
 solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::LinearSolver*,
                                           solvent::RunContext& ctx) {
-  const auto& p = *static_cast<const solvent::angiogenesis_3d::Parameters*>(
-      model.extension(solvent::angiogenesis_3d::extension_name));
+  const auto& p = *solvent::family<solvent::angiogenesis_3d::ParametersFamily>(model);
   const double dt = q_.real("dt");
   const std::int64_t steps = q_.integer("steps");
   const std::int64_t fields_every = q_.integer("fields_every");
@@ -118,8 +117,7 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
   const solvent::Communicator& comm = *ctx.comm;
   // Over several ranks: the model's blocks (docs/architecture.md, "The hybrid stencil over
   // ranks"); rank 0 alone writes files, from the whole state it gathers.
-  const auto* blocks = static_cast<const solvent::GridBlocks*>(
-      model.extension(solvent::angiogenesis_3d::blocks_extension_name));
+  const auto* blocks = solvent::family<solvent::angiogenesis_3d::BlocksFamily>(model);
   if (comm.size() > 1 && !blocks)
     throw solvent::Error("explicit-stencil3d: over several ranks the model must give its blocks");
   const bool root = comm.rank() == 0;

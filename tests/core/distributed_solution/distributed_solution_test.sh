@@ -12,7 +12,7 @@ solvent=$1 mpiexec=$2 config=$3 python=$4 read_pvti=$5 work=$6
 rm -rf "$work" && mkdir -p "$work"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
 fail() { echo "FAIL: $*"; cat "$work/out.txt"; exit 1; }
-ranks() { local n=$1; shift; timeout 60 "$mpiexec" -n "$n" --oversubscribe "$solvent" run "$config" "$@" > "$work/out.txt" 2>&1; }
+ranks() { local n=$1; shift; SOLVENT_RANK_TIMEOUT=30 timeout -k 5 60 "$mpiexec" -n "$n" --oversubscribe "$solvent" run "$config" "$@" > "$work/out.txt" 2>&1; }
 pieces() { find "$1" -name 'piece_*.vti' | wc -l; }
 
 # One rank: solution.vti alone, and nothing of pieces.

@@ -10,9 +10,9 @@ using angio3d_test::Settings;
 namespace {
 
 const solvent::angiogenesis_3d::Parameters& parameters_of(solvent::Model& m) {
-  auto* p = m.extension(solvent::angiogenesis_3d::extension_name);
+  const auto* p = solvent::family<solvent::angiogenesis_3d::ParametersFamily>(m);
   REQUIRE(p != nullptr);
-  return *static_cast<const solvent::angiogenesis_3d::Parameters*>(p);
+  return *p;
 }
 
 }  // namespace

@@ -51,8 +51,7 @@ std::vector<MemberRun> batched_run(const std::string& integrator_name,
     contexts[b].observer = &observers[b];
     contexts[b].timer = &timers[b];
   }
-  auto* ensemble =
-      static_cast<solvent::Ensemble*>(members[0]->extension(solvent::ensemble_extension_name));
+  auto* ensemble = solvent::family<solvent::EnsembleFamily>(*members[0]);
   REQUIRE(ensemble != nullptr);
   for (std::size_t b = 1; b < count; ++b)
     ensemble->others.push_back({members[b].get(), &contexts[b], {}, {}});

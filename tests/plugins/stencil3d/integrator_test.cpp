@@ -21,8 +21,7 @@ namespace {
 solvent::stencil3d::SimulationState load_checkpoint(const fs::path& dir, const Settings& model,
                                                     double dt, std::uint64_t seed) {
   auto m = solvent::testkit::make_model("angiogenesis-3d", model);
-  const auto& p = *static_cast<const solvent::angiogenesis_3d::Parameters*>(
-      m->extension(solvent::angiogenesis_3d::extension_name));
+  const auto& p = *solvent::family<solvent::angiogenesis_3d::ParametersFamily>(*m);
   return solvent::stencil3d::restore_checkpoint(read_file(dir / "checkpoint.bin"), p, dt, seed,
                                                 (dir / "checkpoint.bin").string());
 }

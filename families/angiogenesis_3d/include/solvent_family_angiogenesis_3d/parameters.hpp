@@ -5,15 +5,26 @@
 // has no padding and its bytes identify a parameter set in a checkpoint.
 #include <cstdint>
 
+namespace solvent {
+struct GridBlocks;
+}
+
 namespace solvent::angiogenesis_3d {
 
-// Model::extension(extension_name) returns a `const Parameters*`.
-inline constexpr const char* extension_name = "angiogenesis-3d/1";
-// Over several MPI ranks, Model::extension(blocks_extension_name) returns the model's
-// `const solvent::GridBlocks*`: how the grid is cut into one block per rank (its `split`
-// key). On one rank it returns nullptr. Not part of Parameters, whose bytes a checkpoint
-// compares: a run may resume on another number of ranks.
-inline constexpr const char* blocks_extension_name = "angiogenesis-3d/blocks/1";
+// The model offers its Parameters as ParametersFamily (solvent::family, model.hpp) and,
+// over several MPI ranks, its `const solvent::GridBlocks` as BlocksFamily: how the grid is
+// cut into one block per rank (its `split` key); on one rank it does not offer them. Not
+// part of Parameters, whose bytes a checkpoint compares: a run may resume on another
+// number of ranks.
+struct Parameters;
+struct ParametersFamily {
+  using type = const Parameters;
+  static constexpr const char* name = "angiogenesis-3d/1";
+};
+struct BlocksFamily {
+  using type = const GridBlocks;
+  static constexpr const char* name = "angiogenesis-3d/blocks/1";
+};
 
 inline constexpr int max_initial_tips = 64;
 inline constexpr int branch_table_size = 5;  // probability bands of the TAF concentration
