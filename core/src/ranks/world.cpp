@@ -181,8 +181,7 @@ class MpiWorld final : public Communicator {
     return all;
   }
   // Every operation is started non-blocking and waited for here, so that no wait outlasts
-  // limit_. The first millisecond polls without pause (a halo crosses a host in
-  // microseconds); later polls yield the core to the rank's other threads.
+  // limit_.
   void wait(std::span<MPI_Request> requests, const char* operation, int peer) const {
     const auto start = std::chrono::steady_clock::now();
     for (;;) {
@@ -200,7 +199,9 @@ class MpiWorld final : public Communicator {
             operation, peer >= 0 ? fmt::format(" with rank {}", peer) : std::string(),
             limit_.count()));
       }
-      if (waited > std::chrono::milliseconds(1)) std::this_thread::yield();
+      // Yielding costs well under a microsecond where the rank has its core to itself, and
+      // gives an oversubscribed core (more ranks than cores) to the rank with work to do.
+      std::this_thread::yield();
     }
   }
   std::chrono::duration<double> limit_{};
