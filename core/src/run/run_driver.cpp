@@ -46,6 +46,135 @@ fs::path choose_output_dir(const RunOptions& opt, const ResolvedConfig& cfg) {
   return dir.empty() ? fs::path("out") / cfg.run.string("name") : fs::path(dir);
 }
 
+namespace {
+
+// What the first phase leaves: the resolved configuration (also as the text written to
+// config.toml) and the plugins made from it.
+struct Resolution {
+  std::optional<ResolvedConfig> cfg;
+  PluginSet plugins;
+  std::string resolved;
+};
+
+// Phase 1, on every rank.
+void resolve_and_make_plugins(const RunOptions& opt, const fs::path& config,
+                              const Communicator& comm, PhaseTimer& timer, RunSummary& summary,
+                              Resolution& r) {
+  // Every rank reads and checks the configuration; the ranks then agree (a problem on any
+  // rank is reported once, by rank 0, and ends all ranks with its exit code) and check that
+  // they resolved the same configuration. Only then are the plugins made, since making
+  // them may take the ranks through collectives (a measured balance, a device probe): a
+  // rank whose copy of the file is bad must not leave the others waiting in one. The
+  // plugins are made, and the combination checked, before the output directory is
+  // touched: a configuration they refuse (a size beyond the memory, solvers that do not
+  // fit) leaves no folder and no record behind to refuse the corrected rerun.
+  agree_across_ranks(comm, [&] {
+    r.cfg.emplace(resolve_config(
+        opt.document ? *opt.document : load_config_document(config, opt.overrides)));
+    const auto& cfg = *r.cfg;
+    summary.output_dir = choose_output_dir(opt, cfg);
+    summary.model = cfg.model->plugin->descriptor->name;
+    summary.integrator = cfg.integrator->plugin->descriptor->name;
+    if (comm.size() > 1)
+      if (auto problems = rank_problems(cfg, comm.size()); !problems.empty())
+        throw ConfigError(std::move(problems));
+    std::ostringstream text;
+    text << "# Resolved configuration (defaults filled in) of this run.\n" << cfg.to_toml() << '\n';
+    r.resolved = text.str();
+    return sha256_of(r.resolved);
+  });
+  agree_across_ranks(comm, [&] {
+    // Its own phase in the record: a grid model assembles its operator as it is made.
+    auto scope = timer.measure("plugins");
+    r.plugins = create_plugins(*r.cfg, comm);
+    if (auto problems = combination_problems(*r.cfg, r.plugins); !problems.empty())
+      throw ConfigError(std::move(problems));
+    return std::string();
+  });
+}
+
+// What rank 0 holds open while the run computes (the other ranks hold nothing).
+struct RunOutput {
+  std::optional<OutputDirLock> lock;
+  std::optional<RunRecord> record;
+  std::optional<CsvObserver> csv;
+};
+
+// Phase 2: rank 0 alone prepares the output directory (checking a --resume) and writes the
+// core's files; the others wait for it, so that none starts computing into a run that was
+// refused.
+void open_output(const RunOptions& opt, const fs::path& config, const Communicator& comm,
+                 const Resolution& r, spdlog::logger& log, const RunSummary& summary,
+                 RunOutput& out) {
+  const auto& cfg = *r.cfg;
+  const auto ranks = describe_ranks(comm);  // every rank takes part
+  agree_across_ranks(comm, [&] {
+    if (comm.rank() != 0) return std::string();
+    out.lock.emplace(prepare_output_dir(
+        summary.output_dir, {opt.resume.has_value(), opt.overwrite, opt.resume ? fs::path() : config}));
+    const auto resume = opt.resume ? check_resume(summary.output_dir, cfg, r.resolved, *r.plugins.integrator)
+                                   : ResumePlan{};
+    if (!opt.resume || resume.extends) write_file_atomic(summary.output_dir / "config.toml", r.resolved);
+    if (opt.resume)
+      log.info("continuing the run in {} ({}) from its checkpoint at step {}{}",
+               summary.output_dir.string(), resume.earlier,
+               resume.checkpoint_step,
+               resume.extends ? fmt::format(" to step {}", cfg.integrator->params.integer("steps"))
+                              : "");
+    out.record.emplace(summary.output_dir, cfg, opt.argv, sha256_of(r.resolved));
+    out.record->set_ranks(ranks, r.plugins.rank_speeds);
+    out.record->write();
+    out.csv.emplace(summary.output_dir, cfg.output, opt.resume.has_value());
+    return std::string();
+  });
+}
+
+// Phase 3 for a run with a linear solver: its policy (conversions, residual check) and
+// preconditioner, and the fallback where one is configured.
+std::shared_ptr<LinearSolver> wire_linear_solver(const ResolvedConfig& cfg, PluginSet& plugins,
+                                                 const std::shared_ptr<Preconditioner>& preconditioner,
+                                                 const Communicator& comm, spdlog::logger& log,
+                                                 std::optional<RunRecord>& record,
+                                                 RunSummary& summary) {
+  summary.linear_solver = cfg.linear_solver->plugin->descriptor->name;
+  SolverPolicy policy;
+  policy.conversion.max_bytes =
+      std::size_t(cfg.solver_core.real("max_conversion_mib") * double(1 << 20));
+  policy.verify_residual = cfg.solver_core.boolean("verify_residual");
+  policy.on_conversion = [&log, &record, &summary](const std::string& what) {
+    log.info("operator converted for linear solver '{}': {}", summary.linear_solver, what);
+    if (record) record->add_conversion(what);
+  };
+  plugins.linear_solver->set_policy(policy);
+  plugins.linear_solver->set_preconditioner(preconditioner);
+  // The solver itself where no fallback is configured: the core's contract around its
+  // setup and solve checks each solve once.
+  if (!cfg.fallback_solver) return std::move(plugins.linear_solver);
+  auto fallback = [&cfg, &comm, &log, preconditioner, policy] {
+    auto s = create_linear_solver(*cfg.fallback_solver->plugin,
+                                  context_for(*cfg.fallback_solver, comm));
+    s->set_policy(policy);
+    if (preconditioner && s->uses_preconditioner())
+      log.warn("the fallback linear solver runs without the preconditioner");
+    return s;
+  };
+  auto solver = std::make_shared<FallbackLinearSolver>(
+      std::move(plugins.linear_solver), std::move(fallback),
+      [&cfg, &log, &record, &summary](const std::string& why_switch) {
+        log.warn("{}; falling back to linear solver '{}'", why_switch, cfg.fallback);
+        if (record) record->set_solver_in_use(fmt::format("{} (fallback: {})", cfg.fallback, why_switch));
+        summary.linear_solver = cfg.fallback + " (fallback)";
+      });
+  solver->set_policy(policy);
+  return solver;
+}
+
+}  // namespace
+
+// The phases in order: resolve the configuration and make the plugins, open the output,
+// wire the solver and chain the observers, execute the integrator, finish the record. Its
+// length is the last two: the error ladder and the record's closing need every object the
+// phases before made, in this scope.
 RunSummary run_experiment(const RunOptions& opt, const IntegratorCall& call) {
   const auto wall_start = std::chrono::steady_clock::now();
   auto log = core_logger();
@@ -58,67 +187,15 @@ RunSummary run_experiment(const RunOptions& opt, const IntegratorCall& call) {
 
   RunSummary summary;
   PhaseTimer timer;
-  std::optional<ResolvedConfig> resolved_cfg;
-  PluginSet plugins;
-  std::string resolved;
-  // Every rank reads and checks the configuration; the ranks then agree (a problem on any
-  // rank is reported once, by rank 0, and ends all ranks with its exit code) and check that
-  // they resolved the same configuration. Only then are the plugins made, since making
-  // them may take the ranks through collectives (a measured balance, a device probe): a
-  // rank whose copy of the file is bad must not leave the others waiting in one. The
-  // plugins are made, and the combination checked, before the output directory is
-  // touched: a configuration they refuse (a size beyond the memory, solvers that do not
-  // fit) leaves no folder and no record behind to refuse the corrected rerun.
-  agree_across_ranks(comm, [&] {
-    resolved_cfg.emplace(resolve_config(
-        opt.document ? *opt.document : load_config_document(config, opt.overrides)));
-    const auto& cfg = *resolved_cfg;
-    summary.output_dir = choose_output_dir(opt, cfg);
-    summary.model = cfg.model->plugin->descriptor->name;
-    summary.integrator = cfg.integrator->plugin->descriptor->name;
-    if (comm.size() > 1)
-      if (auto problems = rank_problems(cfg, comm.size()); !problems.empty())
-        throw ConfigError(std::move(problems));
-    std::ostringstream text;
-    text << "# Resolved configuration (defaults filled in) of this run.\n" << cfg.to_toml() << '\n';
-    resolved = text.str();
-    return sha256_of(resolved);
-  });
-  const auto& cfg = *resolved_cfg;
-  agree_across_ranks(comm, [&] {
-    // Its own phase in the record: a grid model assembles its operator as it is made.
-    auto scope = timer.measure("plugins");
-    plugins = create_plugins(cfg, comm);
-    if (auto problems = combination_problems(cfg, plugins); !problems.empty())
-      throw ConfigError(std::move(problems));
-    return std::string();
-  });
+  Resolution r;
+  resolve_and_make_plugins(opt, config, comm, timer, summary, r);
+  const auto& cfg = *r.cfg;
+  PluginSet& plugins = r.plugins;
 
-  // Rank 0 alone prepares the output directory and writes the core's files; the others
-  // wait for it, so that none starts computing into a run that was refused.
-  const auto ranks = describe_ranks(comm);  // every rank takes part
-  std::optional<OutputDirLock> dir_lock;
-  std::optional<RunRecord> record;
-  std::optional<CsvObserver> csv;
-  agree_across_ranks(comm, [&] {
-    if (!root) return std::string();
-    dir_lock.emplace(prepare_output_dir(
-        summary.output_dir, {opt.resume.has_value(), opt.overwrite, opt.resume ? fs::path() : config}));
-    const auto resume = opt.resume ? check_resume(summary.output_dir, cfg, resolved, *plugins.integrator)
-                                   : ResumePlan{};
-    if (!opt.resume || resume.extends) write_file_atomic(summary.output_dir / "config.toml", resolved);
-    if (opt.resume)
-      log->info("continuing the run in {} ({}) from its checkpoint at step {}{}",
-                summary.output_dir.string(), resume.earlier,
-                resume.checkpoint_step,
-                resume.extends ? fmt::format(" to step {}", cfg.integrator->params.integer("steps"))
-                               : "");
-    record.emplace(summary.output_dir, cfg, opt.argv, sha256_of(resolved));
-    record->set_ranks(ranks, plugins.rank_speeds);
-    record->write();
-    csv.emplace(summary.output_dir, cfg.output, opt.resume.has_value());
-    return std::string();
-  });
+  RunOutput out;
+  open_output(opt, config, comm, r, *log, summary, out);
+  std::optional<RunRecord>& record = out.record;
+  std::optional<CsvObserver>& csv = out.csv;
 
   const bool tty = isatty(fileno(stderr)) != 0;
   ProgressLine progress(root && (opt.progress == ProgressMode::Always ||
@@ -186,41 +263,8 @@ RunSummary run_experiment(const RunOptions& opt, const IntegratorCall& call) {
         preconditioner.reset();
       if (model->linear()) solution_layout = model->linear()->layout();
       if (solution_layout && csv) csv->set_solution_layout(*solution_layout);
-      if (plugins.linear_solver) {
-        summary.linear_solver = cfg.linear_solver->plugin->descriptor->name;
-        SolverPolicy policy;
-        policy.conversion.max_bytes =
-            std::size_t(cfg.solver_core.real("max_conversion_mib") * double(1 << 20));
-        policy.verify_residual = cfg.solver_core.boolean("verify_residual");
-        policy.on_conversion = [&](const std::string& what) {
-          log->info("operator converted for linear solver '{}': {}", summary.linear_solver, what);
-          if (record) record->add_conversion(what);
-        };
-        plugins.linear_solver->set_policy(policy);
-        plugins.linear_solver->set_preconditioner(preconditioner);
-        if (!cfg.fallback_solver) {
-          // The solver itself: the core's contract around its setup and solve checks each
-          // solve once.
-          solver = std::move(plugins.linear_solver);
-        } else {
-          auto fallback = [&, policy] {
-            auto s = create_linear_solver(*cfg.fallback_solver->plugin,
-                                          context_for(*cfg.fallback_solver, comm));
-            s->set_policy(policy);
-            if (preconditioner && s->uses_preconditioner())
-              log->warn("the fallback linear solver runs without the preconditioner");
-            return s;
-          };
-          solver = std::make_shared<FallbackLinearSolver>(
-              std::move(plugins.linear_solver), std::move(fallback),
-              [&](const std::string& why_switch) {
-                log->warn("{}; falling back to linear solver '{}'", why_switch, cfg.fallback);
-                if (record) record->set_solver_in_use(fmt::format("{} (fallback: {})", cfg.fallback, why_switch));
-                summary.linear_solver = cfg.fallback + " (fallback)";
-              });
-          solver->set_policy(policy);
-        }
-      }
+      if (plugins.linear_solver)
+        solver = wire_linear_solver(cfg, plugins, preconditioner, comm, *log, record, summary);
     }
     // A solution held in blocks by several ranks: every rank writes its piece of it.
     std::optional<DistributedSolutionWriter> pieces;
