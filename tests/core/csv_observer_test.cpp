@@ -329,3 +329,41 @@ TEST_CASE("a steady solution on a grid is written as VTK, without a CSV") {
     CHECK_FALSE(fs::exists(d / "solution.vtr"));
   }
 }
+
+TEST_CASE("grid profiles form a time series: TimeValue in each file, profiles.pvd listing them") {
+  const auto dir = scratch("series");
+  const FieldLayout layout{{"u"}, {{"x", axis(0.0, 0.5, 3)}, {"y", axis(0.0, 1.0, 2)}}};
+  const std::vector<double> u(6, 1.0);
+  {
+    CsvObserver csv(dir, output_every(10));
+    csv.on_start(layout);
+    for (std::int64_t step = 0; step <= 30; step += 10)
+      csv.on_step({step, 40, 0.25 * static_cast<double>(step), 0.25}, u, {});
+  }
+  const auto vti = read_file(dir / "profiles" / "step_00000020.vti");
+  CHECK(vti.find("<DataArray type=\"Float64\" Name=\"TimeValue\" NumberOfTuples=\"1\" "
+                 "format=\"ascii\">5</DataArray>") != std::string::npos);
+  CHECK(read_file(dir / "profiles.pvd") ==
+        "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"1.0\">\n  <Collection>\n"
+        "    <DataSet timestep=\"0\" file=\"profiles/step_00000000.vti\"/>\n"
+        "    <DataSet timestep=\"2.5\" file=\"profiles/step_00000010.vti\"/>\n"
+        "    <DataSet timestep=\"5\" file=\"profiles/step_00000020.vti\"/>\n"
+        "    <DataSet timestep=\"7.5\" file=\"profiles/step_00000030.vti\"/>\n"
+        "  </Collection>\n</VTKFile>\n");
+
+  // Continued from step 20 (the earlier run's checkpoint): its entries before step 20 stay,
+  // the later ones are those of the continuation.
+  {
+    CsvObserver csv(dir, output_every(10), true);
+    csv.on_start(layout);
+    for (std::int64_t step = 20; step <= 40; step += 10)
+      csv.on_step({step, 40, 0.25 * static_cast<double>(step), 0.25}, u, {});
+  }
+  const auto pvd = read_file(dir / "profiles.pvd");
+  CHECK(pvd.find("timestep=\"2.5\" file=\"profiles/step_00000010.vti\"") != std::string::npos);
+  CHECK(pvd.find("timestep=\"10\" file=\"profiles/step_00000040.vti\"") != std::string::npos);
+  std::size_t entries = 0;
+  for (auto at = pvd.find("<DataSet"); at != std::string::npos; at = pvd.find("<DataSet", at + 1))
+    ++entries;
+  CHECK(entries == 5);
+}

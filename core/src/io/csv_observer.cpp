@@ -12,6 +12,7 @@
 #include <charconv>
 #include <fstream>
 #include <iterator>
+#include <regex>
 
 namespace solvent {
 
@@ -67,7 +68,10 @@ void CsvObserver::on_step(const StepInfo& info, std::span<const double> u,
     return;
   fs::create_directories(dir_ / "profiles");
   const auto stem = dir_ / "profiles" / fmt::format("step_{:08d}", info.step);
-  if (!one_axis) return write_vtk_grid(stem, layout_, u, vtk_);
+  if (!one_axis) {
+    write_vtk_grid(stem, layout_, u, vtk_, info.t);
+    return add_to_series(info, stem.filename().string() + (vtk_is_image(layout_) ? ".vti" : ".vtr"));
+  }
   const Axis& axis = layout_.axes.front();
   std::string csv = axis.name;
   for (const auto& c : layout_.components) csv += "," + c;
@@ -80,6 +84,30 @@ void CsvObserver::on_step(const StepInfo& info, std::span<const double> u,
     csv += '\n';
   }
   write_file_atomic(fs::path(stem) += ".csv", csv);
+}
+
+void CsvObserver::add_to_series(const StepInfo& info, const std::string& file) {
+  const fs::path pvd = dir_ / "profiles.pvd";
+  if (resume_ && series_.empty()) {
+    // A continued run keeps the earlier run's entries before its first step, as it keeps
+    // their rows of observables.csv.
+    std::ifstream in(pvd);
+    static const std::regex entry(
+        R"re(<DataSet timestep="([^"]*)" file="profiles/step_([0-9]+)\.(vti|vtr)"/>)re");
+    for (std::string line; std::getline(in, line);) {
+      std::smatch m;
+      if (std::regex_search(line, m, entry) && std::stoll(m[2]) < info.step)
+        series_.push_back({std::stod(m[1]), fmt::format("step_{}.{}", m[2].str(), m[3].str())});
+    }
+  }
+  series_.push_back({info.t, file});
+  // The whole series again at each profile: small, and whole whenever the run stops.
+  std::string text =
+      "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"1.0\">\n  <Collection>\n";
+  for (const auto& [t, f] : series_)
+    text += fmt::format("    <DataSet timestep=\"{:.17g}\" file=\"profiles/{}\"/>\n", t, f);
+  text += "  </Collection>\n</VTKFile>\n";
+  write_file_atomic(pvd, text);
 }
 
 void CsvObserver::append_observables(std::string_view bytes) {

@@ -4,7 +4,8 @@
 //   observables.csv             one row per step (step, t, each observable)
 //   profiles/step_NNNNNNNN.csv  the state on a one-axis grid at the configured steps or times
 //   profiles/step_NNNNNNNN.vti  the same on a grid of two or three axes (.vtr where an axis is
-//                               not uniformly spaced; vtk_writer.hpp)
+//                               not uniformly spaced; vtk_writer.hpp), each with its time as
+//                               TimeValue, and profiles.pvd listing them with their times
 //   solution.csv                a converged steady solution; solution.vti (.vtr) instead where
 //                               set_solution_layout gave a grid of two or three axes
 //   unconverged_iterate.csv     the last iterate of a solve that did not converge (.vti or
@@ -63,6 +64,8 @@ class CsvObserver : public Observer {
   bool profile_due(const StepInfo& info);
   void open_observables(const StepInfo& first, std::span<const Observable> observables);
   void append_observables(std::string_view bytes);
+  // profiles.pvd, the series of the grid profiles written so far (ParaView's time slider).
+  void add_to_series(const StepInfo& info, const std::string& file);
 
   std::filesystem::path dir_;
   std::int64_t every_;
@@ -77,6 +80,7 @@ class CsvObserver : public Observer {
   std::optional<CheckedFile> observables_;
   bool observables_broken_ = false;
   std::filesystem::path observables_partial_;
+  std::vector<std::pair<double, std::string>> series_;  // (t, file in profiles/)
   std::optional<SolveStats> solve_stats_;
   std::vector<Observable> last_observables_;
   StepInfo last_step_;

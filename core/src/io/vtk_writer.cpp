@@ -150,6 +150,16 @@ std::string triple_text(const std::array<double, 3>& v) {
   return fmt::format("{:.17g} {:.17g} {:.17g}", v[0], v[1], v[2]);
 }
 
+// The time of a state, as the field VTK's readers take for time (TimeValue), so that one
+// file opened alone still says when it is; a series (.pvd) gives it to ParaView's slider.
+void append_time(std::string& out, std::optional<double> time) {
+  if (!time) return;
+  out += fmt::format(
+      "    <FieldData>\n      <DataArray type=\"Float64\" Name=\"TimeValue\" "
+      "NumberOfTuples=\"1\" format=\"ascii\">{:.17g}</DataArray>\n    </FieldData>\n",
+      *time);
+}
+
 // The piece's point data: one array per component, each `points` values of u in turn.
 void append_point_data(VtkDocument& doc, const std::vector<std::string>& components,
                        std::span<const double> u, std::size_t points, std::size_t row) {
@@ -167,11 +177,12 @@ void write_image_data(const std::filesystem::path& file, const VtkImage& image,
                       const std::array<std::int64_t, 3>& first,
                       const std::array<std::int64_t, 3>& last,
                       const std::vector<std::string>& components, std::span<const double> u,
-                      const VtkFormat& format) {
+                      const VtkFormat& format, std::optional<double> time = std::nullopt) {
   const std::string extent = extent_text(first, last);
   VtkDocument doc("ImageData", format);
   doc.text() += fmt::format("  <ImageData WholeExtent=\"{}\" Origin=\"{}\" Spacing=\"{}\">\n",
                             extent, triple_text(image.origin), triple_text(image.spacing));
+  append_time(doc.text(), time);
   doc.text() += fmt::format("    <Piece Extent=\"{}\">\n", extent);
   std::size_t points = 1;
   for (std::size_t d = 0; d < 3; ++d) points *= static_cast<std::size_t>(last[d] - first[d] + 1);
@@ -194,6 +205,12 @@ std::size_t piece_values(const VtkPiece& piece, std::size_t components) {
 
 }  // namespace
 
+bool vtk_is_image(const FieldLayout& layout) {
+  for (const auto& a : layout.axes)
+    if (!uniform_spacing(a.coordinates)) return false;
+  return true;
+}
+
 VtkFormat vtk_format(const Parameters& output) {
   return {output.string("format") != "vtk-ascii", output.string("precision") == "float32"};
 }
@@ -201,7 +218,8 @@ VtkFormat vtk_format(const Parameters& output) {
 bool vtk_fields_written(const Parameters& output) { return output.string("format") != "none"; }
 
 void write_vtk_grid(const std::filesystem::path& stem, const FieldLayout& layout,
-                    std::span<const double> u, const VtkFormat& format) {
+                    std::span<const double> u, const VtkFormat& format,
+                    std::optional<double> time) {
   const auto& axes = layout.axes;
   std::optional<double> spacing[3] = {1.0, 1.0, 1.0};  // an absent third axis: one point
   bool uniform = true;
@@ -219,12 +237,13 @@ void write_vtk_grid(const std::filesystem::path& stem, const FieldLayout& layout
       image.origin[d] = has ? axes[d].coordinates.front() : 0.0;
       image.spacing[d] = *spacing[d];
     }
-    write_image_data(path += ".vti", image, {0, 0, 0}, last, layout.components, u, format);
+    write_image_data(path += ".vti", image, {0, 0, 0}, last, layout.components, u, format, time);
     return;
   }
   const std::string extent = extent_text({0, 0, 0}, last);
   VtkDocument doc("RectilinearGrid", format);
   doc.text() += fmt::format("  <RectilinearGrid WholeExtent=\"{}\">\n", extent);
+  append_time(doc.text(), time);
   doc.text() += fmt::format("    <Piece Extent=\"{}\">\n", extent);
   append_point_data(doc, layout.components, u, layout.points(),
                     std::max<std::size_t>(axes[0].coordinates.size(), 1));
