@@ -83,8 +83,9 @@ validate_with plugins/libsolvent-throwing-constructor.so by-path
 [ "$rc" -eq 2 ] || fail "a path as type: exit code $rc, expected 2"
 expect_line "$out" "error: $work/by-path.toml:10:8: [linear_solver]: type 'plugins/libsolvent-throwing-constructor.so' is a path; plugin types are names; add the directory to [plugins] path"
 
-# Named, the plugin whose constructor throws is loaded and fails as an error, not a crash.
+# Named, the plugin whose constructor throws is loaded and fails as a plugin error (exit 3)
+# naming the plugin and its library, not a crash.
 validate_with throwing-constructor throwing
-[ "$rc" -eq 1 ] || fail "a throwing constructor: exit code $rc, expected 1"
-expect_line "$out" "error: a plugin threw an exception that is not a std::exception"
+[ "$rc" -eq 3 ] || fail "a throwing constructor: exit code $rc, expected 3"
+expect_line "$out" "error: linear_solver 'throwing-constructor' ($dir/libsolvent-throwing-constructor.so) threw an exception that is not a std::exception as it was made"
 echo "hostile_plugin_path: all checks passed"

@@ -448,19 +448,40 @@ std::shared_ptr<T> keep_library_loaded(std::unique_ptr<T> obj,
 }
 }  // namespace
 
+namespace {
+// Makes a plugin object through its factory. Solvent's own errors pass as thrown (a model
+// refusing its grid is a configuration error, exit 2); anything else a constructor throws is
+// the plugin's fault: a PluginError (exit 3) naming the plugin and its library.
+template <class Make>
+auto made_by(const PluginLibrary& lib, Make make) {
+  const std::string who = fmt::format("{} '{}' ({})", to_string(lib.descriptor->kind),
+                                      lib.descriptor->name, lib.path.string());
+  try {
+    return keep_library_loaded(make(), lib.library);
+  } catch (const Error&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw PluginError(fmt::format("{} failed as it was made: {}", who, e.what()));
+  } catch (...) {
+    throw PluginError(fmt::format(
+        "{} threw an exception that is not a std::exception as it was made", who));
+  }
+}
+}  // namespace
+
 std::shared_ptr<Model> create_model(const PluginLibrary& lib, const PluginContext& ctx) {
-  return keep_library_loaded(lib.descriptor->make_model(ctx), lib.library);
+  return made_by(lib, [&] { return lib.descriptor->make_model(ctx); });
 }
 std::shared_ptr<Integrator> create_integrator(const PluginLibrary& lib, const PluginContext& ctx) {
-  return keep_library_loaded(lib.descriptor->make_integrator(ctx), lib.library);
+  return made_by(lib, [&] { return lib.descriptor->make_integrator(ctx); });
 }
 std::shared_ptr<LinearSolver> create_linear_solver(const PluginLibrary& lib,
                                                    const PluginContext& ctx) {
-  return keep_library_loaded(lib.descriptor->make_linear_solver(ctx), lib.library);
+  return made_by(lib, [&] { return lib.descriptor->make_linear_solver(ctx); });
 }
 std::shared_ptr<Preconditioner> create_preconditioner(const PluginLibrary& lib,
                                                       const PluginContext& ctx) {
-  return keep_library_loaded(lib.descriptor->make_preconditioner(ctx), lib.library);
+  return made_by(lib, [&] { return lib.descriptor->make_preconditioner(ctx); });
 }
 
 }  // namespace solvent

@@ -156,18 +156,4 @@ std::string nearest(const std::string& word, const std::vector<std::string>& can
   return best_d <= limit ? best : std::string{};
 }
 
-std::string_view to_string(PluginKind k) {
-  switch (k) {
-    case PluginKind::Model:
-      return "model";
-    case PluginKind::Integrator:
-      return "integrator";
-    case PluginKind::LinearSolver:
-      return "linear_solver";
-    case PluginKind::Preconditioner:
-      return "preconditioner";
-  }
-  return "?";
-}
-
 }  // namespace solvent
