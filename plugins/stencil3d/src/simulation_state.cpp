@@ -4,6 +4,8 @@
 #include <solvent_family_angiogenesis_3d/grid.hpp>
 #include <solvent_family_angiogenesis_3d/initial_state.hpp>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstring>
 #include <fstream>
@@ -208,8 +210,19 @@ std::string checkpoint_bytes(const SimulationState& s) {
 std::optional<std::int64_t> checkpoint_step(const std::filesystem::path& file) {
   Header h;
   std::ifstream in(file, std::ios::binary);
-  if (!in.read(reinterpret_cast<char*>(&h), sizeof h)) return std::nullopt;
-  if (std::memcmp(h.magic, magic, sizeof magic) != 0) return std::nullopt;
+  if (!in) return std::nullopt;
+  // A file that is there but not a whole header is a damaged checkpoint, not a missing one:
+  // said as such, so that a resume names the damage instead of "no checkpoint".
+  if (!in.read(reinterpret_cast<char*>(&h), sizeof h))
+    throw solvent::InputError(fmt::format(
+        "{}: a damaged checkpoint: {} bytes, cut short before its {}-byte header ends; rerun "
+        "with --overwrite",
+        file.string(), in.gcount(), sizeof h));
+  if (std::memcmp(h.magic, magic, sizeof magic) != 0)
+    throw solvent::InputError(fmt::format(
+        "{}: not a checkpoint of explicit-stencil3d (its first bytes are not the format's "
+        "mark); rerun with --overwrite",
+        file.string()));
   return h.step;
 }
 

@@ -11,4 +11,14 @@ rm -rf "$work" && mkdir -p "$work"
 cmp "$work/whole/checkpoint.bin" "$work/part/checkpoint.bin"
 cmp "$work/whole/fields_00000060.vti" "$work/part/fields_00000060.vti"
 cmp "$work/whole/network_00000060.vtp" "$work/part/network_00000060.vtp"
-echo "resumed run identical to the uninterrupted one"
+# A checkpoint cut short: the resume names the damage (exit 4), it does not say there is none.
+"$solvent" run "$config" --set integrator.steps=25 --output "$work/cut" --no-progress
+head -c 10 "$work/cut/checkpoint.bin" > "$work/cut/checkpoint.short" && mv "$work/cut/checkpoint.short" "$work/cut/checkpoint.bin"
+set +e
+"$solvent" run --resume "$work/cut" --set integrator.steps=60 --no-progress > "$work/cut.out" 2>&1
+rc=$?
+set -e
+[ $rc -eq 4 ] || { echo "a cut-short checkpoint: exit $rc, expected 4"; cat "$work/cut.out"; exit 1; }
+grep -q "checkpoint.bin: a damaged checkpoint: 10 bytes, cut short before its" "$work/cut.out" ||
+  { echo "a cut-short checkpoint: the damage is not named"; cat "$work/cut.out"; exit 1; }
+echo "resumed run identical to the uninterrupted one; a cut-short checkpoint refused by name"
