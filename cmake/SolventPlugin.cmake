@@ -11,7 +11,7 @@
 # Used by Solvent's own tree and, through find_package(Solvent), by third-party projects;
 # there SolventConfig.cmake supplies the defaults of the variables above.
 function(solvent_add_plugin name)
-  cmake_parse_arguments(P "CUDA" "" "SOURCES;LIBRARIES" ${ARGN})
+  cmake_parse_arguments(P "CUDA;OPENMP" "" "SOURCES;LIBRARIES" ${ARGN})
   if(P_CUDA)
     get_property(_languages GLOBAL PROPERTY ENABLED_LANGUAGES)
     if(DEFINED SOLVENT_HAVE_CUDA)
@@ -58,6 +58,18 @@ function(solvent_add_plugin name)
     target_link_libraries(${name} PRIVATE Solvent::cuda CUDA::cudart)
     set_target_properties(${name} PROPERTIES CUDA_SEPARABLE_COMPILATION OFF
       CUDA_RUNTIME_LIBRARY Shared)
+  endif()
+  if(P_OPENMP)
+    # OpenMP where it is found, else one thread (its pragmas then ignored).
+    if(NOT TARGET OpenMP::OpenMP_CXX)
+      find_package(OpenMP QUIET)
+    endif()
+    if(TARGET OpenMP::OpenMP_CXX)
+      target_link_libraries(${name} PRIVATE OpenMP::OpenMP_CXX)
+    else()
+      message(STATUS "Solvent: ${name} built without OpenMP (one thread)")
+      target_compile_options(${name} PRIVATE -Wno-unknown-pragmas)
+    endif()
   endif()
   if(SOLVENT_PLUGIN_INSTALL_DIR)
     install(TARGETS ${name} LIBRARY DESTINATION ${SOLVENT_PLUGIN_INSTALL_DIR})
