@@ -4,7 +4,7 @@ namespace {
 solvent::Schema schema() {
   return {solvent::ParamSpec::boolean("reuse_factorization", true,
                                       "Factor once at setup and only call gbtrs per solve (false: "
-                                      "gbtrf on every solve, as the paper refactors)")};
+                                      "gbtrf on every solve, as De Luca 2025 refactors)")};
 }
 }  // namespace
 

@@ -5,7 +5,7 @@ solvent::Schema schema() {
   return {solvent::ParamSpec::boolean(
       "reuse_factorization", true,
       "Factor once per operator and only substitute per solve (the operator a solver is given "
-      "never changes); false refactors on every solve, as the paper's CPU baseline does")};
+      "never changes); false refactors on every solve, as De Luca 2025's CPU baseline does")};
 }
 }  // namespace
 

@@ -4,7 +4,7 @@
 //   poisson:               -lap u = f                     (self-adjoint)
 //   convection-diffusion:  -mu lap u + v . grad u = f     (non-self-adjoint)
 // with a manufactured solution, on the whole box or on a basin-shaped water body whose
-// outside nodes are inactive (c0 = 0), as in the paper's loops.
+// outside nodes are inactive (c0 = 0), as in Sukhinov 2021's loops.
 #include "src/manufactured.hpp"
 
 #include <solvent/solvent.hpp>

@@ -22,7 +22,7 @@ solvent::Schema gepp_cuda_schema() {
           "back substitution on the host). best: every improvement on. A switch written in the "
           "config overrides the preset; the defaults shown are those of best. blocked: "
           "right-looking blocked LU instead of the pipeline (panels of block_size columns "
-          "factored by one kernel with the paper's atomic-max pivot search, cuBLAS DTRSM and "
+          "factored by one kernel with De Luca 2025's atomic-max pivot search, cuBLAS DTRSM and "
           "DGEMM for the rest, DTRSV to substitute); of the switches only "
           "reuse_factorization applies"),
       ParamSpec::integer("block_size", 64,
@@ -51,7 +51,7 @@ solvent::Schema gepp_cuda_schema() {
           "pivot search (warp-shuffle reduction) and row swap; with "
           "skip_zero_blocks, runs of diagonal pivots are checked in one launch"),
       ParamSpec::choice("launch", "graph", {"sync", "stream", "graph"},
-                        "sync: synchronise after every kernel (the paper). stream: queue all "
+                        "sync: synchronise after every kernel (De Luca 2025). stream: queue all "
                         "kernels of a factorisation without waiting. graph: capture the "
                         "refactorisation once as a CUDA graph and replay it (used when the "
                         "factorisation is not reused; a reused one runs once, queued)"),
@@ -61,13 +61,13 @@ solvent::Schema gepp_cuda_schema() {
       ParamSpec::boolean("reuse_factorization", true,
                          "factor once in setup (L and U kept on the device) and only substitute "
                          "in each solve; off: refactor the augmented matrix in every solve, as "
-                         "the paper does every time step"),
+                         "De Luca 2025 does every time step"),
       ParamSpec::boolean("skip_zero_blocks", true,
                          "restrict every elimination step to the rows and columns the matrix's "
                          "zero pattern allows (for the angiogenesis matrix: its zero blocks); "
                          "exact, pivots unchanged"),
       ParamSpec::choice("back_substitution", "device", {"host", "device"},
-                        "host: copy the factors back and substitute on the CPU (the paper); "
+                        "host: copy the factors back and substitute on the CPU (De Luca 2025); "
                         "device: substitute in one thread block on the GPU"),
       // Narrowed to CUDA's int ordinal: unbounded, 2^32 would wrap to device 0. 255 is far
       // more GPUs than one host holds; an ordinal with no device is refused at setup.

@@ -18,7 +18,7 @@ Schema common_schema() {
       ParamSpec::boolean(
           "projection", true,
           "Apply the model's projection after each step (angiogenesis-1d: negative densities "
-          "set to zero, the paper's non-negativity projection; models without one: no effect)"),
+          "set to zero, De Luca 2025's non-negativity projection; models without one: no effect)"),
       ParamSpec::real("projection_limit", 1e-3,
                       "largest share of the state (sum |u|) one projection may remove; "
                       "beyond it the step is unstable and the run stops (exit 6). The "
@@ -33,7 +33,7 @@ Schema crank_nicolson_schema() {
                   "rannacher_steps", 0,
                   "first steps taken as two backward-Euler half steps each (Rannacher's start): "
                   "damps the stiff modes of a rough initial state, which Crank-Nicolson alone "
-                  "leaves ringing when dt/2 max|Lin_ii| > 1; 0 is the paper's scheme")
+                  "leaves ringing when dt/2 max|Lin_ii| > 1; 0 is De Luca 2025's scheme")
                   .at_least(0));
   return s;
 }

@@ -2,7 +2,7 @@
 // The implicit half of an IMEX step: S = I - c Lin (c = dt/2 for Crank–Nicolson and its
 // backward-Euler half steps, dt for a backward-Euler step, 2 dt / 3 for SBDF2), built as a CSR
 // operator and set up in the linear solver with the model's band ordering as a hint; the core
-// hands the solver the storage it prefers (dense for the paper's GEPP, banded under the band
+// hands the solver the storage it prefers (dense for De Luca 2025's GEPP, banded under the band
 // ordering for the fast path, CSR for a Krylov method). Setting another c sets the solver up
 // again (a new factorisation; a preconditioner refreshes its values on the same pattern).
 #include <solvent/solvent.hpp>

@@ -4,8 +4,8 @@
 // three lower neighbours of a node (x-1, y-1, z-1) were finished one step earlier and sit
 // in a register (y-1) or in the shared-memory cache of the previous step (x-1, z-1).
 //
-// Two choices the paper leaves open, made here:
-// - Along x, `paper` mode keeps the paper's one node per thread (thread tx lags tx steps,
+// Two choices Sukhinov 2021 leaves open, made here:
+// - Along x, `paper` mode keeps Sukhinov 2021's one node per thread (thread tx lags tx steps,
 //   so a warp touches 32 different y lines: strided, uncoalesced loads). The default mode
 //   gives a warp 32 consecutive x-nodes of one line and solves their x-recurrence
 //   y_i = q_i + beta_i y_{i-1} by a scan over affine maps (5 shuffle rounds): coalesced

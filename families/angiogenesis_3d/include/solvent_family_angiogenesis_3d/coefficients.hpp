@@ -10,7 +10,7 @@
 //
 // with dX c = c(x+h) - c(x-h) and chi = chi0 / (1 + alpha c). P1 multiplies the value at
 // x+h, so it is the weight of a cell moving towards -x; P2 the weight of moving to +x.
-// (Pairing P1 with n(x-h) instead would reverse the taxis; the paper's eq. 4 and the
+// (Pairing P1 with n(x-h) instead would reverse the taxis; Darbyshire 2015's eq. 4 and the
 // derivation from -div(chi n grad c) fix the pairing used here.) In the hybrid model these
 // coefficients, evaluated at a tip's node, are only the tip's movement probabilities: no
 // continuous n is advanced with them (docs/models/angiogenesis-3d.md, "What n is").

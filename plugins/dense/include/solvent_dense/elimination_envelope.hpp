@@ -1,6 +1,6 @@
 #pragma once
 // Where Gaussian elimination with partial pivoting can meet nonzeros, found from the
-// matrix's own zero pattern (the paper's "skip the zero blocks", for any matrix).
+// matrix's own zero pattern (De Luca 2025's "skip the zero blocks", for any matrix).
 //
 // With row_end[k] = max(k, largest row whose first nonzero column is <= k), rows below
 // row_end[k] still hold their original, zero, column k at step k: no pivot can come
