@@ -348,6 +348,9 @@ std::optional<ResolvedRole> resolve_role(const ConfigDocument& doc, PluginRegist
   ResolvedRole r;
   r.type = type->value<std::string>().value();
   r.where = where(*type);
+  // An optional role switched off: `type = "none"` (also as --set preconditioner.type=none
+  // over a file that configures one); the section's other keys are then not read.
+  if (!role.required && r.type == "none") return std::nullopt;
   try {
     r.plugin = &registry.find(r.type, role.kind);
   } catch (const PluginError& e) {

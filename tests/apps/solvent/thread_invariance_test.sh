@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The shipped Helmholtz duct (BiCGSTAB with Jacobi) on 1, 2 and 4 OpenMP threads: the same
 # iteration count and the same bits in solution.csv, and the record says how many threads ran.
+# Its preconditioner turned off from the command line (type = "none") runs without one.
 # usage: thread_invariance_test.sh SOLVENT CONFIG WORK_DIR
 set -euo pipefail
 solvent=$1 config=$2 work=$3
@@ -19,3 +20,14 @@ for t in 2 4; do
   [ "$a" = "$b" ] || { echo "iterations differ: 1 thread '$a', $t threads '$b'"; exit 1; }
 done
 echo "1, 2 and 4 threads: $(grep '^iterations' "$work/threads-1/record.toml"), identical solutions"
+
+"$solvent" validate "$config" --set preconditioner.type=none > "$work/none.txt"
+grep -q "valid (model helmholtz, integrator steady, linear solver bicgstab)$" "$work/none.txt" \
+  || { echo "preconditioner.type=none: validate does not say it runs without one"; cat "$work/none.txt"; exit 1; }
+"$solvent" run "$config" --set model.resolution=16 --set preconditioner.type=none \
+  --output "$work/none" > /dev/null
+grep -q "^\[preconditioner\]" "$work/threads-1/config.toml" \
+  && ! grep -q "^\[preconditioner\]" "$work/none/config.toml" \
+  && ! grep -q "jacobi" "$work/none/record.toml" \
+  || { echo "preconditioner.type=none: the resolved configuration or the record still has one"; exit 1; }
+echo "preconditioner.type=none: runs without one"
