@@ -17,6 +17,8 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <regex>
+#include <vector>
 
 namespace solvent {
 
@@ -100,6 +102,23 @@ OutputDirLock::~OutputDirLock() {
   if (fd_ >= 0) ::close(fd_);  // closing releases the lock
 }
 
+namespace {
+// The temporaries of write_file_atomic and write_atomically ("NAME.tmp.PID") that a run
+// killed in the middle of a write left behind. Called with the directory's lock held, so
+// no live run of Solvent is writing there; a continued or replaced run must not keep them
+// (a resumed folder would hold a file its uninterrupted twin never had).
+void remove_stale_temporaries(const fs::path& dir) {
+  static const std::regex temporary(R"(.+\.tmp\.[0-9]+)");
+  std::error_code ec;
+  std::vector<fs::path> stale;
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::end(it);
+       it.increment(ec))
+    if (it->is_regular_file(ec) && std::regex_match(it->path().filename().string(), temporary))
+      stale.push_back(it->path());
+  for (const auto& f : stale) fs::remove(f, ec);
+}
+}  // namespace
+
 OutputDirLock prepare_output_dir(const fs::path& dir, const OutputDirRequest& request) {
   std::error_code ec;
   const bool exists = fs::exists(dir, ec);
@@ -122,6 +141,7 @@ OutputDirLock prepare_output_dir(const fs::path& dir, const OutputDirRequest& re
         "{}: the run would replace the configuration it reads with the resolved one; copy it "
         "elsewhere or choose another --output",
         request.config.string())});
+  if (state.ours) remove_stale_temporaries(dir);
   if (request.resume) {
     if (!state.has_record)
       throw ConfigError({fmt::format("--resume: {} holds no Solvent run to continue (no "

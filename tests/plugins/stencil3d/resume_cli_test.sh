@@ -7,7 +7,10 @@ solvent=$1 config=$2 work=$3
 rm -rf "$work" && mkdir -p "$work"
 "$solvent" run "$config" --output "$work/whole" --no-progress
 "$solvent" run "$config" --set integrator.steps=25 --output "$work/part" --no-progress
+# A write the killed run left half done (its temporary, NAME.tmp.PID) is not carried on.
+echo "cut short" > "$work/part/network_00000030.vtp.tmp.4242"
 "$solvent" run --resume "$work/part" --set integrator.steps=60 --no-progress
+[ ! -e "$work/part/network_00000030.vtp.tmp.4242" ] || { echo "a stale temporary survived the resume"; exit 1; }
 cmp "$work/whole/checkpoint.bin" "$work/part/checkpoint.bin"
 cmp "$work/whole/fields_00000060.vti" "$work/part/fields_00000060.vti"
 cmp "$work/whole/network_00000060.vtp" "$work/part/network_00000060.vtp"
