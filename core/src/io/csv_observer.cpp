@@ -69,8 +69,7 @@ void CsvObserver::on_step(const StepInfo& info, std::span<const double> u,
   fs::create_directories(dir_ / "profiles");
   const auto stem = dir_ / "profiles" / fmt::format("step_{:08d}", info.step);
   if (!one_axis) {
-    write_vtk_grid(stem, layout_, u, vtk_, info.t);
-    return add_to_series(info, stem.filename().string() + (vtk_is_image(layout_) ? ".vti" : ".vtr"));
+    return add_to_series(info, write_vtk_grid(stem, layout_, u, vtk_, info.t).filename().string());
   }
   const Axis& axis = layout_.axes.front();
   std::string csv = axis.name;

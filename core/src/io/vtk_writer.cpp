@@ -205,21 +205,15 @@ std::size_t piece_values(const VtkPiece& piece, std::size_t components) {
 
 }  // namespace
 
-bool vtk_is_image(const FieldLayout& layout) {
-  for (const auto& a : layout.axes)
-    if (!uniform_spacing(a.coordinates)) return false;
-  return true;
-}
-
 VtkFormat vtk_format(const Parameters& output) {
   return {output.string("format") != "vtk-ascii", output.string("precision") == "float32"};
 }
 
 bool vtk_fields_written(const Parameters& output) { return output.string("format") != "none"; }
 
-void write_vtk_grid(const std::filesystem::path& stem, const FieldLayout& layout,
-                    std::span<const double> u, const VtkFormat& format,
-                    std::optional<double> time) {
+std::filesystem::path write_vtk_grid(const std::filesystem::path& stem, const FieldLayout& layout,
+                                     std::span<const double> u, const VtkFormat& format,
+                                     std::optional<double> time) {
   const auto& axes = layout.axes;
   std::optional<double> spacing[3] = {1.0, 1.0, 1.0};  // an absent third axis: one point
   bool uniform = true;
@@ -238,7 +232,7 @@ void write_vtk_grid(const std::filesystem::path& stem, const FieldLayout& layout
       image.spacing[d] = *spacing[d];
     }
     write_image_data(path += ".vti", image, {0, 0, 0}, last, layout.components, u, format, time);
-    return;
+    return path;
   }
   const std::string extent = extent_text({0, 0, 0}, last);
   VtkDocument doc("RectilinearGrid", format);
@@ -256,6 +250,7 @@ void write_vtk_grid(const std::filesystem::path& stem, const FieldLayout& layout
   }
   doc.text() += "      </Coordinates>\n    </Piece>\n  </RectilinearGrid>\n";
   doc.write(path += ".vtr");
+  return path;
 }
 
 bool vtk_uniform_coordinates(std::span<const double> c, double origin, double spacing,

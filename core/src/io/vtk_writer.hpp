@@ -30,10 +30,6 @@ VtkFormat vtk_format(const Parameters& output);
 // False for [output] format = "none": no field files at all.
 bool vtk_fields_written(const Parameters& output);
 
-// Whether write_vtk_grid writes `layout` as image data (.vti: every axis evenly spaced),
-// else as a rectilinear grid (.vtr).
-bool vtk_is_image(const FieldLayout& layout);
-
 // The layouts write_vtk_grid takes.
 inline bool vtk_grid_layout(const FieldLayout& layout) {
   return layout.axes.size() == 2 || layout.axes.size() == 3;
@@ -42,9 +38,10 @@ inline bool vtk_grid_layout(const FieldLayout& layout) {
 // Writes u (layout.size() values, laid out as `layout` says; two or three axes) to stem.vti
 // or stem.vtr through write_file_atomic: one Float64 point-data array per component.
 // time: the state's time, written as the TimeValue field that VTK's readers take for time.
-void write_vtk_grid(const std::filesystem::path& stem, const FieldLayout& layout,
-                    std::span<const double> u, const VtkFormat& format,
-                    std::optional<double> time = std::nullopt);
+// Returns the file written (stem.vti or stem.vtr).
+std::filesystem::path write_vtk_grid(const std::filesystem::path& stem, const FieldLayout& layout,
+                                     std::span<const double> u, const VtkFormat& format,
+                                     std::optional<double> time = std::nullopt);
 
 // A uniform grid's geometry: node (i, j, k) of the whole grid lies at origin + (i, j, k) spacing.
 struct VtkImage {
