@@ -2,7 +2,7 @@
 // (anything else escapes and libFuzzer reports it), and what it accepts is a matrix whose
 // storage is consistent and whose entries are finite.
 #include <solvent/errors.hpp>
-#include <solvent/matrix_market.hpp>
+#include <solvent/io/matrix_market.hpp>
 
 #include <cmath>
 #include <cstdint>

@@ -1,5 +1,6 @@
 #include "device_ceilings.hpp"
 
+#include <solvent/device/device_array.hpp>
 #include <solvent_test/device_timing.hpp>
 
 #include <cublas_v2.h>
@@ -46,9 +47,8 @@ DeviceCeilings measure_device_ceilings() {
   c.device = prop.name;
 
   const std::size_t copy_count = std::size_t(1) << 27;  // 1 GiB of doubles
-  double *a = nullptr, *b = nullptr;
-  check(cudaMalloc(&a, copy_count * sizeof(double)), "cudaMalloc");
-  check(cudaMalloc(&b, copy_count * sizeof(double)), "cudaMalloc");
+  solvent::cuda::DeviceArray<double> a_array(copy_count), b_array(copy_count);
+  double *a = a_array.data(), *b = b_array.data();
   fill_kernel<<<1024, 256>>>(a, copy_count, 1);
   check(cudaGetLastError(), "fill_kernel");
   c.copy_gb_per_s = solvent::test::copy_bandwidth_gbs(copy_count * sizeof(double));
@@ -79,8 +79,6 @@ DeviceCeilings measure_device_ceilings() {
       5, 1);
   c.dgemm_tflop_per_s = 2.0 * double(n) * n * n / (gemm_ms * 1e9);
   cublasDestroy(handle);
-  cudaFree(a);
-  cudaFree(b);
   return c;
 }
 

@@ -18,7 +18,7 @@
 #include <solvent_test/implicit_system.hpp>
 #include "device_ceilings.hpp"
 
-#include <solvent/testkit.hpp>
+#include <solvent/plugin_factory.hpp>
 
 #include <fmt/format.h>
 
@@ -34,7 +34,7 @@
 #include <string>
 #include <vector>
 
-using solvent::testkit::Settings;
+using solvent::plugins::Settings;
 
 namespace {
 
@@ -69,7 +69,7 @@ struct ImexSystem {
 
 ImexSystem make_system(std::int64_t m) {
   ImexSystem sys;
-  sys.model = solvent::testkit::make_model("angiogenesis-1d", {{"M", m}});
+  sys.model = solvent::plugins::make_model("angiogenesis-1d", {{"M", m}});
   sys.problem = sys.model->imex();
   sys.lin = sys.problem->linear_operator();
   const std::size_t n = sys.lin.rows;
@@ -121,7 +121,7 @@ Measurement measure(const Config& c, ImexSystem& sys, const std::vector<double>&
   Measurement m;
   std::shared_ptr<solvent::LinearSolver> solver;
   try {
-    solver = solvent::testkit::make_linear_solver(c.plugin, c.settings);
+    solver = solvent::plugins::make_linear_solver(c.plugin, c.settings);
   } catch (const std::exception& e) {
     m.note = e.what();
     return m;
@@ -178,8 +178,8 @@ Measurement measure(const Config& c, ImexSystem& sys, const std::vector<double>&
 
 // Cold solves (setup + solve) of a and b in turns; the ratios a / b of the pairs, sorted.
 std::vector<double> paired_ratios(const Config& a, const Config& b, ImexSystem& sys, int pairs) {
-  auto sa = solvent::testkit::make_linear_solver(a.plugin, a.settings);
-  auto sb = solvent::testkit::make_linear_solver(b.plugin, b.settings);
+  auto sa = solvent::plugins::make_linear_solver(a.plugin, a.settings);
+  auto sb = solvent::plugins::make_linear_solver(b.plugin, b.settings);
   std::vector<double> x(sys.rhs.size());
   auto cold = [&](solvent::LinearSolver& solver) {
     return wall_ms([&] {
@@ -339,7 +339,7 @@ int main(int argc, char** argv) {
     const std::size_t n = sys.rhs.size();
     std::vector<double> reference(n);
     {
-      auto lapack = solvent::testkit::make_linear_solver("lapack");
+      auto lapack = solvent::plugins::make_linear_solver("lapack");
       lapack->setup(sys.s);
       lapack->solve(std::span<const double>(sys.rhs), std::span<double>(reference));
     }

@@ -19,9 +19,9 @@
 //
 //   ensemble-bench [--members 10000] [--steps 100] [--M 400] [--threads N] [--check 4]
 //                  [--paths single,cpu-batch,gpu-batch] [--seed 1] [--out DIR]
-#include <solvent/solvent.hpp>
-#include <solvent/testkit.hpp>
 #include <solvent/ensemble.hpp>
+#include <solvent/plugin_factory.hpp>
+#include <solvent/solvent.hpp>
 #include <solvent_test/ensemble_members.hpp>
 #ifdef ENSEMBLE_BENCH_CUDA
 #include <solvent_test/device_timing.hpp>
@@ -44,7 +44,7 @@
 
 namespace {
 
-namespace tk = solvent::testkit;
+namespace tk = solvent::plugins;
 using Clock = std::chrono::steady_clock;
 
 struct Options {
@@ -185,8 +185,8 @@ PathRun run_batch(const std::string& integrator_name, const std::vector<tk::Sett
   for (std::size_t b = 1; b < count; ++b)
     ensemble.others.push_back({models[b].get(), &contexts[b], {}, {}});
   const auto integrator_start = Clock::now();
-  auto integrator = tk::make_integrator(
-      integrator_name, {{"dt", 0.01}, {"steps", steps}, {"report_every", steps}});
+  auto integrator = tk::make_integrator(integrator_name,
+                                        {{"dt", 0.01}, {"steps", steps}, {"report_every", steps}});
   PathRun run;
   run.ends.resize(count);
   try {
@@ -271,8 +271,10 @@ int main(int argc, char** argv) try {
       const double gbs = solvent::test::copy_bandwidth_gbs(std::size_t(1) << 30);
       const double bytes = step_bytes_per_member(double(o.m)) * double(o.members) * double(o.steps);
       floor_s = bytes / (gbs * 1e9);
-      fmt::print("device: {}\nfloor of the GPU batch: {:.3g} GB moved over {:.0f} GB/s (copy) = {:.4g} s\n",
-                 solvent::test::device_description(), bytes / 1e9, gbs, floor_s);
+      fmt::print(
+          "device: {}\nfloor of the GPU batch: {:.3g} GB moved over {:.0f} GB/s (copy) = {:.4g} "
+          "s\n",
+          solvent::test::device_description(), bytes / 1e9, gbs, floor_s);
     } catch (const solvent::DeviceUnavailable& e) {
       fmt::print("gpu-batch: skipped ({})\n", e.what());
       paths.erase(gpu);
@@ -294,8 +296,9 @@ int main(int argc, char** argv) try {
       double worst = 0.0;
       for (std::size_t i = 0; i < probes.size(); ++i)
         worst = std::max(worst, relative_difference(batch.ends[i].state, reference.ends[i].state));
-      fmt::print("check {}: {} members against their single runs, largest relative difference {:.3g}{}\n",
-                 p, probes.size(), worst, worst <= 1e-12 ? "" : "  DISAGREES");
+      fmt::print(
+          "check {}: {} members against their single runs, largest relative difference {:.3g}{}\n",
+          p, probes.size(), worst, worst <= 1e-12 ? "" : "  DISAGREES");
       agree = agree && worst <= 1e-12;
     }
   }

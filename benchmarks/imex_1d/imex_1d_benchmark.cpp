@@ -132,7 +132,7 @@ int main(int argc, char** argv) try {
          {"factor_solver_type", std::string("mumps")}}},
        FloorBasis::None},
   };
-  const auto solvers = solvent::testkit::installed(solvent::PluginKind::LinearSolver);
+  const auto solvers = solvent::plugins::installed(solvent::PluginKind::LinearSolver);
   // Other work on the machine inflates every figure; the table says how much there was.
   std::string load = "unknown";
   if (std::ifstream f("/proc/loadavg"); f) std::getline(f, load);
@@ -199,13 +199,13 @@ int main(int argc, char** argv) try {
       fmt::print("{:>4} {:>5}  {:<21} {:>6} {:>13.4g} {:>11.4g} {:>12.4g} {:>8.3g} {:>10.2g}{}\n",
                  m, 4 * m, r.cell->backend.label, r.steps, r.median, speedup, r.floor,
                  r.median / r.floor, r.diff, r.diff <= 1e-10 ? "" : "  DISAGREES");
-      csv << fmt::format(
-          "{},{},{},{},{},{:.6e},{:.6g},{:.6e},{},{:.4g},{:.3e}\n", m, 4 * m, r.cell->backend.label,
-          r.operator_form, r.steps, r.median, speedup, r.floor,
-          r.cell->basis == FloorBasis::Flops   ? "flops/dgemm"
-          : r.cell->basis == FloorBasis::Bytes ? "bytes/read-bandwidth"
-                                               : "none",
-          r.median / r.floor, r.diff);
+      csv << fmt::format("{},{},{},{},{},{:.6e},{:.6g},{:.6e},{},{:.4g},{:.3e}\n", m, 4 * m,
+                         r.cell->backend.label, r.operator_form, r.steps, r.median, speedup,
+                         r.floor,
+                         r.cell->basis == FloorBasis::Flops   ? "flops/dgemm"
+                         : r.cell->basis == FloorBasis::Bytes ? "bytes/read-bandwidth"
+                                                              : "none",
+                         r.median / r.floor, r.diff);
     }
     std::fflush(stdout);
   }

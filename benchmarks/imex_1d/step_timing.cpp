@@ -24,10 +24,10 @@ class StepClock : public solvent::Observer {
 }  // namespace
 
 StepTimes time_steps(const Backend& backend, std::int64_t m, std::int64_t steps) {
-  auto model = solvent::testkit::make_model("angiogenesis-1d", {{"M", m}});
+  auto model = solvent::plugins::make_model("angiogenesis-1d", {{"M", m}});
   auto integrator =
-      solvent::testkit::make_integrator("imex-trapezoid", {{"dt", 0.01}, {"steps", steps}});
-  auto solver = solvent::testkit::make_linear_solver(backend.solver, backend.settings);
+      solvent::plugins::make_integrator("imex-trapezoid", {{"dt", 0.01}, {"steps", steps}});
+  auto solver = solvent::plugins::make_linear_solver(backend.solver, backend.settings);
   solvent::SolverPolicy policy;
   policy.verify_residual = backend.verify_residual;
   solver->set_policy(policy);

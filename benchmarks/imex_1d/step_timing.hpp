@@ -4,7 +4,7 @@
 // clock at every step it is shown, so the interval between two reports is exactly one
 // step (explicit term, right-hand side, solve, checks, projection, observables) and the
 // setup (assembly, a reused factorization) stays outside.
-#include <solvent/testkit.hpp>
+#include <solvent/plugin_factory.hpp>
 
 #include <string>
 #include <vector>
@@ -14,7 +14,7 @@ namespace imex_bench {
 struct Backend {
   std::string label;   // as printed: "lapack+reuse"
   std::string solver;  // plugin name
-  solvent::testkit::Settings settings;
+  solvent::plugins::Settings settings;
   // The core's check of every direct solve (one product with the operator); off, the step
   // is what it cost before the core checked it.
   bool verify_residual = true;

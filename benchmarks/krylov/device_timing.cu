@@ -1,6 +1,6 @@
 #include "device_timing.hpp"
 
-#include <solvent/cuda.hpp>
+#include <solvent/device/device_array.hpp>
 #include <solvent/errors.hpp>
 
 #include <cuda_runtime.h>
@@ -11,7 +11,6 @@
 namespace solvent::krylov::bench {
 namespace {
 
-void check(cudaError_t e, const char* what) { cuda::check(e, "cusparse benchmark", what); }
 void check(cusparseStatus_t e, const char* what) {
   if (e != CUSPARSE_STATUS_SUCCESS)
     throw SolverError(std::string(what) + ": " + cusparseGetErrorString(e));
@@ -23,7 +22,7 @@ struct CusparseSpmv::State {
   cusparseHandle_t handle = nullptr;
   cusparseSpMatDescr_t a = nullptr;
   cusparseDnVecDescr_t x = nullptr, y = nullptr;
-  void* buffer = nullptr;
+  solvent::cuda::DeviceArray<std::byte> buffer;
   cusparseSpMVAlg_t alg = CUSPARSE_SPMV_CSR_ALG1;
   cuDoubleComplex one{1.0, 0.0}, zero{0.0, 0.0};
 };
@@ -46,11 +45,11 @@ CusparseSpmv::CusparseSpmv(std::int64_t rows, std::int64_t nnz, const std::int32
   check(cusparseSpMV_bufferSize(s_->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &s_->one, s_->a,
                                 s_->x, &s_->zero, s_->y, CUDA_C_64F, s_->alg, &bytes),
         "cusparseSpMV_bufferSize");
-  check(cudaMalloc(&s_->buffer, std::max<std::size_t>(bytes, 16)), "cudaMalloc");
+  s_->buffer =
+      solvent::cuda::DeviceArray<std::byte>(std::max<std::size_t>(bytes, 16), "cusparse benchmark");
 }
 
 CusparseSpmv::~CusparseSpmv() {
-  cudaFree(s_->buffer);
   cusparseDestroyDnVec(s_->x);
   cusparseDestroyDnVec(s_->y);
   cusparseDestroySpMat(s_->a);
@@ -59,7 +58,7 @@ CusparseSpmv::~CusparseSpmv() {
 
 void CusparseSpmv::run() {
   check(cusparseSpMV(s_->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &s_->one, s_->a, s_->x,
-                     &s_->zero, s_->y, CUDA_C_64F, s_->alg, s_->buffer),
+                     &s_->zero, s_->y, CUDA_C_64F, s_->alg, s_->buffer.data()),
         "cusparseSpMV");
 }
 

@@ -5,8 +5,8 @@
 
 #include <solvent_test/device_timing.hpp>
 
+#include <solvent/device/device_array.hpp>
 #include <solvent_krylov/device_kernels.hpp>
-#include <solvent_krylov/device_memory.hpp>
 #include <solvent_krylov/host_kernels.hpp>
 
 #include <cmath>
@@ -48,13 +48,13 @@ void kernel_table(const Context& c, const std::vector<std::size_t>& sizes) {
     std::vector<complex> unit(n);
     for (std::size_t i = 0; i < n; ++i) unit[i] = std::polar(1.0, 6.0 * x[i].real());
     std::vector<complex> y = y0;
-    std::unique_ptr<device::Array<complex>> dx, dy, du, work;
+    std::unique_ptr<solvent::cuda::DeviceArray<complex>> dx, dy, du, work;
     std::vector<complex> host_check(n);
     if (c.gpu) {
-      dx = std::make_unique<device::Array<complex>>(x.data(), n);
-      dy = std::make_unique<device::Array<complex>>(y0.data(), n);
-      du = std::make_unique<device::Array<complex>>(unit.data(), n);
-      work = std::make_unique<device::Array<complex>>(device::dots_workspace(2));
+      dx = std::make_unique<solvent::cuda::DeviceArray<complex>>(x.data(), n);
+      dy = std::make_unique<solvent::cuda::DeviceArray<complex>>(y0.data(), n);
+      du = std::make_unique<solvent::cuda::DeviceArray<complex>>(unit.data(), n);
+      work = std::make_unique<solvent::cuda::DeviceArray<complex>>(device::dots_workspace(2));
     }
     const auto N = static_cast<std::int64_t>(n);
     for (int k = 0; k < 6; ++k) {
@@ -98,16 +98,16 @@ void kernel_table(const Context& c, const std::vector<std::size_t>& sizes) {
       double error = 0.0;
       if (c.gpu) {
         y = y0;
-        device::copy_to_device(dy->data(), y0.data(), n * sizeof(complex));
+        solvent::cuda::copy_to_device(dy->data(), y0.data(), n * sizeof(complex));
         cpu();
         const complex cpu_scalar = scalar_out;
         gpu();
-        device::synchronize();
+        solvent::cuda::synchronize();
         if (k >= 4) {
           const complex ref = k == 5 ? complex(cpu_scalar.real() * cpu_scalar.real()) : cpu_scalar;
           error = std::abs(scalar_out - ref) / std::abs(ref);
         } else {
-          device::copy_to_host(host_check.data(), dy->data(), n * sizeof(complex));
+          solvent::cuda::copy_to_host(host_check.data(), dy->data(), n * sizeof(complex));
           for (std::size_t i = 0; i < n; ++i)
             error = std::max(error, std::abs(host_check[i] - y[i]));
         }

@@ -10,9 +10,9 @@
 
 #include <solvent_test/device_timing.hpp>
 
-#include <solvent/cuda.hpp>
-#include <solvent/testkit.hpp>
-#include <solvent_krylov/device_memory.hpp>
+#include <solvent/device/cuda.hpp>
+#include <solvent/device/device_array.hpp>
+#include <solvent/plugin_factory.hpp>
 
 #include <solvent_test/test_matrices.hpp>
 
@@ -35,7 +35,7 @@ TestMatrix helmholtz_matrix(const std::string& mesh, std::int64_t resolution) {
   TestMatrix m;
   m.name = mesh + "-" + std::to_string(resolution);
   auto model =
-      testkit::make_model("helmholtz", {{"mesh", "builtin:" + mesh}, {"resolution", resolution}});
+      plugins::make_model("helmholtz", {{"mesh", "builtin:" + mesh}, {"resolution", resolution}});
   m.op = model->linear()->matrix();
   m.rhs = std::get<std::vector<complex>>(model->linear()->rhs());
   return m;

@@ -6,7 +6,7 @@
 // the table says so.
 #include "benchmark_support.hpp"
 
-#include <solvent/testkit.hpp>
+#include <solvent/plugin_factory.hpp>
 #include <solvent_krylov/host_kernels.hpp>
 
 #include <cmath>
@@ -63,8 +63,8 @@ void solver_table(const Context& c, const std::vector<TestMatrix>& matrices,
       Run gpu;
       double setup_s = 0, check = 0;
       if (c.gpu) {
-        auto s = testkit::make_linear_solver(method + "-cuda");
-        s->set_preconditioner(testkit::make_preconditioner("jacobi-cuda"));
+        auto s = plugins::make_linear_solver(method + "-cuda");
+        s->set_preconditioner(plugins::make_preconditioner("jacobi-cuda"));
         setup_s = seconds_of([&] { s->setup(m.op); });
         solve(*s, m, x);
         gpu = solve(*s, m, x);
@@ -72,8 +72,8 @@ void solver_table(const Context& c, const std::vector<TestMatrix>& matrices,
         check = host_residual(m.csr(), m.rhs, x);
       }
       auto cpu_solver = [&](std::int64_t max_iterations) {
-        auto s = testkit::make_linear_solver(method, {{"max_iterations", max_iterations}});
-        s->set_preconditioner(testkit::make_preconditioner("jacobi"));
+        auto s = plugins::make_linear_solver(method, {{"max_iterations", max_iterations}});
+        s->set_preconditioner(plugins::make_preconditioner("jacobi"));
         return s;
       };
       // A short probe gives the CPU's time per iteration, to fit the budget.

@@ -7,8 +7,8 @@
 
 #include <solvent_test/device_timing.hpp>
 
+#include <solvent/device/device_array.hpp>
 #include <solvent_krylov/device_kernels.hpp>
-#include <solvent_krylov/device_memory.hpp>
 #include <solvent_krylov/host_kernels.hpp>
 
 #include <solvent_test/reference_kernels.hpp>
@@ -43,12 +43,12 @@ void spmv_table(const Context& c, const std::vector<TestMatrix>& matrices) {
                   n, a.nnz(), cpu_ms);
       continue;
     }
-    device::Array<std::int32_t> rp(a.row_ptr.data(), a.row_ptr.size()),
+    solvent::cuda::DeviceArray<std::int32_t> rp(a.row_ptr.data(), a.row_ptr.size()),
         ci(a.col_idx.data(), a.nnz());
-    device::Array<complex> v(a.values.data(), a.nnz()), dx(x.data(), n), dy(n);
+    solvent::cuda::DeviceArray<complex> v(a.values.data(), a.nnz()), dx(x.data(), n), dy(n);
     const auto rows = static_cast<std::int64_t>(n);
     auto check = [&](const char* who) {
-      device::copy_to_host(y.data(), dy.data(), n * sizeof(complex));
+      solvent::cuda::copy_to_host(y.data(), dy.data(), n * sizeof(complex));
       const double e = testing::max_relative_difference(y, y_cpu);
       if (e > 1e-12)
         std::printf("<!-- %s on %s differs from the CPU product: %.2e -->\n", who, m.name.c_str(),

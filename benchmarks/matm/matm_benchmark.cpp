@@ -12,7 +12,7 @@
 #include <solvent_test/device_timing.hpp>
 #endif
 
-#include <solvent/testkit.hpp>
+#include <solvent/plugin_factory.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -31,7 +31,7 @@
 #include <omp.h>
 #endif
 
-using solvent::testkit::Settings;
+using solvent::plugins::Settings;
 
 namespace {
 
@@ -70,7 +70,7 @@ Problem make_problem(long n, bool convection) {
   } else {
     p.label = "poisson";
   }
-  p.model = solvent::testkit::make_model("grid-equations-3d", s);
+  p.model = solvent::plugins::make_model("grid-equations-3d", s);
   p.matrix = p.model->linear()->matrix();
   p.b = std::get<std::vector<double>>(p.model->linear()->rhs());
   return p;
@@ -140,13 +140,13 @@ Row solve(const Problem& p, const std::string& name, Settings s, long fixed, int
   s["tolerance"] = fixed > 0 ? 1e-300 : 1e-8;
   s["max_iterations"] = std::int64_t(fixed > 0 ? fixed : 20000);
   try {
-    auto solver = solvent::testkit::make_linear_solver(name, s);
+    auto solver = solvent::plugins::make_linear_solver(name, s);
     solver->setup(p.matrix);
     std::vector<double> x(p.b.size());
     if (warm_up) {  // context creation, first-touch, module load
       Settings w = s;
       w["max_iterations"] = std::int64_t(2);
-      auto warm = solvent::testkit::make_linear_solver(name, w);
+      auto warm = solvent::plugins::make_linear_solver(name, w);
       warm->setup(p.matrix);
       warm->solve(std::span<const double>(p.b), std::span<double>(x));
     }
@@ -319,17 +319,15 @@ int main(int argc, char** argv) {
     const double floor_ms = 1e3 * matm_bytes_per_iteration(shape_size, true) / device_bw;
     using Shape = std::tuple<const char*, int, int>;  // (sweep, block_x, block_z)
     const std::vector<Shape> quick_shapes{
-        {"warp-scan", 64, 4},  {"warp-scan", 64, 8},   {"warp-scan", 64, 16},
-        {"warp-scan", 128, 4}, {"warp-scan", 128, 8},  {"warp-scan", 32, 16},
-        {"warp-scan", 32, 32}, {"warp-scan", 256, 2},  {"warp-scan", 256, 4},
-        {"paper", 64, 8}};
+        {"warp-scan", 64, 4},  {"warp-scan", 64, 8},  {"warp-scan", 64, 16}, {"warp-scan", 128, 4},
+        {"warp-scan", 128, 8}, {"warp-scan", 32, 16}, {"warp-scan", 32, 32}, {"warp-scan", 256, 2},
+        {"warp-scan", 256, 4}, {"paper", 64, 8}};
     const std::vector<Shape> all_shapes{
-        {"warp-scan", 32, 1},  {"warp-scan", 32, 4},  {"warp-scan", 32, 8},
-        {"warp-scan", 64, 1},  {"warp-scan", 64, 2},  {"warp-scan", 64, 4},
-        {"warp-scan", 64, 8},  {"warp-scan", 128, 1}, {"warp-scan", 128, 2},
-        {"warp-scan", 128, 4}, {"warp-scan", 256, 1}, {"warp-scan", 256, 2},
-        {"paper", 16, 16},     {"paper", 32, 4},      {"paper", 64, 4},
-        {"paper", 64, 8},      {"paper", 128, 2},     {"paper", 256, 1}};
+        {"warp-scan", 32, 1},  {"warp-scan", 32, 4},  {"warp-scan", 32, 8},  {"warp-scan", 64, 1},
+        {"warp-scan", 64, 2},  {"warp-scan", 64, 4},  {"warp-scan", 64, 8},  {"warp-scan", 128, 1},
+        {"warp-scan", 128, 2}, {"warp-scan", 128, 4}, {"warp-scan", 256, 1}, {"warp-scan", 256, 2},
+        {"paper", 16, 16},     {"paper", 32, 4},      {"paper", 64, 4},      {"paper", 64, 8},
+        {"paper", 128, 2},     {"paper", 256, 1}};
     std::vector<Row> rows;
     for (const auto& [sweep, bx, bz] : quick ? quick_shapes : all_shapes) {
       Row r = solve(p, "matm-cuda",
@@ -339,8 +337,7 @@ int main(int argc, char** argv) {
                     10, 3, false);
       r.floor_ms = floor_ms;
       rows.push_back(r);
-      std::cout << sweep << " " << bx << "x" << bz << ": "
-                << fmt(r.ms_per_iteration)
+      std::cout << sweep << " " << bx << "x" << bz << ": " << fmt(r.ms_per_iteration)
                 << " ms/iteration " << r.note << "\n"
                 << std::flush;
     }

@@ -47,9 +47,10 @@ void compare(const Options& o, Checks& checks, const System<T>& s, const Pair& p
   const auto b = measure(petsc, s, o.repeats, o.budget_s);
   const std::size_t n = solvent::rows_of(*s.op);
   if (!b.ran) {
-    std::printf("| %s | %zu | %s | %lld | - | %.1e | - | %.3g | - | %.4g | - | %.4g | - | - | - | %s |\n",
-                s.name.c_str(), n, p.ours.c_str(), static_cast<long long>(a.stats.iterations),
-                a.residual, a.setup_s, a.solve_s, a.ms_per_iteration(), b.skipped.c_str());
+    std::printf(
+        "| %s | %zu | %s | %lld | - | %.1e | - | %.3g | - | %.4g | - | %.4g | - | - | - | %s |\n",
+        s.name.c_str(), n, p.ours.c_str(), static_cast<long long>(a.stats.iterations), a.residual,
+        a.setup_s, a.solve_s, a.ms_per_iteration(), b.skipped.c_str());
     return;
   }
   const double diff = relative_difference(a.x, b.x);
@@ -58,7 +59,8 @@ void compare(const Options& o, Checks& checks, const System<T>& s, const Pair& p
   // they monitor (TFQMR: an estimate), so its true residual is printed, not asserted.
   bool ok = checks.expect(a.stats.converged && a.residual <= 1.5 * kTolerance,
                           what + ": ours did not converge (" + a.stats.status + ")");
-  ok = checks.expect(b.stats.converged, what + ": PETSc did not converge (" + b.stats.status + ")") &&
+  ok = checks.expect(b.stats.converged,
+                     what + ": PETSc did not converge (" + b.stats.status + ")") &&
        ok;
   ok = checks.expect(diff <= kAgreement, what + ": solutions differ by more than 1e-5") && ok;
   std::printf(
@@ -74,8 +76,8 @@ void compare(const Options& o, Checks& checks, const System<T>& s, const Pair& p
 
 template <class T>
 void compare_all(const Options& o, Checks& checks, const System<T>& s, bool spd) {
-  for (const Pair& p : {Pair{"bicgstab", "bcgs", false}, Pair{"tfqmr", "tfqmr", false},
-                        Pair{"cg", "cg", true}})
+  for (const Pair& p :
+       {Pair{"bicgstab", "bcgs", false}, Pair{"tfqmr", "tfqmr", false}, Pair{"cg", "cg", true}})
     if (spd || !p.spd_only) compare(o, checks, s, p);
 }
 
@@ -90,25 +92,26 @@ void krylov_section(const Options& o, Checks& checks) {
       "||x_PETSc|| (checked <= %.0e).\n\n",
       kTolerance, o.repeats, o.budget_s, kAgreement);
   std::printf(
-      "| system | n | method | iterations | PETSc iterations | residual | PETSc residual | setup s | "
+      "| system | n | method | iterations | PETSc iterations | residual | PETSc residual | setup s "
+      "| "
       "PETSc setup s | solve s | PETSc solve s | ms/iteration | PETSc ms/iteration | ratio per "
       "iteration | ratio total | diff |\n| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | "
       "---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
   {
-    auto model = solvent::testkit::make_model("matrix-file", {{"matrix", o.matrix_file},
+    auto model = solvent::plugins::make_model("matrix-file", {{"matrix", o.matrix_file},
                                                               {"rhs", std::string("product")},
                                                               {"solution", std::string("ones")}});
-    compare_all(o, checks,
-                System<solvent::complex>{"helmholtz-duct.mtx", model->linear()->matrix(),
-                                         std::get<std::vector<solvent::complex>>(
-                                             model->linear()->rhs())},
-                false);
+    compare_all(
+        o, checks,
+        System<solvent::complex>{"helmholtz-duct.mtx", model->linear()->matrix(),
+                                 std::get<std::vector<solvent::complex>>(model->linear()->rhs())},
+        false);
   }
   for (const auto r : o.cabin) compare_all(o, checks, cabin(r), false);
   {
     const std::int64_t n = o.poisson_csr;
-    auto model = solvent::testkit::make_model("grid-equations-3d",
-                                              {{"n1", n}, {"n2", n}, {"n3", n}});
+    auto model =
+        solvent::plugins::make_model("grid-equations-3d", {{"n1", n}, {"n2", n}, {"n3", n}});
     // In CSR, so that both sides multiply by the same storage (Solvent's solvers would
     // otherwise apply the seven-point stencil directly and PETSc an assembled AIJ matrix).
     auto csr = std::make_shared<const solvent::Operator>(

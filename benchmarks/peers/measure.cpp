@@ -13,7 +13,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 }
 
 bool installed(const std::string& name, solvent::PluginKind kind) {
-  const auto names = solvent::testkit::installed(kind);
+  const auto names = solvent::plugins::installed(kind);
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
@@ -29,16 +29,17 @@ Outcome<T> measure(const Contender& c, const System<T>& s, int repeats, double b
   Outcome<T> out;
   // A plugin this build lacks (PETSc not found, the preconditioner bridge not built) is a
   // skip, named in the table; any other error is the benchmark's failure.
-  for (const auto& [name, kind] : {std::pair{c.solver, solvent::PluginKind::LinearSolver},
-                                   std::pair{c.preconditioner, solvent::PluginKind::Preconditioner}})
+  for (const auto& [name, kind] :
+       {std::pair{c.solver, solvent::PluginKind::LinearSolver},
+        std::pair{c.preconditioner, solvent::PluginKind::Preconditioner}})
     if (!name.empty() && !installed(name, kind)) {
       out.skipped = "no plugin " + name;
       return out;
     }
-  auto solver = solvent::testkit::make_linear_solver(c.solver, c.settings);
+  auto solver = solvent::plugins::make_linear_solver(c.solver, c.settings);
   if (!c.preconditioner.empty())
     solver->set_preconditioner(
-        solvent::testkit::make_preconditioner(c.preconditioner, c.preconditioner_settings));
+        solvent::plugins::make_preconditioner(c.preconditioner, c.preconditioner_settings));
   auto t0 = std::chrono::steady_clock::now();
   solver->setup(s.op);
   out.setup_s = seconds_since(t0);
@@ -56,8 +57,8 @@ Outcome<T> measure(const Contender& c, const System<T>& s, int repeats, double b
     times.push_back(solve());
   if (times.empty()) times.push_back(first);
   out.solve_s = median(times);
-  out.residual = solvent::relative_residual(*s.op, std::span<const T>(s.b),
-                                            std::span<const T>(out.x));
+  out.residual =
+      solvent::relative_residual(*s.op, std::span<const T>(s.b), std::span<const T>(out.x));
   out.ran = true;
   return out;
 }
@@ -88,7 +89,7 @@ bool Checks::expect(bool ok, const std::string& what) {
 }
 
 System<solvent::complex> cabin(std::int64_t resolution) {
-  auto model = solvent::testkit::make_model(
+  auto model = solvent::plugins::make_model(
       "helmholtz", {{"mesh", std::string("builtin:cabin")}, {"resolution", resolution}});
   return {"cabin-" + std::to_string(resolution), model->linear()->matrix(),
           std::get<std::vector<solvent::complex>>(model->linear()->rhs())};

@@ -22,8 +22,8 @@ Contender petsc(const std::string& ksp, const std::string& amg, bool symmetric) 
   // or stalled (gmres, 2000 iterations at 32^3), so there it aggregates the symmetrised graph
   // without smoothing the prolongation and smooths with SOR, as PETSc's manual advises for
   // nonsymmetric problems. The KSP stops on the unpreconditioned residual, as MATM does.
-  std::string options = (ksp == "cg" ? "" : "-ksp_pc_side right ") +
-                        std::string("-ksp_norm_type unpreconditioned");
+  std::string options =
+      (ksp == "cg" ? "" : "-ksp_pc_side right ") + std::string("-ksp_norm_type unpreconditioned");
   if (amg == "boomeramg")
     options += " -pc_hypre_type boomeramg";
   else if (!symmetric)
@@ -62,24 +62,26 @@ void multigrid_section(const Options& o, Checks& checks) {
       "---: | ---: |\n");
   for (const bool convection : {false, true})
     for (const auto n : o.grid) {
-      solvent::testkit::Settings s{{"n1", n}, {"n2", n}, {"n3", n}};
+      solvent::plugins::Settings s{{"n1", n}, {"n2", n}, {"n3", n}};
       if (convection) {
         s["problem"] = std::string("convection-diffusion");
         s["velocity"] = std::string("rotating");
         s["peclet"] = 100.0;
       }
-      auto model = solvent::testkit::make_model("grid-equations-3d", s);
+      auto model = solvent::plugins::make_model("grid-equations-3d", s);
       const System<double> sys{std::to_string(n) + "^3", model->linear()->matrix(),
                                std::get<std::vector<double>>(model->linear()->rhs())};
-      const std::string problem = convection ? "convection-diffusion (rotating, Pe 100)" : "poisson";
+      const std::string problem =
+          convection ? "convection-diffusion (rotating, Pe 100)" : "poisson";
       std::vector<Contender> contenders = {
           {"matm",
            "matm",
            {{"tolerance", kTolerance}, {"max_iterations", std::int64_t(20000)}},
            ""}};
-      for (const std::string& ksp : convection ? std::vector<std::string>{"bcgs", "gmres"}
-                                              : std::vector<std::string>{"cg"})
-        for (const std::string amg : {"gamg", "boomeramg"}) contenders.push_back(petsc(ksp, amg, !convection));
+      for (const std::string& ksp :
+           convection ? std::vector<std::string>{"bcgs", "gmres"} : std::vector<std::string>{"cg"})
+        for (const std::string amg : {"gamg", "boomeramg"})
+          contenders.push_back(petsc(ksp, amg, !convection));
       std::vector<double> reference;
       double matm_total = 0;
       for (const auto& c : contenders) {

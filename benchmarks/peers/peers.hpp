@@ -3,7 +3,7 @@
 // its preconditioner, loaded by name exactly as `solvent run` loads it, so PETSc works on the
 // operator Solvent hands it), its timed setup and solves, and the checks that contenders
 // agree before their times are compared.
-#include <solvent/testkit.hpp>
+#include <solvent/plugin_factory.hpp>
 
 #include <cstdint>
 #include <string>
@@ -11,7 +11,7 @@
 
 namespace peers {
 
-using solvent::testkit::Settings;
+using solvent::plugins::Settings;
 
 template <class T>
 struct System {
@@ -33,8 +33,8 @@ struct Outcome {
   bool ran = false;
   std::string skipped;  // why it did not run: a plugin or package this build lacks
   solvent::SolveStats stats;
-  double setup_s = 0;  // making the solver's operator and preconditioner, once
-  double solve_s = 0;  // median over the timed solves
+  double setup_s = 0;   // making the solver's operator and preconditioner, once
+  double solve_s = 0;   // median over the timed solves
   double residual = 0;  // ||b - A x|| / ||b||, recomputed here from the operator
   std::vector<T> x;
   double ms_per_iteration() const;

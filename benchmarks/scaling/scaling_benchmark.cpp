@@ -35,7 +35,7 @@
 #include <solvent_test/device_timing.hpp>
 #endif
 
-#include <solvent/testkit.hpp>
+#include <solvent/plugin_factory.hpp>
 
 #include <fmt/format.h>
 
@@ -120,21 +120,25 @@ void run(const Args& a, const Communicator& comm, const solvent::Stencil7<double
   constexpr int products = 20;
   std::vector<double> with_halo, without;
   for (long r = 0; r < a.repeat; ++r) {
-    with_halo.push_back(timed(comm, [&] {
-      for (int k = 0; k < products; ++k) space.apply(u, v);
-      space.dot(v, v);  // waits for the device
-    }) / products);
-    without.push_back(timed(comm, [&] {
-      for (int k = 0; k < products; ++k) local.apply(u_local, v_local);
-      local.dot(v_local, v_local);
-    }) / products);
+    with_halo.push_back(timed(comm,
+                              [&] {
+                                for (int k = 0; k < products; ++k) space.apply(u, v);
+                                space.dot(v, v);  // waits for the device
+                              }) /
+                        products);
+    without.push_back(timed(comm,
+                            [&] {
+                              for (int k = 0; k < products; ++k) local.apply(u_local, v_local);
+                              local.dot(v_local, v_local);
+                            }) /
+                      products);
   }
-  const std::string halo_path =
-      comm.size() == 1 ? "-"
-      : std::string(device) == "cpu" ? "MPI"
-      : (std::getenv("SOLVENT_CUDA_HALO") && std::string(std::getenv("SOLVENT_CUDA_HALO")) == "host")
-          ? "host-staged MPI"
-          : "GPU peer (auto)";
+  const std::string halo_path = comm.size() == 1               ? "-"
+                                : std::string(device) == "cpu" ? "MPI"
+                                : (std::getenv("SOLVENT_CUDA_HALO") &&
+                                   std::string(std::getenv("SOLVENT_CUDA_HALO")) == "host")
+                                    ? "host-staged MPI"
+                                    : "GPU peer (auto)";
   // Halo bytes a rank receives per product (the largest over ranks).
   double halo_bytes = 0;
   if (block.distributed()) {
@@ -144,15 +148,18 @@ void run(const Args& a, const Communicator& comm, const solvent::Stencil7<double
   comm.max(std::span<double>(&halo_bytes, 1));
   const double per_iteration = median(solve_s) / double(std::max<std::int64_t>(iterations, 1));
   if (comm.rank() == 0) {
-    const auto& split = block.block ? block.block->blocks.split : solvent::GridBlocks::Index3{1, 1, 1};
-    const auto& nodes = block.block ? block.block->blocks.nodes
-                                    : solvent::GridBlocks::Index3{int(block.n1), int(block.n2),
-                                                                  int(block.n3)};
-    std::printf("| %s | %s | %s | %d | %dx%dx%d | %dx%dx%d | %s | %lld | %.3f | %.1f | %.3f | %.3f | %.2e |\n",
-                a.solver.c_str(), a.problem.c_str(), a.weak ? "weak" : "strong", comm.size(),
-                nodes[0], nodes[1], nodes[2], split[0], split[1], split[2], halo_path.c_str(),
-                static_cast<long long>(iterations), 1e3 * per_iteration, halo_bytes / 1024.0,
-                1e3 * median(with_halo), 1e3 * (median(with_halo) - median(without)), residual);
+    const auto& split =
+        block.block ? block.block->blocks.split : solvent::GridBlocks::Index3{1, 1, 1};
+    const auto& nodes =
+        block.block ? block.block->blocks.nodes
+                    : solvent::GridBlocks::Index3{int(block.n1), int(block.n2), int(block.n3)};
+    std::printf(
+        "| %s | %s | %s | %d | %dx%dx%d | %dx%dx%d | %s | %lld | %.3f | %.1f | %.3f | %.3f | %.2e "
+        "|\n",
+        a.solver.c_str(), a.problem.c_str(), a.weak ? "weak" : "strong", comm.size(), nodes[0],
+        nodes[1], nodes[2], split[0], split[1], split[2], halo_path.c_str(),
+        static_cast<long long>(iterations), 1e3 * per_iteration, halo_bytes / 1024.0,
+        1e3 * median(with_halo), 1e3 * (median(with_halo) - median(without)), residual);
     std::fflush(stdout);
   }
 }
@@ -167,26 +174,24 @@ struct TransferEnd {
   bool gpu;
   std::vector<double> host;
 #ifdef SCALING_BENCHMARK_CUDA
-  solvent::krylov::device::Array<double> device;
-  solvent::krylov::device::PinnedRegion pinned;
+  solvent::cuda::DeviceArray<double> device;
+  solvent::cuda::PinnedRegion pinned;
 #endif
 };
 
 #ifdef SCALING_BENCHMARK_CUDA
 TransferEnd::TransferEnd(bool g, std::size_t count) : gpu(g), host(count, 1.0) {
   if (!gpu) return;  // a CPU end touches no CUDA call, so it runs where there is no GPU
-  device = solvent::krylov::device::Array<double>(count);
-  pinned = solvent::krylov::device::PinnedRegion(host.data(), count * sizeof(double));
+  device = solvent::cuda::DeviceArray<double>(count);
+  pinned = solvent::cuda::PinnedRegion(host.data(), count * sizeof(double));
 }
 void TransferEnd::send(const Communicator& comm, int peer) {
-  if (gpu)
-    solvent::krylov::device::copy_to_host(host.data(), device.data(), host.size() * sizeof(double));
+  if (gpu) solvent::cuda::copy_to_host(host.data(), device.data(), host.size() * sizeof(double));
   comm.send(peer, std::as_bytes(std::span<const double>(host)));
 }
 void TransferEnd::receive(const Communicator& comm, int peer) {
   comm.receive(peer, std::as_writable_bytes(std::span<double>(host)));
-  if (gpu)
-    solvent::krylov::device::copy_to_device(device.data(), host.data(), host.size() * sizeof(double));
+  if (gpu) solvent::cuda::copy_to_device(device.data(), host.data(), host.size() * sizeof(double));
 }
 #else
 TransferEnd::TransferEnd(bool g, std::size_t count) : gpu(g), host(count, 1.0) {
@@ -208,24 +213,27 @@ void transfer_sweep(const Communicator& comm, const std::string& pair) {
   const bool gpu = comm.rank() == 0 ? pair.starts_with("gpu") : pair.ends_with("gpu");
   const int peer = 1 - comm.rank();
   if (comm.rank() == 0)
-    std::printf("| ends | V (doubles) | KiB | one way µs | GB/s |\n| --- | --- | --- | --- | --- |\n");
+    std::printf(
+        "| ends | V (doubles) | KiB | one way µs | GB/s |\n| --- | --- | --- | --- | --- |\n");
   std::vector<double> vs, ts;
   for (const double v : {1e2, 1e3, 1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6}) {
     TransferEnd end(gpu, static_cast<std::size_t>(v));
     constexpr int repeat = 21, rounds = 5;
     std::vector<double> one_way;
     for (int r = 0; r < repeat; ++r)
-      one_way.push_back(timed(comm, [&] {
-        for (int q = 0; q < rounds; ++q) {
-          if (comm.rank() == 0) {
-            end.send(comm, peer);
-            end.receive(comm, peer);
-          } else {
-            end.receive(comm, peer);
-            end.send(comm, peer);
-          }
-        }
-      }) / (2 * rounds));
+      one_way.push_back(timed(comm,
+                              [&] {
+                                for (int q = 0; q < rounds; ++q) {
+                                  if (comm.rank() == 0) {
+                                    end.send(comm, peer);
+                                    end.receive(comm, peer);
+                                  } else {
+                                    end.receive(comm, peer);
+                                    end.send(comm, peer);
+                                  }
+                                }
+                              }) /
+                        (2 * rounds));
     const double t = median(one_way);
     if (comm.rank() == 0)
       std::printf("| %s | %.0f | %.1f | %.1f | %.2f |\n", pair.c_str(), v, v * 8 / 1024, 1e6 * t,
@@ -250,9 +258,10 @@ void transfer_sweep(const Communicator& comm, const std::string& pair) {
   }
   const double b = svt / svv, a = mt - b * mv, r2 = svt * svt / (svv * stt);
   if (comm.rank() == 0)
-    std::printf("\nfit %s, V from 1e4 to 1e6: T = a + b V with a = %.2f µs, b = %.3e µs per "
-                "double (%.2f GB/s), R^2 = %.4f\n",
-                pair.c_str(), a, b, 8e-3 / b, r2);
+    std::printf(
+        "\nfit %s, V from 1e4 to 1e6: T = a + b V with a = %.2f µs, b = %.3e µs per "
+        "double (%.2f GB/s), R^2 = %.4f\n",
+        pair.c_str(), a, b, 8e-3 / b, r2);
 }
 
 #ifdef SCALING_BENCHMARK_CUDA
@@ -262,19 +271,22 @@ void halo_sweep(const Communicator& comm) {
   namespace device = solvent::krylov::device;
   if (comm.size() != 2) throw solvent::Error("--halo-sweep takes exactly 2 ranks");
   if (comm.rank() == 0)
-    std::printf("| face KiB | GPU peer µs | GPU peer GB/s | host-staged µs | host-staged GB/s |\n"
-                "| --- | --- | --- | --- | --- |\n");
+    std::printf(
+        "| face KiB | GPU peer µs | GPU peer GB/s | host-staged µs | host-staged GB/s |\n"
+        "| --- | --- | --- | --- | --- |\n");
   for (std::size_t kib = 16; kib <= 64 * 1024; kib *= 4) {
     const int m = int(kib * 1024 / 8 / 512);
-    const solvent::GridBlock block{solvent::GridBlocks({512, m, 2}, 2, {1, 1, 2}), comm.rank(), &comm};
+    const solvent::GridBlock block{solvent::GridBlocks({512, m, 2}, 2, {1, 1, 2}), comm.rank(),
+                                   &comm};
     solvent::HaloExchange<double> host(block, solvent::HaloExchange<double>::Layout::Block);
     const std::size_t n = host.send_buffer().size();
-    device::Array<double> send(n), receive(n);
+    solvent::cuda::DeviceArray<double> send(n), receive(n);
     std::array<std::size_t, 7> offsets;
     for (int f = 0; f <= 6; ++f) offsets[f] = host.face_offset(f);
     device::PeerExchange peer(block, offsets, sizeof(double));
-    const device::PinnedRegion pinned_send(host.send_buffer().data(), n * sizeof(double));
-    const device::PinnedRegion pinned_receive(host.receive_buffer().data(), n * sizeof(double));
+    const solvent::cuda::PinnedRegion pinned_send(host.send_buffer().data(), n * sizeof(double));
+    const solvent::cuda::PinnedRegion pinned_receive(host.receive_buffer().data(),
+                                                     n * sizeof(double));
     constexpr int repeat = 30;
     std::vector<double> peer_s, host_s;
     for (int r = 0; r < repeat; ++r) {
@@ -283,9 +295,10 @@ void halo_sweep(const Communicator& comm) {
         peer.receive();
       }));
       host_s.push_back(timed(comm, [&] {
-        device::copy_to_host(host.send_buffer().data(), send.data(), n * sizeof(double));
+        solvent::cuda::copy_to_host(host.send_buffer().data(), send.data(), n * sizeof(double));
         host.transfer();
-        device::copy_to_device(receive.data(), host.receive_buffer().data(), n * sizeof(double));
+        solvent::cuda::copy_to_device(receive.data(), host.receive_buffer().data(),
+                                      n * sizeof(double));
       }));
     }
     const double bytes = double(n * sizeof(double));
@@ -306,7 +319,7 @@ int main(int argc, char** argv) {
       const Args a = parse(argc, argv);
       const bool cuda = a.transfer.empty() ? a.halo_sweep || a.solver.ends_with("-cuda")
                                            : a.transfer.find("gpu") != std::string::npos;
-      solvent::testkit::Settings s{{"n1", std::int64_t(a.n)},
+      solvent::plugins::Settings s{{"n1", std::int64_t(a.n)},
                                    {"n2", std::int64_t(a.n)},
                                    {"n3", std::int64_t(a.weak ? a.n * comm.size() : a.n)}};
       if (a.problem == "convection") {
@@ -334,26 +347,31 @@ int main(int argc, char** argv) {
       }
       double setup = 0;
       std::shared_ptr<solvent::Model> model;
-      setup = timed(comm, [&] { model = solvent::testkit::make_model("grid-equations-3d", s, comm); });
+      setup =
+          timed(comm, [&] { model = solvent::plugins::make_model("grid-equations-3d", s, comm); });
       const auto op = model->linear()->matrix();
       const auto& block = std::get<solvent::Stencil7<double>>(*op);
       const auto b = std::get<std::vector<double>>(model->linear()->rhs());
-      auto pc = solvent::testkit::make_preconditioner(cuda ? "jacobi-cuda" : "jacobi", {}, comm);
+      auto pc = solvent::plugins::make_preconditioner(cuda ? "jacobi-cuda" : "jacobi", {}, comm);
       pc->setup(op);
       if (comm.rank() == 0)
         std::fprintf(stderr, "assembly %.1f s on %d ranks\n", setup, comm.size());
       const bool cg = a.solver.starts_with("cg");
       if (!cuda) {
         if (cg)
-          run<solvent::krylov::Cg, solvent::krylov::HostSpace<double>>(a, comm, block, b, pc.get(), "cpu");
+          run<solvent::krylov::Cg, solvent::krylov::HostSpace<double>>(a, comm, block, b, pc.get(),
+                                                                       "cpu");
         else
-          run<solvent::krylov::Bicgstab, solvent::krylov::HostSpace<double>>(a, comm, block, b, pc.get(), "cpu");
+          run<solvent::krylov::Bicgstab, solvent::krylov::HostSpace<double>>(a, comm, block, b,
+                                                                             pc.get(), "cpu");
       } else {
 #ifdef SCALING_BENCHMARK_CUDA
         if (cg)
-          run<solvent::krylov::Cg, solvent::krylov::DeviceSpace<double>>(a, comm, block, b, pc.get(), "cuda");
+          run<solvent::krylov::Cg, solvent::krylov::DeviceSpace<double>>(a, comm, block, b,
+                                                                         pc.get(), "cuda");
         else
-          run<solvent::krylov::Bicgstab, solvent::krylov::DeviceSpace<double>>(a, comm, block, b, pc.get(), "cuda");
+          run<solvent::krylov::Bicgstab, solvent::krylov::DeviceSpace<double>>(a, comm, block, b,
+                                                                               pc.get(), "cuda");
 #endif
       }
     } catch (const std::exception& e) {

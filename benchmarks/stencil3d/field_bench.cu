@@ -17,8 +17,9 @@
 //   stencil3d-field-bench [--grid 300] [--reps 20] [--out stencil3d_field.csv]
 #include <solvent_stencil3d/simulation_state.hpp>
 
-#include <solvent/cuda.hpp>
-#include <solvent/testkit.hpp>
+#include <solvent/device/cuda.hpp>
+#include <solvent/device/device_array.hpp>
+#include <solvent/plugin_factory.hpp>
 #include <solvent_family_angiogenesis_3d/coefficients.hpp>
 #include <solvent_family_angiogenesis_3d/grid.hpp>
 #include <solvent_family_angiogenesis_3d/parameters.hpp>
@@ -170,29 +171,22 @@ void update_on_host(const Grid& g, const FieldConstants& k, const std::vector<do
       }
 }
 
+// A device field with the copies and the poisoning the comparison needs.
 class DeviceField {
  public:
-  explicit DeviceField(std::size_t count) : count_(count) {
-    check(cudaMalloc(&ptr_, count * sizeof(double)), "cudaMalloc");
-  }
-  DeviceField(const DeviceField&) = delete;
-  DeviceField& operator=(const DeviceField&) = delete;
-  ~DeviceField() { cudaFree(ptr_); }
-  double* get() const { return ptr_; }
-  void upload(const std::vector<double>& v) {
-    check(cudaMemcpy(ptr_, v.data(), count_ * sizeof(double), cudaMemcpyHostToDevice), "upload");
-  }
+  explicit DeviceField(std::size_t count) : data_(count, "stencil3d field bench") {}
+  double* get() const { return const_cast<double*>(data_.data()); }
+  void upload(const std::vector<double>& v) { data_.upload(v.data(), data_.size()); }
   std::vector<double> download() const {
-    std::vector<double> v(count_);
-    check(cudaMemcpy(v.data(), ptr_, count_ * sizeof(double), cudaMemcpyDeviceToHost), "download");
+    std::vector<double> v(data_.size());
+    data_.download(v.data(), v.size());
     return v;
   }
   // All bits set (a NaN): a kernel that misses a node cannot pass the comparison.
-  void poison() { check(cudaMemset(ptr_, 0xff, count_ * sizeof(double)), "cudaMemset"); }
+  void poison() { check(cudaMemset(get(), 0xff, data_.size() * sizeof(double)), "cudaMemset"); }
 
  private:
-  double* ptr_ = nullptr;
-  std::size_t count_;
+  solvent::cuda::DeviceArray<double> data_;
 };
 
 bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
@@ -252,7 +246,7 @@ int run(int argc, char** argv) {
   // (any field of the same range serves a bandwidth measurement).
   const double dt = 0.001;
   const auto model =
-      solvent::testkit::make_model("angiogenesis-3d", {{"nx", side}, {"ny", side}, {"nz", side}});
+      solvent::plugins::make_model("angiogenesis-3d", {{"nx", side}, {"ny", side}, {"nz", side}});
   const auto& p = *solvent::family<a3d::ParametersFamily>(*model);
   const auto init = solvent::stencil3d::initial_state(p, dt, 42, 1 << 20);
   const Grid g = a3d::grid_of(p);

@@ -10,17 +10,17 @@
 #include <solvent_stencil3d/simulation_state.hpp>
 #include <solvent_stencil3d/stencil_engine.hpp>
 
-#include <solvent/testkit.hpp>
+#include <solvent/plugin_factory.hpp>
 #include <solvent_family_angiogenesis_3d/grid.hpp>
 #include <solvent_family_angiogenesis_3d/parameters.hpp>
 
 #include <algorithm>
 #include <array>
-#include <memory>
 #include <cstdio>
 #include <cstring>
 #include <exception>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -42,7 +42,7 @@ double median(std::vector<double> v) {
 solvent::angiogenesis_3d::Parameters parameters(std::int64_t nx, std::int64_t ny, std::int64_t nz) {
   static std::vector<std::shared_ptr<solvent::Model>> keep;  // the block lives in the model
   keep.push_back(
-      solvent::testkit::make_model("angiogenesis-3d", {{"nx", nx}, {"ny", ny}, {"nz", nz}}));
+      solvent::plugins::make_model("angiogenesis-3d", {{"nx", nx}, {"ny", ny}, {"nz", nz}}));
   return *solvent::family<solvent::angiogenesis_3d::ParametersFamily>(*keep.back());
 }
 
@@ -65,8 +65,7 @@ bool same_state(const SimulationState& a, const SimulationState& b) {
   };
   return eq(a.f, b.f) && eq(a.c, b.c) && eq(a.owner, b.owner) && eq(a.node, b.node) &&
          eq(a.active, b.active) && eq(a.birth, b.birth) && eq(a.segments, b.segments) &&
-         eq(a.vessel, b.vessel) &&
-         std::memcmp(&a.counters, &b.counters, sizeof a.counters) == 0;
+         eq(a.vessel, b.vessel) && std::memcmp(&a.counters, &b.counters, sizeof a.counters) == 0;
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-#include <solvent/cuda.hpp>
+#include <solvent/device/cuda.hpp>
 #include <solvent/errors.hpp>
 
 #include <cuda_runtime.h>

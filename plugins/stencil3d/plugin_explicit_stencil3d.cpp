@@ -8,4 +8,4 @@ SOLVENT_PLUGIN(
         "explicit-stencil3d", "1.0.0",
         "discrete tip cells moved by the 7-point stencil coefficients, for angiogenesis-3d, CPU or "
         "CUDA",
-        &solvent::stencil3d::integrator_schema, "cpu|cuda")))
+        &solvent::stencil3d::integrator_schema, "any")))

@@ -2,7 +2,7 @@
 // DeviceUnavailable with one line naming the caller; with one it names the device and
 // refuses an ordinal past the last. A failed status becomes a SolverError naming the
 // caller and the call, with CUDA's own text.
-#include <solvent/cuda.hpp>
+#include <solvent/device/cuda.hpp>
 #include <solvent/errors.hpp>
 
 #include <doctest/doctest.h>
@@ -38,6 +38,6 @@ TEST_CASE("the device probe either names a device or says why there is none") {
 TEST_CASE("a failed status is a SolverError: context, call, CUDA's text") {
   CHECK_NOTHROW(solvent::cuda::check(0, "ctx", "cudaMemcpy"));
   // 2 is cudaErrorMemoryAllocation in every CUDA runtime.
-  CHECK_THROWS_WITH_AS(solvent::cuda::check(2, "ctx", "cudaMalloc"), "ctx: cudaMalloc: out of memory",
-                       solvent::SolverError);
+  CHECK_THROWS_WITH_AS(solvent::cuda::check(2, "ctx", "cudaMalloc"),
+                       "ctx: cudaMalloc: out of memory", solvent::SolverError);
 }

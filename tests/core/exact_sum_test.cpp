@@ -2,7 +2,7 @@
 // over ranks (simulated here by adding the digits of parts as Communicator::sum would).
 #include <doctest/doctest.h>
 
-#include <solvent/exact_sum.hpp>
+#include <solvent/numerics/exact_sum.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -5,9 +5,9 @@
 
 #include "ranks/communicator_world.hpp"
 
-#include <solvent/block_faces.hpp>
 #include <solvent/errors.hpp>
-#include <solvent/grid_blocks.hpp>
+#include <solvent/grid/block_faces.hpp>
+#include <solvent/grid/grid_blocks.hpp>
 #include <solvent_test/grid_splits.hpp>
 
 #include <complex>
@@ -247,7 +247,8 @@ TEST_CASE("a halo exchange of a block without ghost layer brings each neighbour'
     const std::int64_t ext[3] = {e[0], e[1], e[2]};
     for (int face = 0; face < 6; ++face) {
       const auto ghost = halo.ghost(face);
-      CHECK(ghost.size() == (neighbours[face] < 0 ? 0u : std::size_t(solvent::face_nodes(ext, face))));
+      CHECK(ghost.size() ==
+            (neighbours[face] < 0 ? 0u : std::size_t(solvent::face_nodes(ext, face))));
       for (std::size_t q = 0; q < ghost.size(); ++q) {
         std::int64_t at[3];
         solvent::face_node(ext, face, std::int64_t(q), 1, at);

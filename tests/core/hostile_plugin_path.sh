@@ -34,6 +34,7 @@ expect_line "$listing" "  $dir/libsolvent-hang-on-load.so: did not load within 1
 expect_line "$listing" "  $dir/libsolvent-throw-on-load.so: threw an exception that is not a std::exception while it was loaded"
 expect_line "$listing" "  $dir/libsolvent-exit-on-load.so: exited on load (exit status 3)"
 expect_line "$listing" "  $dir/libsolvent-throwing-schema.so: its schema() threw an exception that is not a std::exception"
+expect_line "$listing" "  $dir/libsolvent-unknown-device.so: descriptor of 'unknown-device' names device 'gpu'; a plugin runs on \"cpu\", \"cuda\" or \"any\""
 grep -qF "  $dir/libsolvent-cut.so: truncated (4096 bytes; its ELF header describes " <<<"$listing" ||
   fail "the truncated library is not listed as truncated"
 expect_line "$listing" "  $dir/libsolvent-text.so: not a shared library (no ELF header)"

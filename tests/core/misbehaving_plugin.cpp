@@ -1,6 +1,7 @@
 // A linear-solver plugin that misbehaves in the one way MISBEHAVIOUR names when it is built:
 // while it is loaded (abort, segfault, hang, throw, exit from a static initialiser), in its
-// schema, or in its constructor. Listing the plugin path must survive each of them.
+// schema, in its constructor, or in its descriptor (a device no Solvent knows). Listing the plugin
+// path must survive each of them.
 #include <solvent/solvent.hpp>
 
 #include <csignal>
@@ -15,6 +16,7 @@
 #define exit_on_load 5
 #define throwing_schema 6
 #define throwing_constructor 7
+#define unknown_device 8
 
 namespace {
 
@@ -60,5 +62,12 @@ solvent::Schema schema() {
 
 }  // namespace
 
+#if MISBEHAVIOUR == unknown_device
+#define FIXTURE_DEVICE "gpu"
+#else
+#define FIXTURE_DEVICE "cpu"
+#endif
+
 SOLVENT_PLUGIN(solvent::describe_linear_solver<Solver>(FIXTURE_NAME, "1.0.0",
-                                                       "misbehaves: " FIXTURE_NAME, &schema))
+                                                       "misbehaves: " FIXTURE_NAME, &schema,
+                                                       FIXTURE_DEVICE))

@@ -123,7 +123,7 @@ TEST_CASE("a library that kills, hangs or throws while it is read is skipped; th
     REQUIRE(s.reason.starts_with(s.path.string() + ": "));
     reasons[s.path.filename().string()] = s.reason.substr(s.path.string().size() + 2);
   }
-  CHECK(reasons.size() == 7);
+  CHECK(reasons.size() == 8);
   CHECK(reasons["libsolvent-abort-on-load.so"] == "crashed on load: SIGABRT");
   CHECK(reasons["libsolvent-segfault-on-load.so"] == "crashed on load: SIGSEGV");
   CHECK(reasons["libsolvent-hang-on-load.so"] == "did not load within 0.5 s");
@@ -132,6 +132,9 @@ TEST_CASE("a library that kills, hangs or throws while it is read is skipped; th
   CHECK(reasons["libsolvent-exit-on-load.so"] == "exited on load (exit status 3)");
   CHECK(reasons["libsolvent-throwing-schema.so"] ==
         "its schema() threw an exception that is not a std::exception");
+  CHECK(reasons["libsolvent-unknown-device.so"] ==
+        "descriptor of 'unknown-device' names device 'gpu'; a plugin runs on \"cpu\", "
+        "\"cuda\" or \"any\"");
   CHECK(reasons["libsolvent-wrong-abi.so"].starts_with("plugin ABI version 999 does not match"));
   // Only a constructor that throws is not found by reading: it is a plugin like any other.
   REQUIRE(registry.plugins().size() == 1);

@@ -1,12 +1,12 @@
 // Which device a rank computes on, from a plugin's device parameter: one for all, auto by
 // the host's GPUs, or one per rank; everything else refused with the message a user sees.
+#include <solvent/device/rank_device.hpp>
 #include <solvent/errors.hpp>
-#include <solvent/rank_device.hpp>
 
 #include <doctest/doctest.h>
 
-using solvent::RankDevice;
 using solvent::rank_device;
+using solvent::RankDevice;
 
 TEST_CASE("a device for every rank, auto by the host's GPUs, or one per rank") {
   const auto& one = solvent::single_rank();

@@ -16,7 +16,7 @@ make_tree() {
   printf '#include <solvent/model.hpp>\n#include <solvent_alpha/a.hpp>\n#include <solvent_family_gamma/g.hpp>\n#include "src/private.hpp"\n' \
     > "$t/plugins/alpha/plugin_alpha.cpp"
   mkdir -p "$t/core/src/sdk" "$t/core/src/config" "$t/core/src/record" "$t/core/src/run"
-  printf '#include "sdk/checked_file.hpp"\n#include <solvent/output.hpp>\n' > "$t/core/src/sdk/output.cpp"
+  printf '#include "sdk/checked_file.hpp"\n#include <solvent/io/output.hpp>\n' > "$t/core/src/sdk/output.cpp"
   printf '#include "config/config_document.hpp"\n#include "sdk/checked_file.hpp"\n' > "$t/core/src/config/config_validation.cpp"
   printf '#include "config/config_validation.hpp"\n' > "$t/core/src/record/run_record.cpp"
   printf '#include "record/run_record.hpp"\n#include "config/config_validation.hpp"\n' > "$t/core/src/run/run_driver.cpp"

@@ -55,8 +55,10 @@ step "pkg-config: every installed header compiles from the install alone; a plug
 export PKG_CONFIG_PATH=$libdir/pkgconfig
 cflags=$(pkg-config --cflags solvent)
 libs=$(pkg-config --libs solvent)
-for header in "$prefix"/include/solvent/*.hpp; do
-  echo "#include <solvent/${header##*/}>"
+# The contract (include/solvent) and every toolbox folder below it; the .cuh headers are
+# for nvcc alone.
+(cd "$prefix/include" && find solvent -name '*.hpp' | sort) | while read -r header; do
+  echo "#include <$header>"
 done > "$work/all_headers.cpp"
 # The shell re-reads the flags, as make does, so SOLVENT_VERSION keeps its quotes.
 sh -c "$cxx -std=c++20 -fsyntax-only $cflags $work/all_headers.cpp"

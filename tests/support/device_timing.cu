@@ -1,6 +1,7 @@
 #include <solvent_test/device_timing.hpp>
 
-#include <solvent/cuda.hpp>
+#include <solvent/device/cuda.hpp>
+#include <solvent/device/device_array.hpp>
 
 #include <cuda_runtime.h>
 
@@ -38,14 +39,10 @@ double median_device_ms(const std::function<void()>& launch, int reps, int warmu
 
 double copy_bandwidth_gbs(std::size_t bytes) {
   cuda::current_device(context);  // DeviceUnavailable, not a cudaMalloc failure
-  void *a = nullptr, *b = nullptr;
-  check(cudaMalloc(&a, bytes), "cudaMalloc");
-  check(cudaMalloc(&b, bytes), "cudaMalloc");
-  check(cudaMemset(a, 1, bytes), "cudaMemset");
+  cuda::DeviceArray<std::byte> from(bytes, context), to(bytes, context);
+  std::byte *a = from.data(), *b = to.data();
   const double ms = median_device_ms(
       [&] { check(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy"); }, 10);
-  cudaFree(a);
-  cudaFree(b);
   return 2.0 * double(bytes) / (ms * 1e6);
 }
 

@@ -1,9 +1,14 @@
 #pragma once
 // What the direct solvers (factor an operator once, substitute per right-hand side) share,
-// written once: the factor storage of either scalar and the statistics of a solve. (The
-// checks before a solve are LinearSolver::solve's, in the core.)
+// written once: the factor-or-reuse skeleton, the factor storage of either scalar and the
+// statistics of a solve. (The checks before a solve are LinearSolver::solve's, in the core.)
 #include <solvent/linear_solver.hpp>
 
+#include <solvent/plugin.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <span>
 #include <string>
 
 namespace solvent {
@@ -31,5 +36,49 @@ inline SolveStats direct_solve_stats() {
   s.status = "direct solve";
   return s;
 }
+
+// The skeleton of every direct solver, written once: it reads `reuse_factorization`, decides
+// when to factor (once at setup with reuse, at every solve without), counts factorisations,
+// and reports both as facts. A solver keeps only its arithmetic:
+//   load              check the operator (square, storage) and keep what it needs beside
+//                     the factors (a copy on a device); at every setup, before factoring;
+//   factor            factor the operator last loaded;
+//   substitute        solve with the factors, for each scalar the solver's forms() offer;
+//   factor_and_solve  without reuse, one solve from the operator: factor then substitute
+//                     unless the solver fuses the two (elimination of [A | b]).
+// The operator is whatever the core handed to setup, in one of the solver's forms.
+class DirectSolver : public LinearSolver {
+ public:
+  // "factorizations", "reuse_factorization", then the solver's own.
+  Facts facts() const final;
+
+ protected:
+  // Reads the parameter `reuse_factorization` (a boolean the solver's schema declares).
+  explicit DirectSolver(const PluginContext& ctx);
+  // For a solver whose presets decide it (a mode that implies one or the other).
+  explicit DirectSolver(bool reuse_factorization) : reuse_(reuse_factorization) {}
+
+  bool reuse() const { return reuse_; }
+  const Operator& op() const { return *op_; }
+
+  virtual void load(const Operator&) {}
+  virtual void factor() = 0;
+  virtual void substitute(std::span<const double> b, std::span<double> x);
+  virtual void substitute(std::span<const complex> b, std::span<complex> x);
+  virtual void factor_and_solve(std::span<const double> b, std::span<double> x);
+  virtual void factor_and_solve(std::span<const complex> b, std::span<complex> x);
+  virtual Facts more_facts() const { return {}; }
+
+ private:
+  void setup_impl(std::shared_ptr<const Operator> op) final;
+  SolveStats solve_impl(std::span<const double> b, std::span<double> x) final;
+  SolveStats solve_impl(std::span<const complex> b, std::span<complex> x) final;
+  template <class T>
+  SolveStats solve_as(std::span<const T> b, std::span<T> x);
+
+  bool reuse_;
+  std::shared_ptr<const Operator> op_;
+  std::int64_t factorizations_ = 0;
+};
 
 }  // namespace solvent

@@ -1,8 +1,9 @@
 #pragma once
 // The plugin descriptor: the one symbol a plugin library exports, a plain `extern "C"`
 // function solvent_plugin_descriptor() (no Boost in the SDK's headers), read by the core
-// before any other plugin code runs — the pattern of LLVM's pass-plugin info. abi_version is the first field and never moves, so the core
-// can refuse a mismatched library before touching anything whose layout may differ.
+// before any other plugin code runs — the pattern of LLVM's pass-plugin info. abi_version is the
+// first field and never moves, so the core can refuse a mismatched library before touching anything
+// whose layout may differ.
 //
 // A plugin source file ends with, for example:
 //
@@ -17,9 +18,9 @@
 #include <solvent/preconditioner.hpp>
 
 #include <memory>
-#include <vector>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 namespace spdlog {
 class logger;
@@ -57,7 +58,9 @@ struct PluginDescriptor {
   PluginKind kind;
   const char* version;
   const char* summary;
-  const char* device;  // "cpu" or "cuda"
+  // Where it runs: "cpu", "cuda", or "any" for a plugin that runs on either, the choice
+  // made per run (and per rank) by its own `device` parameter. The loader refuses others.
+  const char* device;
   Schema (*schema)();
   // Exactly one factory, the one of `kind`, is set.
   std::unique_ptr<Model> (*make_model)(const PluginContext&);
@@ -127,18 +130,17 @@ PluginDescriptor describe_linear_solver(const char* name, const char* version, c
 }
 
 template <class T>
-PluginDescriptor describe_preconditioner(const char* name, const char* version,
-                                         const char* summary, Schema (*schema)(),
-                                         const char* device = "cpu") {
+PluginDescriptor describe_preconditioner(const char* name, const char* version, const char* summary,
+                                         Schema (*schema)(), const char* device = "cpu") {
   return detail::describe<T>(PluginKind::Preconditioner, name, version, summary, schema, device);
 }
 
 }  // namespace solvent
 
 // Plugins are built with hidden visibility; the descriptor function alone is exported.
-#define SOLVENT_PLUGIN(...)                                                                    \
-  extern "C" __attribute__((visibility("default"))) const ::solvent::PluginDescriptor*         \
-  solvent_plugin_descriptor() {                                                                \
-    static const ::solvent::PluginDescriptor d = __VA_ARGS__;                                  \
-    return &d;                                                                                 \
+#define SOLVENT_PLUGIN(...)                                                            \
+  extern "C" __attribute__((visibility("default"))) const ::solvent::PluginDescriptor* \
+  solvent_plugin_descriptor() {                                                        \
+    static const ::solvent::PluginDescriptor d = __VA_ARGS__;                          \
+    return &d;                                                                         \
   }

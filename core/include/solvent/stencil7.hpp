@@ -10,7 +10,7 @@
 // the neighbouring rank. Its product is then the block's own (no coupling across a face)
 // minus those couplings times the values the halo exchange brought
 // (subtract_face_couplings); solvent::apply and the core's residuals do both.
-#include <solvent/grid_blocks.hpp>
+#include <solvent/grid/grid_blocks.hpp>
 
 #include <array>
 #include <cstddef>

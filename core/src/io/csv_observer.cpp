@@ -4,7 +4,7 @@
 #include "io/vtk_writer.hpp"
 
 #include <solvent/errors.hpp>
-#include <solvent/output.hpp>
+#include <solvent/io/output.hpp>
 
 #include <fmt/format.h>
 
@@ -161,9 +161,10 @@ std::vector<std::string> earlier_rows(const fs::path& dir, const std::string& he
     const bool whole = step && std::count(row.begin(), row.end(), ',') ==
                                    std::count(header.begin(), header.end(), ',');
     if (!whole)
-      throw InputError(fmt::format("{}:{}: a damaged row; the run cannot be continued to the "
-                                   "same bytes (rerun it with --overwrite)",
-                                   file.string(), line));
+      throw InputError(
+          fmt::format("{}:{}: a damaged row; the run cannot be continued to the "
+                      "same bytes (rerun it with --overwrite)",
+                      file.string(), line));
     if (*step < first_step) rows.push_back(std::move(row));
   }
   return rows;

@@ -5,7 +5,7 @@
 #include "ranks/communicator_world.hpp"
 
 #include <solvent/errors.hpp>
-#include <solvent/grid_blocks.hpp>
+#include <solvent/grid/grid_blocks.hpp>
 
 #include <fmt/format.h>
 
@@ -39,7 +39,8 @@ void DistributedSolutionWriter::on_solution(const Vector& x, const SolveStats& s
   // Every rank gets here with the same stats (the solver's tests are over all ranks).
   // The same on every rank (one configuration): all take part in the writing or none.
   if (fields_ && (write_solution_ || !stats.converged))
-    write(std::get_if<std::vector<double>>(&x), stats.converged ? "solution" : "unconverged_iterate");
+    write(std::get_if<std::vector<double>>(&x),
+          stats.converged ? "solution" : "unconverged_iterate");
   next_.on_solution(x, stats, observables);
 }
 
@@ -161,15 +162,16 @@ void DistributedSolutionWriter::write(const std::vector<double>* x, const std::s
   if (uneven == 0.0)
     for (std::size_t d = 0; d < 3; ++d)
       if (!(image.spacing[d] > 0.0) ||
-          !vtk_uniform_coordinates(layout_.axes[d].coordinates, image.origin[d],
-                                   image.spacing[d], offset[d]))
+          !vtk_uniform_coordinates(layout_.axes[d].coordinates, image.origin[d], image.spacing[d],
+                                   offset[d]))
         uneven = 1.0;
   comm.max(std::span<double>(&uneven, 1));
   if (uneven != 0.0) {
     if (root)
-      log_.warn("the {} is held by {} ranks and is not written: over several ranks it is "
-                "written as {}.pvti, of real values on evenly spaced axes, and this one is not",
-                stem == "solution" ? "solution" : "unconverged iterate", comm.size(), stem);
+      log_.warn(
+          "the {} is held by {} ranks and is not written: over several ranks it is "
+          "written as {}.pvti, of real values on evenly spaced axes, and this one is not",
+          stem == "solution" ? "solution" : "unconverged iterate", comm.size(), stem);
     return;
   }
 
@@ -213,11 +215,11 @@ void DistributedSolutionWriter::write(const std::vector<double>* x, const std::s
       note_written(dir_ / pieces.back().source);
     }
     const fs::path pvti = dir_ / (stem + ".pvti");
-    write_vtk_image_pieces(pvti, image, {nodes[0], nodes[1], nodes[2]}, layout_.components,
-                           pieces, vtk_);
+    write_vtk_image_pieces(pvti, image, {nodes[0], nodes[1], nodes[2]}, layout_.components, pieces,
+                           vtk_);
     log_.info("the {} over {} ranks is in {} ({} pieces in {}_pieces/)",
-              stem == "solution" ? "solution" : "unconverged iterate", comm.size(),
-              pvti.string(), comm.size(), stem);
+              stem == "solution" ? "solution" : "unconverged iterate", comm.size(), pvti.string(),
+              comm.size(), stem);
     return std::string();
   });
 }

@@ -4,7 +4,7 @@
 #include "io/output_manifest.hpp"
 
 #include <solvent/errors.hpp>
-#include <solvent/output.hpp>
+#include <solvent/io/output.hpp>
 
 #include <fmt/format.h>
 #include <toml++/toml.h>
@@ -37,7 +37,9 @@ std::int64_t last_row_step(const fs::path& dir) {
   return row_step(row).value_or(-1);
 }
 
-int open_dir(const fs::path& dir) { return ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); }
+int open_dir(const fs::path& dir) {
+  return ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
 
 }  // namespace
 
@@ -81,15 +83,15 @@ OutputDirState inspect_output_dir(const fs::path& dir) {
 
 OutputDirLock::OutputDirLock(const fs::path& dir) : fd_(open_dir(dir)) {
   if (fd_ < 0)
-    throw Error(fmt::format("cannot open the output directory {}: {}", dir.string(),
-                            std::strerror(errno)));
+    throw Error(
+        fmt::format("cannot open the output directory {}: {}", dir.string(), std::strerror(errno)));
   if (::flock(fd_, LOCK_EX | LOCK_NB) == 0) return;
   const int err = errno;
   ::close(fd_);
   fd_ = -1;
   if (err != EWOULDBLOCK)
-    throw Error(fmt::format("cannot lock the output directory {}: {}", dir.string(),
-                            std::strerror(err)));
+    throw Error(
+        fmt::format("cannot lock the output directory {}: {}", dir.string(), std::strerror(err)));
   const auto other = inspect_output_dir(dir);
   throw Error(fmt::format(
       "another Solvent run{} is writing into {}; wait for it to end or choose another --output",
@@ -123,7 +125,8 @@ OutputDirLock prepare_output_dir(const fs::path& dir, const OutputDirRequest& re
   std::error_code ec;
   const bool exists = fs::exists(dir, ec);
   if (exists && !fs::is_directory(dir, ec))
-    throw ConfigError({fmt::format("output directory {} is a file, not a directory", dir.string())});
+    throw ConfigError(
+        {fmt::format("output directory {} is a file, not a directory", dir.string())});
   if (request.resume && !exists)
     throw ConfigError({fmt::format("--resume: {} does not exist", dir.string())});
   if (!exists) fs::create_directories(dir);
@@ -144,9 +147,10 @@ OutputDirLock prepare_output_dir(const fs::path& dir, const OutputDirRequest& re
   if (state.ours) remove_stale_temporaries(dir);
   if (request.resume) {
     if (!state.has_record)
-      throw ConfigError({fmt::format("--resume: {} holds no Solvent run to continue (no "
-                                     "readable record.toml)",
-                                     dir.string())});
+      throw ConfigError(
+          {fmt::format("--resume: {} holds no Solvent run to continue (no "
+                       "readable record.toml)",
+                       dir.string())});
     // The earlier run's files stay listed, so a later --overwrite removes them all.
     for (const auto& f : state.files)
       if (fs::exists(dir / f, ec)) note_written(dir / f);

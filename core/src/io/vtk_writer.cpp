@@ -3,7 +3,7 @@
 #include "sdk/checked_file.hpp"
 
 #include <solvent/errors.hpp>
-#include <solvent/output.hpp>
+#include <solvent/io/output.hpp>
 
 #include <fmt/format.h>
 
@@ -98,10 +98,10 @@ class VtkDocument {
 
   void write(const std::filesystem::path& file) const {
     write_atomically(file, [&](CheckedFile& f) {
-      f.write(fmt::format(
-          "<?xml version=\"1.0\"?>\n<VTKFile type=\"{}\" version=\"1.0\" "
-          "byte_order=\"LittleEndian\"{}>\n",
-          type_, format_.binary ? " header_type=\"UInt64\"" : ""));
+      f.write(
+          fmt::format("<?xml version=\"1.0\"?>\n<VTKFile type=\"{}\" version=\"1.0\" "
+                      "byte_order=\"LittleEndian\"{}>\n",
+                      type_, format_.binary ? " header_type=\"UInt64\"" : ""));
       f.write(text_);
       if (format_.binary) {
         f.write("  <AppendedData encoding=\"raw\">\n   _");
@@ -256,7 +256,8 @@ std::filesystem::path write_vtk_grid(const std::filesystem::path& stem, const Fi
 bool vtk_uniform_coordinates(std::span<const double> c, double origin, double spacing,
                              std::int64_t first) {
   for (std::size_t i = 0; i < c.size(); ++i) {
-    const double expected = origin + static_cast<double>(first + static_cast<std::int64_t>(i)) * spacing;
+    const double expected =
+        origin + static_cast<double>(first + static_cast<std::int64_t>(i)) * spacing;
     if (!(std::abs(c[i] - expected) <= uniform_tolerance * std::abs(spacing))) return false;
   }
   return true;
@@ -282,8 +283,8 @@ void write_vtk_image_pieces(const std::filesystem::path& file, const VtkImage& i
       format.binary ? " header_type=\"UInt64\"" : "");
   out += fmt::format(
       "  <PImageData WholeExtent=\"{}\" GhostLevel=\"0\" Origin=\"{}\" Spacing=\"{}\">\n",
-      extent_text({0, 0, 0}, {nodes[0] - 1, nodes[1] - 1, nodes[2] - 1}),
-      triple_text(image.origin), triple_text(image.spacing));
+      extent_text({0, 0, 0}, {nodes[0] - 1, nodes[1] - 1, nodes[2] - 1}), triple_text(image.origin),
+      triple_text(image.spacing));
   out += "    <PPointData";
   if (!components.empty()) out += fmt::format(" Scalars=\"{}\"", xml_attribute(components.front()));
   out += ">\n";

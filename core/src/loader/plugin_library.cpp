@@ -145,6 +145,12 @@ PluginLibrary load_plugin_library(const fs::path& path) {
         "{}: incomplete descriptor (name, version, summary, device, Solvent version or schema "
         "missing)",
         path.string()));
+  const std::string_view device = d->device;
+  if (device != "cpu" && device != "cuda" && device != "any")
+    throw PluginError(fmt::format(
+        "{}: descriptor of '{}' names device '{}'; a plugin runs on \"cpu\", \"cuda\" or "
+        "\"any\"",
+        path.string(), d->name, device));
   const bool has_factory = (d->kind == PluginKind::Model && d->make_model) ||
                            (d->kind == PluginKind::Integrator && d->make_integrator) ||
                            (d->kind == PluginKind::LinearSolver && d->make_linear_solver) ||
@@ -463,8 +469,8 @@ auto made_by(const PluginLibrary& lib, Make make) {
   } catch (const std::exception& e) {
     throw PluginError(fmt::format("{} failed as it was made: {}", who, e.what()));
   } catch (...) {
-    throw PluginError(fmt::format(
-        "{} threw an exception that is not a std::exception as it was made", who));
+    throw PluginError(
+        fmt::format("{} threw an exception that is not a std::exception as it was made", who));
   }
 }
 }  // namespace

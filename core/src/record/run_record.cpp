@@ -6,7 +6,7 @@
 #include "record/sha256.hpp"
 
 #include <solvent/abi.hpp>
-#include <solvent/output.hpp>
+#include <solvent/io/output.hpp>
 
 #include <algorithm>
 #include <chrono>

@@ -19,7 +19,7 @@
 #include "run/state_guard.hpp"
 
 #include <solvent/errors.hpp>
-#include <solvent/output.hpp>
+#include <solvent/io/output.hpp>
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -69,8 +69,8 @@ void resolve_and_make_plugins(const RunOptions& opt, const fs::path& config,
   // touched: a configuration they refuse (a size beyond the memory, solvers that do not
   // fit) leaves no folder and no record behind to refuse the corrected rerun.
   agree_across_ranks(comm, [&] {
-    r.cfg.emplace(resolve_config(
-        opt.document ? *opt.document : load_config_document(config, opt.overrides)));
+    r.cfg.emplace(
+        resolve_config(opt.document ? *opt.document : load_config_document(config, opt.overrides)));
     const auto& cfg = *r.cfg;
     summary.output_dir = choose_output_dir(opt, cfg);
     summary.model = cfg.model->plugin->descriptor->name;
@@ -110,15 +110,16 @@ void open_output(const RunOptions& opt, const fs::path& config, const Communicat
   const auto ranks = describe_ranks(comm);  // every rank takes part
   agree_across_ranks(comm, [&] {
     if (comm.rank() != 0) return std::string();
-    out.lock.emplace(prepare_output_dir(
-        summary.output_dir, {opt.resume.has_value(), opt.overwrite, opt.resume ? fs::path() : config}));
-    const auto resume = opt.resume ? check_resume(summary.output_dir, cfg, r.resolved, *r.plugins.integrator)
-                                   : ResumePlan{};
-    if (!opt.resume || resume.extends) write_file_atomic(summary.output_dir / "config.toml", r.resolved);
+    out.lock.emplace(prepare_output_dir(summary.output_dir, {opt.resume.has_value(), opt.overwrite,
+                                                             opt.resume ? fs::path() : config}));
+    const auto resume =
+        opt.resume ? check_resume(summary.output_dir, cfg, r.resolved, *r.plugins.integrator)
+                   : ResumePlan{};
+    if (!opt.resume || resume.extends)
+      write_file_atomic(summary.output_dir / "config.toml", r.resolved);
     if (opt.resume)
       log.info("continuing the run in {} ({}) from its checkpoint at step {}{}",
-               summary.output_dir.string(), resume.earlier,
-               resume.checkpoint_step,
+               summary.output_dir.string(), resume.earlier, resume.checkpoint_step,
                resume.extends ? fmt::format(" to step {}", cfg.integrator->params.integer("steps"))
                               : "");
     out.record.emplace(summary.output_dir, cfg, opt.argv, sha256_of(r.resolved));
@@ -131,11 +132,10 @@ void open_output(const RunOptions& opt, const fs::path& config, const Communicat
 
 // Phase 3 for a run with a linear solver: its policy (conversions, residual check) and
 // preconditioner, and the fallback where one is configured.
-std::shared_ptr<LinearSolver> wire_linear_solver(const ResolvedConfig& cfg, PluginSet& plugins,
-                                                 const std::shared_ptr<Preconditioner>& preconditioner,
-                                                 const Communicator& comm, spdlog::logger& log,
-                                                 std::optional<RunRecord>& record,
-                                                 RunSummary& summary) {
+std::shared_ptr<LinearSolver> wire_linear_solver(
+    const ResolvedConfig& cfg, PluginSet& plugins,
+    const std::shared_ptr<Preconditioner>& preconditioner, const Communicator& comm,
+    spdlog::logger& log, std::optional<RunRecord>& record, RunSummary& summary) {
   summary.linear_solver = cfg.linear_solver->plugin->descriptor->name;
   SolverPolicy policy;
   policy.conversion.max_bytes =
@@ -151,8 +151,8 @@ std::shared_ptr<LinearSolver> wire_linear_solver(const ResolvedConfig& cfg, Plug
   // setup and solve checks each solve once.
   if (!cfg.fallback_solver) return std::move(plugins.linear_solver);
   auto fallback = [&cfg, &comm, &log, preconditioner, policy] {
-    auto s = create_linear_solver(*cfg.fallback_solver->plugin,
-                                  context_for(*cfg.fallback_solver, comm));
+    auto s =
+        create_linear_solver(*cfg.fallback_solver->plugin, context_for(*cfg.fallback_solver, comm));
     s->set_policy(policy);
     if (preconditioner && s->uses_preconditioner())
       log.warn("the fallback linear solver runs without the preconditioner");
@@ -162,7 +162,8 @@ std::shared_ptr<LinearSolver> wire_linear_solver(const ResolvedConfig& cfg, Plug
       std::move(plugins.linear_solver), std::move(fallback),
       [&cfg, &log, &record, &summary](const std::string& why_switch) {
         log.warn("{}; falling back to linear solver '{}'", why_switch, cfg.fallback);
-        if (record) record->set_solver_in_use(fmt::format("{} (fallback: {})", cfg.fallback, why_switch));
+        if (record)
+          record->set_solver_in_use(fmt::format("{} (fallback: {})", cfg.fallback, why_switch));
         summary.linear_solver = cfg.fallback + " (fallback)";
       });
   solver->set_policy(policy);

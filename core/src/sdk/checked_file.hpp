@@ -31,7 +31,7 @@ class CheckedFile {
   int fd_ = -1;
 };
 
-// write_file_atomic (solvent/output.hpp) for content too large to hold as one string: `fill`
+// write_file_atomic (solvent/io/output.hpp) for content too large to hold as one string: `fill`
 // writes the file piece by piece into a temporary, which is synced and renamed into place.
 void write_atomically(const std::filesystem::path& path,
                       const std::function<void(CheckedFile&)>& fill);

@@ -1,6 +1,6 @@
 #include <solvent/communicator.hpp>
 #include <solvent/errors.hpp>
-#include <solvent/exact_sum.hpp>
+#include <solvent/numerics/exact_sum.hpp>
 
 #include <cmath>
 #include <string>

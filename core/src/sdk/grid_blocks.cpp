@@ -1,13 +1,13 @@
-#include <solvent/block_faces.hpp>
 #include <solvent/errors.hpp>
-#include <solvent/grid_blocks.hpp>
+#include <solvent/grid/block_faces.hpp>
+#include <solvent/grid/grid_blocks.hpp>
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
 #include <complex>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 
@@ -116,14 +116,15 @@ GridBlocks::Index3 GridBlocks::extent(int rank) const {
 void GridBlocks::weigh(int axis, std::span<const double> weights) {
   const int p = split[axis], n = nodes[axis];
   if (int(weights.size()) != p)
-    throw ConfigError({fmt::format("{} weights for the {} blocks along axis {}", weights.size(),
-                                   p, axis + 1)});
+    throw ConfigError(
+        {fmt::format("{} weights for the {} blocks along axis {}", weights.size(), p, axis + 1)});
   double total = 0.0;
   for (const double w : weights) {
     if (!(w > 0.0 && std::isfinite(w)))
-      throw ConfigError({fmt::format("a block weight of {} along axis {}: weights must be "
-                                     "positive and finite",
-                                     w, axis + 1)});
+      throw ConfigError(
+          {fmt::format("a block weight of {} along axis {}: weights must be "
+                       "positive and finite",
+                       w, axis + 1)});
     total += w;
   }
   // One node each first, then the rest by largest remainder: sizes proportional to the
@@ -218,10 +219,9 @@ void HaloExchange<T>::for_face(int face, bool ghost_side, Visit&& visit) const {
 template <class T>
 void HaloExchange<T>::pack(std::span<const T> field) {
   if (field.size() != field_size())
-    throw Error(fmt::format("a halo exchange of a field of {} values, where the block{} has {}",
-                            field.size(),
-                            layout_ == Layout::GhostLayer ? " with its ghost layer" : "",
-                            field_size()));
+    throw Error(fmt::format(
+        "a halo exchange of a field of {} values, where the block{} has {}", field.size(),
+        layout_ == Layout::GhostLayer ? " with its ghost layer" : "", field_size()));
   for (int face = 0; face < 6; ++face) {
     if (face_size(face) == 0) continue;
     T* out = send_.data() + face_offset(face);
@@ -259,9 +259,10 @@ void HaloExchange<T>::unpack(std::span<T> field) const {
   if (layout_ != Layout::GhostLayer)
     throw Error("a halo exchange unpacks only into a field with a ghost layer");
   if (field.size() != field_size())
-    throw Error(fmt::format("a halo exchange of a field of {} values, where the block with its "
-                            "ghost layer has {}",
-                            field.size(), field_size()));
+    throw Error(
+        fmt::format("a halo exchange of a field of {} values, where the block with its "
+                    "ghost layer has {}",
+                    field.size(), field_size()));
   for (int face = 0; face < 6; ++face) {
     if (face_size(face) == 0) continue;
     const T* in = receive_.data() + face_offset(face);

@@ -1,7 +1,7 @@
 #include <solvent/errors.hpp>
-#include <solvent/input_file.hpp>
-#include <solvent/matrix_market.hpp>
-#include <solvent/output.hpp>
+#include <solvent/io/input_file.hpp>
+#include <solvent/io/matrix_market.hpp>
+#include <solvent/io/output.hpp>
 
 #include <algorithm>
 #include <array>
@@ -306,7 +306,8 @@ Entries<T> read_entries(NumberedText& text, const Header& h) {
   // The declared count is only a claim: reserve no more than the rest of the file can
   // hold (each entry is at least one character per number and a separator after each),
   // and let a file that holds fewer end with "the file ends after N of the M entries".
-  const std::size_t reserve = std::min(h.entries, (text.remaining() + 1) / (2 * (indices + values)));
+  const std::size_t reserve =
+      std::min(h.entries, (text.remaining() + 1) / (2 * (indices + values)));
   e.row.reserve(reserve);
   e.col.reserve(reserve);
   e.value.reserve(reserve);

@@ -1,5 +1,5 @@
 #include <solvent/errors.hpp>
-#include <solvent/output.hpp>
+#include <solvent/io/output.hpp>
 
 #include "sdk/checked_file.hpp"
 #include "sdk/write_listener.hpp"

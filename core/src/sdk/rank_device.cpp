@@ -1,5 +1,5 @@
+#include <solvent/device/rank_device.hpp>
 #include <solvent/errors.hpp>
-#include <solvent/rank_device.hpp>
 
 #include <fmt/format.h>
 
@@ -19,9 +19,10 @@ RankDevice rank_device(const std::string& spec, const Communicator& comm, int gp
   for (std::string entry; std::getline(in, entry, ',');) entries.push_back(entry);
   if (spec.empty() || spec.back() == ',') entries.emplace_back();
   if (entries.size() != 1 && entries.size() != static_cast<std::size_t>(comm.size()))
-    throw refuse(fmt::format("{} entries for {} ranks: give one device for every rank, or one "
-                             "for all (cpu, cuda or auto)",
-                             entries.size(), comm.size()));
+    throw refuse(
+        fmt::format("{} entries for {} ranks: give one device for every rank, or one "
+                    "for all (cpu, cuda or auto)",
+                    entries.size(), comm.size()));
   for (const auto& e : entries)
     if (e != "cpu" && e != "cuda")
       throw refuse(fmt::format("'{}' is not a device: each entry is cpu or cuda", e));

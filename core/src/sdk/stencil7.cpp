@@ -1,5 +1,5 @@
-#include <solvent/block_faces.hpp>
 #include <solvent/errors.hpp>
+#include <solvent/grid/block_faces.hpp>
 #include <solvent/scalar.hpp>
 #include <solvent/stencil7.hpp>
 
@@ -25,8 +25,8 @@ void subtract_face_couplings(const Stencil7<T>& a, const HaloExchange<T>& halo, 
   }
 }
 
-template void subtract_face_couplings<double>(const Stencil7<double>&,
-                                              const HaloExchange<double>&, std::span<double>);
+template void subtract_face_couplings<double>(const Stencil7<double>&, const HaloExchange<double>&,
+                                              std::span<double>);
 template void subtract_face_couplings<complex>(const Stencil7<complex>&,
                                                const HaloExchange<complex>&, std::span<complex>);
 

@@ -13,7 +13,7 @@
 #include "sweep/sweep_table.hpp"
 
 #include <solvent/errors.hpp>
-#include <solvent/output.hpp>
+#include <solvent/io/output.hpp>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -42,9 +42,10 @@ std::optional<toml::table> sweep_record(const fs::path& dir) {
 std::pair<fs::path, std::vector<std::string>> sweep_source(const RunOptions& opt) {
   if (!opt.resume) return {opt.config, opt.overrides};
   if (!opt.config.empty() || !opt.overrides.empty())
-    throw ConfigError({fmt::format("--resume {}: a sweep continues as it was started; give no "
-                                   "FILE and no --set",
-                                   opt.resume->string())});
+    throw ConfigError(
+        {fmt::format("--resume {}: a sweep continues as it was started; give no "
+                     "FILE and no --set",
+                     opt.resume->string())});
   const auto record = *sweep_record(*opt.resume);
   const fs::path file = record["run"]["config"].value_or(std::string());
   std::vector<std::string> overrides;
@@ -184,7 +185,8 @@ void check_members(const SweepPlan& plan) {
   // member that takes it.
   std::vector<std::pair<std::string, std::vector<std::size_t>>> problems;
   auto note = [&](const std::string& p, std::size_t i) {
-    auto it = std::find_if(problems.begin(), problems.end(), [&](const auto& e) { return e.first == p; });
+    auto it =
+        std::find_if(problems.begin(), problems.end(), [&](const auto& e) { return e.first == p; });
     if (it == problems.end()) it = problems.insert(problems.end(), {p, {}});
     it->second.push_back(i);
   };
@@ -226,9 +228,10 @@ SweepSummary run_sweep(const RunOptions& opt, std::size_t jobs) {
   std::string name;
   agree_across_ranks(comm, [&] {
     if (comm.size() > 1 && jobs > 1)
-      throw ConfigError({fmt::format("--jobs {}: under mpirun every rank runs one member at a "
-                                     "time; start more ranks instead",
-                                     jobs)});
+      throw ConfigError(
+          {fmt::format("--jobs {}: under mpirun every rank runs one member at a "
+                       "time; start more ranks instead",
+                       jobs)});
     const auto [file, overrides] = sweep_source(opt);
     plan.emplace(plan_sweep(file, overrides));
     check_members(*plan);
@@ -265,8 +268,7 @@ SweepSummary run_sweep(const RunOptions& opt, std::size_t jobs) {
   });
 
   SignalScope signals;
-  ProcessExecutor processes({plan->file, plan->overrides, members_dir},
-                            comm.size() > 1 ? 1 : jobs);
+  ProcessExecutor processes({plan->file, plan->overrides, members_dir}, comm.size() > 1 ? 1 : jobs);
   std::optional<BatchedExecutor> batched;
   if (!plan->batch.empty() && comm.size() == 1) batched.emplace(*plan, members_dir, processes);
   MemberExecutor& executor = batched ? static_cast<MemberExecutor&>(*batched) : processes;
@@ -287,8 +289,10 @@ SweepSummary run_sweep(const RunOptions& opt, std::size_t jobs) {
     rows[end.index] = member_row(members_dir, end.index, end);
     ++summary.ran;
     write_file_atomic(summary.output_dir / "sweep.csv", sweep_csv(*plan, rows));
-    const auto done = std::count_if(rows.begin(), rows.end(), [](const auto& r) { return r.has_value(); });
-    const auto failed = std::count_if(rows.begin(), rows.end(), [](const auto& r) { return r && !r->ok; });
+    const auto done =
+        std::count_if(rows.begin(), rows.end(), [](const auto& r) { return r.has_value(); });
+    const auto failed =
+        std::count_if(rows.begin(), rows.end(), [](const auto& r) { return r && !r->ok; });
     progress.show("member", done, std::int64_t(summary.members), fmt::format("{} failed", failed));
   };
   int workers = comm.size() - 1;

@@ -1,5 +1,5 @@
 #pragma once
-#include <solvent/grid_blocks.hpp>
+#include <solvent/grid/grid_blocks.hpp>
 #include <solvent/model.hpp>
 #include <solvent/plugin.hpp>
 #include <solvent_family_angiogenesis_3d/parameters.hpp>

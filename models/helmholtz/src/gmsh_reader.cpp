@@ -1,7 +1,7 @@
 #include <solvent_helmholtz/gmsh_reader.hpp>
 
 #include <solvent/errors.hpp>
-#include <solvent/input_file.hpp>
+#include <solvent/io/input_file.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -89,8 +89,8 @@ class Words {
     Point p;
     for (int a = 0; a < 3; ++a) {
       p[a] = real("a coordinate");
-      const std::string which = std::string("coordinate ") + "xyz"[a] + " of node " +
-                                std::to_string(tag);
+      const std::string which =
+          std::string("coordinate ") + "xyz"[a] + " of node " + std::to_string(tag);
       if (std::isnan(p[a])) fail(which + " is NaN");
       if (std::isinf(p[a])) fail(which + " is infinite");
     }
@@ -174,13 +174,11 @@ void add_element(Words& w, RawMesh& raw, int type, const std::array<std::int64_t
   if (type == tetrahedron_type) {
     for (int a = 0; a < 4; ++a)
       for (int b = a + 1; b < 4; ++b)
-        if (v[a] == v[b])
-          w.fail("a tetrahedron names node " + std::to_string(v[a]) + " twice");
+        if (v[a] == v[b]) w.fail("a tetrahedron names node " + std::to_string(v[a]) + " twice");
     raw.tets.push_back({v[0], v[1], v[2], v[3]});
   }
   if (type == triangle_type)
-    for (int p : physicals)
-      raw.triangles_by_physical[p].push_back({{v[0], v[1], v[2]}, w.line()});
+    for (int p : physicals) raw.triangles_by_physical[p].push_back({{v[0], v[1], v[2]}, w.line()});
 }
 
 void read_physical_names(Words& w, RawMesh& raw) {
@@ -295,8 +293,8 @@ void read_v2_elements(Words& w, RawMesh& raw) {
     }
     std::array<std::int64_t, 8> v{};
     for (int m = 0; m < per; ++m) v[m] = node_tag(w, raw);
-    add_element(w, raw, type, v, physical != 0 ? std::span<const int>(&physical, 1)
-                                               : std::span<const int>());
+    add_element(w, raw, type, v,
+                physical != 0 ? std::span<const int>(&physical, 1) : std::span<const int>());
   }
   w.expect("$EndElements");
 }

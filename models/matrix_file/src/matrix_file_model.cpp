@@ -1,6 +1,6 @@
 #include "src/matrix_file_model.hpp"
 
-#include <solvent/matrix_market.hpp>
+#include <solvent/io/matrix_market.hpp>
 #include <solvent/memory.hpp>
 
 #include <fmt/format.h>

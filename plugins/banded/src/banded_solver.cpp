@@ -1,6 +1,6 @@
 #include "src/banded_solver.hpp"
 
-#include <solvent/band_lu.hpp>
+#include <solvent/numerics/band_lu.hpp>
 
 #include <fmt/format.h>
 #include <lapacke.h>
@@ -9,15 +9,15 @@
 
 namespace solvent::banded {
 
-BandedSolver::BandedSolver(const PluginContext& ctx)
-    : reuse_(ctx.params.boolean("reuse_factorization")) {}
+BandedSolver::BandedSolver(const PluginContext& ctx) : DirectSolver(ctx) {}
 
 std::vector<OperatorForm> BandedSolver::forms() const {
   return {{OperatorKind::Banded, ScalarKind::Real}, {OperatorKind::Banded, ScalarKind::Complex}};
 }
 
 template <class T>
-void BandedSolver::factor(const BandedMatrix<T>& a, std::vector<T>& lu) {
+void BandedSolver::factor_as(const BandedMatrix<T>& a) {
+  auto& lu = lu_.get<T>();
   const auto n = static_cast<lapack_int>(a.n), kl = static_cast<lapack_int>(a.kl),
              ku = static_cast<lapack_int>(a.ku), ldab = static_cast<lapack_int>(a.ldab());
   lu = a.band;
@@ -28,7 +28,6 @@ void BandedSolver::factor(const BandedMatrix<T>& a, std::vector<T>& lu) {
   else
     info = LAPACKE_zgbtrf(LAPACK_COL_MAJOR, n, n, kl, ku,
                           reinterpret_cast<lapack_complex_double*>(lu.data()), ldab, ipiv_.data());
-  ++factorizations_;
   if (info > 0)
     throw SolverError(fmt::format(
         "banded: singular matrix: gbtrf found U({0},{0}) = 0 at elimination step {0} of {1}", info,
@@ -42,48 +41,43 @@ void BandedSolver::factor(const BandedMatrix<T>& a, std::vector<T>& lu) {
   band_lu_prepare(lu.data(), a.ldab(), a.n, a.kl, a.ku, inverse.data(), u_reach_.data());
 }
 
-void BandedSolver::setup_impl(std::shared_ptr<const Operator> op) {
-  const bool real = scalar_of(*op) == ScalarKind::Real;
+void BandedSolver::load(const Operator& op) {
   const auto check = [](const auto& a) {
     if (a.band.size() != a.ldab() * a.n)
       throw SolverError(fmt::format("banded: band storage holds {} values, {} x {} needs {}",
                                     a.band.size(), a.ldab(), a.n, a.ldab() * a.n));
   };
-  if (real)
-    check(std::get<BandedMatrix<double>>(*op));
+  if (scalar_of(op) == ScalarKind::Real)
+    check(std::get<BandedMatrix<double>>(op));
   else
-    check(std::get<BandedMatrix<complex>>(*op));
-  op_ = std::move(op);
-  if (!reuse_) return;
-  if (real)
-    factor(std::get<BandedMatrix<double>>(*op_), lu_.real);
+    check(std::get<BandedMatrix<complex>>(op));
+}
+
+void BandedSolver::factor() {
+  if (scalar_of(op()) == ScalarKind::Real)
+    factor_as(std::get<BandedMatrix<double>>(op()));
   else
-    factor(std::get<BandedMatrix<complex>>(*op_), lu_.complex);
+    factor_as(std::get<BandedMatrix<complex>>(op()));
 }
 
 template <class T>
-SolveStats BandedSolver::solve_as(std::span<const T> b, std::span<T> x) {
-  const auto& a = std::get<BandedMatrix<T>>(*op_);
-  auto& lu = lu_.get<T>();
-  if (!reuse_) factor(a, lu);
+void BandedSolver::substitute_as(std::span<const T> b, std::span<T> x) {
+  const auto& a = std::get<BandedMatrix<T>>(op());
   std::copy(b.begin(), b.end(), x.begin());
-  band_lu_substitute(BandLu<T>{lu.data(), a.ldab(), a.n, a.kl, a.ku, ipiv_.data(), u_reach_.data(),
-                               inverse_diagonal_.get<T>().data()},
+  band_lu_substitute(BandLu<T>{lu_.get<T>().data(), a.ldab(), a.n, a.kl, a.ku, ipiv_.data(),
+                               u_reach_.data(), inverse_diagonal_.get<T>().data()},
                      x.data());
-  return direct_solve_stats();
 }
 
-SolveStats BandedSolver::solve_impl(std::span<const double> b, std::span<double> x) {
-  return solve_as(b, x);
+void BandedSolver::substitute(std::span<const double> b, std::span<double> x) {
+  substitute_as(b, x);
 }
-SolveStats BandedSolver::solve_impl(std::span<const complex> b, std::span<complex> x) {
-  return solve_as(b, x);
+void BandedSolver::substitute(std::span<const complex> b, std::span<complex> x) {
+  substitute_as(b, x);
 }
 
-Facts BandedSolver::facts() const {
-  return {{"factorizations", std::to_string(factorizations_)},
-          {"reuse_factorization", reuse_ ? "true" : "false"},
-          {"row_interchanges", std::to_string(interchanges_)}};
+Facts BandedSolver::more_facts() const {
+  return {{"row_interchanges", std::to_string(interchanges_)}};
 }
 
 }  // namespace solvent::banded

@@ -9,31 +9,29 @@
 
 namespace solvent::banded {
 
-class BandedSolver : public LinearSolver {
+class BandedSolver : public DirectSolver {
  public:
   explicit BandedSolver(const PluginContext& ctx);
   std::vector<OperatorForm> forms() const override;
-  Facts facts() const override;
 
  protected:
-  void setup_impl(std::shared_ptr<const Operator> op) override;
-  SolveStats solve_impl(std::span<const double> b, std::span<double> x) override;
-  SolveStats solve_impl(std::span<const complex> b, std::span<complex> x) override;
+  void load(const Operator& op) override;
+  void factor() override;
+  void substitute(std::span<const double> b, std::span<double> x) override;
+  void substitute(std::span<const complex> b, std::span<complex> x) override;
+  Facts more_facts() const override;
 
  private:
   template <class T>
-  void factor(const BandedMatrix<T>& a, std::vector<T>& lu);
+  void factor_as(const BandedMatrix<T>& a);
   template <class T>
-  SolveStats solve_as(std::span<const T> b, std::span<T> x);
+  void substitute_as(std::span<const T> b, std::span<T> x);
 
-  bool reuse_;
-  std::shared_ptr<const Operator> op_;
   PerScalar<std::vector<double>, std::vector<complex>> lu_;  // the factors, by scalar type
   PerScalar<std::vector<double>, std::vector<complex>> inverse_diagonal_;  // 1 / U(j, j)
   std::vector<int> ipiv_;
-  std::size_t interchanges_ = 0;      // rows partial pivoting swapped
-  std::vector<int> u_reach_;  // per row of U, the distance to its last non-zero
-  std::int64_t factorizations_ = 0;
+  std::size_t interchanges_ = 0;  // rows partial pivoting swapped
+  std::vector<int> u_reach_;      // per row of U, the distance to its last non-zero
 };
 
 }  // namespace solvent::banded

@@ -3,32 +3,35 @@
 // the textbook algorithm that De Luca et al. use as its CPU baseline: O(n^3) per solve, no
 // blocking, no use of sparsity. With reuse_factorization the LU factors (same pivot
 // order, same arithmetic) are kept from setup and each solve is two triangular sweeps.
+// The arithmetic and the pivot rule (a NaN ranks above every number) are gepp-cuda's.
 #include <solvent/direct_solver.hpp>
 #include <solvent/solvent.hpp>
 
 namespace solvent::dense {
 
-class GeppCpuSolver : public LinearSolver {
+class GeppCpuSolver : public DirectSolver {
  public:
   explicit GeppCpuSolver(const PluginContext& ctx);
   std::vector<OperatorForm> forms() const override;
-  Facts facts() const override;
 
  protected:
-  void setup_impl(std::shared_ptr<const Operator> op) override;
-  SolveStats solve_impl(std::span<const double> b, std::span<double> x) override;
-  SolveStats solve_impl(std::span<const complex> b, std::span<complex> x) override;
+  void load(const Operator& op) override;
+  void factor() override;
+  void substitute(std::span<const double> b, std::span<double> x) override;
+  void substitute(std::span<const complex> b, std::span<complex> x) override;
+  void factor_and_solve(std::span<const double> b, std::span<double> x) override;
+  void factor_and_solve(std::span<const complex> b, std::span<complex> x) override;
 
  private:
   template <class T>
-  SolveStats solve_as(std::span<const T> b, std::span<T> x);
+  void substitute_as(std::span<const T> b, std::span<T> x);
+  template <class T>
+  void factor_and_solve_as(std::span<const T> b, std::span<T> x);
 
-  bool reuse_;
-  std::shared_ptr<const Operator> op_;
-  // With reuse: LU factors of the real or complex matrix, and the row permutation.
+  std::size_t n_ = 0;
+  // LU factors of the real or complex matrix, and the row permutation.
   PerScalar<std::vector<double>, std::vector<complex>> lu_;  // the factors, by scalar type
   std::vector<std::size_t> pivot_;
-  std::int64_t factorizations_ = 0;
 };
 
 }  // namespace solvent::dense

@@ -1,4 +1,5 @@
 #include "cpu/lapack_solver.hpp"
+#include "src/square_matrix.hpp"
 
 #include <fmt/format.h>
 #include <lapacke.h>
@@ -8,8 +9,7 @@
 
 namespace solvent::dense {
 
-LapackSolver::LapackSolver(const PluginContext& ctx)
-    : reuse_(ctx.params.boolean("reuse_factorization")) {}
+LapackSolver::LapackSolver(const PluginContext& ctx) : DirectSolver(ctx) {}
 
 std::vector<OperatorForm> LapackSolver::forms() const {
   return {{OperatorKind::Dense, ScalarKind::Real}, {OperatorKind::Dense, ScalarKind::Complex}};
@@ -25,18 +25,20 @@ void check_finite(const DenseMatrix<T>& a) {
   for (std::size_t k = 0; k < a.values.size(); ++k) {
     const double re = std::real(a.values[k]), im = std::imag(a.values[k]);
     if (std::isfinite(re) && std::isfinite(im)) continue;
-    throw SolverError(fmt::format(
-        "lapack: the matrix has a non-finite entry: entry ({}, {}) is {}", k / a.cols + 1,
-        k % a.cols + 1, std::isnan(re) || std::isnan(im) ? "NaN" : "infinite"));
+    throw SolverError(fmt::format("lapack: the matrix has a non-finite entry: entry ({}, {}) is {}",
+                                  k / a.cols + 1, k % a.cols + 1,
+                                  std::isnan(re) || std::isnan(im) ? "NaN" : "infinite"));
   }
 }
 
 }  // namespace
 
+void LapackSolver::load(const Operator& op) { square_order(op, "lapack"); }
+
 template <class T>
-void LapackSolver::factor(const DenseMatrix<T>& a, std::vector<T>& lu) {
-  if (a.rows != a.cols)
-    throw SolverError(fmt::format("lapack: matrix is {} x {}, not square", a.rows, a.cols));
+void LapackSolver::factor_as() {
+  const auto& a = std::get<DenseMatrix<T>>(op());
+  auto& lu = lu_.get<T>();
   check_finite(a);
   const auto n = static_cast<lapack_int>(a.rows);
   lu = a.values;
@@ -47,29 +49,24 @@ void LapackSolver::factor(const DenseMatrix<T>& a, std::vector<T>& lu) {
   else
     info = LAPACKE_zgetrf(LAPACK_COL_MAJOR, n, n,
                           reinterpret_cast<lapack_complex_double*>(lu.data()), n, ipiv_.data());
-  ++factorizations_;
   if (info > 0)
     throw SolverError(fmt::format(
         "lapack: singular matrix: getrf found a zero pivot at elimination step {} of {}", info, n));
   if (info < 0) throw SolverError(fmt::format("lapack: getrf rejected argument {}", -info));
 }
 
-void LapackSolver::setup_impl(std::shared_ptr<const Operator> op) {
-  op_ = std::move(op);
-  if (!reuse_) return;
-  if (scalar_of(*op_) == ScalarKind::Real)
-    factor(std::get<DenseMatrix<double>>(*op_), lu_.real);
+void LapackSolver::factor() {
+  if (scalar_of(op()) == ScalarKind::Real)
+    factor_as<double>();
   else
-    factor(std::get<DenseMatrix<complex>>(*op_), lu_.complex);
+    factor_as<complex>();
 }
 
 template <class T>
-SolveStats LapackSolver::solve_as(std::span<const T> b, std::span<T> x) {
-  const auto& a = std::get<DenseMatrix<T>>(*op_);
-  auto& lu = lu_.get<T>();
-  if (!reuse_) factor(a, lu);
+void LapackSolver::substitute_as(std::span<const T> b, std::span<T> x) {
+  const auto& lu = lu_.get<T>();
   std::copy(b.begin(), b.end(), x.begin());
-  const auto n = static_cast<lapack_int>(a.rows);
+  const auto n = static_cast<lapack_int>(b.size());
   lapack_int info;
   if constexpr (std::is_same_v<T, double>)
     info = LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'T', n, 1, lu.data(), n, ipiv_.data(), x.data(), n);
@@ -78,19 +75,13 @@ SolveStats LapackSolver::solve_as(std::span<const T> b, std::span<T> x) {
                           reinterpret_cast<const lapack_complex_double*>(lu.data()), n,
                           ipiv_.data(), reinterpret_cast<lapack_complex_double*>(x.data()), n);
   if (info != 0) throw SolverError(fmt::format("lapack: getrs rejected argument {}", -info));
-  return direct_solve_stats();
 }
 
-SolveStats LapackSolver::solve_impl(std::span<const double> b, std::span<double> x) {
-  return solve_as(b, x);
+void LapackSolver::substitute(std::span<const double> b, std::span<double> x) {
+  substitute_as(b, x);
 }
-SolveStats LapackSolver::solve_impl(std::span<const complex> b, std::span<complex> x) {
-  return solve_as(b, x);
-}
-
-Facts LapackSolver::facts() const {
-  return {{"factorizations", std::to_string(factorizations_)},
-          {"reuse_factorization", reuse_ ? "true" : "false"}};
+void LapackSolver::substitute(std::span<const complex> b, std::span<complex> x) {
+  substitute_as(b, x);
 }
 
 }  // namespace solvent::dense

@@ -7,28 +7,25 @@
 
 namespace solvent::dense {
 
-class LapackSolver : public LinearSolver {
+class LapackSolver : public DirectSolver {
  public:
   explicit LapackSolver(const PluginContext& ctx);
   std::vector<OperatorForm> forms() const override;
-  Facts facts() const override;
 
  protected:
-  void setup_impl(std::shared_ptr<const Operator> op) override;
-  SolveStats solve_impl(std::span<const double> b, std::span<double> x) override;
-  SolveStats solve_impl(std::span<const complex> b, std::span<complex> x) override;
+  void load(const Operator& op) override;
+  void factor() override;
+  void substitute(std::span<const double> b, std::span<double> x) override;
+  void substitute(std::span<const complex> b, std::span<complex> x) override;
 
  private:
   template <class T>
-  void factor(const DenseMatrix<T>& a, std::vector<T>& lu);
+  void factor_as();
   template <class T>
-  SolveStats solve_as(std::span<const T> b, std::span<T> x);
+  void substitute_as(std::span<const T> b, std::span<T> x);
 
-  bool reuse_;
-  std::shared_ptr<const Operator> op_;
   PerScalar<std::vector<double>, std::vector<complex>> lu_;  // the factors, by scalar type
   std::vector<int> ipiv_;
-  std::int64_t factorizations_ = 0;
 };
 
 }  // namespace solvent::dense

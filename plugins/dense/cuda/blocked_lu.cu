@@ -4,7 +4,7 @@
 #include "cuda/pinned_upload.cuh"
 #include "cuda/pivot_choice.cuh"
 
-#include <solvent/cuda.hpp>
+#include <solvent/device/cuda.hpp>
 #include <solvent/errors.hpp>
 #include <solvent_dense/gepp_arithmetic.hpp>
 
@@ -160,9 +160,8 @@ __global__ void __launch_bounds__(kMoveLanes* kMoveColumns)
 // known at compile time, and in place.
 template <bool kStaged>
 __global__ void __launch_bounds__(kPanelThreads, 1)
-    factor_panel_kernel(double* a, int lda, int n, int j0, int width, int k0, int end,
-                        int* pivots, int* scratch, PivotFailure* failure,
-                        SwapMoves* panel_moves) {
+    factor_panel_kernel(double* a, int lda, int n, int j0, int width, int k0, int end, int* pivots,
+                        int* scratch, PivotFailure* failure, SwapMoves* panel_moves) {
   using Offset = std::conditional_t<kStaged, int, std::size_t>;
   extern __shared__ double staged_panel[];
   constexpr int kWarps = kPanelThreads / 32;
@@ -206,7 +205,8 @@ __global__ void __launch_bounds__(kPanelThreads, 1)
     const WarpBest w = warp_best_pair(best, row);
     if (lane == 0) {
       if (w.row != INT_MAX)
-        atomicMax(&step_max[column % 3], static_cast<unsigned long long>(__double_as_longlong(w.best)));
+        atomicMax(&step_max[column % 3],
+                  static_cast<unsigned long long>(__double_as_longlong(w.best)));
       slot_best[column % 2][tid / 32] = w.best;
       slot_row[column % 2][tid / 32] = w.row;
     }
@@ -227,8 +227,8 @@ __global__ void __launch_bounds__(kPanelThreads, 1)
     if (tid == 0) step_max[(j + 2) % 3] = 0;
     // Every warp finds the pivot itself: the lowest row among the slots holding the maximum.
     const double top = __longlong_as_double(static_cast<long long>(step_max[j % 3]));
-    const int offered = lane < warps && slot_best[j % 2][lane] == top ? slot_row[j % 2][lane]
-                                                                       : INT_MAX;
+    const int offered =
+        lane < warps && slot_best[j % 2][lane] == top ? slot_row[j % 2][lane] : INT_MAX;
     const int pivot_row = __reduce_min_sync(0xffffffffu, offered);
     const int from = __ffs(static_cast<int>(__ballot_sync(0xffffffffu, offered == pivot_row))) - 1;
     const int pivot_place = slot_place[j % 2][from];
@@ -346,7 +346,8 @@ struct BlockedLu::State {
   std::string name;
   cudaStream_t stream = nullptr;
   cublasHandle_t blas = nullptr;
-  DeviceArray<unsigned char> blas_workspace;  // given to cuBLAS, so a capture allocates nothing
+  cuda::DeviceArray<unsigned char> blas_workspace{
+      0, kGeppCuda};  // given to cuBLAS, so a capture allocates nothing
   // The factorisation of one order, captured: its hundreds of launches replayed as one
   // (recaptured when the order, and with it every buffer, changes).
   cudaGraphExec_t factor_graph = nullptr;
@@ -358,14 +359,16 @@ struct BlockedLu::State {
   std::size_t n = 0;
   const double* matrix = nullptr;
   PinnedUpload uploader;
-  DeviceArray<double> staging;   // the row-major matrix as sent
-  DeviceArray<double> pristine;  // refactoring: the column-major matrix to start from
-  DeviceArray<double> lu;        // column-major, leading dimension n: unit L below, U above
-  DeviceArray<double> rhs;
-  DeviceArray<int> pivots;             // step k swapped rows k and pivots[k]
-  DeviceArray<int> row_order;          // an unstaged sub-panel's `logical`, n entries
-  DeviceArray<SwapMoves> panel_moves;  // a panel's swaps, composed
-  DeviceArray<PivotFailure> failure;
+  cuda::DeviceArray<double> staging{0, kGeppCuda};  // the row-major matrix as sent
+  cuda::DeviceArray<double> pristine{
+      0, kGeppCuda};  // refactoring: the column-major matrix to start from
+  cuda::DeviceArray<double> lu{
+      0, kGeppCuda};  // column-major, leading dimension n: unit L below, U above
+  cuda::DeviceArray<double> rhs{0, kGeppCuda};
+  cuda::DeviceArray<int> pivots{0, kGeppCuda};     // step k swapped rows k and pivots[k]
+  cuda::DeviceArray<int> row_order{0, kGeppCuda};  // an unstaged sub-panel's `logical`, n entries
+  cuda::DeviceArray<SwapMoves> panel_moves{0, kGeppCuda};  // a panel's swaps, composed
+  cuda::DeviceArray<PivotFailure> failure{0, kGeppCuda};
   std::vector<int> chosen;
   std::vector<int> permutation;  // row i of P A is row permutation[i] of A
   std::vector<double> permuted;
@@ -392,7 +395,7 @@ struct BlockedLu::State {
   void upload_matrix(double* target) {
     staging.resize(n * n);
     if (options.pinned_upload) {
-      uploader.upload(staging.get(), matrix, n * n, stream);
+      uploader.upload(staging.data(), matrix, n * n, stream);
     } else {
       staging.upload(matrix, n * n, stream);
     }
@@ -400,8 +403,8 @@ struct BlockedLu::State {
     const double zero = 0.0;
     // B is A^T again with beta = 0, so that a non-finite entry stays where it is even if
     // cuBLAS reads B.
-    check(cublasDgeam(blas, CUBLAS_OP_T, CUBLAS_OP_T, ni(), ni(), &one, staging.get(), ni(), &zero,
-                      staging.get(), ni(), target, ni()),
+    check(cublasDgeam(blas, CUBLAS_OP_T, CUBLAS_OP_T, ni(), ni(), &one, staging.data(), ni(), &zero,
+                      staging.data(), ni(), target, ni()),
           "cublasDgeam transposing the matrix");
   }
 
@@ -429,8 +432,8 @@ struct BlockedLu::State {
     // warps.
     const int threads = std::min(options.panel_threads, (rows + 31) / 32 * 32);
     const auto kernel = staged ? factor_panel_kernel<true> : factor_panel_kernel<false>;
-    kernel<<<1, threads, bytes, stream>>>(lu.get(), ni(), ni(), j0, width, k0, end, pivots.get(),
-                                          row_order.get(), failure.get(), panel_moves.get());
+    kernel<<<1, threads, bytes, stream>>>(lu.data(), ni(), ni(), j0, width, k0, end, pivots.data(),
+                                          row_order.data(), failure.data(), panel_moves.data());
     cuda::check_launch(kGeppCuda, "factor_panel_kernel");
   }
 
@@ -438,7 +441,7 @@ struct BlockedLu::State {
   // [first, last).
   void apply_moves(int c0, int c1, int first, int last, const SwapMoves* m) {
     const int blocks = (c1 - c0 + kMoveColumns - 1) / kMoveColumns;
-    apply_moves_kernel<<<blocks, dim3(kMoveLanes, kMoveColumns), 0, stream>>>(lu.get(), ni(), c0,
+    apply_moves_kernel<<<blocks, dim3(kMoveLanes, kMoveColumns), 0, stream>>>(lu.data(), ni(), c0,
                                                                               c1, first, last, m);
     cuda::check_launch(kGeppCuda, "apply_moves_kernel");
   }
@@ -447,7 +450,7 @@ struct BlockedLu::State {
   // U12 = L11^-1 A12 (DTRSM).
   void upper_rows(int r0, int w, int c0, int c1) {
     const double one = 1.0;
-    double* const a = lu.get();
+    double* const a = lu.data();
     check(
         cublasDtrsm(blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT,
                     w, c1 - c0, &one, a + entry(r0, r0, ni()), ni(), a + entry(r0, c0, ni()), ni()),
@@ -460,7 +463,7 @@ struct BlockedLu::State {
     if (below <= 0 || c1 <= c0) return;
     const double one = 1.0;
     const double minus_one = -1.0;
-    double* const a = lu.get();
+    double* const a = lu.data();
     check(cublasDgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, below, c1 - c0, w, &minus_one,
                       a + entry(r0 + w, r0, ni()), ni(), a + entry(r0, c0, ni()), ni(), &one,
                       a + entry(r0 + w, c0, ni()), ni()),
@@ -473,7 +476,7 @@ struct BlockedLu::State {
   // and the trailing update.
   void factor() {
     // All bits set is step -1: no failure yet.
-    check(cudaMemsetAsync(&failure.get()->step, 0xff, sizeof(int), stream), "cudaMemsetAsync");
+    check(cudaMemsetAsync(&failure.data()->step, 0xff, sizeof(int), stream), "cudaMemsetAsync");
     const int nb = options.block_size;
     for (int k0 = 0; k0 < ni(); k0 += nb) {
       const int end = std::min(k0 + nb, ni());
@@ -484,7 +487,7 @@ struct BlockedLu::State {
         lower_rows(j0, width, j0 + width, end);
         j0 += width;
       }
-      if (end - k0 < ni()) apply_moves(0, ni(), k0, end, panel_moves.get());
+      if (end - k0 < ni()) apply_moves(0, ni(), k0, end, panel_moves.data());
       if (end < ni()) {
         upper_rows(k0, end - k0, end, ni());
         lower_rows(k0, end - k0, end, ni());
@@ -522,11 +525,11 @@ struct BlockedLu::State {
     permuted.resize(n);
     for (std::size_t i = 0; i < n; ++i) permuted[i] = b[permutation[i]];
     rhs.upload(permuted.data(), n, stream);
-    check(cublasDtrsv(blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, ni(), lu.get(),
-                      ni(), rhs.get(), 1),
+    check(cublasDtrsv(blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, ni(), lu.data(),
+                      ni(), rhs.data(), 1),
           "cublasDtrsv (L)");
     check(cublasDtrsv(blas, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, ni(),
-                      lu.get(), ni(), rhs.get(), 1),
+                      lu.data(), ni(), rhs.data(), 1),
           "cublasDtrsv (U)");
     mark(3);
     rhs.download(x, n, stream);
@@ -546,7 +549,7 @@ BlockedLu::BlockedLu(const EngineOptions& options) : state_(std::make_unique<Sta
   // cuBLAS's recommendation for Hopper, 32 MiB.
   constexpr std::size_t kWorkspaceBytes = std::size_t{32} << 20;
   s.blas_workspace.resize(kWorkspaceBytes);
-  check(cublasSetWorkspace(s.blas, s.blas_workspace.get(), kWorkspaceBytes), "cublasSetWorkspace");
+  check(cublasSetWorkspace(s.blas, s.blas_workspace.data(), kWorkspaceBytes), "cublasSetWorkspace");
   int device = 0;
   check(cudaGetDevice(&device), "cudaGetDevice");
   int optin = 0;
@@ -563,7 +566,7 @@ BlockedLu::BlockedLu(const EngineOptions& options) : state_(std::make_unique<Sta
 
 BlockedLu::~BlockedLu() = default;
 
-void BlockedLu::setup(const double* a, std::size_t n) {
+void BlockedLu::load(const double* a, std::size_t n) {
   State& s = *state_;
   if (n > static_cast<std::size_t>(INT_MAX / 2)) {
     throw SolverError("gepp-cuda: matrix of order " + std::to_string(n) + " is too large");
@@ -577,14 +580,18 @@ void BlockedLu::setup(const double* a, std::size_t n) {
   s.row_order.resize(n);
   s.panel_moves.resize(1);
   s.failure.resize(1);
-  s.mark(0);
   if (!s.options.reuse_factorization) {
     s.pristine.resize(n * n);
-    s.upload_matrix(s.pristine.get());
+    s.upload_matrix(s.pristine.data());
     check(cudaStreamSynchronize(s.stream), "keeping the matrix");
-    return;
   }
-  s.upload_matrix(s.lu.get());
+}
+
+void BlockedLu::factor() {
+  State& s = *state_;
+  if (s.n == 0) return;
+  s.mark(0);
+  s.upload_matrix(s.lu.data());
   s.mark(1);
   s.run_factorization();
   s.mark(2);
@@ -599,7 +606,7 @@ void BlockedLu::solve(const double* b, double* x) {
   if (s.n == 0) return;
   s.mark(0);
   if (!s.options.reuse_factorization) {
-    check(cudaMemcpyAsync(s.lu.get(), s.pristine.get(), s.n * s.n * sizeof(double),
+    check(cudaMemcpyAsync(s.lu.data(), s.pristine.data(), s.n * s.n * sizeof(double),
                           cudaMemcpyDeviceToDevice, s.stream),
           "cudaMemcpyAsync restoring the matrix");
   }

@@ -23,7 +23,8 @@ class BlockedLu final : public DeviceEngine {
   BlockedLu(const BlockedLu&) = delete;
   BlockedLu& operator=(const BlockedLu&) = delete;
 
-  void setup(const double* a, std::size_t n) override;
+  void load(const double* a, std::size_t n) override;
+  void factor() override;
   void solve(const double* b, double* x) override;
 
   const PhaseTimes& last_times() const override;

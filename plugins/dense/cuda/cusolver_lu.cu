@@ -1,6 +1,7 @@
 #include "cuda/cusolver_lu.hpp"
 
-#include <solvent/cuda.hpp>
+#include <solvent/device/cuda.hpp>
+#include <solvent/device/device_array.hpp>
 #include <solvent/errors.hpp>
 
 #include <cusolverDn.h>
@@ -22,10 +23,8 @@ void check(cusolverStatus_t status, const char* what) {
 }
 
 template <class T>
-T* device_alloc(std::size_t count) {
-  void* p = nullptr;
-  if (count > 0) check(cudaMalloc(&p, count * sizeof(T)), "cudaMalloc");
-  return static_cast<T*>(p);
+cuda::DeviceArray<T> device_alloc(std::size_t count) {
+  return cuda::DeviceArray<T>(count, kPlugin);
 }
 
 }  // namespace
@@ -37,18 +36,18 @@ struct CusolverLu::State {
   cusolverDnHandle_t handle = nullptr;
   cudaEvent_t marks[3] = {};  // start, factored, solved
   std::size_t n = 0;
+  const double* matrix = nullptr;  // the loaded one, on the host
   // The row-major matrix read column-major is A^T: cuSOLVER factors A^T = P L U and getrs
   // solves with the transpose, so no explicit transposition is needed.
-  double* lu = nullptr;
-  double* pristine = nullptr;  // refactoring: the matrix kept on the device
-  double* work = nullptr;
-  double* rhs = nullptr;
-  int* pivots = nullptr;
-  int* info = nullptr;
+  cuda::DeviceArray<double> lu;
+  cuda::DeviceArray<double> pristine;  // refactoring: the matrix kept on the device
+  cuda::DeviceArray<double> work;
+  cuda::DeviceArray<double> rhs;
+  cuda::DeviceArray<int> pivots;
+  cuda::DeviceArray<int> info;
   LuTimes times;
 
   ~State() {
-    release();
     if (handle != nullptr) cusolverDnDestroy(handle);
     for (cudaEvent_t e : marks) {
       if (e != nullptr) cudaEventDestroy(e);
@@ -56,22 +55,14 @@ struct CusolverLu::State {
     if (stream != nullptr) cudaStreamDestroy(stream);
   }
 
-  void release() {
-    for (void* p :
-         {static_cast<void*>(lu), static_cast<void*>(pristine), static_cast<void*>(work),
-          static_cast<void*>(rhs), static_cast<void*>(pivots), static_cast<void*>(info)}) {
-      if (p != nullptr) cudaFree(p);
-    }
-    lu = pristine = work = rhs = nullptr;
-    pivots = info = nullptr;
-  }
-
   int ni() const { return static_cast<int>(n); }
 
   void factor() {
-    check(cusolverDnDgetrf(handle, ni(), ni(), lu, ni(), work, pivots, info), "cusolverDnDgetrf");
+    check(cusolverDnDgetrf(handle, ni(), ni(), lu.data(), ni(), work.data(), pivots.data(),
+                           info.data()),
+          "cusolverDnDgetrf");
     int status = 0;
-    check(cudaMemcpyAsync(&status, info, sizeof status, cudaMemcpyDeviceToHost, stream),
+    check(cudaMemcpyAsync(&status, info.data(), sizeof status, cudaMemcpyDeviceToHost, stream),
           "reading getrf's info");
     check(cudaStreamSynchronize(stream), "cusolverDnDgetrf");
     if (status > 0) {
@@ -101,9 +92,8 @@ CusolverLu::CusolverLu(int device, bool reuse_factorization) : state_(std::make_
 
 CusolverLu::~CusolverLu() = default;
 
-void CusolverLu::setup(const double* a, std::size_t n) {
+void CusolverLu::load(const double* a, std::size_t n) {
   State& s = *state_;
-  s.release();
   s.n = n;
   if (n == 0) return;
   const std::size_t entries = n * n;
@@ -112,25 +102,30 @@ void CusolverLu::setup(const double* a, std::size_t n) {
   s.pivots = device_alloc<int>(n);
   s.info = device_alloc<int>(1);
   int lwork = 0;
-  check(cusolverDnDgetrf_bufferSize(s.handle, s.ni(), s.ni(), s.lu, s.ni(), &lwork),
+  check(cusolverDnDgetrf_bufferSize(s.handle, s.ni(), s.ni(), s.lu.data(), s.ni(), &lwork),
         "cusolverDnDgetrf_bufferSize");
   s.work = device_alloc<double>(static_cast<std::size_t>(lwork));
-  double* target = s.lu;
+  s.matrix = a;
   if (!s.reuse) {
     s.pristine = device_alloc<double>(entries);
-    target = s.pristine;
+    check(cudaMemcpyAsync(s.pristine.data(), a, entries * sizeof(double), cudaMemcpyHostToDevice,
+                          s.stream),
+          "cudaMemcpyAsync of the matrix");
+    check(cudaStreamSynchronize(s.stream), "cusolver setup");
   }
-  check(cudaMemcpyAsync(target, a, entries * sizeof(double), cudaMemcpyHostToDevice, s.stream),
+}
+
+void CusolverLu::factor() {
+  State& s = *state_;
+  if (s.n == 0) return;
+  check(cudaMemcpyAsync(s.lu.data(), s.matrix, s.n * s.n * sizeof(double), cudaMemcpyHostToDevice,
+                        s.stream),
         "cudaMemcpyAsync of the matrix");
-  if (s.reuse) {
-    check(cudaEventRecord(s.marks[0], s.stream), "cudaEventRecord");
-    s.factor();
-    check(cudaEventRecord(s.marks[1], s.stream), "cudaEventRecord");
-    check(cudaStreamSynchronize(s.stream), "cusolver setup");
-    s.times = LuTimes{s.elapsed(0, 1), 0.0};
-  } else {
-    check(cudaStreamSynchronize(s.stream), "cusolver setup");
-  }
+  check(cudaEventRecord(s.marks[0], s.stream), "cudaEventRecord");
+  s.factor();
+  check(cudaEventRecord(s.marks[1], s.stream), "cudaEventRecord");
+  check(cudaStreamSynchronize(s.stream), "cusolver setup");
+  s.times = LuTimes{s.elapsed(0, 1), 0.0};
 }
 
 void CusolverLu::solve(const double* b, double* x) {
@@ -138,18 +133,18 @@ void CusolverLu::solve(const double* b, double* x) {
   if (s.n == 0) return;
   check(cudaEventRecord(s.marks[0], s.stream), "cudaEventRecord");
   if (!s.reuse) {
-    check(cudaMemcpyAsync(s.lu, s.pristine, s.n * s.n * sizeof(double), cudaMemcpyDeviceToDevice,
-                          s.stream),
+    check(cudaMemcpyAsync(s.lu.data(), s.pristine.data(), s.n * s.n * sizeof(double),
+                          cudaMemcpyDeviceToDevice, s.stream),
           "cudaMemcpyAsync restoring the matrix");
     s.factor();
   }
   check(cudaEventRecord(s.marks[1], s.stream), "cudaEventRecord");
-  check(cudaMemcpyAsync(s.rhs, b, s.n * sizeof(double), cudaMemcpyHostToDevice, s.stream),
+  check(cudaMemcpyAsync(s.rhs.data(), b, s.n * sizeof(double), cudaMemcpyHostToDevice, s.stream),
         "cudaMemcpyAsync of the right-hand side");
-  check(cusolverDnDgetrs(s.handle, CUBLAS_OP_T, s.ni(), 1, s.lu, s.ni(), s.pivots, s.rhs, s.ni(),
-                         s.info),
+  check(cusolverDnDgetrs(s.handle, CUBLAS_OP_T, s.ni(), 1, s.lu.data(), s.ni(), s.pivots.data(),
+                         s.rhs.data(), s.ni(), s.info.data()),
         "cusolverDnDgetrs");
-  check(cudaMemcpyAsync(x, s.rhs, s.n * sizeof(double), cudaMemcpyDeviceToHost, s.stream),
+  check(cudaMemcpyAsync(x, s.rhs.data(), s.n * sizeof(double), cudaMemcpyDeviceToHost, s.stream),
         "cudaMemcpyAsync of the solution");
   check(cudaEventRecord(s.marks[2], s.stream), "cudaEventRecord");
   check(cudaStreamSynchronize(s.stream), "cusolverDnDgetrs");

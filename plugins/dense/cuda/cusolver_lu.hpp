@@ -20,8 +20,12 @@ class CusolverLu {
   CusolverLu(const CusolverLu&) = delete;
   CusolverLu& operator=(const CusolverLu&) = delete;
 
-  // a: row-major n x n. Reusing, getrf runs here; throws SolverError when U is singular.
-  void setup(const double* a, std::size_t n);
+  // a: row-major n x n, alive and unchanged until the next load. Without reuse the matrix
+  // is kept on the device to refactor from at every solve.
+  void load(const double* a, std::size_t n);
+  // With reuse: getrf of the loaded matrix; throws SolverError when U is singular.
+  void factor();
+  // With reuse: getrs with the factors; without: getrf afresh, then getrs.
   void solve(const double* b, double* x);
 
   const LuTimes& last_times() const;

@@ -11,24 +11,22 @@
 
 namespace solvent::dense {
 
-class CusolverSolver final : public LinearSolver {
+class CusolverSolver final : public DirectSolver {
  public:
   explicit CusolverSolver(const PluginContext& context);
-
   std::vector<OperatorForm> forms() const override;
-  Facts facts() const override;
 
  protected:
-  void setup_impl(std::shared_ptr<const Operator> op) override;
-  SolveStats solve_impl(std::span<const double> b, std::span<double> x) override;
+  void load(const Operator& op) override;
+  void factor() override;
+  void substitute(std::span<const double> b, std::span<double> x) override;
+  void factor_and_solve(std::span<const double> b, std::span<double> x) override;
+  Facts more_facts() const override;
 
  private:
-  bool reuse_;
   int device_;
   std::shared_ptr<spdlog::logger> log_;
   std::unique_ptr<CusolverLu> lu_;
-  std::shared_ptr<const Operator> op_;
-  std::size_t n_ = 0;
   std::int64_t solves_ = 0;
   LuTimes totals_;
 };

@@ -19,10 +19,14 @@ struct PhaseTimes {
 class DeviceEngine {
  public:
   virtual ~DeviceEngine() = default;
-  // a: row-major n x n; it must stay alive and unchanged until the next setup.
-  // Throws solvent::SolverError on a singular pivot when the factorisation is reused.
-  virtual void setup(const double* a, std::size_t n) = 0;
-  // Throws solvent::SolverError on a singular or non-finite pivot.
+  // a: row-major n x n; it must stay alive and unchanged until the next load. Without
+  // reuse_factorization the matrix is kept on the device to refactor from at every solve.
+  virtual void load(const double* a, std::size_t n) = 0;
+  // With reuse_factorization: factors the loaded matrix. Throws solvent::SolverError on a
+  // singular or non-finite pivot.
+  virtual void factor() = 0;
+  // With reuse_factorization: substitutes with the factors; without: factors the loaded
+  // matrix afresh and solves. Throws solvent::SolverError on a singular or non-finite pivot.
   virtual void solve(const double* b, double* x) = 0;
   virtual const PhaseTimes& last_times() const = 0;
   virtual const std::string& device_name() const = 0;

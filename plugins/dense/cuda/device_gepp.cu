@@ -1,6 +1,6 @@
 #include "cuda/device_support.cuh"
 
-#include <solvent/cuda.hpp>
+#include <solvent/device/cuda.hpp>
 #include <solvent/errors.hpp>
 #include <solvent_dense/elimination_envelope.hpp>
 #include <solvent_dense/host_substitution.hpp>
@@ -37,17 +37,20 @@ struct DeviceGepp::State {
   std::vector<std::int32_t> permutation;
   double updates = 0.0;
 
-  DeviceArray<double> work;      // [A | b], row-major, ld = n + 1; the factors after elimination
-  DeviceArray<double> pristine;  // resident copy of [A | .] to refactor from
-  DeviceArray<double> rhs;
-  DeviceArray<double> solution;
-  DeviceArray<int> pivots;
-  DeviceArray<int> device_permutation;
-  DeviceArray<int> lower_begin;
-  DeviceArray<int> upper_end;
-  DeviceArray<PivotFailure> failure;
-  DeviceArray<unsigned int> finished;  // blocks done with the current eliminate_and_pivot
-  DeviceArray<double> staging;         // the matrix as sent (n x n), widened on the device
+  cuda::DeviceArray<double> work{
+      0, kGeppCuda};  // [A | b], row-major, ld = n + 1; the factors after elimination
+  cuda::DeviceArray<double> pristine{0, kGeppCuda};  // resident copy of [A | .] to refactor from
+  cuda::DeviceArray<double> rhs{0, kGeppCuda};
+  cuda::DeviceArray<double> solution{0, kGeppCuda};
+  cuda::DeviceArray<int> pivots{0, kGeppCuda};
+  cuda::DeviceArray<int> device_permutation{0, kGeppCuda};
+  cuda::DeviceArray<int> lower_begin{0, kGeppCuda};
+  cuda::DeviceArray<int> upper_end{0, kGeppCuda};
+  cuda::DeviceArray<PivotFailure> failure{0, kGeppCuda};
+  cuda::DeviceArray<unsigned int> finished{
+      0, kGeppCuda};  // blocks done with the current eliminate_and_pivot
+  cuda::DeviceArray<double> staging{
+      0, kGeppCuda};              // the matrix as sent (n x n), widened on the device
   std::vector<double> host_work;  // the augmented matrix as sent to / brought back from the device
   std::vector<double> host_y;
   PhaseTimes times;
@@ -71,12 +74,12 @@ struct DeviceGepp::State {
   // Everything one factorisation puts on the stream; `augmented` eliminates column n
   // (the right-hand side) along, `from_pristine` first restores the matrix on the device.
   void enqueue_factorization(bool augmented, bool from_pristine) {
-    launch_reset_failure(failure.get(), finished.get(), stream);
+    launch_reset_failure(failure.data(), finished.data(), stream);
     if (from_pristine) {
-      check(cudaMemcpyAsync(work.get(), pristine.get(), n * ld * sizeof(double),
+      check(cudaMemcpyAsync(work.data(), pristine.data(), n * ld * sizeof(double),
                             cudaMemcpyDeviceToDevice, stream),
             "cudaMemcpyAsync restoring the matrix");
-      launch_copy_rhs_into_matrix(work.get(), ldi(), ni(), rhs.get(), stream);
+      launch_copy_rhs_into_matrix(work.data(), ldi(), ni(), rhs.data(), stream);
     }
     auto step = [&](int k) {
       return EliminationStep{k, envelope.row_end[k], envelope.col_end[k], augmented};
@@ -85,32 +88,34 @@ struct DeviceGepp::State {
       // A step is trivial when the envelope leaves no row below the diagonal: its pivot is
       // the diagonal and it eliminates nothing (the angiogenesis matrix's identity block).
       auto trivial = [&](int k) { return envelope.row_end[k] == k; };
-      launch_pivot_and_swap(work.get(), ldi(), ni(), step(0), pivots.get(), failure.get(), stream);
+      launch_pivot_and_swap(work.data(), ldi(), ni(), step(0), pivots.data(), failure.data(),
+                            stream);
       after_kernel();
       for (int k = 0; k + 1 < ni(); ++k) {
         if (trivial(k) && trivial(k + 1)) {
           int end = k + 1;
           while (end + 1 < ni() && trivial(end + 1)) ++end;
-          launch_diagonal_pivots(work.get(), ldi(), k + 1, end, pivots.get(), failure.get(),
+          launch_diagonal_pivots(work.data(), ldi(), k + 1, end, pivots.data(), failure.data(),
                                  stream);
           after_kernel();
           k = end - 1;  // step `end` still runs: its elimination is empty, it pivots end + 1
           continue;
         }
-        launch_eliminate_and_pivot(work.get(), ldi(), ni(), step(k), step(k + 1), pivots.get(),
-                                   failure.get(), finished.get(), stream);
+        launch_eliminate_and_pivot(work.data(), ldi(), ni(), step(k), step(k + 1), pivots.data(),
+                                   failure.data(), finished.data(), stream);
         after_kernel();
       }
       return;
     }
     const bool whole_grid = !options.skip_zero_blocks;
     for (int k = 0; k < ni(); ++k) {
-      launch_pivot_search_atomic(work.get(), ldi(), step(k), pivots.get(), failure.get(), stream);
+      launch_pivot_search_atomic(work.data(), ldi(), step(k), pivots.data(), failure.data(),
+                                 stream);
       after_kernel();
-      launch_row_swap(work.get(), ldi(), ni(), step(k), pivots.get(), stream);
+      launch_row_swap(work.data(), ldi(), ni(), step(k), pivots.data(), stream);
       after_kernel();
       if (k + 1 < ni()) {
-        launch_eliminate(work.get(), ldi(), ni(), step(k), whole_grid, stream);
+        launch_eliminate(work.data(), ldi(), ni(), step(k), whole_grid, stream);
         after_kernel();
       }
     }
@@ -134,7 +139,7 @@ struct DeviceGepp::State {
     check(cudaStreamSynchronize(stream), "gepp-cuda kernels");
     if (!check_pivots) return;
     PivotFailure f{};
-    check(cudaMemcpy(&f, failure.get(), sizeof f, cudaMemcpyDeviceToHost),
+    check(cudaMemcpy(&f, failure.data(), sizeof f, cudaMemcpyDeviceToHost),
           "reading the pivot status");
     if (f.step >= 0) throw solvent::SolverError(singular_pivot_message(f, n));
   }
@@ -147,8 +152,8 @@ struct DeviceGepp::State {
   }
 
   Substitution substitution(bool factored) const {
-    return {work.get(),        ldi(),           ni(),    device_permutation.get(),
-            lower_begin.get(), upper_end.get(), factored};
+    return {work.data(),      ldi(),   ni(), device_permutation.data(), lower_begin.data(),
+            upper_end.data(), factored};
   }
 
   // One contiguous transfer (a pitched copy from pageable memory goes row by row), then
@@ -157,7 +162,7 @@ struct DeviceGepp::State {
   void upload_matrix(double* target) {
     staging.resize(n * n);
     staging.upload(matrix, n * n, stream);
-    check(cudaMemcpy2DAsync(target, ld * sizeof(double), staging.get(), n * sizeof(double),
+    check(cudaMemcpy2DAsync(target, ld * sizeof(double), staging.data(), n * sizeof(double),
                             n * sizeof(double), n, cudaMemcpyDeviceToDevice, stream),
           "cudaMemcpy2DAsync widening the matrix");
     if (!options.skip_zero_blocks) {
@@ -165,7 +170,7 @@ struct DeviceGepp::State {
       return;
     }
     std::vector<std::int32_t> first(n), last(n);
-    launch_row_extents(staging.get(), ni(), lower_begin.get(), upper_end.get(), stream);
+    launch_row_extents(staging.data(), ni(), lower_begin.data(), upper_end.data(), stream);
     lower_begin.download(first.data(), n, stream);
     upper_end.download(last.data(), n, stream);
     check(cudaStreamSynchronize(stream), "reading the zero pattern");
@@ -185,7 +190,7 @@ struct DeviceGepp::State {
   // Factor once: the factors stay where later solves find them (device or host).
   void factor_for_reuse() {
     mark(0);
-    upload_matrix(work.get());
+    upload_matrix(work.data());
     mark(1);
     enqueue_factorization(false, false);
     mark(2);
@@ -214,8 +219,9 @@ struct DeviceGepp::State {
   void prepare_refactorization() {
     if (options.resident_matrix) {
       pristine.resize(n * ld);
-      check(cudaMemsetAsync(pristine.get(), 0, n * ld * sizeof(double), stream), "cudaMemsetAsync");
-      upload_matrix(pristine.get());
+      check(cudaMemsetAsync(pristine.data(), 0, n * ld * sizeof(double), stream),
+            "cudaMemsetAsync");
+      upload_matrix(pristine.data());
     } else {
       set_envelope(options.skip_zero_blocks ? EliminationEnvelope::of_matrix(matrix, n)
                                             : EliminationEnvelope::dense(n));
@@ -246,7 +252,7 @@ struct DeviceGepp::State {
     rhs.upload(b, n, stream);
     mark(1);
     mark(2);
-    launch_substitute(substitution(true), rhs.get(), solution.get(), stream);
+    launch_substitute(substitution(true), rhs.data(), solution.data(), stream);
     mark(3);
     solution.download(x, n, stream);
     mark(4);
@@ -270,7 +276,7 @@ struct DeviceGepp::State {
     refactor();
     mark(2);
     if (options.device_substitution) {
-      launch_substitute(substitution(false), nullptr, solution.get(), stream);
+      launch_substitute(substitution(false), nullptr, solution.data(), stream);
       mark(3);
       solution.download(x, n, stream);
       mark(4);
@@ -301,7 +307,7 @@ DeviceGepp::DeviceGepp(const EngineOptions& options) : state_(std::make_unique<S
 
 DeviceGepp::~DeviceGepp() = default;
 
-void DeviceGepp::setup(const double* a, std::size_t n) {
+void DeviceGepp::load(const double* a, std::size_t n) {
   State& s = *state_;
   if (n > static_cast<std::size_t>(INT_MAX / 2)) {
     throw solvent::SolverError("gepp-cuda: matrix of order " + std::to_string(n) + " is too large");
@@ -327,11 +333,12 @@ void DeviceGepp::setup(const double* a, std::size_t n) {
   s.finished.resize(1);
   s.lower_begin.resize(n);
   s.upper_end.resize(n);
-  if (s.options.reuse_factorization) {
-    s.factor_for_reuse();
-  } else {
-    s.prepare_refactorization();
-  }
+  if (!s.options.reuse_factorization) s.prepare_refactorization();
+}
+
+void DeviceGepp::factor() {
+  State& s = *state_;
+  if (s.n != 0) s.factor_for_reuse();
 }
 
 void DeviceGepp::solve(const double* b, double* x) {

@@ -38,7 +38,8 @@ class DeviceGepp final : public DeviceEngine {
   DeviceGepp(const DeviceGepp&) = delete;
   DeviceGepp& operator=(const DeviceGepp&) = delete;
 
-  void setup(const double* a, std::size_t n) override;
+  void load(const double* a, std::size_t n) override;
+  void factor() override;
   void solve(const double* b, double* x) override;
 
   const PhaseTimes& last_times() const override;

@@ -1,9 +1,10 @@
 #pragma once
 // What both of gepp-cuda's device engines (the elimination pipeline and the blocked LU)
-// need: device buffers, graph capture, event timing and the singular-pivot message.
+// need beside Solvent's device arrays: graph capture, event timing and the singular-pivot message.
 #include "cuda/gepp_kernels.cuh"
 
-#include <solvent/cuda.hpp>
+#include <solvent/device/cuda.hpp>
+#include <solvent/device/device_array.hpp>
 
 #include <cuda_runtime.h>
 
@@ -15,45 +16,6 @@
 namespace solvent::dense {
 
 inline constexpr const char* kGeppCuda = "gepp-cuda";
-
-// A device buffer, reallocated only when its size changes, so repeated setups of one order
-// (a new matrix every time step) allocate nothing.
-
-template <class T>
-class DeviceArray {
- public:
-  DeviceArray() = default;
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-  ~DeviceArray() { release(); }
-
-  void resize(std::size_t count) {
-    if (count == count_) return;
-    release();
-    if (count > 0)
-      check(cudaMalloc(reinterpret_cast<void**>(&ptr_), count * sizeof(T)), "cudaMalloc");
-    count_ = count;
-  }
-  void upload(const T* host, std::size_t count, cudaStream_t stream) {
-    check(cudaMemcpyAsync(ptr_, host, count * sizeof(T), cudaMemcpyHostToDevice, stream),
-          "cudaMemcpyAsync to device");
-  }
-  void download(T* host, std::size_t count, cudaStream_t stream) const {
-    check(cudaMemcpyAsync(host, ptr_, count * sizeof(T), cudaMemcpyDeviceToHost, stream),
-          "cudaMemcpyAsync to host");
-  }
-  T* get() const { return ptr_; }
-
- private:
-  static void check(cudaError_t status, const char* what) { cuda::check(status, kGeppCuda, what); }
-  void release() {
-    if (ptr_ != nullptr) cudaFree(ptr_);
-    ptr_ = nullptr;
-    count_ = 0;
-  }
-  T* ptr_ = nullptr;
-  std::size_t count_ = 0;
-};
 
 // What `enqueue` puts on `stream`, captured as a graph ready to launch: one launch replays
 // a whole factorisation without the host's cost per kernel. Should enqueue throw, the

@@ -2,28 +2,26 @@
 
 #include "cuda/blocked_lu.hpp"
 #include "cuda/gepp_cuda_options.hpp"
+#include "src/square_matrix.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 namespace solvent::dense {
 
-using solvent::OperatorKind;
-using solvent::ScalarKind;
+GeppCudaSolver::GeppCudaSolver(const PluginContext& context)
+    : GeppCudaSolver(read_engine_options(context.params), context.log) {}
 
-GeppCudaSolver::GeppCudaSolver(const solvent::PluginContext& context)
-    : options_(read_engine_options(context.params)), log_(context.log) {}
+// The mode's preset decides reuse_factorization where the configuration leaves it out.
+GeppCudaSolver::GeppCudaSolver(const EngineOptions& options, std::shared_ptr<spdlog::logger> log)
+    : DirectSolver(options.reuse_factorization), options_(options), log_(std::move(log)) {}
 
-std::vector<solvent::OperatorForm> GeppCudaSolver::forms() const {
+std::vector<OperatorForm> GeppCudaSolver::forms() const {
   return {{OperatorKind::Dense, ScalarKind::Real}};
 }
 
-void GeppCudaSolver::setup_impl(std::shared_ptr<const solvent::Operator> op) {
-  const auto* dense = &std::get<solvent::DenseMatrix<double>>(*op);
-  if (dense->rows != dense->cols) {
-    throw solvent::SolverError(
-        fmt::format("gepp-cuda: matrix is {} x {}, not square", dense->rows, dense->cols));
-  }
+void GeppCudaSolver::load(const Operator& op) {
+  n_ = square_order(op, "gepp-cuda");
   if (!device_) {
     if (options_.blocked) {
       device_ = std::make_unique<BlockedLu>(options_);
@@ -32,12 +30,7 @@ void GeppCudaSolver::setup_impl(std::shared_ptr<const solvent::Operator> op) {
     }
     if (log_) log_->info("gepp-cuda on {}: {}", device_->device_name(), describe(options_));
   }
-  op_ = std::move(op);
-  n_ = dense->rows;
-  device_->setup(dense->values.data(), n_);
-  const PhaseTimes& t = device_->last_times();
-  totals_.upload_ms += t.upload_ms;
-  totals_.factor_ms += t.factor_ms;
+  device_->load(std::get<DenseMatrix<double>>(op).values.data(), n_);
   if (log_) {
     const double dense_updates =
         static_cast<double>(n_) * static_cast<double>(n_) * static_cast<double>(n_) / 3.0;
@@ -47,7 +40,19 @@ void GeppCudaSolver::setup_impl(std::shared_ptr<const solvent::Operator> op) {
   }
 }
 
-solvent::SolveStats GeppCudaSolver::solve_impl(std::span<const double> b, std::span<double> x) {
+void GeppCudaSolver::factor() {
+  device_->factor();
+  const PhaseTimes& t = device_->last_times();
+  totals_.upload_ms += t.upload_ms;
+  totals_.factor_ms += t.factor_ms;
+}
+
+// Without reuse the device refactors from its copy of the matrix inside solve().
+void GeppCudaSolver::factor_and_solve(std::span<const double> b, std::span<double> x) {
+  substitute(b, x);
+}
+
+void GeppCudaSolver::substitute(std::span<const double> b, std::span<double> x) {
   device_->solve(b.data(), x.data());
   const PhaseTimes& t = device_->last_times();
   totals_.upload_ms += t.upload_ms;
@@ -55,11 +60,10 @@ solvent::SolveStats GeppCudaSolver::solve_impl(std::span<const double> b, std::s
   totals_.substitute_ms += t.substitute_ms;
   totals_.download_ms += t.download_ms;
   ++solves_;
-  return solvent::direct_solve_stats();
 }
 
-solvent::Facts GeppCudaSolver::facts() const {
-  solvent::Facts f{{"options", describe(options_)}, {"solves", std::to_string(solves_)}};
+Facts GeppCudaSolver::more_facts() const {
+  Facts f{{"options", describe(options_)}, {"solves", std::to_string(solves_)}};
   if (!device_) return f;
   const PhaseTimes& t = device_->last_times();
   f.insert(f.end(), {{"device", device_->device_name()},

@@ -12,22 +12,24 @@
 
 namespace solvent::dense {
 
-class GeppCudaSolver final : public solvent::LinearSolver {
+class GeppCudaSolver final : public DirectSolver {
  public:
-  explicit GeppCudaSolver(const solvent::PluginContext& context);
-
-  std::vector<solvent::OperatorForm> forms() const override;
-  solvent::Facts facts() const override;
+  explicit GeppCudaSolver(const PluginContext& context);
+  std::vector<OperatorForm> forms() const override;
 
  protected:
-  void setup_impl(std::shared_ptr<const solvent::Operator> op) override;
-  solvent::SolveStats solve_impl(std::span<const double> b, std::span<double> x) override;
+  void load(const Operator& op) override;
+  void factor() override;
+  void substitute(std::span<const double> b, std::span<double> x) override;
+  void factor_and_solve(std::span<const double> b, std::span<double> x) override;
+  Facts more_facts() const override;
 
  private:
+  GeppCudaSolver(const EngineOptions& options, std::shared_ptr<spdlog::logger> log);
+
   EngineOptions options_;
   std::shared_ptr<spdlog::logger> log_;
   std::unique_ptr<DeviceEngine> device_;
-  std::shared_ptr<const solvent::Operator> op_;
   std::size_t n_ = 0;
   std::int64_t solves_ = 0;
   PhaseTimes totals_;

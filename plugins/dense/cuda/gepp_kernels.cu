@@ -2,7 +2,7 @@
 #include "cuda/gepp_kernels.cuh"
 #include "cuda/pivot_choice.cuh"
 
-#include <solvent/cuda.hpp>
+#include <solvent/device/cuda.hpp>
 #include <solvent_dense/gepp_arithmetic.hpp>
 
 #include <algorithm>

@@ -2,7 +2,7 @@
 
 #include "cuda/device_support.cuh"
 
-#include <solvent/cuda.hpp>
+#include <solvent/device/cuda.hpp>
 
 #include <algorithm>
 #include <cstring>

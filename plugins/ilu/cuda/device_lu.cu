@@ -1,12 +1,14 @@
 #include "cuda/device_lu.hpp"
 
-#include <solvent/cuda.hpp>
+#include <solvent/device/cuda.hpp>
+#include <solvent/device/device_array.hpp>
 #include <solvent/errors.hpp>
 #include <solvent/scalar.hpp>
 
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
+#include <cstddef>
 #include <string>
 
 namespace solvent::ilu {
@@ -34,12 +36,12 @@ struct DeviceLu::State {
   std::int64_t nnz = 0;
   std::size_t value_bytes = 0;
   cusparseHandle_t handle = nullptr;
-  void* row_ptr = nullptr;
-  void* col_idx = nullptr;
-  void* values = nullptr;
+  cuda::DeviceArray<std::byte> row_ptr{0, kPlugin};
+  cuda::DeviceArray<std::byte> col_idx{0, kPlugin};
+  cuda::DeviceArray<std::byte> values{0, kPlugin};
   // 2 n scalars: the first n hold L^{-1} r during an apply; the second n are only where the
   // analyses' input and output vectors point until an apply points them at r and z.
-  void* work = nullptr;
+  cuda::DeviceArray<std::byte> work{0, kPlugin};
   // Two views of the one array: its lower triangle with a unit diagonal, its upper one.
   cusparseSpMatDescr_t lower = nullptr;
   cusparseSpMatDescr_t upper = nullptr;
@@ -48,8 +50,8 @@ struct DeviceLu::State {
   cusparseDnVecDescr_t out = nullptr;     // z
   cusparseSpSVDescr_t lower_solve = nullptr;
   cusparseSpSVDescr_t upper_solve = nullptr;
-  void* lower_buffer = nullptr;
-  void* upper_buffer = nullptr;
+  cuda::DeviceArray<std::byte> lower_buffer{0, kPlugin};
+  cuda::DeviceArray<std::byte> upper_buffer{0, kPlugin};
   // alpha = 1, read as a double or, for complex factors, as a cuDoubleComplex.
   double one[2] = {1.0, 0.0};
 
@@ -62,19 +64,16 @@ struct DeviceLu::State {
       if (v != nullptr) cusparseDestroyDnVec(v);
     for (auto m : {lower, upper})
       if (m != nullptr) cusparseDestroySpMat(m);
-    for (void* p : {row_ptr, col_idx, values, work, lower_buffer, upper_buffer})
-      if (p != nullptr) cudaFree(p);
     if (handle != nullptr) cusparseDestroy(handle);
   }
 
-  static void upload(void*& to, const void* from, std::size_t bytes, const char* what) {
-    check(cudaMalloc(&to, bytes), "cudaMalloc");
-    check(cudaMemcpy(to, from, bytes, cudaMemcpyHostToDevice), what);
+  static void upload(cuda::DeviceArray<std::byte>& to, const void* from, std::size_t bytes) {
+    to = cuda::DeviceArray<std::byte>(static_cast<const std::byte*>(from), bytes, kPlugin);
   }
 
   void triangle(cusparseSpMatDescr_t& m, cusparseFillMode_t fill, cusparseDiagType_t diag) {
-    check(cusparseCreateCsr(&m, n, n, nnz, row_ptr, col_idx, values, CUSPARSE_INDEX_32I,
-                            CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, type),
+    check(cusparseCreateCsr(&m, n, n, nnz, row_ptr.data(), col_idx.data(), values.data(),
+                            CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, type),
           "cusparseCreateCsr");
     check(cusparseSpMatSetAttribute(m, CUSPARSE_SPMAT_FILL_MODE, &fill, sizeof fill),
           "cusparseSpMatSetAttribute");
@@ -87,15 +86,15 @@ struct DeviceLu::State {
   }
 
   void analyse(cusparseSpMatDescr_t m, cusparseDnVecDescr_t x, cusparseDnVecDescr_t y,
-               cusparseSpSVDescr_t& solve, void*& buffer) {
+               cusparseSpSVDescr_t& solve, cuda::DeviceArray<std::byte>& buffer) {
     check(cusparseSpSV_createDescr(&solve), "cusparseSpSV_createDescr");
     std::size_t size = 0;
     check(cusparseSpSV_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, one, m, x, y, type,
                                   CUSPARSE_SPSV_ALG_DEFAULT, solve, &size),
           "cusparseSpSV_bufferSize");
-    if (size > 0) check(cudaMalloc(&buffer, size), "cudaMalloc");
+    buffer.resize(size);
     check(cusparseSpSV_analysis(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, one, m, x, y, type,
-                                CUSPARSE_SPSV_ALG_DEFAULT, solve, buffer),
+                                CUSPARSE_SPSV_ALG_DEFAULT, solve, buffer.data()),
           "cusparseSpSV_analysis");
   }
 };
@@ -110,13 +109,13 @@ DeviceLu::DeviceLu(std::span<const std::int32_t> row_ptr, std::span<const std::i
   s.nnz = static_cast<std::int64_t>(values.size());
   s.value_bytes = values.size_bytes();
   check(cusparseCreate(&s.handle), "cusparseCreate");
-  State::upload(s.row_ptr, row_ptr.data(), row_ptr.size_bytes(), "cudaMemcpy of the row offsets");
-  State::upload(s.col_idx, col_idx.data(), col_idx.size_bytes(), "cudaMemcpy of the columns");
-  State::upload(s.values, values.data(), s.value_bytes, "cudaMemcpy of the factors");
-  check(cudaMalloc(&s.work, 2 * static_cast<std::size_t>(s.n) * sizeof(T)), "cudaMalloc");
+  State::upload(s.row_ptr, row_ptr.data(), row_ptr.size_bytes());
+  State::upload(s.col_idx, col_idx.data(), col_idx.size_bytes());
+  State::upload(s.values, values.data(), s.value_bytes);
+  s.work.resize(2 * static_cast<std::size_t>(s.n) * sizeof(T));
   s.triangle(s.lower, CUSPARSE_FILL_MODE_LOWER, CUSPARSE_DIAG_TYPE_UNIT);
   s.triangle(s.upper, CUSPARSE_FILL_MODE_UPPER, CUSPARSE_DIAG_TYPE_NON_UNIT);
-  T* work = static_cast<T*>(s.work);
+  T* work = reinterpret_cast<T*>(s.work.data());
   s.vector(s.middle, work);
   s.vector(s.in, work + s.n);
   s.vector(s.out, work + s.n);
@@ -129,11 +128,13 @@ DeviceLu::~DeviceLu() = default;
 template <class T>
 void DeviceLu::update(std::span<const T> values) {
   State& s = *state_;
-  check(cudaMemcpy(s.values, values.data(), s.value_bytes, cudaMemcpyHostToDevice),
+  check(cudaMemcpy(s.values.data(), values.data(), s.value_bytes, cudaMemcpyHostToDevice),
         "cudaMemcpy of the factors");
-  check(cusparseSpSV_updateMatrix(s.handle, s.lower_solve, s.values, CUSPARSE_SPSV_UPDATE_GENERAL),
+  check(cusparseSpSV_updateMatrix(s.handle, s.lower_solve, s.values.data(),
+                                  CUSPARSE_SPSV_UPDATE_GENERAL),
         "cusparseSpSV_updateMatrix");
-  check(cusparseSpSV_updateMatrix(s.handle, s.upper_solve, s.values, CUSPARSE_SPSV_UPDATE_GENERAL),
+  check(cusparseSpSV_updateMatrix(s.handle, s.upper_solve, s.values.data(),
+                                  CUSPARSE_SPSV_UPDATE_GENERAL),
         "cusparseSpSV_updateMatrix");
 }
 
@@ -150,7 +151,7 @@ void DeviceLu::solve(const T* r, T* z) const {
         "cusparseSpSV_solve (U)");
 }
 
-#define SOLVENT_ILU_DEVICE_LU(T)                                                             \
+#define SOLVENT_ILU_DEVICE_LU(T)                                                            \
   template DeviceLu::DeviceLu(std::span<const std::int32_t>, std::span<const std::int32_t>, \
                               std::span<const T>);                                          \
   template void DeviceLu::update<T>(std::span<const T>);                                    \

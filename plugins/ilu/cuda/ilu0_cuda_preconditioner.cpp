@@ -1,6 +1,6 @@
 #include "cuda/ilu0_cuda_preconditioner.hpp"
 
-#include <solvent/cuda.hpp>
+#include <solvent/device/cuda.hpp>
 
 #include <spdlog/spdlog.h>
 

@@ -7,7 +7,8 @@
 // so each member rounds as on the CPU.
 #include "cuda/batched_cuda.hpp"
 
-#include <solvent/cuda.hpp>
+#include <solvent/device/cuda.hpp>
+#include <solvent/device/device_array.hpp>
 
 #include <cuda_runtime.h>
 
@@ -22,17 +23,11 @@ constexpr const char* context = "imex-batched-cuda";
 
 void check(cudaError_t e, const char* what) { cuda::check(e, context, what); }
 
-struct DeviceFree {
-  void operator()(void* p) const { cudaFree(p); }
-};
+// A device array of count elements (at least one, so every pointer handed to a kernel is
+// valid), zero-filled, naming this plugin should the allocation fail.
 template <class T>
-using DevicePtr = std::unique_ptr<T, DeviceFree>;
-
-template <class T>
-DevicePtr<T> device_alloc(std::size_t count) {
-  void* p = nullptr;
-  check(cudaMalloc(&p, std::max<std::size_t>(count, 1) * sizeof(T)), "cudaMalloc");
-  return DevicePtr<T>(static_cast<T*>(p));
+cuda::DeviceArray<T> device_alloc(std::size_t count) {
+  return cuda::DeviceArray<T>(std::max<std::size_t>(count, 1), context);
 }
 
 // Member-major (entry e of member b at [b length + e]) to member-fastest ([e members + b]),
@@ -61,7 +56,7 @@ struct DeviceBatch {
 };
 
 __device__ MemberArrays member(const DeviceBatch& d, std::size_t b) {
-  return {d.k + b,  d.taf + b, d.taf_flux + b, d.lin + b,
+  return {d.k + b,  d.taf + b,  d.taf_flux + b, d.lin + b,
           d.lu + b, d.ipiv + b, d.u_reach + b,  d.inverse_diagonal + b,
           d.u + b,  d.x + b,    d.members};
 }
@@ -112,12 +107,12 @@ class CudaEngine final : public BatchEngine {
     to_band_ = upload_shared(host.to_band);
     from_band_ = upload_shared(host.from_band);
     shape_ = host.shape();
-    shape_.row_ptr = row_ptr_.get();
-    shape_.col_idx = col_idx_.get();
-    shape_.to_band = to_band_.get();
-    shape_.from_band = from_band_.get();
+    shape_.row_ptr = row_ptr_.data();
+    shape_.col_idx = col_idx_.data();
+    shape_.to_band = to_band_.data();
+    shape_.from_band = from_band_.data();
     k_ = device_alloc<angiogenesis_1d::Coefficients>(b_);
-    check(cudaMemcpy(k_.get(), host.k.data(), b_ * sizeof(host.k[0]), cudaMemcpyHostToDevice),
+    check(cudaMemcpy(k_.data(), host.k.data(), b_ * sizeof(host.k[0]), cudaMemcpyHostToDevice),
           "upload coefficients");
     taf_ = upload(host.taf, host.m);
     taf_flux_ = upload(host.taf_flux, host.m);
@@ -131,13 +126,13 @@ class CudaEngine final : public BatchEngine {
     projected_ = device_alloc<double>(b_);
     failed_step_ = device_alloc<long long>(b_);
     failure_ = device_alloc<int>(b_);
-    check(cudaMemset(projected_.get(), 0, b_ * sizeof(double)), "cudaMemset");
-    check(cudaMemset(failed_step_.get(), 0, b_ * sizeof(long long)), "cudaMemset");
-    check(cudaMemset(failure_.get(), 0, b_ * sizeof(int)), "cudaMemset");
-    batch_ = {k_.get(),         taf_.get(),  taf_flux_.get(),  lin_.get(),
-              lu_.get(),        inverse_diagonal_.get(),       ipiv_.get(),
-              u_reach_.get(),   u_.get(),    x_.get(),         projected_.get(),
-              failed_step_.get(), failure_.get(), b_};
+    batch_ = {k_.data(),         taf_.data(),
+              taf_flux_.data(),  lin_.data(),
+              lu_.data(),        inverse_diagonal_.data(),
+              ipiv_.data(),      u_reach_.data(),
+              u_.data(),         x_.data(),
+              projected_.data(), failed_step_.data(),
+              failure_.data(),   b_};
     check(cudaDeviceSynchronize(), "upload");
   }
 
@@ -155,8 +150,8 @@ class CudaEngine final : public BatchEngine {
   }
 
   void read(MemberArray<double>& u, std::vector<MemberStatus>& status) override {
-    auto* staging = reinterpret_cast<double*>(staging_.get());
-    interleave<<<blocks(b_ * n_, 256), 256>>>(u_.get(), staging, b_, n_, false);
+    auto* staging = reinterpret_cast<double*>(staging_.data());
+    interleave<<<blocks(b_ * n_, 256), 256>>>(u_.data(), staging, b_, n_, false);
     cuda::check_launch(context, "interleave");
     u.resize(b_ * n_);
     check(cudaMemcpy(u.data(), staging, b_ * n_ * sizeof(double), cudaMemcpyDeviceToHost),
@@ -164,12 +159,12 @@ class CudaEngine final : public BatchEngine {
     std::vector<long long> failed_step(b_);
     std::vector<int> failure(b_);
     std::vector<double> projected(b_);
-    check(cudaMemcpy(failed_step.data(), failed_step_.get(), b_ * sizeof(long long),
+    check(cudaMemcpy(failed_step.data(), failed_step_.data(), b_ * sizeof(long long),
                      cudaMemcpyDeviceToHost),
           "download statuses");
-    check(cudaMemcpy(failure.data(), failure_.get(), b_ * sizeof(int), cudaMemcpyDeviceToHost),
+    check(cudaMemcpy(failure.data(), failure_.data(), b_ * sizeof(int), cudaMemcpyDeviceToHost),
           "download statuses");
-    check(cudaMemcpy(projected.data(), projected_.get(), b_ * sizeof(double),
+    check(cudaMemcpy(projected.data(), projected_.data(), b_ * sizeof(double),
                      cudaMemcpyDeviceToHost),
           "download statuses");
     status.resize(b_);
@@ -180,20 +175,19 @@ class CudaEngine final : public BatchEngine {
 
  private:
   template <class T>
-  DevicePtr<T> upload_shared(const std::vector<T>& v) {
+  cuda::DeviceArray<T> upload_shared(const std::vector<T>& v) {
     auto d = device_alloc<T>(v.size());
-    check(cudaMemcpy(d.get(), v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice), "upload");
+    check(cudaMemcpy(d.data(), v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice), "upload");
     return d;
   }
 
   // Member-major host array of `length` per member -> interleaved device array.
   template <class T>
-  DevicePtr<T> upload(const MemberArray<T>& v, std::size_t length) {
-    auto* staging = reinterpret_cast<T*>(staging_.get());
-    check(cudaMemcpy(staging, v.data(), b_ * length * sizeof(T), cudaMemcpyHostToDevice),
-          "upload");
+  cuda::DeviceArray<T> upload(const MemberArray<T>& v, std::size_t length) {
+    auto* staging = reinterpret_cast<T*>(staging_.data());
+    check(cudaMemcpy(staging, v.data(), b_ * length * sizeof(T), cudaMemcpyHostToDevice), "upload");
     auto d = device_alloc<T>(b_ * length);
-    interleave<<<blocks(b_ * length, 256), 256>>>(staging, d.get(), b_, length, true);
+    interleave<<<blocks(b_ * length, 256), 256>>>(staging, d.data(), b_, length, true);
     cuda::check_launch(context, "interleave");
     return d;
   }
@@ -203,13 +197,14 @@ class CudaEngine final : public BatchEngine {
   bool projection_;
   double limit_;
   BatchShape shape_{};
-  DevicePtr<char> staging_;
-  DevicePtr<std::int32_t> row_ptr_, col_idx_, to_band_, from_band_;  // the same for every member
-  DevicePtr<angiogenesis_1d::Coefficients> k_;
-  DevicePtr<double> taf_, taf_flux_, lin_, lu_, inverse_diagonal_, u_, x_, projected_;
-  DevicePtr<int> ipiv_, u_reach_;
-  DevicePtr<long long> failed_step_;
-  DevicePtr<int> failure_;
+  cuda::DeviceArray<char> staging_;
+  cuda::DeviceArray<std::int32_t> row_ptr_, col_idx_, to_band_,
+      from_band_;  // the same for every member
+  cuda::DeviceArray<angiogenesis_1d::Coefficients> k_;
+  cuda::DeviceArray<double> taf_, taf_flux_, lin_, lu_, inverse_diagonal_, u_, x_, projected_;
+  cuda::DeviceArray<int> ipiv_, u_reach_;
+  cuda::DeviceArray<long long> failed_step_;
+  cuda::DeviceArray<int> failure_;
   DeviceBatch batch_{};
 };
 

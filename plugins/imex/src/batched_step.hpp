@@ -4,11 +4,11 @@
 // runs rhs_at_point on one thread per (member, point) and solve_and_project on one thread
 // per member. Each piece does the arithmetic of the single-member path in its order —
 // imex-trapezoid's right-hand side (u + c Lin u, then + dt N(u)), the banded solver's
-// substitution in the model's band ordering (solvent/band_lu.hpp), the model's projection —
-// so a batched member repeats its single run's bits on the CPU. (The CUDA engine is built
-// without fused multiply-adds for the same reason.) Nothing here includes a CUDA header.
-#include <solvent/band_lu.hpp>
-#include <solvent/host_device.hpp>
+// substitution in the model's band ordering (solvent/numerics/band_lu.hpp), the model's projection
+// — so a batched member repeats its single run's bits on the CPU. (The CUDA engine is built without
+// fused multiply-adds for the same reason.) Nothing here includes a CUDA header.
+#include <solvent/device/host_device.hpp>
+#include <solvent/numerics/band_lu.hpp>
 #include <solvent_family_angiogenesis_1d/explicit_term.hpp>
 
 #include <cstddef>
@@ -18,9 +18,9 @@ namespace solvent::imex {
 
 // What every member shares: the grid, the step and the band structure.
 struct BatchShape {
-  std::size_t m, n;            // grid points; unknowns n = 4 m
-  std::size_t ldab, kl, ku;    // band storage of S = I - dt/2 Lin in the band ordering
-  double h, dt, c;             // c = dt / 2
+  std::size_t m, n;             // grid points; unknowns n = 4 m
+  std::size_t ldab, kl, ku;     // band storage of S = I - dt/2 Lin in the band ordering
+  double h, dt, c;              // c = dt / 2
   const std::int32_t* row_ptr;  // Lin's CSR pattern (the same for every member)
   const std::int32_t* col_idx;
   const std::int32_t* to_band;    // old index -> index in the band ordering
@@ -43,7 +43,12 @@ struct MemberArrays {
   std::size_t stride;
 };
 
-enum StepFailure : int { step_ok = 0, rhs_not_finite = 1, state_not_finite = 2, projection_over_limit = 3 };
+enum StepFailure : int {
+  step_ok = 0,
+  rhs_not_finite = 1,
+  state_not_finite = 2,
+  projection_over_limit = 3
+};
 
 // Finite without <cmath> (which device code does not always have): inf - inf and NaN - NaN are
 // NaN, x - x is 0 for every finite x.
@@ -80,9 +85,9 @@ struct MemberOutcome {
 SOLVENT_HD inline MemberOutcome solve_and_project(const BatchShape& s, const MemberArrays& a,
                                                   bool projection, double projection_limit) {
   const std::size_t st = a.stride;
-  band_lu_substitute(BandLu<double>{a.lu, s.ldab, s.n, s.kl, s.ku, a.ipiv, a.u_reach,
-                                    a.inverse_diagonal, st},
-                     a.x);
+  band_lu_substitute(
+      BandLu<double>{a.lu, s.ldab, s.n, s.kl, s.ku, a.ipiv, a.u_reach, a.inverse_diagonal, st},
+      a.x);
   bool all_finite = true;
   for (std::size_t j = 0; j < s.n; ++j) {
     const double v = a.x[j * st];

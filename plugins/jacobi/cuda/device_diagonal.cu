@@ -2,8 +2,8 @@
 
 #include "src/diagonal_scaling.hpp"
 
-#include <solvent/cuda.hpp>
-#include <solvent/device_scalar.cuh>
+#include <solvent/device/cuda.hpp>
+#include <solvent/device/device_scalar.cuh>
 #include <solvent/scalar.hpp>
 
 #include <cuda_runtime.h>
@@ -25,24 +25,12 @@ __global__ void scale_kernel(std::int64_t n, const Z* __restrict__ inverse, cons
 
 }  // namespace
 
-DeviceDiagonal::~DeviceDiagonal() {
-  if (inverse_ != nullptr) cudaFree(inverse_);
-}
-
 template <class T>
 void DeviceDiagonal::upload(const std::vector<T>& inverse) {
   const std::size_t bytes = inverse.size() * sizeof(T);
-  if (bytes != bytes_) {
-    if (inverse_ != nullptr) cudaFree(inverse_);
-    inverse_ = nullptr;
-    bytes_ = 0;
-    if (bytes > 0) cuda::check(cudaMalloc(&inverse_, bytes), kPlugin, "cudaMalloc");
-    bytes_ = bytes;
-  }
+  inverse_.resize(bytes);
   n_ = inverse.size();
-  if (bytes > 0)
-    cuda::check(cudaMemcpy(inverse_, inverse.data(), bytes, cudaMemcpyHostToDevice), kPlugin,
-                "cudaMemcpy of the inverse diagonal");
+  inverse_.upload(reinterpret_cast<const std::byte*>(inverse.data()), bytes);
 }
 
 template <class T>
@@ -50,7 +38,7 @@ void DeviceDiagonal::apply(const T* r, T* z) const {
   if (n_ == 0) return;
   const auto n = static_cast<std::int64_t>(n_);
   const auto blocks = static_cast<unsigned>((n + kBlock - 1) / kBlock);
-  scale_kernel<<<blocks, kBlock>>>(n, static_cast<const cuda::device_t<T>*>(inverse_),
+  scale_kernel<<<blocks, kBlock>>>(n, reinterpret_cast<const cuda::device_t<T>*>(inverse_.data()),
                                    cuda::to_device(r), cuda::to_device(z));
   cuda::check_launch(kPlugin, "scale_kernel");
 }

@@ -1,6 +1,8 @@
 #pragma once
 // The device side of jacobi-cuda: the inverse diagonal resident in device memory, and
 // z = D^{-1} r on device vectors. No CUDA types here, so the plugin's C++ stays out of nvcc.
+#include <solvent/device/device_array.hpp>
+
 #include <cstddef>
 #include <vector>
 
@@ -8,11 +10,6 @@ namespace solvent::jacobi {
 
 class DeviceDiagonal {
  public:
-  DeviceDiagonal() = default;
-  ~DeviceDiagonal();
-  DeviceDiagonal(const DeviceDiagonal&) = delete;
-  DeviceDiagonal& operator=(const DeviceDiagonal&) = delete;
-
   // Copies `inverse` to the device, keeping the allocation when the byte count is unchanged
   // (a refresh of the same operator). Throws SolverError on a CUDA failure.
   template <class T>
@@ -25,8 +22,7 @@ class DeviceDiagonal {
   void apply(const T* r, T* z) const;
 
  private:
-  void* inverse_ = nullptr;
-  std::size_t bytes_ = 0;
+  solvent::cuda::DeviceArray<std::byte> inverse_{0, "jacobi-cuda"};  // n_ scalars
   std::size_t n_ = 0;
 };
 

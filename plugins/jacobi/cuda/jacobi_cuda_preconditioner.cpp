@@ -2,7 +2,7 @@
 
 #include "src/inverse_diagonal.hpp"
 
-#include <solvent/cuda.hpp>
+#include <solvent/device/cuda.hpp>
 
 #include <spdlog/spdlog.h>
 

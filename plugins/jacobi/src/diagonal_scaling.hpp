@@ -4,7 +4,7 @@
 // cuda::std::complex<double>). The complex product is spelt out in real arithmetic because
 // the two library operator* differ (the host's adds C99 inf/nan recovery); with the kernel
 // compiled --fmad=false, both back ends round alike.
-#include <solvent/host_device.hpp>
+#include <solvent/device/host_device.hpp>
 
 namespace solvent::jacobi {
 

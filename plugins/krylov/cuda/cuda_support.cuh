@@ -1,9 +1,9 @@
 #pragma once
 // What the Krylov .cu files share: error checks, the device scalar type that stands for
-// std::complex<double> (solvent/device_scalar.cuh), warp shuffles of either scalar, and
+// std::complex<double> (solvent/device/device_scalar.cuh), warp shuffles of either scalar, and
 // launch shapes.
-#include <solvent/cuda.hpp>
-#include <solvent/device_scalar.cuh>
+#include <solvent/device/cuda.hpp>
+#include <solvent/device/device_scalar.cuh>
 #include <solvent/errors.hpp>
 #include <solvent/scalar.hpp>
 

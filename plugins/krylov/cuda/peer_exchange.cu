@@ -2,10 +2,12 @@
 
 #include "cuda/cuda_support.cuh"
 
+#include <solvent/device/device_array.hpp>
+
+#include <unistd.h>
 #include <cstdlib>
 #include <cstring>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 namespace solvent::krylov::device {
@@ -40,8 +42,9 @@ struct PeerExchange::State {
   std::array<int, 6> neighbours;
   std::array<std::size_t, 7> offset;  // this rank's faces, in bytes
   std::size_t half = 0;               // one parity's bytes
-  void* receive = nullptr;            // 2 halves, this rank's
-  std::array<char*, 6> remote{};      // the neighbour across f's receive buffer, opened
+  // 2 halves, this rank's; freed after the destructor's barrier, once no neighbour copies in.
+  solvent::cuda::DeviceArray<std::byte> receive;
+  std::array<char*, 6> remote{};               // the neighbour across f's receive buffer, opened
   std::array<std::size_t, 6> remote_offset{};  // where our face f goes in its half (bytes)
   std::array<std::size_t, 6> remote_half{};    // the size of its halves (bytes)
   cudaEvent_t copied = nullptr;
@@ -78,11 +81,11 @@ PeerExchange::PeerExchange(const GridBlock& block, const std::array<std::size_t,
   s.neighbours = block.blocks.neighbours(block.rank);
   for (int f = 0; f < 7; ++f) s.offset[f] = face_offset[f] * element_bytes;
   s.half = s.offset[6];
-  check(cudaMalloc(&s.receive, 2 * s.half + 1), "cudaMalloc of the peer receive buffer");
+  s.receive = solvent::cuda::DeviceArray<std::byte>(2 * s.half + 1, "peer receive buffer");
   Published mine{};
   this_host(mine.host);
   check(cudaGetDevice(&mine.device), "cudaGetDevice");
-  check(cudaIpcGetMemHandle(&mine.handle, s.receive), "cudaIpcGetMemHandle");
+  check(cudaIpcGetMemHandle(&mine.handle, s.receive.data()), "cudaIpcGetMemHandle");
   for (int f = 0; f < 7; ++f) mine.face_offset[f] = s.offset[f];
   const auto all = s.comm->gather_all(bytes_of(mine));
   for (int f = 0; f < 6; ++f) {
@@ -106,7 +109,6 @@ PeerExchange::~PeerExchange() {
   for (char* r : s.remote)
     if (r) cudaIpcCloseMemHandle(r);
   if (s.copied) cudaEventDestroy(s.copied);
-  cudaFree(s.receive);
 }
 
 void PeerExchange::send(const void* packed) {
@@ -132,7 +134,7 @@ const void* PeerExchange::receive() {
   check(cudaEventSynchronize(s.copied), "cudaEventSynchronize");
   for (int f = 0; f < 6; ++f)
     if (s.neighbours[f] >= 0) s.comm->exchange(s.neighbours[f], {}, {});
-  const void* received = static_cast<const char*>(s.receive) + s.parity * s.half;
+  const void* received = reinterpret_cast<const char*>(s.receive.data()) + s.parity * s.half;
   s.parity = 1 - s.parity;
   return received;
 }

@@ -7,7 +7,7 @@
 
 #include "cuda/cuda_support.cuh"
 
-#include <solvent/exact_sum.hpp>
+#include <solvent/numerics/exact_sum.hpp>
 
 #include <algorithm>
 #include <type_traits>
@@ -181,9 +181,8 @@ void launch_lines(unsigned blocks, std::int64_t lines, std::int64_t line, const 
 }
 
 template <class Z>
-void launch_lines_any(int count, unsigned blocks, std::int64_t lines, std::int64_t line,
-                      const Z* x, const Z* const* ys, unsigned long long* digits,
-                      double* nonfinite) {
+void launch_lines_any(int count, unsigned blocks, std::int64_t lines, std::int64_t line, const Z* x,
+                      const Z* const* ys, unsigned long long* digits, double* nonfinite) {
   switch (count) {
     case 1:
       return launch_lines<Z, 1>(blocks, lines, line, x, ys, digits, nonfinite);
@@ -242,10 +241,10 @@ void line_dots(std::int64_t n, std::int64_t line, const T* x, const T* const* ys
   // At most four products a launch: their digits fill 4 x 2 x 68 x 8 B of shared memory.
   for (int first = 0; first < count; first += 4) {
     const int chunk = std::min(4, count - first);
-    launch_lines_any<Z>(chunk, blocks, lines, line, to_device(x), dys + first,
-                        reinterpret_cast<unsigned long long*>(w.digits) +
-                            std::size_t(first) * parts * width,
-                        w.nonfinite + first * parts);
+    launch_lines_any<Z>(
+        chunk, blocks, lines, line, to_device(x), dys + first,
+        reinterpret_cast<unsigned long long*>(w.digits) + std::size_t(first) * parts * width,
+        w.nonfinite + first * parts);
     check_launch("line_dots");
   }
   check(cudaMemcpy(w.host_digits, w.digits, sizeof(std::int64_t) * count * parts * width,
@@ -264,9 +263,8 @@ template void dots<double>(std::int64_t, const double*, const double* const*, in
                            double*);
 template void line_dots<double>(std::int64_t, std::int64_t, const double*, const double* const*,
                                 int, LineDotsWorkspace&, std::span<ExactSum>);
-template void line_dots<complex>(std::int64_t, std::int64_t, const complex*,
-                                 const complex* const*, int, LineDotsWorkspace&,
-                                 std::span<ExactSum>);
+template void line_dots<complex>(std::int64_t, std::int64_t, const complex*, const complex* const*,
+                                 int, LineDotsWorkspace&, std::span<ExactSum>);
 template void dots<complex>(std::int64_t, const complex*, const complex* const*, int, complex*,
                             complex*);
 

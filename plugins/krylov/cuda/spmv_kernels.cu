@@ -8,7 +8,7 @@
 
 #include "cuda/cuda_support.cuh"
 
-#include <solvent/block_faces.hpp>
+#include <solvent/grid/block_faces.hpp>
 
 #include <cmath>
 
@@ -40,8 +40,7 @@ __global__ void stencil7_spmv_kernel(Stencil7View<Z> a, const Z* __restrict__ x,
 // One thread per node of face `face`: its value into the packed buffer.
 template <class Z>
 __global__ void pack_face_kernel(std::int64_t n1, std::int64_t n2, std::int64_t n3, int face,
-                                 std::int64_t nodes, const Z* __restrict__ x,
-                                 Z* __restrict__ out) {
+                                 std::int64_t nodes, const Z* __restrict__ x, Z* __restrict__ out) {
   const std::int64_t q = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   if (q >= nodes) return;
   const std::int64_t e[3] = {n1, n2, n3};
@@ -123,8 +122,7 @@ template <class T>
 void stencil7_spmv(const Stencil7View<T>& a, const T* x, T* y) {
   const std::int64_t n = a.n1 * a.n2 * a.n3;
   if (n == 0) return;
-  stencil7_spmv_kernel<<<blocks_for(n), block_size>>>(device_view(a), to_device(x),
-                                                      to_device(y));
+  stencil7_spmv_kernel<<<blocks_for(n), block_size>>>(device_view(a), to_device(x), to_device(y));
   check_launch("stencil7_spmv");
 }
 
@@ -159,10 +157,10 @@ template void stencil7_spmv<double>(const Stencil7View<double>&, const double*, 
 template void stencil7_spmv<complex>(const Stencil7View<complex>&, const complex*, complex*);
 template void pack_faces<double>(const Stencil7View<double>&, const FaceOffsets&, const double*,
                                  double*);
-template void pack_faces<complex>(const Stencil7View<complex>&, const FaceOffsets&,
-                                  const complex*, complex*);
+template void pack_faces<complex>(const Stencil7View<complex>&, const FaceOffsets&, const complex*,
+                                  complex*);
 template void face_rows<double>(const Stencil7View<double>&, const FaceOffsets&, const double*,
                                 const double*, double*);
-template void face_rows<complex>(const Stencil7View<complex>&, const FaceOffsets&,
-                                 const complex*, const complex*, complex*);
+template void face_rows<complex>(const Stencil7View<complex>&, const FaceOffsets&, const complex*,
+                                 const complex*, complex*);
 }  // namespace solvent::krylov::device

@@ -24,11 +24,9 @@ void for_own(const SplitView& v, const Box& own, Visit&& visit) {
 }  // namespace
 
 double* DeviceMatm::allocate(std::size_t n) {
-  void* p = nullptr;
-  check(cudaMalloc(&p, n * sizeof(double)), "cudaMalloc");
-  owned_.push_back(p);
+  owned_.emplace_back(n, "matm-cuda");
   bytes_ += n * sizeof(double);
-  return static_cast<double*>(p);
+  return owned_.back().data();
 }
 
 DeviceMatm::DeviceMatm(const SplitStencil& a, const SweepShape& shape, int fragments,
@@ -84,10 +82,8 @@ DeviceMatm::DeviceMatm(const SplitStencil& a, const SweepShape& shape, int fragm
     partials_ =
         allocate(std::max<std::size_t>(std::size_t(4) * grid_blocks(own_), std::size_t(5) * tiles));
     sums_ = allocate(slots);
-    void* counter = nullptr;
-    check(cudaMalloc(&counter, sizeof(int)), "cudaMalloc (sweep tickets)");
-    owned_.push_back(counter);
-    tickets_ = static_cast<int*>(counter);
+    ticket_counter_ = solvent::cuda::DeviceArray<int>(1, "matm-cuda");
+    tickets_ = ticket_counter_.data();
     cudaEvent_t e0, e1;
     check(cudaEventCreate(&e0), "cudaEventCreate");
     start_ = e0;
@@ -95,15 +91,10 @@ DeviceMatm::DeviceMatm(const SplitStencil& a, const SweepShape& shape, int fragm
     stop_ = e1;
     if (links_) {
       // Ghost nodes on the grid's boundary are read (times a zero coupling) and never
-      // written: they must hold 0, not what the allocation held.
-      for (double* v : {x_[0], x_[1], f_, r_, w_, y_, z0_, z1_})
-        if (v) check(cudaMemset(v, 0, n_ * sizeof(double)), "cudaMemset");
-      const std::size_t bytes = links_->halo().send_buffer().size() * sizeof(double);
-      void* p = nullptr;
-      check(cudaMallocHost(&p, bytes), "cudaMallocHost (staging)");
-      staged_send_ = static_cast<double*>(p);
-      check(cudaMallocHost(&p, bytes), "cudaMallocHost (staging)");
-      staged_receive_ = static_cast<double*>(p);
+      // written: they hold 0 because every device array starts zero-filled.
+      const std::size_t size = links_->halo().send_buffer().size();
+      staged_send_ = solvent::cuda::PinnedArray<double>(size, "matm-cuda (staging)");
+      staged_receive_ = solvent::cuda::PinnedArray<double>(size, "matm-cuda (staging)");
     }
   } catch (...) {
     release();
@@ -114,11 +105,6 @@ DeviceMatm::DeviceMatm(const SplitStencil& a, const SweepShape& shape, int fragm
 DeviceMatm::~DeviceMatm() { release(); }
 
 void DeviceMatm::release() {
-  for (void* p : owned_) cudaFree(p);
-  owned_.clear();
-  for (double* p : {staged_send_, staged_receive_})
-    if (p) cudaFreeHost(p);
-  staged_send_ = staged_receive_ = nullptr;
   if (start_) cudaEventDestroy(static_cast<cudaEvent_t>(start_));
   if (stop_) cudaEventDestroy(static_cast<cudaEvent_t>(stop_));
   start_ = stop_ = nullptr;
@@ -261,12 +247,13 @@ void DeviceMatm::exchange(double* field) {
   const std::size_t size = halo.send_buffer().size();
   for (int f = 2; f < 6; ++f)
     if (halo.face_size(f) > 0)
-      strip_to_host(links_->face_strip(f, false), field, staged_send_ + halo.face_offset(f));
-  halo.transfer(std::span<const double>(staged_send_, size),
-                std::span<double>(staged_receive_, size));
+      strip_to_host(links_->face_strip(f, false), field, staged_send_.data() + halo.face_offset(f));
+  halo.transfer(std::span<const double>(staged_send_.data(), size),
+                std::span<double>(staged_receive_.data(), size));
   for (int f = 2; f < 6; ++f)
     if (halo.face_size(f) > 0)
-      strip_to_device(links_->face_strip(f, true), staged_receive_ + halo.face_offset(f), field);
+      strip_to_device(links_->face_strip(f, true), staged_receive_.data() + halo.face_offset(f),
+                      field);
 }
 
 void DeviceMatm::receive_strips(double* field, const SweepRange& r, bool forward) {
@@ -279,7 +266,7 @@ void DeviceMatm::receive_strips(double* field, const SweepRange& r, bool forward
             "cudaMemset2D (ghost strip)");
       continue;
     }
-    double* host = staged_receive_ + halo.face_offset(s.face);
+    double* host = staged_receive_.data() + halo.face_offset(s.face);
     links_->receive(s, std::span<double>(host, s.size()));
     strip_to_device(s, host, field);
   }
@@ -289,7 +276,7 @@ void DeviceMatm::send_strips(const double* field, const SweepRange& r, bool forw
   if (!links_->pipelined()) return;
   const HaloExchange<double>& halo = links_->halo();
   for (const Strip& s : links_->fragment_strips(r.i0, r.i1, forward, false)) {
-    double* host = staged_send_ + halo.face_offset(s.face);
+    double* host = staged_send_.data() + halo.face_offset(s.face);
     strip_to_host(s, field, host);
     links_->send(s, std::span<const double>(host, s.size()));
   }

@@ -16,6 +16,7 @@
 #include "cuda/kernels.hpp"
 #include "src/rank_links.hpp"
 
+#include <solvent/device/device_array.hpp>
 #include <solvent_matm/iteration.hpp>
 #include <solvent_matm/split_stencil.hpp>
 
@@ -80,7 +81,8 @@ class DeviceMatm final : public MatmBackend {
   std::size_t n_;
   std::vector<bool> active_;
   std::size_t bytes_ = 0;
-  std::vector<void*> owned_;
+  std::vector<solvent::cuda::DeviceArray<double>> owned_;  // what the pointers below point into
+  solvent::cuda::DeviceArray<int> ticket_counter_;
   double *x_[2] = {nullptr, nullptr}, *f_ = nullptr, *r_ = nullptr, *w_ = nullptr, *y_ = nullptr,
          *z0_ = nullptr, *z1_ = nullptr, *partials_ = nullptr, *sums_ = nullptr;
   int* tickets_ = nullptr;     // deals a sweep launch's tiles out
@@ -96,8 +98,7 @@ class DeviceMatm final : public MatmBackend {
   int fragments_ = 1;
   // Page-locked staging, laid out as the halo's send and receive buffers; a fragment's strip
   // of face f uses the start of face f's part.
-  double* staged_send_ = nullptr;
-  double* staged_receive_ = nullptr;
+  solvent::cuda::PinnedArray<double> staged_send_, staged_receive_;
 };
 
 }  // namespace solvent::matm::cuda

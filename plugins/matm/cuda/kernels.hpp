@@ -3,7 +3,7 @@
 // kernel works on the nodes of a Box only (the view's own nodes: all of them on one rank,
 // the block inside its ghost layer over ranks), so ghost values received are never
 // overwritten.
-#include <solvent/cuda.hpp>
+#include <solvent/device/cuda.hpp>
 #include <solvent/errors.hpp>
 #include <solvent_matm/split_operator.hpp>
 

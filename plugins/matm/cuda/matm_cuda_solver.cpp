@@ -1,7 +1,7 @@
 #include "cuda/matm_cuda_solver.hpp"
 
-#include <solvent/cuda.hpp>
-#include <solvent/rank_device.hpp>
+#include <solvent/device/cuda.hpp>
+#include <solvent/device/rank_device.hpp>
 #include <solvent_matm/calibration.hpp>
 
 #include <fmt/format.h>

@@ -10,8 +10,8 @@
 // A host backend hands over its fields (exchange, receive_fragment, send_fragment); a device
 // backend, whose fields the host cannot touch, asks where the planes lie (Strip) and moves
 // them between its memory and host buffers itself, the messages laid out the same way.
-#include <solvent/exact_sum.hpp>
-#include <solvent/grid_blocks.hpp>
+#include <solvent/grid/grid_blocks.hpp>
+#include <solvent/numerics/exact_sum.hpp>
 #include <solvent_matm/split_operator.hpp>
 
 #include <span>

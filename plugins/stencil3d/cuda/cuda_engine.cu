@@ -6,7 +6,8 @@
 #include "src/rank_blocks.hpp"
 #include "src/step_plan.hpp"
 
-#include <solvent/cuda.hpp>
+#include <solvent/device/cuda.hpp>
+#include <solvent/device/device_array.hpp>
 #include <solvent/errors.hpp>
 
 #include <cuda_runtime.h>
@@ -24,35 +25,6 @@ constexpr const char* context = "explicit-stencil3d (cuda)";
 
 void check(cudaError_t e, const char* what) { cuda::check(e, context, what); }
 void check_launch(const char* kernel) { cuda::check_launch(context, kernel); }
-
-template <class T>
-class DeviceArray {
- public:
-  DeviceArray() = default;
-  explicit DeviceArray(std::size_t n) : n_(n) {
-    if (n) check(cudaMalloc(&p_, n * sizeof(T)), "cudaMalloc");
-  }
-  DeviceArray(DeviceArray&& o) noexcept : p_(std::exchange(o.p_, nullptr)), n_(o.n_) {}
-  DeviceArray& operator=(DeviceArray&& o) noexcept {
-    std::swap(p_, o.p_);
-    std::swap(n_, o.n_);
-    return *this;
-  }
-  ~DeviceArray() {
-    if (p_) cudaFree(p_);
-  }
-  T* get() const { return p_; }
-  void upload(const std::vector<T>& v) {
-    check(cudaMemcpy(p_, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice), "upload");
-  }
-  void download(std::vector<T>& v) const {
-    check(cudaMemcpy(v.data(), p_, v.size() * sizeof(T), cudaMemcpyDeviceToHost), "download");
-  }
-
- private:
-  T* p_ = nullptr;
-  std::size_t n_ = 0;
-};
 
 // Exclusive scan of one value per thread over the block (blockDim a multiple of 32):
 // warp shuffles, then one warp scans the warp totals. Integer sums, so the offsets equal
@@ -185,27 +157,27 @@ class CudaEngine final : public StencilEngine {
   void load(const SimulationState& s) override {
     host_ = s;  // parameters, step and the layout of every array
     const auto size = s.f.size();
-    f_ = DeviceArray<double>(size);
-    c_ = DeviceArray<double>(size);
-    owner_ = DeviceArray<std::int32_t>(size);
-    node_ = DeviceArray<std::int32_t>(s.node.size());
-    active_ = DeviceArray<std::int32_t>(s.active.size());
-    birth_ = DeviceArray<std::int64_t>(s.birth.size());
-    segments_ = DeviceArray<std::int32_t>(s.segments.size());
-    vessel_ = DeviceArray<std::int32_t>(s.vessel.size());
-    counters_ = DeviceArray<NetworkCounters>(1);
-    f_.upload(s.f);
-    c_.upload(s.c);
-    owner_.upload(s.owner);
-    node_.upload(s.node);
-    active_.upload(s.active);
-    birth_.upload(s.birth);
-    segments_.upload(s.segments);
-    vessel_.upload(s.vessel);
-    counters_.upload(std::vector<NetworkCounters>{s.counters});
+    f_ = cuda::DeviceArray<double>(size, context);
+    c_ = cuda::DeviceArray<double>(size, context);
+    owner_ = cuda::DeviceArray<std::int32_t>(size, context);
+    node_ = cuda::DeviceArray<std::int32_t>(s.node.size(), context);
+    active_ = cuda::DeviceArray<std::int32_t>(s.active.size(), context);
+    birth_ = cuda::DeviceArray<std::int64_t>(s.birth.size(), context);
+    segments_ = cuda::DeviceArray<std::int32_t>(s.segments.size(), context);
+    vessel_ = cuda::DeviceArray<std::int32_t>(s.vessel.size(), context);
+    counters_ = cuda::DeviceArray<NetworkCounters>(1, context);
+    f_.upload(s.f.data(), s.f.size());
+    c_.upload(s.c.data(), s.c.size());
+    owner_.upload(s.owner.data(), s.owner.size());
+    node_.upload(s.node.data(), s.node.size());
+    active_.upload(s.active.data(), s.active.size());
+    birth_.upload(s.birth.data(), s.birth.size());
+    segments_.upload(s.segments.data(), s.segments.size());
+    vessel_.upload(s.vessel.data(), s.vessel.size());
+    counters_.upload(&s.counters, 1);
     tip_threads_ = (static_cast<int>(s.p.max_tips) + 31) / 32 * 32;
     // target, met and site per tip slot, then the count of bad probabilities.
-    decisions_ = DeviceArray<std::int32_t>(3 * s.node.size() + 1);
+    decisions_ = cuda::DeviceArray<std::int32_t>(3 * s.node.size() + 1, context);
     shared_.assign(3 * s.node.size() + 1, -1);
   }
 
@@ -216,20 +188,20 @@ class CudaEngine final : public StencilEngine {
 
   NetworkCounters counters() override {
     std::vector<NetworkCounters> out(1);
-    counters_.download(out);
+    counters_.download(out.data(), out.size());
     return out[0];
   }
 
   void store(SimulationState& s) override {
     s = host_;
-    f_.download(s.f);
-    c_.download(s.c);
-    owner_.download(s.owner);
-    node_.download(s.node);
-    active_.download(s.active);
-    birth_.download(s.birth);
-    segments_.download(s.segments);
-    vessel_.download(s.vessel);
+    f_.download(s.f.data(), s.f.size());
+    c_.download(s.c.data(), s.c.size());
+    owner_.download(s.owner.data(), s.owner.size());
+    node_.download(s.node.data(), s.node.size());
+    active_.download(s.active.data(), s.active.size());
+    birth_.download(s.birth.data(), s.birth.size());
+    segments_.download(s.segments.data(), s.segments.size());
+    vessel_.download(s.vessel.data(), s.vessel.size());
     s.counters = counters();
   }
 
@@ -252,16 +224,18 @@ class CudaEngine final : public StencilEngine {
 
  private:
   void launch_tips() {
-    const TipView v = tip_view(host_, f_.get(), c_.get(), owner_.get(), node_.get(), birth_.get(),
-                               active_.get(), segments_.get(), vessel_.get(), counters_.get());
+    const TipView v =
+        tip_view(host_, f_.data(), c_.data(), owner_.data(), node_.data(), birth_.data(),
+                 active_.data(), segments_.data(), vessel_.data(), counters_.data());
     if (comm_.size() > 1) {
       launch_shared_tips(v);
     } else {
       tip_kernel<<<1, tip_threads_>>>(v, host_.step);
       check_launch("tip_kernel");
     }
-    vessel_kernel<<<2 * sms_, 256>>>(vessel_uptake(host_.p, host_.dt), v.g, v.window, vessel_.get(),
-                                     counters_.get(), v.vessel_capacity, f_.get(), c_.get());
+    vessel_kernel<<<2 * sms_, 256>>>(vessel_uptake(host_.p, host_.dt), v.g, v.window,
+                                     vessel_.data(), counters_.data(), v.vessel_capacity, f_.data(),
+                                     c_.data());
     check_launch("vessel_kernel");
   }
 
@@ -269,17 +243,17 @@ class CudaEngine final : public StencilEngine {
   // tip), settle every tip.
   void launch_shared_tips(const TipView& v) {
     const std::size_t slots = host_.node.size();
-    std::int32_t* target = decisions_.get();
+    std::int32_t* target = decisions_.data();
     std::int32_t* bad = target + 3 * slots;
     check(cudaMemset(bad, 0, sizeof *bad), "cudaMemset");
     decide_kernel<<<1, tip_threads_>>>(v, host_.step, target, target + slots, target + 2 * slots,
                                        bad);
     check_launch("decide_kernel");
-    decisions_.download(shared_);
+    decisions_.download(shared_.data(), shared_.size());
     std::int32_t* h = shared_.data();
     h[3 * slots] =
         share_decisions(comm_, counters().tips, h, h + slots, h + 2 * slots, h[3 * slots]);
-    decisions_.upload(shared_);
+    decisions_.upload(shared_.data(), shared_.size());
     settle_kernel<<<1, tip_threads_>>>(v, host_.step, target, target + slots, target + 2 * slots,
                                        bad);
     check_launch("settle_kernel");
@@ -290,11 +264,11 @@ class CudaEngine final : public StencilEngine {
   int sms_ = 1;
   int tip_threads_ = 32;
   SimulationState host_;  // parameters and step; its arrays are not kept current
-  DeviceArray<double> f_, c_;
-  DeviceArray<std::int32_t> owner_, node_, active_, segments_, vessel_;
-  DeviceArray<std::int64_t> birth_;
-  DeviceArray<NetworkCounters> counters_;
-  DeviceArray<std::int32_t> decisions_;
+  cuda::DeviceArray<double> f_, c_;
+  cuda::DeviceArray<std::int32_t> owner_, node_, active_, segments_, vessel_;
+  cuda::DeviceArray<std::int64_t> birth_;
+  cuda::DeviceArray<NetworkCounters> counters_;
+  cuda::DeviceArray<std::int32_t> decisions_;
   std::vector<std::int32_t> shared_;  // the decisions on the host
 };
 

@@ -5,12 +5,12 @@
 #include "src/stability.hpp"
 #include "src/vtk_output.hpp"
 
+#include <solvent/device/rank_device.hpp>
 #include <solvent/errors.hpp>
-#include <solvent/grid_blocks.hpp>
-#include <solvent/output.hpp>
-#include <solvent/rank_device.hpp>
+#include <solvent/grid/grid_blocks.hpp>
+#include <solvent/io/output.hpp>
 #ifdef SOLVENT_STENCIL3D_HAVE_CUDA
-#include <solvent/cuda.hpp>
+#include <solvent/device/cuda.hpp>
 #endif
 #include <solvent_family_angiogenesis_3d/parameters.hpp>
 
@@ -218,8 +218,8 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
           "integrator.max_bad_probability_share = {:g} (criterion: 0 <= P0..P6 <= 1 at every "
           "tip); reduce dt if P0 < 0, refine h if taxis outweighs diffusion; output up to step "
           "{} is kept",
-          step, step * dt, counters.bad_probabilities, counters.probabilities,
-          bad_share(counters), max_bad_share, step - 1));
+          step, step * dt, counters.bad_probabilities, counters.probabilities, bad_share(counters),
+          max_bad_share, step - 1));
     }
     reached = counters.furthest_i * p.h >= p.stop_x;
     const bool last = step == steps || reached;

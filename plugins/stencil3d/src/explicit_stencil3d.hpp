@@ -1,9 +1,9 @@
 #pragma once
 #include <solvent_stencil3d/stencil_engine.hpp>
 
+#include <solvent/device/rank_device.hpp>
 #include <solvent/integrator.hpp>
 #include <solvent/plugin.hpp>
-#include <solvent/rank_device.hpp>
 
 #include <memory>
 

@@ -5,7 +5,7 @@
 #include <solvent_stencil3d/simulation_state.hpp>
 
 #include <solvent/communicator.hpp>
-#include <solvent/grid_blocks.hpp>
+#include <solvent/grid/grid_blocks.hpp>
 
 #include <cstdint>
 #include <optional>

@@ -19,7 +19,7 @@
 #include "run/run_driver.hpp"
 
 #include <solvent/errors.hpp>
-#include <solvent/testkit.hpp>
+#include <solvent/plugin_factory.hpp>
 
 #include <fmt/format.h>
 
@@ -173,8 +173,8 @@ struct Solver {
 
 std::vector<std::string> cpu_plugins(PluginKind kind) {
   std::vector<std::string> names;
-  for (const auto& name : solvent::testkit::installed(kind))
-    if (solvent::testkit::device_of(name, kind) == "cpu") names.push_back(name);
+  for (const auto& name : solvent::plugins::installed(kind))
+    if (solvent::plugins::device_of(name, kind) == "cpu") names.push_back(name);
   std::sort(names.begin(), names.end());
   return names;
 }
@@ -182,11 +182,11 @@ std::vector<std::string> cpu_plugins(PluginKind kind) {
 std::vector<Solver> cpu_linear_solvers() {
   std::vector<Solver> solvers;
   for (const auto& name : cpu_plugins(PluginKind::LinearSolver)) {
-    const auto schema = solvent::testkit::schema_of(name, PluginKind::LinearSolver);
+    const auto schema = solvent::plugins::schema_of(name, PluginKind::LinearSolver);
     const bool iterative = std::any_of(schema.begin(), schema.end(),
                                        [](const auto& p) { return p.name == "tolerance"; });
     solvers.push_back(
-        {name, iterative, solvent::testkit::make_linear_solver(name)->uses_preconditioner()});
+        {name, iterative, solvent::plugins::make_linear_solver(name)->uses_preconditioner()});
   }
   return solvers;
 }

@@ -1,7 +1,7 @@
 // Matrix Market reading and writing: every format, field and symmetry against hand-made
 // files, exact messages (file:line: what) for malformed ones, exact round trips.
-#include <solvent/input_file.hpp>
-#include <solvent/matrix_market.hpp>
+#include <solvent/io/input_file.hpp>
+#include <solvent/io/matrix_market.hpp>
 #include <solvent/testkit.hpp>
 
 #include <doctest/doctest.h>

@@ -8,7 +8,7 @@
 #include <solvent_helmholtz/p1_assembly.hpp>
 #include "banded_solver.hpp"
 
-#include <solvent/input_file.hpp>
+#include <solvent/io/input_file.hpp>
 #include <solvent/testkit.hpp>
 
 #include <doctest/doctest.h>
@@ -280,7 +280,8 @@ TEST_CASE("gmsh reader: malformed files name file and line") {
         d + "bad-v4-block.msh:18: an element block declares -5 elements; a count cannot be "
             "negative");
   CHECK(message("bad-nan.msh") == d + "bad-nan.msh:7: coordinate y of node 2 is NaN");
-  CHECK(message("bad-infinite.msh") == d + "bad-infinite.msh:9: coordinate z of node 4 is infinite");
+  CHECK(message("bad-infinite.msh") ==
+        d + "bad-infinite.msh:9: coordinate z of node 4 is infinite");
   CHECK(message("bad-duplicate-node.msh") ==
         d + "bad-duplicate-node.msh:8: node 2 appears twice in $Nodes");
   CHECK(message("bad-flat-tet.msh") == d + "bad-flat-tet.msh:13: a tetrahedron names node 1 twice");
@@ -292,17 +293,17 @@ TEST_CASE("gmsh reader: malformed files name file and line") {
 }
 
 TEST_CASE("gmsh reader: the in-memory entry point reads what the file version reads") {
-  const TetMesh from_text =
-      parse_gmsh(read_input_file(data_dir + "/one-tet.msh"), "one-tet.msh");
+  const TetMesh from_text = parse_gmsh(read_input_file(data_dir + "/one-tet.msh"), "one-tet.msh");
   const TetMesh from_file = read_gmsh(data_dir + "/one-tet.msh");
   CHECK(from_text.nodes == from_file.nodes);
   CHECK(from_text.tets == from_file.tets);
 }
 
 TEST_CASE("built-in meshes beyond 32-bit node numbers are refused, naming the key") {
-  const std::string limit = " cells (lengths times resolution), more than the 2147483647 "
-                            "vertices that 32-bit node numbers can address; shrink the geometry "
-                            "or lower resolution";
+  const std::string limit =
+      " cells (lengths times resolution), more than the 2147483647 "
+      "vertices that 32-bit node numbers can address; shrink the geometry "
+      "or lower resolution";
   try {
     make_builtin_mesh({"box", 10, {1e18, 1.0, 1.0}});
     FAIL("a 1e18 m box was meshed");

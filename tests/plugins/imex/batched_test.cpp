@@ -1,7 +1,7 @@
 // imex-batched: members of angiogenesis-1d advanced as one batch repeat their single runs
 // (imex-trapezoid with banded) bit for bit — same explicit term (the family's functions),
-// same right-hand side order, same gbtrf factors, same substitution (solvent/band_lu.hpp) —
-// whatever the batch size, the report interval or a member that fails beside them.
+// same right-hand side order, same gbtrf factors, same substitution (solvent/numerics/band_lu.hpp)
+// — whatever the batch size, the report interval or a member that fails beside them.
 #include "batch_runs.hpp"
 
 #include <solvent/solvent.hpp>
@@ -43,7 +43,8 @@ TEST_CASE("a batch of one is the default experiment's single run") {
 TEST_CASE("report_every reports fewer steps, the last one always, with the same state") {
   const auto members = bt::random_members(3, 100, 11);
   const auto every = bt::batched_run("imex-batched", members, 0.01, 20);
-  const auto sparse = bt::batched_run("imex-batched", members, 0.01, 20, {{"report_every", std::int64_t{7}}});
+  const auto sparse =
+      bt::batched_run("imex-batched", members, 0.01, 20, {{"report_every", std::int64_t{7}}});
   for (std::size_t b = 0; b < members.size(); ++b) {
     CHECK(sparse[b].steps == 20);
     CHECK(sparse[b].state == every[b].state);

@@ -8,7 +8,7 @@
 
 #include <solvent_krylov/host_space.hpp>
 
-#include <solvent/grid_blocks.hpp>
+#include <solvent/grid/grid_blocks.hpp>
 #include <solvent_test/grid_splits.hpp>
 
 #include <cmath>
@@ -75,7 +75,8 @@ std::vector<T> field_of(double seed, const Index3& n, const Index3& offset, cons
 template <class T>
 void check_space() {
   const solvent::Communicator& comm = solvent::world();
-  if (const char* size = std::getenv("OMPI_COMM_WORLD_SIZE")) REQUIRE(comm.size() == std::atoi(size));
+  if (const char* size = std::getenv("OMPI_COMM_WORLD_SIZE"))
+    REQUIRE(comm.size() == std::atoi(size));
   const Index3 n{9, 7, 6};
   const Stencil7<T> whole = stencil_of<T>(n, {0, 0, 0}, n);
   const HostSpace<T> one(&whole, nullptr);
@@ -90,8 +91,8 @@ void check_space() {
     const GridBlocks blocks(n, comm.size(), split);
     const Index3 o = blocks.offset(comm.rank()), e = blocks.extent(comm.rank());
     Stencil7<T> mine = stencil_of<T>(n, o, e);
-    mine.block = std::make_shared<const solvent::GridBlock>(
-        solvent::GridBlock{blocks, comm.rank(), &comm});
+    mine.block =
+        std::make_shared<const solvent::GridBlock>(solvent::GridBlock{blocks, comm.rank(), &comm});
     const HostSpace<T> space(&mine, nullptr);
     const auto x = field_of<T>(1.0, n, o, e), y = field_of<T>(2.0, n, o, e);
     std::vector<T> ax(x.size());
@@ -117,7 +118,9 @@ void check_space() {
 
 }  // namespace
 
-TEST_CASE("a distributed real stencil applies and reduces as on one rank") { check_space<double>(); }
+TEST_CASE("a distributed real stencil applies and reduces as on one rank") {
+  check_space<double>();
+}
 
 TEST_CASE("a distributed complex stencil applies and reduces as on one rank") {
   check_space<std::complex<double>>();

@@ -1,9 +1,8 @@
 #pragma once
-// Solvent::testkit — the conformance kit. Loads plugins by name exactly as `solvent run`
-// does (same search path, same schema validation, same defaults) and checks any
-// LinearSolver or Integrator plugin against the same properties.
-//
-// Plugins are found on SOLVENT_PLUGIN_PATH, then next to the core library.
+// Solvent::testkit — the conformance kit, built on doctest. Loads plugins by name exactly as
+// `solvent run` does (solvent/plugin_factory.hpp) and checks any LinearSolver or Integrator
+// plugin against the same properties.
+#include <solvent/plugin_factory.hpp>
 #include <solvent/solvent.hpp>
 
 #include <map>
@@ -14,31 +13,21 @@
 
 namespace solvent::testkit {
 
-using Settings = std::map<std::string, ParamValue>;  // key -> value, as in a TOML section
-
-// Create a plugin object; settings are validated against the plugin's schema (a bad key
-// throws ConfigError) and the object keeps its library loaded for its whole lifetime. `comm`:
-// the ranks it runs over (a distributed model takes its block of them).
-std::shared_ptr<LinearSolver> make_linear_solver(const std::string& name, const Settings& s = {},
-                                                 const Communicator& comm = single_rank());
-std::shared_ptr<Preconditioner> make_preconditioner(const std::string& name,
-                                                    const Settings& s = {},
-                                                    const Communicator& comm = single_rank());
-std::shared_ptr<Model> make_model(const std::string& name, const Settings& s = {},
-                                  const Communicator& comm = single_rank());
-std::shared_ptr<Integrator> make_integrator(const std::string& name, const Settings& s = {},
-                                            const Communicator& comm = single_rank());
+// Plugins are made as the framework makes them (solvent/plugin_factory.hpp).
+using plugins::device_of;
+using plugins::installed;
+using plugins::make_integrator;
+using plugins::make_linear_solver;
+using plugins::make_model;
+using plugins::make_preconditioner;
+using plugins::runs_distributed;
+using plugins::schema_of;
+using plugins::Settings;
 
 // True when `solver` (or `pc`) could be set up, false when it threw DeviceUnavailable (a
 // GPU plugin on a machine without a GPU); tests use it to report themselves skipped.
 bool device_available(LinearSolver& solver);
 bool device_available(Preconditioner& pc);
-
-// The names of the plugins of one kind on the search path (each name once).
-std::vector<std::string> installed(PluginKind kind);
-// A plugin's parameter schema, as `solvent describe` prints it, and its device ("cpu", "cuda").
-Schema schema_of(const std::string& name, PluginKind kind);
-std::string device_of(const std::string& name, PluginKind kind);
 
 // The conformance checks of a linear solver. The kit does not take the solver's word for
 // anything: it recomputes ||b - A x|| / ||b|| of every solve itself, and checks that
@@ -71,9 +60,6 @@ std::vector<std::string> linear_solver_problems(const std::string& name, const S
 void check_linear_solver(const std::string& name, const Settings& s, const LinearSolverChecks& c,
                          std::source_location where = std::source_location::current());
 
-// Whether the plugin runs on any number of ranks (its descriptor is solvent::distributed).
-bool runs_distributed(const std::string& name, PluginKind kind);
-
 // The conformance checks of a linear solver over the ranks of `comm` (call on every rank
 // together): the Poisson system of the model grid-equations-3d on an n^3 grid, assembled in
 // blocks over the ranks and, on every rank, whole, is solved both ways with the Jacobi
@@ -84,8 +70,8 @@ bool runs_distributed(const std::string& name, PluginKind kind);
 // grid-equations-3d and the Jacobi one; throws DeviceUnavailable without the solver's device.
 std::vector<std::string> distributed_linear_solver_problems(const std::string& name,
                                                             const Settings& s,
-                                                            const Communicator& comm,
-                                                            bool bitwise, long n = 12);
+                                                            const Communicator& comm, bool bitwise,
+                                                            long n = 12);
 
 // The conformance checks of a preconditioner, run through BiCGSTAB of the preconditioner's
 // device (bicgstab or bicgstab-cuda) on a diagonally scaled 2D Laplacian, real and complex as

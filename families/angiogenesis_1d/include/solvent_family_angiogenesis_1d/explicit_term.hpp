@@ -6,7 +6,7 @@
 // batched engines (a CPU loop over members, one CUDA thread per member and point, which
 // computes both fluxes of its point) call these same functions, so every member's explicit
 // term has the same bits on every path. Nothing here includes a CUDA header.
-#include <solvent/host_device.hpp>
+#include <solvent/device/host_device.hpp>
 #include <solvent_family_angiogenesis_1d/coefficients.hpp>
 
 #include <cstddef>
@@ -64,8 +64,8 @@ SOLVENT_HD inline Rates explicit_rates(const Coefficients& k, double h, const St
   constexpr std::size_t C = 0, P = 1, I = 2, F = 3;
   const std::size_t m = u.m, s = u.stride;
   auto flux = [&](std::size_t j) {  // at j + 1/2
-    return taxis_flux(k, h, taf_flux[j * s], u.at(C, j), u.at(C, j + 1), u.at(I, j),
-                      u.at(I, j + 1), u.at(F, j), u.at(F, j + 1));
+    return taxis_flux(k, h, taf_flux[j * s], u.at(C, j), u.at(C, j + 1), u.at(I, j), u.at(I, j + 1),
+                      u.at(F, j), u.at(F, j + 1));
   };
   const double left = i > 0 ? flux(i - 1) : 0.0;
   const double right = i + 1 < m ? flux(i) : 0.0;

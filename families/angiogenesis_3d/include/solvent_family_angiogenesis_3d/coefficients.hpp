@@ -14,7 +14,7 @@
 // derivation from -div(chi n grad c) fix the pairing used here.) In the hybrid model these
 // coefficients, evaluated at a tip's node, are only the tip's movement probabilities: no
 // continuous n is advanced with them (docs/models/angiogenesis-3d.md, "What n is").
-#include <solvent/host_device.hpp>
+#include <solvent/device/host_device.hpp>
 #include <solvent_family_angiogenesis_3d/parameters.hpp>
 
 namespace solvent::angiogenesis_3d {

@@ -3,7 +3,7 @@
 // tip, stream), so the CPU and CUDA paths draw the same numbers in any thread order and a
 // resumed run draws what the uninterrupted one would have. The mixing function is
 // SplitMix64's finaliser (Steele, Lea & Flood 2014), applied to each key word in turn.
-#include <solvent/host_device.hpp>
+#include <solvent/device/host_device.hpp>
 
 #include <cstdint>
 

@@ -1,6 +1,6 @@
 #pragma once
 // Node indexing and the reflecting (no-flux) neighbours of the unit-cube grid.
-#include <solvent/host_device.hpp>
+#include <solvent/device/host_device.hpp>
 #include <solvent_family_angiogenesis_3d/parameters.hpp>
 
 #include <cstdint>

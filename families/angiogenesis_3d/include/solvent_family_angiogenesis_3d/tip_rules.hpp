@@ -1,6 +1,6 @@
 #pragma once
 // The discrete rules of a tip cell: where it moves and how likely it is to branch.
-#include <solvent/host_device.hpp>
+#include <solvent/device/host_device.hpp>
 #include <solvent_family_angiogenesis_3d/coefficients.hpp>
 #include <solvent_family_angiogenesis_3d/parameters.hpp>
 

@@ -1,8 +1,12 @@
 #pragma once
 // The arithmetic of one elimination update and of pivot selection, written once for the
-// CUDA kernels and the host back substitution so both round the same way.
+// CUDA kernels, the host back substitution and gepp-cpu, so all round the same way and rank
+// a NaN pivot alike. The complex overloads are the host's alone (gepp-cuda solves real
+// systems only).
+#include <solvent/device/host_device.hpp>
+#include <solvent/scalar.hpp>
+
 #include <cmath>
-#include <solvent/host_device.hpp>
 
 namespace solvent::dense {
 
@@ -20,5 +24,16 @@ SOLVENT_HD inline double pivot_magnitude(double a_ik) {
 }
 
 SOLVENT_HD inline bool usable_pivot(double a_kk) { return a_kk != 0.0 && std::isfinite(a_kk); }
+
+inline complex multiplier(const complex& a_ik, const complex& a_kk) { return a_ik / a_kk; }
+inline complex eliminate(const complex& a_ij, const complex& l, const complex& a_kj) {
+  return a_ij - l * a_kj;
+}
+inline double pivot_magnitude(const complex& a_ik) {
+  return std::isnan(a_ik.real()) || std::isnan(a_ik.imag()) ? INFINITY : std::abs(a_ik);
+}
+inline bool usable_pivot(const complex& a_kk) {
+  return a_kk != 0.0 && std::isfinite(a_kk.real()) && std::isfinite(a_kk.imag());
+}
 
 }  // namespace solvent::dense

@@ -6,7 +6,7 @@
 // to bring its scalars back. A failed launch throws SolverError naming the kernel.
 #include <solvent_krylov/scalar_math.hpp>
 
-#include <solvent/exact_sum.hpp>
+#include <solvent/numerics/exact_sum.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -39,8 +39,8 @@ void dots(std::int64_t n, const T* x, const T* const* ys, int count, T* workspac
 // get <x, ys[k]>, each line of `line` values summed by a warp in a fixed order and the line
 // sums added exactly. Scratch in `w` (device and pinned host memory). Synchronises.
 struct LineDotsWorkspace {
-  std::int64_t* digits;     // device: max_dots x 2 x ExactSum::digit_count
-  double* nonfinite;        // device: max_dots x 2
+  std::int64_t* digits;       // device: max_dots x 2 x ExactSum::digit_count
+  double* nonfinite;          // device: max_dots x 2
   std::int64_t* host_digits;  // pinned host, as digits
   double* host_nonfinite;     // pinned host, as nonfinite
 };

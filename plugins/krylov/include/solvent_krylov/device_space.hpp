@@ -12,15 +12,15 @@
 // runs on the device while the faces travel. On a stencil the dot products are exact line
 // sums (device::line_dots) added over the ranks as integer digits: a solve over any number
 // of GPUs holding whole lines repeats the one-GPU iterations bit for bit.
+#include <solvent/device/device_array.hpp>
 #include <solvent_krylov/device_kernels.hpp>
-#include <solvent_krylov/device_memory.hpp>
 #include <solvent_krylov/exact_reduction.hpp>
 #include <solvent_krylov/peer_exchange.hpp>
 
 #include <solvent_krylov/matrix_view.hpp>
 
-#include <solvent/cuda.hpp>
-#include <solvent/grid_blocks.hpp>
+#include <solvent/device/cuda.hpp>
+#include <solvent/grid/grid_blocks.hpp>
 #include <solvent/preconditioner.hpp>
 
 #include <array>
@@ -37,7 +37,7 @@ template <class T>
 class DeviceSpace {
  public:
   using Scalar = T;
-  using Vector = device::Array<T>;
+  using Vector = solvent::cuda::DeviceArray<T>;
   static constexpr const char* plugin_suffix = "-cuda";
 
   static std::vector<OperatorForm> forms() {
@@ -53,18 +53,18 @@ class DeviceSpace {
         n_(rows_of(a)),
         pc_(pc),
         workspace_(device::dots_workspace(device::max_dots)),
-        host_scalars_(static_cast<T*>(device::allocate_pinned(device::max_dots * sizeof(T))),
-                      &device::release_pinned) {
+        host_scalars_(static_cast<T*>(solvent::cuda::allocate_pinned(device::max_dots * sizeof(T))),
+                      &solvent::cuda::release_pinned) {
     if (const auto* csr = std::get_if<const CsrMatrix<T>*>(&a)) {
       const CsrMatrix<T>& m = **csr;
-      row_ptr_ = device::Array<std::int32_t>(m.row_ptr.data(), m.row_ptr.size());
-      col_idx_ = device::Array<std::int32_t>(m.col_idx.data(), m.col_idx.size());
-      values_ = device::Array<T>(m.values.data(), m.values.size());
+      row_ptr_ = solvent::cuda::DeviceArray<std::int32_t>(m.row_ptr.data(), m.row_ptr.size());
+      col_idx_ = solvent::cuda::DeviceArray<std::int32_t>(m.col_idx.data(), m.col_idx.size());
+      values_ = solvent::cuda::DeviceArray<T>(m.values.data(), m.values.size());
       group_ = device::csr_group_for(m.rows ? static_cast<double>(m.nnz()) / m.rows : 1.0);
     } else {
       const Stencil7<T>& s = *std::get<const Stencil7<T>*>(a);
       for (int k = 0; k < 7; ++k) {
-        coefficients_[k] = device::Array<T>(s.c[k].data(), s.c[k].size());
+        coefficients_[k] = solvent::cuda::DeviceArray<T>(s.c[k].data(), s.c[k].size());
         stencil_.c[k] = coefficients_[k].data();
       }
       stencil_.n1 = static_cast<std::int64_t>(s.n1);
@@ -72,25 +72,26 @@ class DeviceSpace {
       stencil_.n3 = static_cast<std::int64_t>(s.n3);
       line_ = static_cast<std::int64_t>(s.n1);
       constexpr std::size_t digits = 2 * device::max_dots * ExactSum::digit_count;
-      line_digits_ = device::Array<std::int64_t>(digits);
-      line_nonfinite_ = device::Array<double>(2 * device::max_dots);
-      host_digits_.reset(static_cast<std::int64_t*>(device::allocate_pinned(digits * 8)));
-      host_nonfinite_.reset(static_cast<double*>(device::allocate_pinned(2 * device::max_dots * 8)));
+      line_digits_ = solvent::cuda::DeviceArray<std::int64_t>(digits);
+      line_nonfinite_ = solvent::cuda::DeviceArray<double>(2 * device::max_dots);
+      host_digits_.reset(static_cast<std::int64_t*>(solvent::cuda::allocate_pinned(digits * 8)));
+      host_nonfinite_.reset(
+          static_cast<double*>(solvent::cuda::allocate_pinned(2 * device::max_dots * 8)));
       if (s.distributed()) {
         comm_ = s.block->comm;
         halo_ = std::make_unique<HaloExchange<T>>(*s.block, HaloExchange<T>::Layout::Block);
         for (int f = 0; f <= 6; ++f)
           faces_.at[f] = static_cast<std::int64_t>(halo_->face_offset(f));
-        send_ = device::Array<T>(halo_->send_buffer().size());
+        send_ = solvent::cuda::DeviceArray<T>(halo_->send_buffer().size());
         if (device::PeerExchange::available(*s.block)) {
           std::array<std::size_t, 7> offsets;
           for (int f = 0; f <= 6; ++f) offsets[f] = halo_->face_offset(f);
           peer_ = std::make_unique<device::PeerExchange>(*s.block, offsets, sizeof(T));
         } else {
-          receive_ = device::Array<T>(halo_->receive_buffer().size());
+          receive_ = solvent::cuda::DeviceArray<T>(halo_->receive_buffer().size());
           const std::size_t bytes = halo_->send_buffer().size() * sizeof(T);
-          pinned_send_ = device::PinnedRegion(halo_->send_buffer().data(), bytes);
-          pinned_receive_ = device::PinnedRegion(halo_->receive_buffer().data(), bytes);
+          pinned_send_ = solvent::cuda::PinnedRegion(halo_->send_buffer().data(), bytes);
+          pinned_receive_ = solvent::cuda::PinnedRegion(halo_->receive_buffer().data(), bytes);
         }
       }
     }
@@ -108,7 +109,7 @@ class DeviceSpace {
   Vector vector() const { return Vector(n_); }
   Vector upload(std::span<const T> x) const { return Vector(x.data(), x.size()); }
   void download(const Vector& x, std::span<T> out) const {
-    device::copy_to_host(out.data(), x.data(), n_ * sizeof(T));
+    solvent::cuda::copy_to_host(out.data(), x.data(), n_ * sizeof(T));
   }
 
   void assign(const Vector& x, Vector& y) const { device::assign<T>(len(), x.data(), y.data()); }
@@ -159,7 +160,7 @@ class DeviceSpace {
     }
     if (comm_->device_memory()) {
       // A CUDA-aware MPI reads and writes the device buffers itself.
-      device::synchronize();
+      solvent::cuda::synchronize();
       device::stencil7_spmv<T>(stencil_, x.data(), y.data());
       halo_->transfer(std::span<const T>(send_.data(), send_.size()),
                       std::span<T>(receive_.data(), receive_.size()));
@@ -167,11 +168,11 @@ class DeviceSpace {
       return;
     }
     const std::size_t bytes = send_.size() * sizeof(T);
-    device::copy_to_host(halo_->send_buffer().data(), send_.data(), bytes);
+    solvent::cuda::copy_to_host(halo_->send_buffer().data(), send_.data(), bytes);
     // Launched before the exchange and not waited for: the block's product overlaps it.
     device::stencil7_spmv<T>(stencil_, x.data(), y.data());
     halo_->transfer();
-    device::copy_to_device(receive_.data(), halo_->receive_buffer().data(), bytes);
+    solvent::cuda::copy_to_device(receive_.data(), halo_->receive_buffer().data(), bytes);
     device::face_rows<T>(stencil_, faces_, x.data(), receive_.data(), y.data());
   }
   // The preconditioner works on device memory: the spans hold device pointers.
@@ -185,27 +186,29 @@ class DeviceSpace {
   std::string device_name_;
   std::size_t n_;
   const Preconditioner* pc_;
-  mutable device::Array<T> workspace_;  // reduction partial sums
+  mutable solvent::cuda::DeviceArray<T> workspace_;  // reduction partial sums
   std::unique_ptr<T, void (*)(void*)> host_scalars_;
-  device::Array<std::int32_t> row_ptr_, col_idx_;
-  device::Array<T> values_;
+  solvent::cuda::DeviceArray<std::int32_t> row_ptr_, col_idx_;
+  solvent::cuda::DeviceArray<T> values_;
   int group_ = 1;
-  std::array<device::Array<T>, 7> coefficients_;
+  std::array<solvent::cuda::DeviceArray<T>, 7> coefficients_;
   Stencil7View<T> stencil_{};
   // A stencil's exact line dot products: the line, the device digits, their host copies.
   std::int64_t line_ = 0;
-  mutable device::Array<std::int64_t> line_digits_;
-  mutable device::Array<double> line_nonfinite_;
-  std::unique_ptr<std::int64_t, void (*)(void*)> host_digits_{nullptr, &device::release_pinned};
-  std::unique_ptr<double, void (*)(void*)> host_nonfinite_{nullptr, &device::release_pinned};
+  mutable solvent::cuda::DeviceArray<std::int64_t> line_digits_;
+  mutable solvent::cuda::DeviceArray<double> line_nonfinite_;
+  std::unique_ptr<std::int64_t, void (*)(void*)> host_digits_{nullptr,
+                                                              &solvent::cuda::release_pinned};
+  std::unique_ptr<double, void (*)(void*)> host_nonfinite_{nullptr, &solvent::cuda::release_pinned};
   // A distributed stencil: the ranks, the host side of the exchange, the packed faces on
   // the device.
   const Communicator* comm_ = nullptr;
   std::unique_ptr<HaloExchange<T>> halo_;
   FaceOffsets faces_{};
-  mutable device::Array<T> send_, receive_;  // receive_: the host-staged path only
-  std::unique_ptr<device::PeerExchange> peer_;  // GPU to GPU on one host
-  device::PinnedRegion pinned_send_, pinned_receive_;  // the host-staged buffers, page-locked
+  mutable solvent::cuda::DeviceArray<T> send_, receive_;  // receive_: the host-staged path only
+  std::unique_ptr<device::PeerExchange> peer_;            // GPU to GPU on one host
+  solvent::cuda::PinnedRegion pinned_send_,
+      pinned_receive_;  // the host-staged buffers, page-locked
 };
 
 }  // namespace solvent::krylov

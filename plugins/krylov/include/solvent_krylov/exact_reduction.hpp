@@ -3,7 +3,7 @@
 // exact partial sums of this rank added over the ranks (as integer digits, so exactly) and
 // each rounded once to the scalar it stands for.
 #include <solvent/communicator.hpp>
-#include <solvent/exact_sum.hpp>
+#include <solvent/numerics/exact_sum.hpp>
 
 #include <span>
 #include <type_traits>

@@ -4,7 +4,7 @@
 // thread below. Dot products conjugate their first argument.
 #include <solvent_krylov/matrix_view.hpp>
 
-#include <solvent/exact_sum.hpp>
+#include <solvent/numerics/exact_sum.hpp>
 
 #include <span>
 

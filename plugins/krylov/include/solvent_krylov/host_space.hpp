@@ -1,8 +1,8 @@
 #pragma once
 // The vector space the Krylov algorithms run in on the CPU: vectors in host memory, the
-// operator, the preconditioner (a CPU plugin), and the kernels of host_kernels.hpp behind the interface
-// that the CUDA variant (device_space.hpp) offers too: the OperatorSpace concept of
-// solvent/vector_space.hpp. On a seven-point stencil the reductions go line by line along
+// operator, the preconditioner (a CPU plugin), and the kernels of host_kernels.hpp behind the
+// interface that the CUDA variant (device_space.hpp) offers too: the OperatorSpace concept of
+// solvent/numerics/vector_space.hpp. On a seven-point stencil the reductions go line by line along
 // axis 1 with the line sums added exactly (host::line_dots): distributed over ranks that
 // each hold whole lines of their block, every rank and every rank count then gets the same
 // bits. Each rank holds its block of every vector; the product exchanges the faces, then
@@ -10,7 +10,7 @@
 #include <solvent_krylov/exact_reduction.hpp>
 #include <solvent_krylov/host_kernels.hpp>
 
-#include <solvent/grid_blocks.hpp>
+#include <solvent/grid/grid_blocks.hpp>
 #include <solvent/preconditioner.hpp>
 
 #include <cmath>
@@ -96,8 +96,8 @@ class HostSpace {
   MatrixView<T> a_;
   const Preconditioner* pc_;
   std::size_t n_;
-  std::size_t line_ = 0;                       // a stencil's axis-1 line, 0 for CSR or matrix-free
-  const Communicator* comm_ = nullptr;         // set on a distributed stencil
+  std::size_t line_ = 0;                   // a stencil's axis-1 line, 0 for CSR or matrix-free
+  const Communicator* comm_ = nullptr;     // set on a distributed stencil
   std::unique_ptr<HaloExchange<T>> halo_;  // its faces' exchange, buffers kept
   FaceOffsets faces_{};
 };

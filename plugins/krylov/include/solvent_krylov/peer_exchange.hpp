@@ -4,11 +4,11 @@
 // (exchanged over the communicator), and a product then copies its packed faces straight
 // into the neighbours' buffers (NVLink or PCIe peer copies) instead of staging them through
 // host memory and MPI — on two H200s linked by NVLink a peer copy moves 364 GB/s at 64 MiB,
-// host-staged MPI there about 6 GB/s (docs/scaling.md). The receive buffer is doubled: a product writes
-// the half of its parity, so a neighbour still reading the other half from the product
+// host-staged MPI there about 6 GB/s (docs/scaling.md). The receive buffer is doubled: a product
+// writes the half of its parity, so a neighbour still reading the other half from the product
 // before is never overwritten; a zero-byte exchange with each neighbour after the copies
 // says "your faces are there".
-#include <solvent/grid_blocks.hpp>
+#include <solvent/grid/grid_blocks.hpp>
 
 #include <array>
 #include <cstddef>

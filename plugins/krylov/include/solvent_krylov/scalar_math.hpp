@@ -4,8 +4,8 @@
 // cuda::std::complex<double>). Complex products are spelled out in real arithmetic: the
 // library operator* of both complex types adds C99 inf/nan recovery that costs a branch
 // per multiply in the inner loop of SpMV.
-#include <solvent/block_faces.hpp>
-#include <solvent/host_device.hpp>
+#include <solvent/device/host_device.hpp>
+#include <solvent/grid/block_faces.hpp>
 
 #include <cstdint>
 
@@ -108,7 +108,7 @@ SOLVENT_HD Z stencil7_row(const Stencil7View<Z>& s, const Z* __restrict__ x, std
 }
 
 // A block of a distributed stencil: face f's values at [at[f], at[f+1]) of the packed face
-// buffers (HaloExchange's order, solvent/block_faces.hpp), empty where f has no neighbour.
+// buffers (HaloExchange's order, solvent/grid/block_faces.hpp), empty where f has no neighbour.
 struct FaceOffsets {
   std::int64_t at[7];
 };

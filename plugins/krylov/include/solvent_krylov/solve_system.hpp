@@ -7,7 +7,7 @@
 #include <solvent_krylov/monitor.hpp>
 
 #include <solvent/linear_solver.hpp>
-#include <solvent/vector_space.hpp>
+#include <solvent/numerics/vector_space.hpp>
 
 #include <span>
 

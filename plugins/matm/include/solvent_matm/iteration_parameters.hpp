@@ -8,7 +8,7 @@
 // from the inner products of the correction w. (B w, w) = (r, w) because B w = r, and
 // (B^-1 z, z) = (D y, y) with (D + w R1) y = z because R2 = R1^T, so each B^-1 costs one
 // sweep, not two.
-#include <solvent/host_device.hpp>
+#include <solvent/device/host_device.hpp>
 
 #include <math.h>
 

@@ -11,7 +11,7 @@
 //
 // Plain pointers, so the same view describes host vectors (CPU solver) and device
 // buffers (CUDA solver), and the node formulas below run unchanged on both.
-#include <solvent/host_device.hpp>
+#include <solvent/device/host_device.hpp>
 
 namespace solvent::matm {
 

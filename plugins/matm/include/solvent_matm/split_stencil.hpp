@@ -8,7 +8,7 @@
 // so the node formulas, and the sweeps reading ghost values the pipeline delivers, give
 // each of the rank's nodes the bits one rank gives it. Ghost nodes on the grid's boundary
 // are inactive (c0 = 0), as the nodes beyond the grid are.
-#include <solvent/grid_blocks.hpp>
+#include <solvent/grid/grid_blocks.hpp>
 #include <solvent/stencil7.hpp>
 #include <solvent_matm/split_operator.hpp>
 
@@ -46,7 +46,8 @@ class SplitStencil {
   // Over ranks: the block inside its ghost layer, after refusing a split of axis 1.
   void split_block(const Stencil7<double>& a, const std::string& who);
   // a: the view's stencil; origin: the global coordinates of its node (0, 0, 0).
-  void split(const Stencil7<double>& a, const std::string& who, const std::array<index_t, 3>& origin);
+  void split(const Stencil7<double>& a, const std::string& who,
+             const std::array<index_t, 3>& origin);
 
   std::shared_ptr<const GridBlock> block_;
   std::array<std::size_t, 3> grid_{};

@@ -3,7 +3,7 @@
 // f, c and owner on. One rank holds the whole grid; over several ranks a rank holds its
 // block and the nodes around it that its tips read (docs/architecture.md, "The hybrid
 // stencil over ranks").
-#include <solvent/host_device.hpp>
+#include <solvent/device/host_device.hpp>
 #include <solvent_family_angiogenesis_3d/grid.hpp>
 
 #include <cstdint>

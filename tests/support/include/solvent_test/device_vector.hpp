@@ -1,38 +1,28 @@
 #pragma once
-// Vectors in device memory for the CUDA tests of plugins that work on device pointers, filled from and read back to
-// the host. No CUDA types here, so the tests stay plain C++.
-#include <cstddef>
-#include <memory>
+// Vectors in device memory for the CUDA tests of plugins that work on device pointers, filled
+// from and read back to the host: Solvent's device array with the two copies a test makes.
+// No CUDA types here, so the tests stay plain C++.
+#include <solvent/device/device_array.hpp>
+
 #include <span>
 #include <vector>
 
 namespace solvent::test {
 
-void* device_allocate(std::size_t bytes);
-void device_free(void* p) noexcept;
-void copy_to_device(void* to, const void* from, std::size_t bytes);
-void copy_to_host(void* to, const void* from, std::size_t bytes);
-
 template <class T>
 class DeviceVector {
  public:
   explicit DeviceVector(const std::vector<T>& host)
-      : n_(host.size()), p_(static_cast<T*>(device_allocate(n_ * sizeof(T)))) {
-    copy_to_device(p_.get(), host.data(), n_ * sizeof(T));
-  }
-  std::span<T> span() { return {p_.get(), n_}; }
+      : device_(host.data(), host.size(), "device test vector") {}
+  std::span<T> span() { return {device_.data(), device_.size()}; }
   std::vector<T> download() const {
-    std::vector<T> host(n_);
-    copy_to_host(host.data(), p_.get(), n_ * sizeof(T));
+    std::vector<T> host(device_.size());
+    device_.download(host.data(), host.size());
     return host;
   }
 
  private:
-  struct Free {
-    void operator()(T* p) const noexcept { device_free(p); }
-  };
-  std::size_t n_;
-  std::unique_ptr<T, Free> p_;
+  cuda::DeviceArray<T> device_;
 };
 
 }  // namespace solvent::test

@@ -2,7 +2,7 @@
 // Members of an angiogenesis-1d ensemble for the batched tests and ensemble-bench: parameter
 // sets drawn around the julia set, and an observer that keeps a member's last report.
 #include <solvent/observer.hpp>
-#include <solvent/testkit.hpp>
+#include <solvent/plugin_factory.hpp>
 
 #include <cstdint>
 #include <random>
@@ -13,13 +13,13 @@ namespace solvent::test {
 
 // `count` parameter sets on M points: every diffusion and rate drawn in [0.6, 1.4] times the
 // julia set's (diffusions 0.1, the rest 1), from `seed`.
-inline std::vector<testkit::Settings> random_members(std::size_t count, std::int64_t m,
+inline std::vector<plugins::Settings> random_members(std::size_t count, std::int64_t m,
                                                      std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> factor(0.6, 1.4);
-  std::vector<testkit::Settings> members;
+  std::vector<plugins::Settings> members;
   for (std::size_t b = 0; b < count; ++b) {
-    testkit::Settings s{{"M", m}};
+    plugins::Settings s{{"M", m}};
     for (const char* key : {"dC", "dP", "dI"}) s[std::string("parameters.") + key] = 0.1 * factor(rng);
     for (const char* key : {"k1", "k2", "k3", "k4", "k5", "k6", "a1", "a2", "a3", "a4"})
       s[std::string("parameters.") + key] = factor(rng);

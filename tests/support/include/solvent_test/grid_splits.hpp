@@ -1,7 +1,7 @@
 #pragma once
 // Every p1 x p2 x p3 process grid of `ranks` ranks that fits a grid of `nodes` (each p at
 // most its axis's nodes): what the distributed tests run for whatever mpirun started.
-#include <solvent/grid_blocks.hpp>
+#include <solvent/grid/grid_blocks.hpp>
 
 #include <vector>
 

@@ -6,7 +6,7 @@
 // test, which writes the differences, and gepp-trajectory-bench, which fits longer runs.
 #include <solvent_test/implicit_system.hpp>
 
-#include <solvent/testkit.hpp>
+#include <solvent/plugin_factory.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -30,12 +30,12 @@ struct Trajectory : solvent::Observer {
 
 // `steps` imex-trapezoid steps of dt = 0.01 on M grid points with the named solver.
 inline Trajectory run_trajectory(const std::string& solver_name,
-                                 const solvent::testkit::Settings& solver_settings, std::int64_t m,
+                                 const solvent::plugins::Settings& solver_settings, std::int64_t m,
                                  std::int64_t steps) {
-  auto model = solvent::testkit::make_model("angiogenesis-1d", {{"M", m}});
+  auto model = solvent::plugins::make_model("angiogenesis-1d", {{"M", m}});
   auto integrator =
-      solvent::testkit::make_integrator("imex-trapezoid", {{"dt", 0.01}, {"steps", steps}});
-  auto solver = solvent::testkit::make_linear_solver(solver_name, solver_settings);
+      solvent::plugins::make_integrator("imex-trapezoid", {{"dt", 0.01}, {"steps", steps}});
+  auto solver = solvent::plugins::make_linear_solver(solver_name, solver_settings);
   Trajectory t;
   solvent::PhaseTimer timer;
   solvent::RunContext context;

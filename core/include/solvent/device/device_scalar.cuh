@@ -8,7 +8,7 @@
 // to_device reinterprets must be 16-byte aligned; cudaMalloc's are (256 bytes), and so is
 // any offset of whole complex elements from one.
 #if !defined(__CUDACC__)
-#error "solvent/device_scalar.cuh is for .cu files: include it only where nvcc compiles"
+#error "solvent/device/device_scalar.cuh is for .cu files: include it only where nvcc compiles"
 #endif
 
 #include <solvent/scalar.hpp>

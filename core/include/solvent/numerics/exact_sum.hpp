@@ -8,7 +8,7 @@
 //
 // (Written here, after Kulisch's long accumulator, because no Debian library offers an
 // order-independent sum; the reproducible BLAS of Demmel and Nguyen is not packaged.)
-#include <solvent/host_device.hpp>
+#include <solvent/device/host_device.hpp>
 
 #include <array>
 #include <cstdint>

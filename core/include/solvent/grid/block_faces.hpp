@@ -1,9 +1,9 @@
 #pragma once
 // The nodes next to a block's faces, in the order a halo exchange packs them
-// (HaloExchange, <solvent/grid_blocks.hpp>): written once for the CPU and for CUDA kernels.
+// (HaloExchange, <solvent/grid/grid_blocks.hpp>): written once for the CPU and for CUDA kernels.
 // Face f lies across axis a = f / 2, on the lower side for even f, the upper for odd; its
 // nodes run over the two other axes, the lower axis fastest.
-#include <solvent/host_device.hpp>
+#include <solvent/device/host_device.hpp>
 
 #include <cstdint>
 

@@ -11,8 +11,8 @@
 // sum over its far entries (ready early, overlapped by the processor) is kept apart from
 // the one term that waits for the previous row, and U's diagonal comes inverted (a
 // multiply, not a divide, on the chain). The values of the previous two rows stay in
-// registers: read back from x, each would wait for its store to be forwarded, on the chain. The row form of the
-// forward sweep holds between row interchanges (gbtrf does not apply an interchange to
+// registers: read back from x, each would wait for its store to be forwarded, on the chain. The row
+// form of the forward sweep holds between row interchanges (gbtrf does not apply an interchange to
 // earlier columns of L, so each must happen at its place in the sweep): columns that
 // swap are applied in gbtrs's column form, the runs between them in row form. In the 1D
 // model the only interchanges are at the last grid point of a block, where the Neumann
@@ -22,7 +22,7 @@
 // Every array is read with a stride: entry e at [e * stride]. One system: stride 1. B systems
 // interleaved member-fastest (a GPU thread per member, so a warp's loads coalesce): stride B,
 // each pointer offset to its member.
-#include <solvent/host_device.hpp>
+#include <solvent/device/host_device.hpp>
 
 #include <cstddef>
 
@@ -75,7 +75,9 @@ SOLVENT_HD inline double minus_product(double far, double a, double chained) {
 template <class T, class Stride>
 SOLVENT_HD void band_lu_substitute(const BandLu<T>& f, T* x, Stride stride) {
   const std::size_t n = f.n, kl = f.kl, s = stride;
-  auto at = [&](std::size_t i, std::size_t j) { return f.ab[(j * f.ldab + kl + f.ku + i - j) * s]; };
+  auto at = [&](std::size_t i, std::size_t j) {
+    return f.ab[(j * f.ldab + kl + f.ku + i - j) * s];
+  };
   auto lesser = [](std::size_t a, std::size_t b) { return a < b ? a : b; };
   auto pivot = [&](std::size_t j) { return std::size_t(f.ipiv[j * s] - 1); };
   // Invariant: every contribution of the columns before j has been applied to x.

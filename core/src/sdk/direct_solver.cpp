@@ -1,0 +1,60 @@
+#include <solvent/direct_solver.hpp>
+#include <solvent/errors.hpp>
+
+namespace solvent {
+
+DirectSolver::DirectSolver(const PluginContext& ctx)
+    : reuse_(ctx.params.boolean("reuse_factorization")) {}
+
+void DirectSolver::setup_impl(std::shared_ptr<const Operator> op) {
+  load(*op);
+  op_ = std::move(op);
+  if (!reuse_) return;
+  factor();
+  ++factorizations_;
+}
+
+template <class T>
+SolveStats DirectSolver::solve_as(std::span<const T> b, std::span<T> x) {
+  if (reuse_) {
+    substitute(b, x);
+  } else {
+    // Counted before the solve: a factorisation that fails (a singular pivot) was made.
+    ++factorizations_;
+    factor_and_solve(b, x);
+  }
+  return direct_solve_stats();
+}
+
+SolveStats DirectSolver::solve_impl(std::span<const double> b, std::span<double> x) {
+  return solve_as(b, x);
+}
+SolveStats DirectSolver::solve_impl(std::span<const complex> b, std::span<complex> x) {
+  return solve_as(b, x);
+}
+
+// A solver whose forms() offer one scalar never sees the other: the core refuses it first.
+void DirectSolver::substitute(std::span<const double>, std::span<double>) {
+  throw UnsupportedOperator("this linear solver does not solve real systems");
+}
+void DirectSolver::substitute(std::span<const complex>, std::span<complex>) {
+  throw UnsupportedOperator("this linear solver does not solve complex systems");
+}
+
+void DirectSolver::factor_and_solve(std::span<const double> b, std::span<double> x) {
+  factor();
+  substitute(b, x);
+}
+void DirectSolver::factor_and_solve(std::span<const complex> b, std::span<complex> x) {
+  factor();
+  substitute(b, x);
+}
+
+Facts DirectSolver::facts() const {
+  Facts f{{"factorizations", std::to_string(factorizations_)},
+          {"reuse_factorization", reuse_ ? "true" : "false"}};
+  for (auto& fact : more_facts()) f.push_back(std::move(fact));
+  return f;
+}
+
+}  // namespace solvent
