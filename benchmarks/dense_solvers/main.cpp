@@ -73,7 +73,7 @@ ImexSystem make_system(std::int64_t m) {
   sys.problem = sys.model->imex();
   sys.lin = sys.problem->linear_operator();
   const std::size_t n = sys.lin.rows;
-  sys.s = std::make_shared<const solvent::Operator>(dense_bench::implicit_matrix(sys.lin, kDt));
+  sys.s = std::make_shared<const solvent::Operator>(solvent::test::implicit_matrix(sys.lin, kDt));
   sys.u0.resize(n);
   sys.rhs.resize(n);
   sys.explicit_term.resize(n);
@@ -138,7 +138,7 @@ Measurement measure(const Config& c, ImexSystem& sys, const std::vector<double>&
     m.note = e.what();
     return m;
   }
-  m.error = dense_bench::relative_difference(x, reference);
+  m.error = solvent::test::relative_difference(x, reference);
   if (!(m.error <= 1e-10)) {
     m.note = "WRONG: differs from LAPACK";
     return m;

@@ -28,14 +28,16 @@ int main(int argc, char** argv) try {
     }
   }
   // The CPU factors once: the same elimination as refactoring every step, in minutes less.
-  const auto cpu = dense_bench::run_trajectory("gepp-cpu", {{"reuse_factorization", true}}, m, steps);
-  std::printf("| gepp-cuda mode | steps | difference at step 1, 10, 100, last | growth exponent "
-              "(points) | De Luca et al. |\n|---|---:|---|---:|---:|\n");
+  const auto cpu =
+      solvent::test::run_trajectory("gepp-cpu", {{"reuse_factorization", true}}, m, steps);
+  std::printf(
+      "| gepp-cuda mode | steps | difference at step 1, 10, 100, last | growth exponent "
+      "(points) | De Luca et al. |\n|---|---:|---|---:|---:|\n");
   for (const std::string mode : {"paper", "best"}) {
-    const auto gpu = dense_bench::run_trajectory("gepp-cuda", {{"mode", mode}}, m, steps);
-    const auto d = dense_bench::per_step_difference(gpu, cpu);
-    dense_bench::write_difference_csv(mode + "-" + csv, d);
-    const auto fit = dense_bench::fit_growth(d);
+    const auto gpu = solvent::test::run_trajectory("gepp-cuda", {{"mode", mode}}, m, steps);
+    const auto d = solvent::test::per_step_difference(gpu, cpu);
+    solvent::test::write_difference_csv(mode + "-" + csv, d);
+    const auto fit = solvent::test::fit_growth(d);
     auto at = [&](std::size_t k) { return k < d.size() ? d[k] : std::nan(""); };
     std::printf("| %s | %lld | %.2e, %.2e, %.2e, %.2e | %.3f (%zu) | 0.487 |\n", mode.c_str(),
                 static_cast<long long>(steps), at(1), at(10), at(100), d.back(), fit.exponent,

@@ -45,7 +45,7 @@ TestMatrix helmholtz_matrix(const std::string& mesh, std::int64_t resolution) {
 TestMatrix box_matrix(std::size_t n) {
   TestMatrix m;
   m.name = "fd-box-" + std::to_string(n);
-  m.op = std::make_shared<const Operator>(krylov::testing::helmholtz_box(n, n, n, 6.0));
+  m.op = std::make_shared<const Operator>(solvent::test::helmholtz_box(n, n, n, 6.0));
   m.rhs.assign(n * n * n, complex(1.0));
   return m;
 }

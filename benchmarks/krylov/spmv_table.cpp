@@ -49,7 +49,7 @@ void spmv_table(const Context& c, const std::vector<TestMatrix>& matrices) {
     const auto rows = static_cast<std::int64_t>(n);
     auto check = [&](const char* who) {
       solvent::cuda::copy_to_host(y.data(), dy.data(), n * sizeof(complex));
-      const double e = testing::max_relative_difference(y, y_cpu);
+      const double e = solvent::test::max_relative_difference(y, y_cpu);
       if (e > 1e-12)
         std::printf("<!-- %s on %s differs from the CPU product: %.2e -->\n", who, m.name.c_str(),
                     e);

@@ -66,38 +66,36 @@ const PluginLibrary& resolve(const std::string& name, PluginKind kind, const Set
   return lib;
 }
 
+// The plugin `name` of `kind` made with the settings, by the registry's `create` of its kind.
+template <class Create>
+auto make(const std::string& name, PluginKind kind, const Settings& s, const Communicator& comm,
+          Create create) {
+  PluginContext ctx;
+  ctx.comm = &comm;
+  const auto& lib = resolve(name, kind, s, ctx);
+  return create(lib, ctx);
+}
+
 }  // namespace
 
 std::shared_ptr<LinearSolver> make_linear_solver(const std::string& name, const Settings& s,
-    const Communicator& comm) {
-  PluginContext ctx;
-  ctx.comm = &comm;
-  const auto& lib = resolve(name, PluginKind::LinearSolver, s, ctx);
-  return create_linear_solver(lib, ctx);
+                                                 const Communicator& comm) {
+  return make(name, PluginKind::LinearSolver, s, comm, create_linear_solver);
 }
 
 std::shared_ptr<Preconditioner> make_preconditioner(const std::string& name, const Settings& s,
-    const Communicator& comm) {
-  PluginContext ctx;
-  ctx.comm = &comm;
-  const auto& lib = resolve(name, PluginKind::Preconditioner, s, ctx);
-  return create_preconditioner(lib, ctx);
+                                                    const Communicator& comm) {
+  return make(name, PluginKind::Preconditioner, s, comm, create_preconditioner);
 }
 
 std::shared_ptr<Model> make_model(const std::string& name, const Settings& s,
-    const Communicator& comm) {
-  PluginContext ctx;
-  ctx.comm = &comm;
-  const auto& lib = resolve(name, PluginKind::Model, s, ctx);
-  return create_model(lib, ctx);
+                                  const Communicator& comm) {
+  return make(name, PluginKind::Model, s, comm, create_model);
 }
 
 std::shared_ptr<Integrator> make_integrator(const std::string& name, const Settings& s,
-    const Communicator& comm) {
-  PluginContext ctx;
-  ctx.comm = &comm;
-  const auto& lib = resolve(name, PluginKind::Integrator, s, ctx);
-  return create_integrator(lib, ctx);
+                                            const Communicator& comm) {
+  return make(name, PluginKind::Integrator, s, comm, create_integrator);
 }
 
 std::vector<std::string> installed(PluginKind kind) { return registry().names(kind); }

@@ -131,6 +131,8 @@ fs::path piece_name(const std::string& stem, int rank) {
 
 }  // namespace
 
+// Long because it is three collective steps every rank takes in the same order (the whole
+// grid's geometry, the pieces, the .pvti); kept in one place, their agreement reads whole.
 void DistributedSolutionWriter::write(const std::vector<double>* x, const std::string& stem) {
   const GridBlock& block = *layout_.block;
   const Communicator& comm = *block.comm;

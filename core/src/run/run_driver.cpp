@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <map>
@@ -170,11 +171,57 @@ std::shared_ptr<LinearSolver> wire_linear_solver(
   return solver;
 }
 
+// How a run ended, for its record: the plugin objects made (null where a failure came
+// first), what the integrator returned, the status and message.
+struct RunEnd {
+  std::array<const PluginObject*, 4> objects;  // model, integrator, linear solver, preconditioner
+  const RunResult& result;
+  const std::string& status;
+  const std::string& message;
+};
+
+// The record says how the run ended even when that cannot be fully written: an error in
+// finishing after a failure must not replace the failure's own message.
+void close_record(RunRecord& record, CsvObserver& csv, const PhaseTimer& timer,
+                  std::chrono::steady_clock::time_point wall_start, const RunEnd& end,
+                  spdlog::logger& log) {
+  std::string closing_error;
+  try {
+    csv.finish();
+  } catch (const Error& e) {
+    closing_error = e.what();
+  }
+  constexpr const char* roles[] = {"model", "integrator", "linear_solver", "preconditioner"};
+  for (std::size_t k = 0; k < end.objects.size(); ++k)
+    if (end.objects[k]) record.add_facts(roles[k], end.objects[k]->facts());
+  // After a failure the integrator returned nothing: the observer knows how far it got.
+  const bool completed = end.status == "completed";
+  record.set_result(completed ? end.result.steps : csv.last_step().step,
+                    completed ? end.result.t : csv.last_step().t, csv.solve_stats(),
+                    csv.last_observables());
+  record.set_timings(
+      timer.seconds(),
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count());
+  if (!closing_error.empty() && completed) {
+    record.set_outcome("failed", closing_error);
+    record.write();
+    throw Error(closing_error);
+  }
+  record.set_outcome(end.status,
+                     closing_error.empty() ? end.message : end.message + "; " + closing_error);
+  try {
+    record.write();
+  } catch (const Error& e) {
+    if (completed) throw;
+    log.error("the record could not be updated: {}", e.what());
+  }
+}
+
 }  // namespace
 
 // The phases in order: resolve the configuration and make the plugins, open the output,
 // wire the solver and chain the observers, execute the integrator, finish the record. Its
-// length is the last two: the error ladder and the record's closing need every object the
+// length is the error ladder: each way a run can end is recorded with every object the
 // phases before made, in this scope.
 RunSummary run_experiment(const RunOptions& opt, const IntegratorCall& call) {
   const auto wall_start = std::chrono::steady_clock::now();
@@ -219,40 +266,11 @@ RunSummary run_experiment(const RunOptions& opt, const IntegratorCall& call) {
   std::shared_ptr<LinearSolver> solver;
   std::shared_ptr<Preconditioner> preconditioner = plugins.preconditioner;
   RunResult result;
-  // The record says how the run ended even when that cannot be fully written: an error in
-  // finishing after a failure must not replace the failure's own message.
-  auto finish_record = [&](const std::string& status, const std::string& message) {
+  const auto finish_record = [&](const std::string& status, const std::string& message) {
     if (!root) return;
-    std::string closing_error;
-    try {
-      csv->finish();
-    } catch (const Error& e) {
-      closing_error = e.what();
-    }
-    if (model) record->add_facts("model", model->facts());
-    if (integrator) record->add_facts("integrator", integrator->facts());
-    if (solver) record->add_facts("linear_solver", solver->facts());
-    if (preconditioner) record->add_facts("preconditioner", preconditioner->facts());
-    // After a failure the integrator returned nothing: the observer knows how far it got.
-    const bool ended_early = status != "completed";
-    record->set_result(ended_early ? csv->last_step().step : result.steps,
-                       ended_early ? csv->last_step().t : result.t, csv->solve_stats(),
-                       csv->last_observables());
-    record->set_timings(
-        timer.seconds(),
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count());
-    if (!closing_error.empty() && status == "completed") {
-      record->set_outcome("failed", closing_error);
-      record->write();
-      throw Error(closing_error);
-    }
-    record->set_outcome(status, closing_error.empty() ? message : message + "; " + closing_error);
-    try {
-      record->write();
-    } catch (const Error& e) {
-      if (status == "completed") throw;
-      log->error("the record could not be updated: {}", e.what());
-    }
+    const RunEnd end{{model.get(), integrator.get(), solver.get(), preconditioner.get()},
+                     result, status, message};
+    close_record(*record, *csv, timer, wall_start, end, *log);
   };
   SignalScope signals;
   std::optional<FieldLayout> solution_layout;

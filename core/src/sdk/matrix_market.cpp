@@ -296,6 +296,8 @@ std::string count_phrase(std::size_t n, const char* what) {
   return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
 }
 
+// Long because it is one pass over the entry lines with every check a line can fail (count,
+// indices in range, symmetry, finite values), each naming file:line as it meets it.
 template <class T>
 Entries<T> read_entries(NumberedText& text, const Header& h) {
   Entries<T> e;

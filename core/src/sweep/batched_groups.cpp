@@ -135,6 +135,9 @@ std::vector<MemberEnd> BatchedExecutor::poll(std::chrono::milliseconds wait) {
   return ended;
 }
 
+// Long because it makes, runs and records a whole group under one error ladder: a batch
+// that cannot be made or run falls back to its members one by one, and a member that
+// diverged inside the batch is recorded as failed while the others complete.
 bool BatchedExecutor::run_batch(const std::vector<std::size_t>& group) {
   auto log = core_logger();
   const auto started = std::chrono::steady_clock::now();

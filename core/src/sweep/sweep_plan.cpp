@@ -191,6 +191,8 @@ toml::table located(const std::string& text, const SweptKey& key, const std::str
 
 bool has_sweep(const ConfigDocument& doc) { return doc.table.contains("sweep"); }
 
+// Long because it reads the [sweep] table in one pass, gathering every problem of every key
+// before it refuses the file, so the user sees them all at once.
 SweepPlan plan_sweep(const std::filesystem::path& file, const std::vector<std::string>& overrides) {
   auto doc = load_config_document(file, overrides);
   SweepPlan plan;

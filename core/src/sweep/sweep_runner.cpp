@@ -218,6 +218,9 @@ void check_members(const SweepPlan& plan) {
   throw ConfigError(std::move(all));
 }
 
+// Long because the sweep's phases (agree on the plan, open the folder, run the members by
+// processes, ranks or batches, write sweep.csv) share the plan, the summary and the error
+// ladder of the ranks.
 SweepSummary run_sweep(const RunOptions& opt, std::size_t jobs) {
   const Communicator& comm = world();
   const bool root = comm.rank() == 0;

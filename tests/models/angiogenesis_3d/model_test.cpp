@@ -5,7 +5,7 @@
 #include <solvent/memory.hpp>
 #include <solvent_family_angiogenesis_3d/parameters.hpp>
 
-using angio3d_test::Settings;
+using solvent::test::Settings;
 
 namespace {
 

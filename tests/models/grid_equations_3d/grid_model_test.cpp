@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-using matm_test::Settings;
+using solvent::test::Settings;
 
 namespace {
 
@@ -15,10 +15,10 @@ double order_between(const Settings& base, std::int64_t coarse, std::int64_t fin
     s["n1"] = n[l];
     s["n2"] = n[l];
     s["n3"] = n[l];
-    const auto r = matm_test::solve_grid(s, "matm",
-                                         {{"tolerance", 1e-12},
-                                          {"max_iterations", std::int64_t(5000)},
-                                          {"threads", std::int64_t(1)}});
+    const auto r = solvent::test::solve_grid(s, "matm",
+                                             {{"tolerance", 1e-12},
+                                              {"max_iterations", std::int64_t(5000)},
+                                              {"threads", std::int64_t(1)}});
     REQUIRE(r.stats.converged);
     err[l] = r.error_max;
   }

@@ -67,11 +67,12 @@ TEST_CASE("matrix-file config: the known solution comes back") {
 
 TEST_CASE("matrix-file config with a malformed matrix: exit code 4 and file:line") {
   const auto r = solvent(
-      "run config/matrix-file.toml --set model.matrix=tests/core/matrix_market/data/bad-row.mtx "
+      "run config/matrix-file.toml --set "
+      "model.matrix=tests/core/sdk/matrix_market/data/bad-row.mtx "
       "--output " +
       output_dir("bad"));
   CHECK(r.exit_code == 4);
-  CHECK(
-      r.output.find("tests/core/matrix_market/data/bad-row.mtx:4: row index 4 out of range 1..3") !=
-      std::string::npos);
+  CHECK(r.output.find(
+            "tests/core/sdk/matrix_market/data/bad-row.mtx:4: row index 4 out of range 1..3") !=
+        std::string::npos);
 }

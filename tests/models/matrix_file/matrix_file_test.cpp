@@ -1,5 +1,5 @@
 // The matrix-file model: a linear problem read from Matrix Market files (the core's reader,
-// tested in tests/core/matrix_market, with the same data files).
+// tested in tests/core/sdk/matrix_market, with the same data files).
 #include <solvent/memory.hpp>
 #include <solvent/testkit.hpp>
 

@@ -42,7 +42,7 @@ void check_against_gepp_cpu(const solvent::DenseMatrix<double>& a, const Labelle
     for (int repeat = 0; repeat < 2; ++repeat) {
       std::fill(x.begin(), x.end(), std::nan(""));
       gpu->solve(std::span<const double>(b), std::span<double>(x));
-      CHECK(dense_bench::relative_difference(x, reference) <= tolerance);
+      CHECK(solvent::test::relative_difference(x, reference) <= tolerance);
     }
   }
 }
@@ -89,6 +89,6 @@ TEST_CASE("blocked: scattered pivots, n = 2100 (two page-locked chunks per host 
 
 TEST_CASE("blocked: the angiogenesis system (M = 100) solves as with gepp-cpu") {
   auto model = solvent::testkit::make_model("angiogenesis-1d", {{"M", std::int64_t{100}}});
-  check_against_gepp_cpu(dense_bench::implicit_matrix(model->imex()->linear_operator(), 0.01),
+  check_against_gepp_cpu(solvent::test::implicit_matrix(model->imex()->linear_operator(), 0.01),
                          block_sizes_and_uploads(), 1e-13);
 }

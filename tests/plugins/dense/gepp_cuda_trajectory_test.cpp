@@ -21,10 +21,10 @@ namespace {
 
 solvent::DenseMatrix<double> implicit_matrix(std::int64_t m, double dt) {
   auto model = solvent::testkit::make_model("angiogenesis-1d", {{"M", m}});
-  return dense_bench::implicit_matrix(model->imex()->linear_operator(), dt);
+  return solvent::test::implicit_matrix(model->imex()->linear_operator(), dt);
 }
 
-using dense_bench::relative_difference;
+using solvent::test::relative_difference;
 
 }  // namespace
 
@@ -62,12 +62,13 @@ TEST_CASE("switches: every combination solves the angiogenesis system as gepp-cp
 TEST_CASE("validation: the M = 400 trajectory on the GPU agrees with gepp-cpu at every step") {
   // The CPU reference factors once (substitution per step): the same elimination, and 100
   // refactorisations of order 1600 on one core would take minutes.
-  const auto cpu = dense_bench::run_trajectory("gepp-cpu", {{"reuse_factorization", true}}, 400, 100);
+  const auto cpu =
+      solvent::test::run_trajectory("gepp-cpu", {{"reuse_factorization", true}}, 400, 100);
   REQUIRE(cpu.states.size() == 101);
   for (const std::string mode : {"paper", "best", "blocked"}) {
-    const auto gpu = dense_bench::run_trajectory("gepp-cuda", {{"mode", mode}}, 400, 100);
+    const auto gpu = solvent::test::run_trajectory("gepp-cuda", {{"mode", mode}}, 400, 100);
     REQUIRE(gpu.states.size() == cpu.states.size());
-    const auto difference = dense_bench::per_step_difference(gpu, cpu);
+    const auto difference = solvent::test::per_step_difference(gpu, cpu);
     double worst_mass = 0.0;
     for (std::size_t step = 0; step < cpu.states.size(); ++step) {
       const double m = std::fabs(gpu.mass_c[step] - cpu.mass_c[step]) / std::fabs(cpu.mass_c[step]);
@@ -77,8 +78,8 @@ TEST_CASE("validation: the M = 400 trajectory on the GPU agrees with gepp-cpu at
       worst_mass = std::max(worst_mass, m);
     }
     // Every step's difference, for the growth the paper plots (its Fig. 3).
-    dense_bench::write_difference_csv("gepp-cuda-" + mode + "-vs-gepp-cpu.csv", difference);
-    const auto fit = dense_bench::fit_growth(difference);
+    solvent::test::write_difference_csv("gepp-cuda-" + mode + "-vs-gepp-cpu.csv", difference);
+    const auto fit = solvent::test::fit_growth(difference);
     std::printf(
         "validation M=400 dt=0.01 100 steps, gepp-cuda %s vs gepp-cpu: max relative state "
         "difference %.3e, max relative mass_C difference %.3e, growth exponent %.3f over %zu "

@@ -26,10 +26,9 @@ std::vector<std::pair<const char*, solvent::CsrMatrix<T>>> matrices() {
   std::vector<std::pair<const char*, solvent::CsrMatrix<T>>> m{
       {"tridiagonal", tridiagonal<T>(1000)}, {"2D five-point", laplacian_2d<T>(60, 50)}};
   if constexpr (std::is_same_v<T, complex>)
-    m.emplace_back("3D Helmholtz", solvent::krylov::testing::helmholtz_box(16, 16, 16, 5.0));
+    m.emplace_back("3D Helmholtz", solvent::test::helmholtz_box(16, 16, 16, 5.0));
   else
-    m.emplace_back("3D convection-diffusion",
-                   solvent::krylov::testing::convection_diffusion(16, 20.0));
+    m.emplace_back("3D convection-diffusion", solvent::test::convection_diffusion(16, 20.0));
   return m;
 }
 

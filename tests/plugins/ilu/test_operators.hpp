@@ -14,7 +14,7 @@
 namespace ilu_test {
 
 using solvent::complex;
-using solvent::krylov::testing::random_vector;
+using solvent::test::random_vector;
 
 template <class T>
 std::shared_ptr<const solvent::Operator> op(solvent::CsrMatrix<T> a) {
@@ -25,8 +25,7 @@ std::shared_ptr<const solvent::Operator> op(solvent::CsrMatrix<T> a) {
 // off-diagonals of modulus at most sqrt 2. ILU(0) has no fill to drop on it: L U = A.
 template <class T>
 solvent::CsrMatrix<T> tridiagonal(std::size_t n) {
-  return solvent::krylov::testing::tridiagonal_csr(
-      solvent::krylov::testing::random_tridiagonal<T>(n, 4.0));
+  return solvent::test::tridiagonal_csr(solvent::test::random_tridiagonal<T>(n, 4.0));
 }
 
 // Five-point finite differences on an nx x ny grid (scaled by h^2), Dirichlet: real, with an

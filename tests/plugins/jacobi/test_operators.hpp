@@ -14,7 +14,7 @@
 
 namespace jacobi_test {
 
-using solvent::krylov::testing::random_vector;
+using solvent::test::random_vector;
 
 template <class T>
 struct WithDiagonal {
@@ -25,8 +25,8 @@ struct WithDiagonal {
 // One tridiagonal matrix, diagonal scale (3 + a random entry of modulus at most sqrt 2):
 // never zero.
 template <class T>
-solvent::krylov::testing::Tridiagonal<T> tridiagonal(std::size_t n, double scale) {
-  return solvent::krylov::testing::random_tridiagonal<T>(n, 3.0, scale);
+solvent::test::Tridiagonal<T> tridiagonal(std::size_t n, double scale) {
+  return solvent::test::random_tridiagonal<T>(n, 3.0, scale);
 }
 
 template <class T>
@@ -44,8 +44,7 @@ WithDiagonal<T> dense(std::size_t n, double scale = 1.0) {
 template <class T>
 WithDiagonal<T> csr(std::size_t n, double scale = 1.0) {
   const auto t = tridiagonal<T>(n, scale);
-  return {std::make_shared<const solvent::Operator>(solvent::krylov::testing::tridiagonal_csr(t)),
-          t.diagonal};
+  return {std::make_shared<const solvent::Operator>(solvent::test::tridiagonal_csr(t)), t.diagonal};
 }
 
 template <class T>

@@ -11,7 +11,7 @@
 
 using namespace solvent;
 using namespace solvent::krylov;
-using namespace solvent::krylov::testing;
+using namespace solvent::test;
 
 namespace {
 

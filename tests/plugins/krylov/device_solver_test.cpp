@@ -8,7 +8,7 @@
 #include <initializer_list>
 
 using namespace solvent;
-using namespace solvent::krylov::testing;
+using namespace solvent::test;
 using testkit::Settings;
 
 TEST_CASE("conformance of the CUDA plugins") {

@@ -8,7 +8,7 @@
 
 using namespace solvent;
 using namespace solvent::krylov;
-using namespace solvent::krylov::testing;
+using namespace solvent::test;
 
 TEST_CASE_TEMPLATE("CPU vector kernels agree with the sequential reference", T, double, complex) {
   for (std::size_t n : {1u, 7u, 1000u, 100003u}) {

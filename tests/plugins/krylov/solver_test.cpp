@@ -5,7 +5,7 @@
 #include <doctest/doctest.h>
 
 using namespace solvent;
-using namespace solvent::krylov::testing;
+using namespace solvent::test;
 using testkit::Settings;
 
 namespace {
@@ -18,7 +18,9 @@ TEST_CASE("conformance: bicgstab, bicgstab-l and tfqmr on CSR and Stencil7, real
   for (const char* name : nonsymmetric_solvers) check_conformance(name);
 }
 
-TEST_CASE("every method solves a complex symmetric Helmholtz system, with no, Jacobi and ILU(0) preconditioning") {
+TEST_CASE(
+    "every method solves a complex symmetric Helmholtz system, with no, Jacobi and ILU(0) "
+    "preconditioning") {
   const auto a = helmholtz_box(12, 12, 12, 4.0);
   const auto op = share(a);
   const auto b = helmholtz_rhs(a.rows);
@@ -78,8 +80,7 @@ TEST_CASE("cg and bicgstab on a real Stencil7 (the MATM operator form) give the 
 TEST_CASE("cg stops with a named breakdown on an indefinite operator") {
   const auto s = laplacian_stencil<double>(6, 6, 6, -3.0);  // diagonal 3: indefinite
   std::vector<double> b = random_vector<double>(s.size(), 4), x(s.size());
-  const auto st =
-      solve_with<double>("cg", {}, share(s), b, x);
+  const auto st = solve_with<double>("cg", {}, share(s), b, x);
   CHECK_FALSE(st.converged);
   CHECK(st.status == "breakdown: p^H A p <= 0 (the operator is not positive definite)");
   check_stats_honest(s, b, x, st);
@@ -138,8 +139,8 @@ TEST_CASE("stagnation is detected and named, with the best iterate returned") {
   const auto a = helmholtz_box(12, 12, 12, 12.0);
   const auto b = helmholtz_rhs(a.rows);
   std::vector<complex> x(a.rows);
-  const auto st = solve_with<complex>(
-      "bicgstab", {{"stagnation_window", std::int64_t(2)}}, share(a), b, x);
+  const auto st =
+      solve_with<complex>("bicgstab", {{"stagnation_window", std::int64_t(2)}}, share(a), b, x);
   CHECK_FALSE(st.converged);
   CHECK(st.status == "stagnation: no new smallest residual in 2 iterations");
   CHECK(st.iterations < 100);

@@ -4,9 +4,9 @@
 
 #include <cmath>
 
-using matm_test::fact;
-using matm_test::Settings;
 using solvent::Stencil7;
+using solvent::test::fact;
+using solvent::test::Settings;
 
 namespace {
 
@@ -63,7 +63,7 @@ TEST_CASE("conformance kit: random diagonally dominant non-symmetric stencil") {
 }
 
 TEST_CASE("self-adjoint system: k = 0, theta = 1, residual history down to the tolerance") {
-  const auto r = matm_test::solve_grid(poisson, "matm", {});
+  const auto r = solvent::test::solve_grid(poisson, "matm", {});
   REQUIRE(r.stats.converged);
   CHECK(r.stats.status == "converged");
   CHECK(r.stats.residual <= 1e-8);
@@ -80,7 +80,7 @@ TEST_CASE("self-adjoint system: k = 0, theta = 1, residual history down to the t
 
 TEST_CASE("non-self-adjoint system: k > 0, theta < 1, converges") {
   const auto r =
-      matm_test::solve_grid(convection, "matm", {{"max_iterations", std::int64_t(3000)}});
+      solvent::test::solve_grid(convection, "matm", {{"max_iterations", std::int64_t(3000)}});
   REQUIRE(r.stats.converged);
   CHECK(fact(r.facts, "self_adjoint") == "false");
   CHECK(std::stod(fact(r.facts, "k")) > 0.0);
@@ -92,9 +92,9 @@ TEST_CASE("non-self-adjoint system: k > 0, theta < 1, converges") {
 }
 
 TEST_CASE("one thread and two threads give the same iterates") {
-  const auto one = matm_test::solve_grid(
+  const auto one = solvent::test::solve_grid(
       convection, "matm", {{"threads", std::int64_t(1)}, {"max_iterations", std::int64_t(3000)}});
-  const auto two = matm_test::solve_grid(
+  const auto two = solvent::test::solve_grid(
       convection, "matm", {{"threads", std::int64_t(2)}, {"max_iterations", std::int64_t(3000)}});
   CHECK(fact(two.facts, "threads") == "2");
   CHECK(std::abs(one.stats.iterations - two.stats.iterations) <= 1);
@@ -111,7 +111,7 @@ TEST_CASE("one thread and two threads give the same iterates") {
 }
 
 TEST_CASE("max_iterations reached: converged = false, status, and the iterate's true residual") {
-  const auto r = matm_test::solve_grid(poisson, "matm", {{"max_iterations", std::int64_t(3)}});
+  const auto r = solvent::test::solve_grid(poisson, "matm", {{"max_iterations", std::int64_t(3)}});
   CHECK_FALSE(r.stats.converged);
   CHECK(r.stats.status == "max_iterations");
   CHECK(r.stats.iterations == 3);

@@ -7,8 +7,8 @@
 #include <cmath>
 #include <cstdio>
 
-using matm_test::fact;
-using matm_test::Settings;
+using solvent::test::fact;
+using solvent::test::Settings;
 
 namespace {
 
@@ -34,8 +34,8 @@ double max_relative_difference(const std::vector<double>& a, const std::vector<d
 void compare_with_cpu(const Settings& model, Settings gpu) {
   // A few iterations: every iterate's residual and the iterate itself agree to rounding.
   gpu["max_iterations"] = std::int64_t(8);
-  const auto cpu8 = matm_test::solve_grid(model, "matm", {{"max_iterations", std::int64_t(8)}});
-  const auto gpu8 = matm_test::solve_grid(model, "matm-cuda", gpu);
+  const auto cpu8 = solvent::test::solve_grid(model, "matm", {{"max_iterations", std::int64_t(8)}});
+  const auto gpu8 = solvent::test::solve_grid(model, "matm-cuda", gpu);
   REQUIRE(gpu8.stats.residual_history.size() == cpu8.stats.residual_history.size());
   for (std::size_t i = 0; i < cpu8.stats.residual_history.size(); ++i)
     CHECK(gpu8.stats.residual_history[i] ==
@@ -46,8 +46,9 @@ void compare_with_cpu(const Settings& model, Settings gpu) {
           doctest::Approx(std::stod(fact(cpu8.facts, p))).epsilon(1e-5));
   // To convergence: the same iteration count (one apart at most) and solution.
   gpu["max_iterations"] = std::int64_t(3000);
-  const auto cpu = matm_test::solve_grid(model, "matm", {{"max_iterations", std::int64_t(3000)}});
-  const auto dev = matm_test::solve_grid(model, "matm-cuda", gpu);
+  const auto cpu =
+      solvent::test::solve_grid(model, "matm", {{"max_iterations", std::int64_t(3000)}});
+  const auto dev = solvent::test::solve_grid(model, "matm-cuda", gpu);
   REQUIRE(dev.stats.converged);
   CHECK(std::abs(dev.stats.iterations - cpu.stats.iterations) <= 1);
   CHECK(max_relative_difference(cpu.x, dev.x) < 1e-7);
@@ -90,8 +91,8 @@ TEST_CASE("blocks that wait on a neighbour at every layer: the same bits on ever
                        {"block_x", std::int64_t(32)},
                        {"block_z", std::int64_t(1)},
                        {"max_iterations", std::int64_t(8)}};
-    const auto first = matm_test::solve_grid(model, "matm-cuda", gpu);
-    const auto second = matm_test::solve_grid(model, "matm-cuda", gpu);
+    const auto first = solvent::test::solve_grid(model, "matm-cuda", gpu);
+    const auto second = solvent::test::solve_grid(model, "matm-cuda", gpu);
     CHECK(first.stats.residual_history == second.stats.residual_history);
     CHECK(first.x == second.x);
     CHECK(std::isfinite(first.stats.residual));
@@ -128,7 +129,8 @@ TEST_CASE("conformance kit") {
 }
 
 TEST_CASE("unconverged: status and the iterate's residual") {
-  const auto r = matm_test::solve_grid(poisson, "matm-cuda", {{"max_iterations", std::int64_t(4)}});
+  const auto r =
+      solvent::test::solve_grid(poisson, "matm-cuda", {{"max_iterations", std::int64_t(4)}});
   CHECK_FALSE(r.stats.converged);
   CHECK(r.stats.status == "max_iterations");
   CHECK(r.stats.iterations == 4);

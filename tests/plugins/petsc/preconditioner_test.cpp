@@ -11,7 +11,7 @@
 #include <string>
 
 using namespace solvent;
-using namespace solvent::krylov::testing;
+using namespace solvent::test;
 using solvent::test::applied;
 using testkit::Settings;
 
@@ -75,13 +75,14 @@ TEST_CASE("petsc-pc: apply is PETSc's M^-1 r: lu (MUMPS) inverts A, jacobi divid
   // Complex: MUMPS in complex arithmetic.
   const auto h = helmholtz_box(6, 6, 6, 3.0);
   const auto rc = helmholtz_rhs(h.rows);
-  auto clu = testkit::make_preconditioner(
-      "petsc-pc-complex", {{"pc_type", "lu"}, {"factor_solver_type", "mumps"}});
+  auto clu = testkit::make_preconditioner("petsc-pc-complex",
+                                          {{"pc_type", "lu"}, {"factor_solver_type", "mumps"}});
   clu->setup(share(h));
   CHECK(true_residual(h, rc, applied(*clu, rc)) <= 1e-12);
 }
 
-TEST_CASE("petsc-pc: refresh copies the new values into the matrix held; another size is built anew") {
+TEST_CASE(
+    "petsc-pc: refresh copies the new values into the matrix held; another size is built anew") {
   const auto a = convection_diffusion(6, 5.0);
   const auto r = random_vector<double>(a.rows, 4);
   auto pc = testkit::make_preconditioner("petsc-pc", {{"pc_type", "lu"}});
@@ -105,19 +106,23 @@ TEST_CASE("petsc-pc: refresh copies the new values into the matrix held; another
   test::check_apply_refusals("petsc-pc", share(a));
 }
 
-TEST_CASE("petsc-pc: an unknown pc_type lists this PETSc's; hypre is named missing in the complex build") {
+TEST_CASE(
+    "petsc-pc: an unknown pc_type lists this PETSc's; hypre is named missing in the complex "
+    "build") {
   const std::string unknown = config_error("petsc-pc", {{"pc_type", "ilu0"}});
   // Located at the value: the kit passes settings as --set does.
-  CHECK(unknown.rfind("--set: [preconditioner] (preconditioner 'petsc-pc'): pc_type 'ilu0' is not a PC "
-                      "type of this PETSc (3.",
-                      0) == 0);
+  CHECK(unknown.rfind(
+            "--set: [preconditioner] (preconditioner 'petsc-pc'): pc_type 'ilu0' is not a PC "
+            "type of this PETSc (3.",
+            0) == 0);
   CHECK(unknown.find("; it offers: asm, ") != std::string::npos);
   CHECK(unknown.find(" hypre, ") != std::string::npos);
 
   const std::string complex_hypre = config_error("petsc-pc-complex", {{"pc_type", "hypre"}});
-  CHECK(complex_hypre.rfind("--set: [preconditioner] (preconditioner 'petsc-pc-complex'): pc_type 'hypre' "
-                            "is not available: this PETSc (3.",
-                            0) == 0);
+  CHECK(complex_hypre.rfind(
+            "--set: [preconditioner] (preconditioner 'petsc-pc-complex'): pc_type 'hypre' "
+            "is not available: this PETSc (3.",
+            0) == 0);
   CHECK(complex_hypre.find(", complex scalars) is built without hypre (BoomerAMG is in the real "
                            "plugins, petsc and petsc-pc); it offers: ") != std::string::npos);
   CHECK(complex_hypre.find(" hypre,") == std::string::npos);
@@ -132,12 +137,12 @@ TEST_CASE("petsc-pc: an unknown pc_type lists this PETSc's; hypre is named missi
 
 TEST_CASE("petsc-pc: options are its own; one PETSc does not read is reported") {
   const auto a = convection_diffusion(6, 5.0);
-  auto ilu = testkit::make_preconditioner("petsc-pc",
-                                          {{"options", "-pc_factor_levels 1 -pc_hypre_type boomeramg"}});
+  auto ilu = testkit::make_preconditioner(
+      "petsc-pc", {{"options", "-pc_factor_levels 1 -pc_hypre_type boomeramg"}});
   ilu->setup(share(a));
   CHECK(fact(*ilu, "unused_options") == "-pc_hypre_type");
-  auto amg = testkit::make_preconditioner("petsc-pc",
-                                          {{"pc_type", "hypre"}, {"options", "-pc_hypre_type boomeramg"}});
+  auto amg = testkit::make_preconditioner(
+      "petsc-pc", {{"pc_type", "hypre"}, {"options", "-pc_hypre_type boomeramg"}});
   amg->setup(share(a));
   CHECK(fact(*amg, "unused_options") == "");
   auto other = testkit::make_preconditioner("petsc-pc", {{"options", "-pc_type jacobi"}});
@@ -150,11 +155,14 @@ TEST_CASE("petsc-pc: options are its own; one PETSc does not read is reported") 
         "(PETSc's options begin with '-')");
 }
 
-TEST_CASE("petsc-pc: a PETSc failure is a SolverError with PETSc's message, also beside a petsc solver") {
+TEST_CASE(
+    "petsc-pc: a PETSc failure is a SolverError with PETSc's message, also beside a petsc solver") {
   // petsc and petsc-pc share one libpetsc_real; each keeps PETSc's message of its own calls.
   const auto a = convection_diffusion(5, 5.0);
-  auto solver = testkit::make_linear_solver("petsc", {{"pc_type", "lu"}, {"factor_solver_type", "nosuch"}});
-  auto pc = testkit::make_preconditioner("petsc-pc", {{"pc_type", "lu"}, {"factor_solver_type", "nosuch"}});
+  auto solver =
+      testkit::make_linear_solver("petsc", {{"pc_type", "lu"}, {"factor_solver_type", "nosuch"}});
+  auto pc = testkit::make_preconditioner("petsc-pc",
+                                         {{"pc_type", "lu"}, {"factor_solver_type", "nosuch"}});
   // doctest::Contains takes a C string.
   CHECK_THROWS_WITH_AS(pc->setup(share(a)),
                        doctest::Contains("petsc-pc: PCSetUp failed: Could not locate solver type "
@@ -167,7 +175,8 @@ TEST_CASE("petsc-pc: a PETSc failure is a SolverError with PETSc's message, also
                        SolverError);
 }
 
-TEST_CASE("Krylov solvers with petsc-pc take fewer iterations than with jacobi, to the same tolerance") {
+TEST_CASE(
+    "Krylov solvers with petsc-pc take fewer iterations than with jacobi, to the same tolerance") {
   const auto s = laplacian_stencil<double>(12, 11, 10, 0.0);
   const auto op = share(s);
   const auto b = random_vector<double>(s.size(), 8);

@@ -8,7 +8,7 @@
 #include <string>
 
 using namespace solvent;
-using namespace solvent::krylov::testing;
+using namespace solvent::test;
 using testkit::Settings;
 
 namespace {
@@ -37,10 +37,12 @@ TEST_CASE("conformance: petsc (gmres + ilu) on real systems, petsc-complex on co
 }
 
 TEST_CASE("conformance: petsc with bcgs + lu (MUMPS)") {
-  testkit::check_linear_solver(
-      "petsc", {{"tolerance", 1e-10}, {"ksp_type", "bcgs"}, {"pc_type", "lu"},
-                {"factor_solver_type", "mumps"}},
-      iterative(true));
+  testkit::check_linear_solver("petsc",
+                               {{"tolerance", 1e-10},
+                                {"ksp_type", "bcgs"},
+                                {"pc_type", "lu"},
+                                {"factor_solver_type", "mumps"}},
+                               iterative(true));
 }
 
 TEST_CASE("petsc: gmres + ilu, cg + jacobi and bcgs + lu (MUMPS) agree on an SPD stencil") {
@@ -81,7 +83,8 @@ TEST_CASE("petsc-complex: gmres + ilu and bcgs + lu on a complex Helmholtz syste
   const auto b = helmholtz_rhs(a.rows);
   std::vector<complex> reference;
   for (const Settings& m :
-       {Settings{}, Settings{{"ksp_type", "bcgs"}, {"pc_type", "lu"}, {"factor_solver_type", "mumps"}}}) {
+       {Settings{},
+        Settings{{"ksp_type", "bcgs"}, {"pc_type", "lu"}, {"factor_solver_type", "mumps"}}}) {
     Settings settings = m;
     settings["tolerance"] = 1e-10;
     std::vector<complex> x(a.rows);
@@ -101,7 +104,8 @@ TEST_CASE("petsc: max_iterations reached is not convergence, and the residual is
   const auto op = share(a);
   const auto b = random_vector<double>(a.rows, 5);
   std::vector<double> x(a.rows);
-  const auto st = solve_with<double>("petsc", {{"max_iterations", 2}, {"pc_type", "none"}}, op, b, x);
+  const auto st =
+      solve_with<double>("petsc", {{"max_iterations", 2}, {"pc_type", "none"}}, op, b, x);
   CHECK_FALSE(st.converged);
   CHECK(st.status == "max_iterations");
   CHECK(st.iterations == 2);
@@ -116,8 +120,9 @@ TEST_CASE("petsc: a diverging method reports PETSc's reason") {
   std::vector<double> x(s.size());
   // Richardson with a step far too long grows the residual past PETSc's divergence limit.
   const auto st = solve_with<double>(
-      "petsc", {{"ksp_type", "richardson"}, {"pc_type", "none"}, {"options", "-ksp_richardson_scale 5"}},
-      op, b, x);
+      "petsc",
+      {{"ksp_type", "richardson"}, {"pc_type", "none"}, {"options", "-ksp_richardson_scale 5"}}, op,
+      b, x);
   CHECK_FALSE(st.converged);
   CHECK(st.status == "breakdown: DIVERGED_DTOL");
 }

@@ -1,6 +1,7 @@
 // explicit-stencil3d with device = "cuda" against device = "cpu": the same seed must give
 // the identical state — fields, tips, vessel network and probability counters, byte for
-// byte — and the identical observables. Reports itself skipped (exit 77) where no CUDA device can be used.
+// byte — and the identical observables. Reports itself skipped (exit 77) where no CUDA device can
+// be used.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <solvent_test/angiogenesis_3d_runs.hpp>
 
@@ -10,7 +11,7 @@
 
 #include <iostream>
 
-using namespace angio3d_test;
+using namespace solvent::test;
 
 namespace {
 

@@ -14,7 +14,7 @@
 #include <set>
 #include <vector>
 
-using namespace angio3d_test;
+using namespace solvent::test;
 
 namespace {
 
@@ -60,8 +60,7 @@ TEST_CASE("a forced dt that makes the vessel uptake overshoot stops naming step,
   const auto dir = fresh_dir("uptake");
   try {
     run(fast_model(),
-        integrator(2, {{"dt", 30.0}, {"force_dt", true}, {"max_bad_probability_share", 1.0}}),
-        dir);
+        integrator(2, {{"dt", 30.0}, {"force_dt", true}, {"max_bad_probability_share", 1.0}}), dir);
     FAIL("the forced run with k eta = 3 ended normally");
   } catch (const solvent::DivergenceError& e) {
     const std::string msg = e.what();
@@ -93,8 +92,8 @@ TEST_CASE("the fields stay in range, n is the cell occupancy, the probabilities 
   CHECK(s.counters.probabilities == 7 * static_cast<std::int64_t>(decided));
   CHECK(out.observer.last("bad_probabilities") == s.counters.bad_probabilities);
   CHECK(out.observer.last("bad_probability_share") <= 0.2);
-  MESSAGE("21^3, 300 steps: " << s.counters.bad_probabilities << " of "
-                              << s.counters.probabilities << " probabilities outside [0, 1]");
+  MESSAGE("21^3, 300 steps: " << s.counters.bad_probabilities << " of " << s.counters.probabilities
+                              << " probabilities outside [0, 1]");
 
   // The .vti's first array, n, is 1 exactly on the vessel nodes.
   const auto vti = read_file(dir / "fields_00000300.vti");

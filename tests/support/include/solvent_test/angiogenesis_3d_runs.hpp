@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace angio3d_test {
+namespace solvent::test {
 
 using solvent::testkit::Settings;
 namespace fs = std::filesystem;
@@ -92,4 +92,4 @@ inline std::string read_file(const fs::path& p) {
   return s.str();
 }
 
-}  // namespace angio3d_test
+}  // namespace solvent::test

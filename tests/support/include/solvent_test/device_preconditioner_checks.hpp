@@ -36,7 +36,7 @@ void check_device_matches_host(const std::string& device, const std::string& hos
                                const std::shared_ptr<const Operator>& a,
                                const std::vector<std::shared_ptr<const Operator>>& refreshes,
                                double tolerance = 1e-12) {
-  using krylov::testing::max_relative_difference;
+  using test::max_relative_difference;
   auto cpu = testkit::make_preconditioner(host);
   auto gpu = testkit::make_preconditioner(device);
   cpu->setup(a);
@@ -44,7 +44,7 @@ void check_device_matches_host(const std::string& device, const std::string& hos
   std::uint64_t seed = 1;
   auto compare = [&](const char* after, const Operator& op) {
     CAPTURE(after);
-    const auto r = krylov::testing::random_vector<T>(rows_of(op), seed++);
+    const auto r = test::random_vector<T>(rows_of(op), seed++);
     const auto expected = applied(*cpu, r);
     CHECK(max_relative_difference(applied_on_device(*gpu, r), expected) <= tolerance);
     DeviceVector<T> in_place(r);

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace matm_test {
+namespace solvent::test {
 
 using solvent::testkit::Settings;
 
@@ -50,4 +50,4 @@ inline std::string fact(const solvent::Facts& f, const std::string& key) {
   return "";
 }
 
-}  // namespace matm_test
+}  // namespace solvent::test

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <vector>
 
-namespace dense_bench {
+namespace solvent::test {
 
 inline solvent::DenseMatrix<double> implicit_matrix(const solvent::CsrMatrix<double>& lin,
                                                     double dt) {
@@ -30,4 +30,4 @@ inline double relative_difference(const std::vector<double>& x, const std::vecto
   return std::sqrt(d / r);
 }
 
-}  // namespace dense_bench
+}  // namespace solvent::test

@@ -11,7 +11,7 @@
 #include <random>
 #include <vector>
 
-namespace solvent::krylov::testing {
+namespace solvent::test {
 
 template <class T>
 std::vector<T> random_vector(std::size_t n, std::uint64_t seed) {
@@ -116,4 +116,4 @@ double max_relative_difference(const std::vector<T>& a, const std::vector<T>& b)
   return d / (scale > 0 ? scale : 1.0);
 }
 
-}  // namespace solvent::krylov::testing
+}  // namespace solvent::test

@@ -11,7 +11,7 @@
 #include <memory>
 #include <string>
 
-namespace solvent::krylov::testing {
+namespace solvent::test {
 
 template <class M>
 std::shared_ptr<const Operator> share(M m) {
@@ -77,4 +77,4 @@ void check_stats_honest(const M& a, const std::vector<T>& b, const std::vector<T
   }
 }
 
-}  // namespace solvent::krylov::testing
+}  // namespace solvent::test

@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace solvent::krylov::testing {
+namespace solvent::test {
 
 // Seven-point finite differences on an n1 x n2 x n3 grid of spacing h = 1/(n1 + 1), for
 //   -lap u - k^2 u  with  du/dn - i k u = 0  on the faces (one-sided, folded into the
@@ -142,4 +142,4 @@ CsrMatrix<T> tridiagonal_csr(const Tridiagonal<T>& t) {
   return a;
 }
 
-}  // namespace solvent::krylov::testing
+}  // namespace solvent::test

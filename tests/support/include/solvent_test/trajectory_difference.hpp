@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace dense_bench {
+namespace solvent::test {
 
 struct Trajectory : solvent::Observer {
   void on_step(const solvent::StepInfo&, std::span<const double> u,
@@ -91,4 +91,4 @@ inline void write_difference_csv(const std::string& path, const std::vector<doub
   for (std::size_t k = 0; k < difference.size(); ++k) out << k << ',' << difference[k] << '\n';
 }
 
-}  // namespace dense_bench
+}  // namespace solvent::test

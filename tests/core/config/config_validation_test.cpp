@@ -65,7 +65,7 @@ TEST_CASE("bad configurations produce exactly the expected messages") {
 }
 
 TEST_CASE("--set overrides are validated like the file, and reported as --set") {
-  const fs::path good = fs::path(BAD_CONFIGS) / "../../../config/angiogenesis-1d.toml";
+  const fs::path good = fs::path(BAD_CONFIGS) / "../../../../config/angiogenesis-1d.toml";
   CHECK(problems_of(good).empty());
   CHECK(problems_of(good, {"model.M=50", "linear_solver.type=lapack"}).empty());
   const auto p = problems_of(good, {"model.M=two", "integrator.dtt=0.1", "nonsense"});
@@ -126,7 +126,7 @@ TEST_CASE("settings of several solvers side by side: the chosen type's apply, on
 }
 
 TEST_CASE("--set section.key= removes a key of the file; a key that is not there is an error") {
-  const fs::path good = fs::path(BAD_CONFIGS) / "../../../config/angiogenesis-1d.toml";
+  const fs::path good = fs::path(BAD_CONFIGS) / "../../../../config/angiogenesis-1d.toml";
   auto cfg = resolve_config(load_config_document(good, {"model.M="}));
   CHECK(cfg.model->params.integer("M") == 400);  // the schema default once the file's is gone
   CHECK_FALSE(cfg.model->params.given("M"));

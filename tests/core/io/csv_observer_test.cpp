@@ -100,10 +100,10 @@ std::vector<double> data_array(const std::string& file, const std::string& name)
     }
     return v;
   }
-  REQUIRE_MESSAGE(
-      std::regex_search(
-          file, m, std::regex("<DataArray type=\"Float64\"" + named + " format=\"ascii\">([^<]*)<")),
-      "no DataArray " << name);
+  REQUIRE_MESSAGE(std::regex_search(file, m,
+                                    std::regex("<DataArray type=\"Float64\"" + named +
+                                               " format=\"ascii\">([^<]*)<")),
+                  "no DataArray " << name);
   return numbers(m[1]);
 }
 
@@ -214,7 +214,8 @@ TEST_CASE("a uniform 2D layout is VTK image data, the first axis fastest") {
         std::string::npos);
   const auto b32 = data_array(f32, "b");
   REQUIRE(b32.size() == 6);
-  for (std::size_t i = 0; i < 6; ++i) CHECK(b32[i] == static_cast<double>(static_cast<float>(bb[i])));
+  for (std::size_t i = 0; i < 6; ++i)
+    CHECK(b32[i] == static_cast<double>(static_cast<float>(bb[i])));
 
   // format = "none": no field files.
   const auto none = scratch("uniform-2d-none");

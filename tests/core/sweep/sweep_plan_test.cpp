@@ -33,7 +33,9 @@ fs::path write(const std::string& name, const std::string& sweep) {
   return dir / name;
 }
 
-double real(const SweptValue& v) { return toml::parse("v = " + v.toml)["v"].value<double>().value(); }
+double real(const SweptValue& v) {
+  return toml::parse("v = " + v.toml)["v"].value<double>().value();
+}
 
 std::vector<std::string> texts(const SweepPlan& plan, std::size_t key) {
   std::vector<std::string> out;
