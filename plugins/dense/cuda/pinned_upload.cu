@@ -49,7 +49,6 @@ PinnedUpload::~PinnedUpload() {
         cudaEventSynchronize(lane.sent[b]);
         cudaEventDestroy(lane.sent[b]);
       }
-      if (lane.chunks[b] != nullptr) cudaFreeHost(lane.chunks[b]);
     }
   }
 }
@@ -66,9 +65,7 @@ void PinnedUpload::upload(double* device, const double* host, std::size_t count,
     lanes_.resize(kLanes);
     for (Lane& lane : lanes_) {
       for (int b = 0; b < 2; ++b) {
-        check(cudaHostAlloc(reinterpret_cast<void**>(&lane.chunks[b]),
-                            kChunkDoubles * sizeof(double), cudaHostAllocDefault),
-              "cudaHostAlloc");
+        lane.chunks[b] = cuda::PinnedArray<double>(kChunkDoubles, kGeppCuda);
         check(cudaEventCreateWithFlags(&lane.sent[b], cudaEventDisableTiming), "cudaEventCreate");
       }
     }
@@ -83,8 +80,9 @@ void PinnedUpload::upload(double* device, const double* host, std::size_t count,
       const std::size_t begin = std::min(count, static_cast<std::size_t>(l) * share);
       const std::size_t length = std::min(count, begin + share) - begin;
       workers.emplace_back([this, l, begin, length, device, host, stream, &status] {
-        status[l] = send(lanes_[l].chunks, lanes_[l].sent, device_, device + begin, host + begin,
-                         length, stream);
+        double* const chunks[2] = {lanes_[l].chunks[0].data(), lanes_[l].chunks[1].data()};
+        status[l] =
+            send(chunks, lanes_[l].sent, device_, device + begin, host + begin, length, stream);
       });
     }
   }

@@ -4,6 +4,8 @@
 // on the H200's host, a third of a cold solve at n = 1600); here a few host threads each
 // copy their share into their own pair of page-locked chunks while the copy engine sends
 // the chunks already filled.
+#include <solvent/device/device_array.hpp>
+
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -24,7 +26,7 @@ class PinnedUpload {
 
  private:
   struct Lane {
-    double* chunks[2] = {};
+    cuda::PinnedArray<double> chunks[2];
     cudaEvent_t sent[2] = {};  // the last copy out of each chunk
   };
   std::vector<Lane> lanes_;
