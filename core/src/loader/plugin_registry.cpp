@@ -109,6 +109,12 @@ const PluginLibrary& PluginRegistry::find(const std::string& name, PluginKind ki
     if (s.by == it->path)
       core_logger()->warn("{} plugin '{}': using {}; {}, later on the search path, is not used",
                           to_string(kind), name, it->path.string(), s.plugin.path.string());
+  // A broken copy of the same library (truncated, wrong ABI) elsewhere on the path was
+  // perhaps the one the user meant to run: say which file runs instead.
+  for (const auto& s : skipped_)
+    if (s.path.filename() == "libsolvent-" + name + ".so")
+      core_logger()->warn("{} plugin '{}': using {}; {}", to_string(kind), name, it->path.string(),
+                          s.reason);
   return loaded_.emplace(it->path, std::move(lib)).first->second;
 }
 

@@ -136,9 +136,14 @@ struct RawTriangle {
   std::size_t line;  // where the file lists it, for the check after all elements are read
 };
 
+struct RawTet {
+  std::array<std::int64_t, 4> nodes;
+  std::size_t line;  // where the file lists it, for the volume check once the nodes are known
+};
+
 struct RawMesh {
   std::unordered_map<std::int64_t, Point> nodes;
-  std::vector<std::array<std::int64_t, 4>> tets;
+  std::vector<RawTet> tets;
   std::map<int, std::vector<RawTriangle>> triangles_by_physical;
   std::map<int, std::string> physical_names;  // surfaces only
   std::size_t elements_line = 0;
@@ -175,7 +180,7 @@ void add_element(Words& w, RawMesh& raw, int type, const std::array<std::int64_t
     for (int a = 0; a < 4; ++a)
       for (int b = a + 1; b < 4; ++b)
         if (v[a] == v[b]) w.fail("a tetrahedron names node " + std::to_string(v[a]) + " twice");
-    raw.tets.push_back({v[0], v[1], v[2], v[3]});
+    raw.tets.push_back({{v[0], v[1], v[2], v[3]}, w.line()});
   }
   if (type == triangle_type)
     for (int p : physicals) raw.triangles_by_physical[p].push_back({{v[0], v[1], v[2]}, w.line()});
@@ -344,6 +349,24 @@ RawMesh read_raw(Words& w, int& version_major) {
   return raw;
 }
 
+// Whether a tetrahedron's volume is zero to rounding: 6 V = e1 . (e2 x e3) against the
+// product of its edge lengths, so the test is the same for a mesh in millimetres or in
+// kilometres. Such an element would make the P1 assembly divide by zero.
+bool flat(const RawMesh& raw, const RawTet& t) {
+  const Point& p0 = raw.nodes.at(t.nodes[0]);
+  std::array<Point, 3> e;
+  double scale = 1.0;
+  for (int k = 0; k < 3; ++k) {
+    const Point& p = raw.nodes.at(t.nodes[k + 1]);
+    e[k] = {p[0] - p0[0], p[1] - p0[1], p[2] - p0[2]};
+    scale *= std::sqrt(e[k][0] * e[k][0] + e[k][1] * e[k][1] + e[k][2] * e[k][2]);
+  }
+  const double six_volume = e[0][0] * (e[1][1] * e[2][2] - e[1][2] * e[2][1]) -
+                            e[0][1] * (e[1][0] * e[2][2] - e[1][2] * e[2][0]) +
+                            e[0][2] * (e[1][0] * e[2][1] - e[1][1] * e[2][0]);
+  return !(std::abs(six_volume) > 1e-12 * scale);
+}
+
 }  // namespace
 
 TetMesh parse_gmsh(std::string_view text, const std::string& name) {
@@ -366,8 +389,15 @@ TetMesh parse_gmsh(std::string_view text, const std::string& name) {
     return it->second;
   };
   mesh.tets.reserve(raw.tets.size());
-  for (const auto& t : raw.tets)
-    mesh.tets.push_back({renumber(t[0]), renumber(t[1]), renumber(t[2]), renumber(t[3])});
+  for (const auto& t : raw.tets) {
+    if (flat(raw, t))
+      w.fail_at(t.line, "the tetrahedron of nodes " + std::to_string(t.nodes[0]) + ", " +
+                            std::to_string(t.nodes[1]) + ", " + std::to_string(t.nodes[2]) + ", " +
+                            std::to_string(t.nodes[3]) +
+                            " has no volume (its nodes lie in one plane)");
+    const auto& n = t.nodes;
+    mesh.tets.push_back({renumber(n[0]), renumber(n[1]), renumber(n[2]), renumber(n[3])});
+  }
   for (const auto& [physical, triangles] : raw.triangles_by_physical) {
     BoundaryGroup g;
     auto name_of = raw.physical_names.find(physical);

@@ -89,4 +89,12 @@ expect_line "$out" "error: $work/by-path.toml:10:8: [linear_solver]: type 'plugi
 validate_with throwing-constructor throwing
 [ "$rc" -eq 3 ] || fail "a throwing constructor: exit code $rc, expected 3"
 expect_line "$out" "error: linear_solver 'throwing-constructor' ($dir/libsolvent-throwing-constructor.so) threw an exception that is not a std::exception as it was made"
+# A truncated copy of a plugin the config asks for, first on the path: the good copy of the
+# default folder runs, and the run says which file it used and why the copy was skipped.
+plugin_dir=$(cd "$(dirname "$solvent")/../lib/solvent" && pwd -P)
+head -c 4096 "$plugin_dir/libsolvent-gepp-cpu.so" > "$dir/libsolvent-gepp-cpu.so"
+out=$("$solvent" validate "$work/good.toml" 2>&1) || fail "validate beside a broken copy failed: $out"
+printf '%s\n' "$out"
+grep -qF "[warning] linear_solver plugin 'gepp-cpu': using $plugin_dir/libsolvent-gepp-cpu.so; $dir/libsolvent-gepp-cpu.so: truncated (4096 bytes;" <<<"$out" ||
+  fail "the truncated copy of gepp-cpu was skipped without a word"
 echo "hostile_plugin_path: all checks passed"

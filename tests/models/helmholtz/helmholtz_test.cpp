@@ -285,6 +285,10 @@ TEST_CASE("gmsh reader: malformed files name file and line") {
   CHECK(message("bad-duplicate-node.msh") ==
         d + "bad-duplicate-node.msh:8: node 2 appears twice in $Nodes");
   CHECK(message("bad-flat-tet.msh") == d + "bad-flat-tet.msh:13: a tetrahedron names node 1 twice");
+  // Four distinct nodes in one plane (the second element): no volume, refused at its line.
+  CHECK(message("bad-coplanar-tet.msh") ==
+        d + "bad-coplanar-tet.msh:15: the tetrahedron of nodes 1, 2, 3, 5 has no volume (its "
+            "nodes lie in one plane)");
   CHECK(message("bad-no-tets.msh") ==
         d + "bad-no-tets.msh:10: the mesh has no linear tetrahedra (type 4); mesh it with gmsh -3");
   CHECK(message("bad-triangle-node.msh") ==
