@@ -7,9 +7,7 @@
 namespace solvent::petsc {
 
 namespace {
-std::string where() {
-  return fmt::format("[preconditioner] (preconditioner '{}')", plugin_name());
-}
+std::string where() { return fmt::format("[preconditioner] (preconditioner '{}')", plugin_name()); }
 }  // namespace
 
 Schema petsc_pc_schema() {
@@ -34,7 +32,7 @@ void PetscPreconditioner::make_pc(MPI_Comm comm) {
   check(PCCreate(comm, &pc_), "PCCreate");
   check(PCSetOptionsPrefix(pc_, options_.prefix().c_str()), "PCSetOptionsPrefix");
   set_pc_type(pc_, pc_type_, factor_solver_type_);
-  check(PCSetFromOptions(pc_), "PCSetFromOptions");
+  options_.check_read(PCSetFromOptions(pc_), "PCSetFromOptions");
   pc_comm_ = comm;
 }
 

@@ -46,13 +46,20 @@ ErrorScope::ErrorScope() {
 
 ErrorScope::~ErrorScope() { PetscPopErrorHandler(); }
 
-void check(PetscErrorCode code, const char* what) {
-  if (code == 0) return;
+namespace {
+// What PETSc said of its last error: the handler's text where it caught one, else the code's.
+std::string error_text(PetscErrorCode code) {
   const char* text = nullptr;
   PetscErrorMessage(code, &text, nullptr);
   std::string detail = last_error.empty() ? (text ? text : "") : last_error;
   last_error.clear();
-  throw SolverError(fmt::format("{}: {} failed: {}", plugin_name(), what, detail));
+  return detail;
+}
+}  // namespace
+
+void check(PetscErrorCode code, const char* what) {
+  if (code == 0) return;
+  throw SolverError(fmt::format("{}: {} failed: {}", plugin_name(), what, error_text(code)));
 }
 
 // PETSc starts once per process and PETSc build, the first time a plugin object is made —
@@ -110,13 +117,13 @@ void check_type(const Parameters& params, const std::string& where, const std::s
   // The one external package a user of the real build reaches for and Debian's complex build
   // lacks: said as such, not as if the name were misspelt.
   if (value == "hypre")
-    reason = fmt::format("is not available: this PETSc ({}, {} scalars) is built without hypre "
-                         "(BoomerAMG is in the real plugins, petsc and petsc-pc)",
-                         petsc_version(), to_string(scalar_kind));
+    reason = fmt::format(
+        "is not available: this PETSc ({}, {} scalars) is built without hypre "
+        "(BoomerAMG is in the real plugins, petsc and petsc-pc)",
+        petsc_version(), to_string(scalar_kind));
 #endif
   throw ConfigError({fmt::format("{}{}: {} '{}' {}; it offers: {}", located(params, key), where,
-                                 key, value, reason,
-                                 fmt::join(names, ", "))});
+                                 key, value, reason, fmt::join(names, ", "))});
 }
 
 void set_pc_type(PC pc, const std::string& type, const std::string& factor_solver_type) {
@@ -127,7 +134,9 @@ void set_pc_type(PC pc, const std::string& type, const std::string& factor_solve
 
 PrefixedOptions::PrefixedOptions(const char* stem, const Parameters& params,
                                  const std::string& where)
-    : prefix_(fmt::format("{}{}_", stem, ++object_count)) {
+    : prefix_(fmt::format("{}{}_", stem, ++object_count)),
+      source_(fmt::format("{}{}: options '{}'", located(params, "options"), where,
+                          params.string("options"))) {
   start_petsc();  // the options database is PETSc's
   const std::string& options = params.string("options");
   std::istringstream in(options);
@@ -140,11 +149,18 @@ PrefixedOptions::PrefixedOptions(const char* stem, const Parameters& params,
     rewritten += word + " ";
   }
   if (!options.empty() && names_.empty())
-    throw ConfigError({fmt::format("{}{}: options '{}' names no option (PETSc's options begin "
-                                   "with '-')",
-                                   located(params, "options"), where, options)});
+    throw ConfigError(
+        {fmt::format("{}{}: options '{}' names no option (PETSc's options begin "
+                     "with '-')",
+                     located(params, "options"), where, options)});
   ErrorScope scope;
   check(PetscOptionsInsertString(nullptr, rewritten.c_str()), "PetscOptionsInsertString");
+}
+
+void PrefixedOptions::check_read(PetscErrorCode code, const char* what) const {
+  if (code == 0) return;
+  throw ConfigError(
+      {fmt::format("{}: PETSc refused them ({}): {}", source_, what, error_text(code))});
 }
 
 PrefixedOptions::~PrefixedOptions() {
@@ -162,9 +178,10 @@ void PrefixedOptions::check_used(const std::shared_ptr<spdlog::logger>& log, con
     if (used) continue;
     unused_->push_back(std::string(name).erase(1, prefix_.size()));  // "-x" as written
     if (log)
-      log->warn("{} options: PETSc did not use '{}' (with {}); check its spelling and that it "
-                "belongs to these methods",
-                section, unused_->back(), methods);
+      log->warn(
+          "{} options: PETSc did not use '{}' (with {}); check its spelling and that it "
+          "belongs to these methods",
+          section, unused_->back(), methods);
   }
 }
 

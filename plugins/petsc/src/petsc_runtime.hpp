@@ -74,6 +74,10 @@ class PrefixedOptions {
   PrefixedOptions& operator=(const PrefixedOptions&) = delete;
 
   const std::string& prefix() const { return prefix_; }
+  // The code of a *SetFromOptions call, which is where PETSc reads the values: an error
+  // there (a value it cannot parse, "-ksp_rtol banana") is a ConfigError located at
+  // `options`, found by `solvent validate`, which makes the object.
+  void check_read(PetscErrorCode code, const char* what) const;
   // Called after each setup; after the first, every option has been read by whatever reads it
   // (KSP and PC when set from the options, hypre and the factorisation packages at their
   // setup): one never read is a misspelling or an option of other methods, warned about once
@@ -85,6 +89,7 @@ class PrefixedOptions {
 
  private:
   std::string prefix_;
+  std::string source_;              // "<file:line>: <where>: options '<as written>'"
   std::vector<std::string> names_;  // the names of `options`, prefixed
   // As written in `options`, those PETSc did not read at the first setup (none before it).
   std::optional<std::vector<std::string>> unused_;

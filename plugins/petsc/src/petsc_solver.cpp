@@ -67,7 +67,7 @@ void PetscSolver::make_ksp(MPI_Comm comm) {
   // array gets an extra entry at every gmres restart (the new cycle logs its starting norm
   // again), a monitor is called with the iteration number, so a restart overwrites its entry.
   check(KSPMonitorSet(ksp_, &PetscSolver::record_norm, this, nullptr), "KSPMonitorSet");
-  check(KSPSetFromOptions(ksp_), "KSPSetFromOptions");
+  options_.check_read(KSPSetFromOptions(ksp_), "KSPSetFromOptions");
   ksp_comm_ = comm;
 }
 
@@ -141,7 +141,8 @@ SolveStats PetscSolver::solve_scalar(std::span<const Scalar> b, std::span<Scalar
     st.status = fmt::format("breakdown: {}", name ? name : "unknown reason");
   }
   // The true relative residual of the returned x, not the KSP's (preconditioned) norm.
-  st.residual = relative_residual(*matrix_.source(), b, std::span<const Scalar>(x.data(), x.size()));
+  st.residual =
+      relative_residual(*matrix_.source(), b, std::span<const Scalar>(x.data(), x.size()));
 
   // The history in the norm the KSP monitors (the preconditioned residual for a left-
   // preconditioned method, as gmres and cg are by default), relative to its initial value;

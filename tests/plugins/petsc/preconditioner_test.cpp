@@ -153,6 +153,12 @@ TEST_CASE("petsc-pc: options are its own; one PETSc does not read is reported") 
   CHECK(config_error("petsc-pc", {{"options", "boomeramg"}}) ==
         "--set: [preconditioner] (preconditioner 'petsc-pc'): options 'boomeramg' names no option "
         "(PETSc's options begin with '-')");
+  // A value PETSc cannot read is a configuration error too, found when the object is made
+  // (by `solvent validate`), not at the first solve.
+  CHECK(config_error("petsc-pc", {{"options", "-pc_factor_levels banana"}}) ==
+        "--set: [preconditioner] (preconditioner 'petsc-pc'): options '-pc_factor_levels "
+        "banana': PETSc refused them (PCSetFromOptions): Input string banana has no integer "
+        "value (do not include . in it) (in PetscOptionsStringToInt)");
 }
 
 TEST_CASE(
