@@ -53,6 +53,14 @@ void LapackSolver::factor_as() {
     throw SolverError(fmt::format(
         "lapack: singular matrix: getrf found a zero pivot at elimination step {} of {}", info, n));
   if (info < 0) throw SolverError(fmt::format("lapack: getrf rejected argument {}", -info));
+  // Finite entries can still overflow in the elimination (|a| near 1e308): getrf goes on
+  // with infinities, and getrs would then refuse its matrix argument by number. Said here,
+  // as what is wrong with the numbers.
+  for (const T& v : lu)
+    if (!std::isfinite(std::real(v)) || !std::isfinite(std::imag(v)))
+      throw SolverError(
+          "lapack: the elimination overflowed (a factor is infinite): the matrix's entries are "
+          "too large for double precision; rescale the system");
 }
 
 void LapackSolver::factor() {

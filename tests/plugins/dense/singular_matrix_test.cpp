@@ -61,6 +61,20 @@ TEST_CASE("lapack names a non-finite entry of the matrix (1-based) instead of fa
         "lapack: the matrix has a non-finite entry: entry (3, 1) is infinite");
 }
 
+TEST_CASE("an elimination that overflows double precision is named as such") {
+  // Wilkinson's matrix of growth 2^(n-1), last column 5e307: finite entries, and partial
+  // pivoting doubles that column at each step to 2e308, beyond the largest double. LAPACK
+  // factors the transpose of a row-major matrix, so the matrix given is W^T.
+  const double c = 5e307;
+  DenseMatrix<double> a(3, 3);
+  const double w_transposed[9] = {1, -1, -1, 0, 1, -1, c, c, c};
+  std::copy(w_transposed, w_transposed + 9, a.values.begin());
+  for (const bool reuse : {true, false})
+    CHECK(solve_error("lapack", a, {{"reuse_factorization", reuse}}) ==
+          "lapack: the elimination overflowed (a factor is infinite): the matrix's entries are too "
+          "large for double precision; rescale the system");
+}
+
 TEST_CASE("a non-finite right-hand side or solution is a solver failure, never a result") {
   // A subnormal pivot is not zero, so elimination goes through and 1 / 1e-310 overflows.
   DenseMatrix<double> tiny(1, 1);
