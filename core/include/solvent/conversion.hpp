@@ -17,7 +17,8 @@ namespace solvent {
 
 struct ConversionOptions {
   // The most bytes a converted operator may take; a conversion that needs more is refused
-  // with UnsupportedOperator before anything is allocated.
+  // before anything is allocated, as a ConfigError (exit 2): the limit is a setting, and the
+  // way out is a setting too (raise it, or choose a solver of the operator's own storage).
   std::size_t max_bytes = std::size_t(2) << 30;
   // A permutation p (new index -> old index) under which the operator is banded; empty:
   // the natural ordering.

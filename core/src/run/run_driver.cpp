@@ -22,6 +22,7 @@
 #include <solvent/io/output.hpp>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include <unistd.h>
@@ -171,6 +172,14 @@ std::shared_ptr<LinearSolver> wire_linear_solver(
   return solver;
 }
 
+// A configuration problem met during a run: the exit code of one (2), reported as an error
+// of the run, whose record holds it.
+class ConfigErrorInRun : public Error {
+ public:
+  using Error::Error;
+  int exit_code() const override { return 2; }
+};
+
 // How a run ended, for its record: the plugin objects made (null where a failure came
 // first), what the integrator returned, the status and message.
 struct RunEnd {
@@ -269,7 +278,9 @@ RunSummary run_experiment(const RunOptions& opt, const IntegratorCall& call) {
   const auto finish_record = [&](const std::string& status, const std::string& message) {
     if (!root) return;
     const RunEnd end{{model.get(), integrator.get(), solver.get(), preconditioner.get()},
-                     result, status, message};
+                     result,
+                     status,
+                     message};
     close_record(*record, *csv, timer, wall_start, end, *log);
   };
   SignalScope signals;
@@ -316,6 +327,13 @@ RunSummary run_experiment(const RunOptions& opt, const IntegratorCall& call) {
     // A failure the ranks agreed on (a piece of the solution that could not be written):
     // rank 0 reports it, records it and ends the run; this rank ends quietly.
     throw;
+  } catch (const ConfigError& e) {
+    // A setting found wrong only once the run met what it limits (the conversion guard):
+    // still exit 2, but the run started and has a record, so it is not "nothing was run".
+    const std::string what = fmt::format("{}", fmt::join(e.problems(), "; "));
+    finish_record("failed", what);
+    if (comm.size() > 1) end_all_ranks(comm, e.exit_code(), what);
+    throw ConfigErrorInRun(what);
   } catch (const Error& e) {
     finish_record("failed", e.what());
     if (comm.size() > 1) end_all_ranks(comm, e.exit_code(), e.what());

@@ -76,10 +76,11 @@ std::string mib(double bytes) { return fmt::format("{:.1f} MiB", bytes / (1 << 2
 
 void guard(double bytes, const ConversionOptions& o, const char* what) {
   if (bytes > double(o.max_bytes))
-    throw UnsupportedOperator(fmt::format(
-        "converting the operator to {} storage would take {}, more than the limit of {} "
-        "([linear_solver] max_conversion_mib)",
-        what, mib(bytes), mib(double(o.max_bytes))));
+    throw ConfigError({fmt::format(
+        "converting the operator to {} storage for the linear solver would take {}, more than "
+        "the limit of {} ([linear_solver] max_conversion_mib); choose a solver that takes the "
+        "operator as it is, or raise the limit",
+        what, mib(bytes), mib(double(o.max_bytes)))});
 }
 
 template <class T>
@@ -87,7 +88,8 @@ DenseMatrix<T> to_dense(const CsrMatrix<T>& a, const ConversionOptions& o) {
   guard(double(a.rows) * double(a.cols) * sizeof(T), o, "dense");
   DenseMatrix<T> d(a.rows, a.cols);
   for (std::size_t i = 0; i < a.rows; ++i)
-    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) d(i, std::size_t(a.col_idx[k])) = a.values[k];
+    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
+      d(i, std::size_t(a.col_idx[k])) = a.values[k];
   return d;
 }
 
@@ -120,8 +122,8 @@ CsrMatrix<T> csr_of(const Operator& a) {
         using M = std::decay_t<decltype(m)>;
         if constexpr (std::is_same_v<M, CsrMatrix<T>>)
           return m;
-        else if constexpr (std::is_same_v<M, DenseMatrix<T>> || std::is_same_v<M, BandedMatrix<T>> ||
-                           std::is_same_v<M, Stencil7<T>>)
+        else if constexpr (std::is_same_v<M, DenseMatrix<T>> ||
+                           std::is_same_v<M, BandedMatrix<T>> || std::is_same_v<M, Stencil7<T>>)
           return to_csr(m);
         else
           throw UnsupportedOperator("internal: csr_of called on a matrix-free or mixed operator");
@@ -150,8 +152,8 @@ Converted convert_as(const Operator& a, OperatorKind to, const ConversionOptions
     perm.resize(csr.rows);
     for (std::size_t i = 0; i < perm.size(); ++i) perm[i] = std::int32_t(i);
   } else if (perm.size() != csr.rows) {
-    throw UnsupportedOperator(fmt::format("the band ordering has {} entries for {} rows",
-                                          perm.size(), csr.rows));
+    throw UnsupportedOperator(
+        fmt::format("the band ordering has {} entries for {} rows", perm.size(), csr.rows));
   }
   auto band = to_banded(csr, perm, o);
   auto text = fmt::format("{} -> banded (kl = {}, ku = {}, {})", from, band.kl, band.ku,

@@ -76,3 +76,15 @@ TEST_CASE("matrix-file config with a malformed matrix: exit code 4 and file:line
             "tests/core/sdk/matrix_market/data/bad-row.mtx:4: row index 4 out of range 1..3") !=
         std::string::npos);
 }
+
+TEST_CASE("a conversion beyond max_conversion_mib: a configuration error (exit 2), recorded") {
+  const auto r = solvent(
+      "run config/matrix-file.toml --set linear_solver.type=lapack "
+      "--set linear_solver.max_conversion_mib=0.0001 --output " +
+      output_dir("conversion-guard"));
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.find("error: converting the operator to dense storage for the linear solver "
+                      "would take ") != std::string::npos);
+  CHECK(r.output.find("nothing was run") == std::string::npos);
+  CHECK(record_value("conversion-guard", "status") == "'failed'");
+}
