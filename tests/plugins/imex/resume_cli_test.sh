@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # An IMEX run of the 1D experiment stopped part way (SIGINT, and SIGKILL) and continued with
 # `solvent run --resume` ends with the files of the run never interrupted, byte for byte
-# (observables.csv, profiles, checkpoint.bin); a checkpoint cut short, or of another format
-# version, is refused by name (exit 4).
+# (observables.csv, profiles at [output] every or times, checkpoint.bin); a checkpoint cut
+# short, of another format version or with a byte changed is refused by name (exit 4).
 #   resume_cli_test.sh SOLVENT CONFIG WORKDIR METHOD
 set -uo pipefail
 solvent=$1 config=$2 work=$3 method=$4
@@ -35,6 +35,18 @@ for signal in INT KILL; do
   diff -r -q -x record.toml "$work/reference" "$dir" > "$work/diff.txt" \
     || { cat "$work/diff.txt"; fail "SIG$signal at row $at: the resumed run's files differ"; }
 done
+
+# With [output] times instead of every: the resumed run writes profiles at the same steps
+# (none at the checkpoint's step unless a time falls on it).
+times=(--set 'output.times=[0.1, 0.9003, 1.5, 2.5]')
+"${run[@]}" "${times[@]}" --output "$work/times-reference" > "$work/out.txt" 2>&1 \
+  || fail "the uninterrupted run with times: exit $?"
+at=$((100 + RANDOM % (total / 2)))
+interrupt "$work/times" KILL $at "${run[@]}" "${times[@]}" --output "$work/times"
+"$solvent" run --resume "$work/times" --no-progress > "$work/out.txt" 2>&1 \
+  || fail "resume with times after SIGKILL at row $at: exit $?"
+diff -r -q -x record.toml "$work/times-reference" "$work/times" > "$work/diff.txt" \
+  || { cat "$work/diff.txt"; fail "times, SIGKILL at row $at: the resumed run's files differ"; }
 
 # refused DIR MESSAGE: a resume of DIR exits 4 with MESSAGE.
 refused() {
