@@ -15,4 +15,4 @@ SOLVENT_PLUGIN(solvent::describe_integrator<ImexSbdf2>(
     "imex-sbdf2", "1.0.0",
     "IMEX: BDF2 on the linear part, extrapolated Adams-Bashforth on the nonlinear part (second "
     "order, L-stable; first step backward Euler)",
-    &solvent::imex::common_schema))
+    &solvent::imex::stepper_schema))

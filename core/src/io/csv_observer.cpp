@@ -42,6 +42,15 @@ bool CsvObserver::profile_due(const StepInfo& info) {
   if (layout_.components.empty()) return false;
   if (info.step == 0 || info.step == info.total_steps) return true;
   if (times_.empty()) return info.step % every_ == 0;
+  // A resumed run first reports its checkpoint's step again: the times the earlier run's
+  // steps before it passed are passed over here, so that this step gets a profile only
+  // where the uninterrupted run gave it one.
+  if (resume_ && !times_caught_up_) {
+    const double before = info.t - info.dt;
+    while (next_time_ < times_.size() && before >= times_[next_time_] - 1e-9 * info.dt)
+      ++next_time_;
+  }
+  times_caught_up_ = true;
   // Steps land on multiples of dt: take the first step at or past each requested time.
   bool due = false;
   while (next_time_ < times_.size() && info.t >= times_[next_time_] - 1e-9 * info.dt) {

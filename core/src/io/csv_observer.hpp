@@ -71,6 +71,7 @@ class CsvObserver : public Observer {
   std::int64_t every_;
   std::vector<double> times_;
   std::size_t next_time_ = 0;
+  bool times_caught_up_ = false;  // a resume's first step has passed over the earlier times
   bool write_solution_;
   bool fields_;  // [output] format is not "none"
   VtkFormat vtk_;

@@ -1,7 +1,10 @@
 #include "src/imex_stepper.hpp"
 
+#include "src/checkpoint.hpp"
 #include "src/implicit_system.hpp"
 #include "src/state_checks.hpp"
+
+#include <solvent/io/output.hpp>
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -27,8 +30,18 @@ Schema common_schema() {
   };
 }
 
-Schema crank_nicolson_schema() {
+Schema stepper_schema() {
   Schema s = common_schema();
+  // As explicit-stencil3d's key and default: the same for every integrator that continues a run.
+  s.push_back(ParamSpec::integer("checkpoint_every", 0,
+                                 "write checkpoint.bin every this many steps (0: only at the "
+                                 "end); `solvent run --resume` continues from the last one")
+                  .at_least(0));
+  return s;
+}
+
+Schema crank_nicolson_schema() {
+  Schema s = stepper_schema();
   s.push_back(ParamSpec::integer(
                   "rannacher_steps", 0,
                   "first steps taken as two backward-Euler half steps each (Rannacher's start): "
@@ -43,6 +56,7 @@ ImexIntegrator::ImexIntegrator(const PluginContext& ctx, ExplicitScheme scheme, 
       name_(name),
       dt_(ctx.params.real("dt")),
       steps_(ctx.params.integer("steps")),
+      checkpoint_every_(ctx.params.integer("checkpoint_every")),
       rannacher_steps_(ctx.params.has("rannacher_steps") ? ctx.params.integer("rannacher_steps")
                                                          : 0),
       projection_(ctx.params.boolean("projection")),
@@ -50,6 +64,11 @@ ImexIntegrator::ImexIntegrator(const PluginContext& ctx, ExplicitScheme scheme, 
 
 std::optional<OperatorForm> ImexIntegrator::system_form(Model&) const {
   return OperatorForm{OperatorKind::Csr, ScalarKind::Real};
+}
+
+std::optional<std::int64_t> ImexIntegrator::checkpoint_step(
+    const std::filesystem::path& dir) const {
+  return imex::checkpoint_step(dir / checkpoint_name);
 }
 
 bool ImexIntegrator::accepts(Model& model, std::string& why) const {
@@ -93,9 +112,17 @@ RunResult ImexIntegrator::run(Model& model, LinearSolver* solver, RunContext& ct
   if (solver == nullptr) throw SolverError(fmt::format("{} needs a linear solver", name_));
   const auto layout = problem.layout();
   const std::size_t n = layout.size();
-  std::vector<double> u(n), u_before(n), rhs(n), explicit_now(n), explicit_before(n), u_new(n),
-      half(n);
-  problem.initial_state(u, ctx.seed);
+  // What one step hands the next lives in `s` (the checkpoint holds it); the rest is scratch
+  // that every step writes before it reads.
+  LoopState s = ctx.resume_from ? read_checkpoint(*ctx.resume_from / checkpoint_name, name_, dt_, n)
+                                : LoopState(n);
+  if (!ctx.resume_from) problem.initial_state(s.u, ctx.seed);
+  auto& u = s.u;
+  auto& u_before = s.u_before;
+  auto& explicit_now = s.explicit_now;
+  auto& u_new = s.guess;
+  auto& half = s.half;
+  std::vector<double> rhs(n), explicit_before(n);
 
   const bool sbdf2 = scheme_ == ExplicitScheme::Sbdf2;
   std::optional<ImplicitSystem> system;
@@ -103,14 +130,20 @@ RunResult ImexIntegrator::run(Model& model, LinearSolver* solver, RunContext& ct
     auto scope = ctx.timer->measure("assembly");
     system.emplace(problem, *solver);
     // SBDF2 starts with one backward-Euler step (I - dt Lin); the others use I - dt/2 Lin
-    // throughout, their Rannacher half steps included.
+    // throughout, their Rannacher half steps included. A resumed SBDF2 run sets up dt too
+    // and moves to 2 dt / 3 at its first step, as the uninterrupted run's solver did.
     system->use(sbdf2 ? dt_ : 0.5 * dt_);
   }
   // The storage the solver works on: the core converted the CSR system where it had to.
   facts_ = {{"operator_form", std::string(to_string(solver->working_form()->kind))}};
-  if (!sbdf2 && rannacher_steps_ == 0) warn_if_ringing(*system, u, dt_, name_, ctx.log);
+  // The warning is about the initial state; a resumed run has warned already.
+  if (!sbdf2 && rannacher_steps_ == 0 && !ctx.resume_from)
+    warn_if_ringing(*system, u, dt_, name_, ctx.log);
+  if (ctx.resume_from && ctx.log)
+    ctx.log->info("{}: continuing from the checkpoint at step {} (t = {:.6g})", name_, s.step,
+                  double(s.step) * dt_);
 
-  double projected = 0.0;  // the share of the state the last projection removed
+  double& projected = s.projected;  // the share of the state the last projection removed
   auto report = [&](std::int64_t step, double t) {
     auto scope = ctx.timer->measure("output");
     auto obs = problem.observables(t, u);
@@ -118,7 +151,9 @@ RunResult ImexIntegrator::run(Model& model, LinearSolver* solver, RunContext& ct
     ctx.observer->on_step({step, steps_, t, dt_}, u, obs);
   };
   ctx.observer->on_start(layout);
-  report(0, 0.0);
+  // A resumed run reports its checkpoint's step again, as an uninterrupted run reported it:
+  // the observer keeps the earlier rows before the first step it is given.
+  report(s.step, double(s.step) * dt_);
 
   RunResult result;
   // One linear solve S x = rhs of step `step`, ending at time t_end, checked.
@@ -136,7 +171,7 @@ RunResult ImexIntegrator::run(Model& model, LinearSolver* solver, RunContext& ct
           "{:.3e} after {} iterations; output up to step {} is kept",
           name_, step, t_end, st.status, st.residual, st.iterations, step - 1));
   };
-  for (std::int64_t step = 1; step <= steps_; ++step) {
+  for (std::int64_t step = s.step + 1; step <= steps_; ++step) {
     const double t = double(step - 1) * dt_;
     {
       auto scope = ctx.timer->measure("nonlinear");
@@ -200,6 +235,13 @@ RunResult ImexIntegrator::run(Model& model, LinearSolver* solver, RunContext& ct
     result.steps = step;
     result.t = double(step) * dt_;
     report(step, result.t);
+    // After the step's row and profile: a run stopped between the two writes continues from
+    // the step before, whose files the resume writes again, with the same bytes.
+    if (step == steps_ || (checkpoint_every_ > 0 && step % checkpoint_every_ == 0)) {
+      auto scope = ctx.timer->measure("output");
+      s.step = step;
+      write_file_atomic(ctx.output_dir / checkpoint_name, checkpoint_bytes(s, name_, dt_));
+    }
   }
   return result;
 }

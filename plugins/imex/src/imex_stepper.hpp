@@ -12,8 +12,9 @@ namespace solvent::imex {
 
 enum class ExplicitScheme { ForwardEuler, AdamsBashforth2, Sbdf2 };
 
-Schema common_schema();           // dt, steps, projection: every IMEX integrator
-Schema crank_nicolson_schema();   // adds rannacher_steps: the two Crank–Nicolson integrators
+Schema common_schema();          // dt, steps, projection: every IMEX integrator
+Schema stepper_schema();         // adds checkpoint_every: the integrators of ImexIntegrator
+Schema crank_nicolson_schema();  // adds rannacher_steps: the two Crank–Nicolson integrators
 
 class ImexIntegrator : public Integrator {
  public:
@@ -22,12 +23,16 @@ class ImexIntegrator : public Integrator {
   std::optional<OperatorForm> system_form(Model& model) const override;
   RunResult run(Model& model, LinearSolver* solver, RunContext& ctx) override;
   Facts facts() const override { return facts_; }
+  // Every step loop below writes checkpoint.bin (src/checkpoint.hpp) and continues from it.
+  bool writes_checkpoints() const override { return true; }
+  std::optional<std::int64_t> checkpoint_step(const std::filesystem::path& dir) const override;
 
  private:
   ExplicitScheme scheme_;
   const char* name_;
   double dt_;
   std::int64_t steps_;
+  std::int64_t checkpoint_every_;
   std::int64_t rannacher_steps_;
   bool projection_;
   double projection_limit_;

@@ -13,22 +13,11 @@ fail() { echo "FAIL: $*"; [ -f "$work/out.txt" ] && cat "$work/out.txt"; exit 1;
 small=(--set model.nx=21 --set model.ny=21 --set model.nz=21 --set integrator.steps=400
        --set integrator.fields_every=40 --set integrator.checkpoint_every=25
        --set integrator.png=false)
-rows() { cat "$1"/observables.csv* 2>/dev/null | wc -l; }
+source "$(dirname "$0")/../../support/interrupt_run.sh"  # rows, interrupt
 
 "$solvent" run "$config3d" "${small[@]}" --output "$work/reference" > "$work/out.txt" 2>&1 \
   || fail "the uninterrupted run: exit $?"
 total=$(rows "$work/reference")
-
-# Starts a run, waits until it has written `at` observables rows, sends `signal`, and
-# returns the exit code.
-interrupt() {
-  local dir=$1 signal=$2 at=$3
-  "$solvent" run "$config3d" "${small[@]}" --output "$dir" > "$work/out.txt" 2>&1 &
-  local pid=$!
-  while kill -0 $pid 2>/dev/null && [ "$(rows "$dir")" -lt "$at" ]; do sleep 0.01; done
-  kill -s "$signal" $pid 2>/dev/null
-  { wait $pid; } 2>/dev/null
-}
 
 same_as_reference() {
   diff -r -q -x record.toml "$work/reference" "$1" > "$work/diff.txt" \
@@ -38,7 +27,7 @@ same_as_reference() {
 for signal in INT TERM KILL; do
   at=$((30 + RANDOM % (total - 60)))
   dir="$work/$signal"
-  interrupt "$dir" $signal $at; rc=$?
+  interrupt "$dir" $signal $at "$solvent" run "$config3d" "${small[@]}" --output "$dir"; rc=$?
   case $signal in
     INT) want=130 status="status = 'interrupted'" ;;
     TERM) want=143 status="status = 'interrupted'" ;;
@@ -100,8 +89,11 @@ grep -q "model.parameters.rho (recorded" "$work/out.txt" || fail "the changed pa
   || fail "extending a run: exit $?"
 grep -q "^steps = 420" "$work/INT/config.toml" || fail "config.toml does not say the new steps"
 
-# An integrator without checkpoints: interrupted cleanly, its resume refused with the reason.
-"$solvent" run "$config1d" --set integrator.steps=100000 --output "$work/1d" > "$work/out.txt" 2>&1 &
+# An integrator without checkpoints (imex-batched, one member alone, which takes no
+# [linear_solver]): interrupted cleanly, its resume refused with the reason.
+sed '/^\[linear_solver\]/,/^$/d' "$config1d" > "$work/batched.toml"
+"$solvent" run "$work/batched.toml" --set integrator.type=imex-batched \
+  --set integrator.steps=100000 --output "$work/1d" > "$work/out.txt" 2>&1 &
 pid=$!
 while [ "$(rows "$work/1d")" -lt 10 ]; do sleep 0.01; done
 kill -s INT $pid; wait $pid; rc=$?
