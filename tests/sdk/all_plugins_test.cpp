@@ -2,7 +2,8 @@
 // tolerance in their schema) to machine precision, iterative ones at tolerance 1e-10, on
 // every operator form they declare and every form the core converts for them.
 // Preconditioners: through BiCGSTAB of their device. Integrators: on the core's problem
-// families they accept. GPU plugins without a device are named and skipped.
+// families they accept. Models: with their default settings. GPU plugins without a device are
+// named and skipped.
 #include <solvent/testkit.hpp>
 
 #include <doctest/doctest.h>
@@ -17,8 +18,9 @@ TEST_CASE("every installed linear solver passes the conformance kit") {
   for (const auto& name : names) {
     CAPTURE(name);
     const auto schema = tk::schema_of(name, solvent::PluginKind::LinearSolver);
-    const bool iterative = std::any_of(schema.begin(), schema.end(),
-                                       [](const solvent::ParamSpec& p) { return p.name == "tolerance"; });
+    const bool iterative =
+        std::any_of(schema.begin(), schema.end(),
+                    [](const solvent::ParamSpec& p) { return p.name == "tolerance"; });
     tk::Settings settings;
     tk::LinearSolverChecks c;
     c.direct = !iterative;
@@ -32,8 +34,10 @@ TEST_CASE("every installed linear solver passes the conformance kit") {
     const auto first = probe->forms().front();
     c.kind = first.kind;
     c.real = first.scalar == solvent::ScalarKind::Real;
-    for (const auto& problem : tk::linear_solver_problems(name, settings, c))
+    std::vector<std::string> notes;
+    for (const auto& problem : tk::linear_solver_problems(name, settings, c, &notes))
       FAIL_CHECK(name << ": " << problem);
+    for (const auto& note : notes) MESSAGE(name << ": " << note);
   }
 }
 
@@ -66,4 +70,16 @@ TEST_CASE("every installed integrator passes the conformance kit") {
       MESSAGE(name << ": " << skipped);
   }
   CHECK(judged >= 3);  // imex-trapezoid, imex-cnab2, steady
+}
+
+TEST_CASE("every installed model passes the conformance kit") {
+  const auto names = tk::installed(solvent::PluginKind::Model);
+  REQUIRE(names.size() >= 5);
+  for (const auto& name : names) {
+    CAPTURE(name);
+    // matrix-file has no default matrix: it is given one of the test data.
+    tk::Settings settings;
+    if (name == "matrix-file") settings["matrix"] = std::string(SDK_MATRIX_FILE);
+    tk::check_model(name, settings);
+  }
 }

@@ -1,6 +1,8 @@
-// A Jacobi solver for dense real systems, built once honest and once with each of the
-// flaws the conformance kit must catch (KIT_FLAW): a kit that passes any of the flawed
-// builds would let a plugin report success on a wrong answer.
+// A Jacobi solver for dense and matrix-free real systems — preconditioned Richardson
+// iteration x += M^{-1} (b - A x), M the diagonal unless the core gives it a preconditioner —
+// built once honest and once with each of the flaws the conformance kit must catch
+// (KIT_FLAW): a kit that passes any of the flawed builds would let a plugin report success
+// on a wrong answer, or declare what it cannot do.
 #include <solvent/solvent.hpp>
 
 #include <cmath>
@@ -9,48 +11,77 @@
 
 namespace {
 
-enum Flaw { honest, always_converged, zero_residual, claims_every_form, never_converges };
+enum Flaw {
+  honest,
+  always_converged,
+  zero_residual,
+  claims_every_form,
+  never_converges,
+  refuses_matrix_free,
+  ignores_preconditioner
+};
 
 class JacobiFixture : public solvent::LinearSolver {
  public:
   explicit JacobiFixture(const solvent::PluginContext& ctx)
-      : tolerance_(ctx.params.real("tolerance")), max_iterations_(ctx.params.integer("max_iterations")) {}
+      : tolerance_(ctx.params.real("tolerance")),
+        max_iterations_(ctx.params.integer("max_iterations")) {}
 
   std::vector<solvent::OperatorForm> forms() const override {
     using solvent::OperatorKind, solvent::ScalarKind;
-    if (KIT_FLAW != claims_every_form) return {{OperatorKind::Dense, ScalarKind::Real}};
+    if (KIT_FLAW != claims_every_form)
+      return {{OperatorKind::Dense, ScalarKind::Real},
+              {OperatorKind::MatrixFree, ScalarKind::Real}};
     std::vector<solvent::OperatorForm> all;
     for (auto k : {OperatorKind::Dense, OperatorKind::Csr, OperatorKind::Banded,
                    OperatorKind::Stencil7, OperatorKind::MatrixFree})
       for (auto s : {ScalarKind::Real, ScalarKind::Complex}) all.push_back({k, s});
     return all;
   }
+  bool uses_preconditioner() const override { return true; }
 
  protected:
   void setup_impl(std::shared_ptr<const solvent::Operator> op) override {
-    const auto* a = std::get_if<solvent::DenseMatrix<double>>(op.get());
-    // The flawed build claims every form above, then cannot handle them here.
-    if (!a) throw solvent::UnsupportedOperator("jacobi fixture: dense real matrices only");
-    a_ = *a;
+    const bool dense = std::holds_alternative<solvent::DenseMatrix<double>>(*op);
+    const bool matrix_free = std::holds_alternative<solvent::MatrixFree<double>>(*op);
+    // The flawed builds declare forms above that they cannot handle here.
+    if (matrix_free && KIT_FLAW == refuses_matrix_free)
+      throw solvent::UnsupportedOperator("jacobi fixture: no matrix-free operators after all");
+    if (!dense && !matrix_free)
+      throw solvent::UnsupportedOperator(
+          "jacobi fixture: dense and matrix-free real operators only");
+    op_ = std::move(op);
+    // The diagonal through the operator's action, A e_i, so both storages share one code; n
+    // products are nothing on the kit's systems.
+    const std::size_t n = solvent::rows_of(*op_);
+    diagonal_.assign(n, 0.0);
+    std::vector<double> e(n, 0.0), column(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      e[i] = 1.0;
+      solvent::apply(*op_, e, column);
+      diagonal_[i] = column[i];
+      e[i] = 0.0;
+    }
   }
 
   solvent::SolveStats solve_impl(std::span<const double> b, std::span<double> x) override {
-    const std::size_t n = a_.rows;
-    std::vector<double> next(n);
+    const std::size_t n = b.size();
+    std::vector<double> r(n), z(n);
     solvent::SolveStats s;
     const double bnorm = norm(b);
-    for (s.iterations = 0; s.iterations < max_iterations_; ++s.iterations) {
-      s.residual = residual(b, x) / bnorm;
-      if (s.residual <= tolerance_ && KIT_FLAW != never_converges) break;
-      for (std::size_t i = 0; i < n; ++i) {
-        double sum = b[i];
-        for (std::size_t j = 0; j < n; ++j)
-          if (j != i) sum -= a_(i, j) * x[j];
-        next[i] = sum / a_(i, i);
-      }
-      std::copy(next.begin(), next.end(), x.begin());
+    const auto* pc = KIT_FLAW == ignores_preconditioner ? nullptr : preconditioner();
+    for (s.iterations = 0;; ++s.iterations) {
+      residual(b, x, r);
+      s.residual = norm(r) / bnorm;
+      if (s.iterations == max_iterations_ ||
+          (s.residual <= tolerance_ && KIT_FLAW != never_converges))
+        break;
+      if (pc)
+        pc->apply(std::span<const double>(r), std::span<double>(z));
+      else
+        for (std::size_t i = 0; i < n; ++i) z[i] = r[i] / diagonal_[i];
+      for (std::size_t i = 0; i < n; ++i) x[i] += z[i];
     }
-    s.residual = residual(b, x) / bnorm;
     s.converged = s.residual <= tolerance_ && KIT_FLAW != never_converges;
     if (KIT_FLAW == always_converged) s.converged = true;
     if (KIT_FLAW == zero_residual) s.residual = 0.0;
@@ -64,19 +95,17 @@ class JacobiFixture : public solvent::LinearSolver {
     for (double e : v) s += e * e;
     return std::sqrt(s);
   }
-  double residual(std::span<const double> b, std::span<const double> x) const {
-    double s = 0;
-    for (std::size_t i = 0; i < a_.rows; ++i) {
-      double r = b[i];
-      for (std::size_t j = 0; j < a_.cols; ++j) r -= a_(i, j) * x[j];
-      s += r * r;
-    }
-    return std::sqrt(s);
+  // r = b - A x, computed from x as given: x carries the initial guess in.
+  void residual(std::span<const double> b, std::span<const double> x,
+                std::vector<double>& r) const {
+    solvent::apply(*op_, x, r);
+    for (std::size_t i = 0; i < r.size(); ++i) r[i] = b[i] - r[i];
   }
 
   double tolerance_;
   std::int64_t max_iterations_;
-  solvent::DenseMatrix<double> a_;
+  std::shared_ptr<const solvent::Operator> op_;
+  std::vector<double> diagonal_;
 };
 
 solvent::Schema schema() {

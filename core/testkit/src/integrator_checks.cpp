@@ -34,9 +34,7 @@ class ManufacturedImex : public Model, public ImexProblem {
     out[0] = -u[0] * u[0] + (da - (-2 * a) + a * a);
     out[1] = -u[1] * u[1] + (db - (a - 3 * b) + b * b);
   }
-  std::vector<Observable> observables(double, std::span<const double>) const override {
-    return {};
-  }
+  std::vector<Observable> observables(double, std::span<const double>) const override { return {}; }
   bool exact_state(double t, std::span<double> u) const override {
     exact(t, u);
     return true;
@@ -62,32 +60,45 @@ class KnownSystem : public Model, public LinearProblem {
   std::optional<Vector> exact_solution() const override { return std::vector<double>{1, 2, 3}; }
 };
 
+// What run_integrator returns: the last state (time steppers) or the solution (steady).
 class FinalState : public Observer {
  public:
-  void on_step(const StepInfo& info, std::span<const double> u,
-               std::span<const Observable>) override {
-    t = info.t;
-    ++steps;
-    state.assign(u.begin(), u.end());
+  explicit FinalState(IntegratorRun& run) : run_(run) {}
+  void on_step(const StepInfo&, std::span<const double> u, std::span<const Observable>) override {
+    ++run_.states;
+    run_.state.assign(u.begin(), u.end());
   }
   void on_solution(const Vector& x, const SolveStats&, std::span<const Observable>) override {
-    if (const auto* v = std::get_if<std::vector<double>>(&x)) state = *v;
+    run_.solution = x;
   }
-  double t = 0;
-  int steps = 0;
-  std::vector<double> state;
+
+ private:
+  IntegratorRun& run_;
 };
 
-RunResult run_with(Integrator& integ, Model& model, FinalState& obs) {
-  auto lin = make_linear_solver("lapack");
+}  // namespace
+
+IntegratorRun run_integrator(const std::string& integrator, Model& model, const Settings& s,
+                             const std::string& solver, const Settings& solver_settings) {
+  auto integ = make_integrator(integrator, s);
+  const auto lin =
+      integ->needs_linear_solver() ? make_linear_solver(solver, solver_settings) : nullptr;
+  IntegratorRun run;
+  FinalState obs(run);
   PhaseTimer timer;
   RunContext ctx;
   ctx.observer = &obs;
   ctx.timer = &timer;
-  return integ.run(model, integ.needs_linear_solver() ? lin.get() : nullptr, ctx);
+  run.result = integ->run(model, lin.get(), ctx);
+  return run;
 }
 
-}  // namespace
+IntegratorRun run_integrator(const std::string& integrator, const std::string& model,
+                             const Settings& s, const Settings& model_settings,
+                             const std::string& solver, const Settings& solver_settings) {
+  auto m = make_model(model, model_settings);
+  return run_integrator(integrator, *m, s, solver, solver_settings);
+}
 
 double measured_time_order(const std::string& integrator, const Settings& s,
                            const std::string& solver) {
@@ -97,19 +108,12 @@ double measured_time_order(const std::string& integrator, const Settings& s,
     Settings settings = s;
     settings["dt"] = t_end / double(steps);
     settings["steps"] = steps;
-    auto integ = make_integrator(integrator, settings);
-    auto lin = make_linear_solver(solver);
     ManufacturedImex model;
-    FinalState obs;
-    PhaseTimer timer;
-    RunContext ctx;
-    ctx.observer = &obs;
-    ctx.timer = &timer;
-    integ->run(model, lin.get(), ctx);
-    REQUIRE(obs.state.size() == 2);
+    const auto run = run_integrator(integrator, model, settings, solver);
+    REQUIRE(run.state.size() == 2);
     std::vector<double> exact(2);
-    model.exact_state(obs.t, exact);
-    errors.push_back(std::hypot(obs.state[0] - exact[0], obs.state[1] - exact[1]));
+    model.exact_state(run.result.t, exact);
+    errors.push_back(std::hypot(run.state[0] - exact[0], run.state[1] - exact[1]));
     dts.push_back(t_end / double(steps));
   }
   // Least-squares slope of log(error) against log(dt).
@@ -142,23 +146,20 @@ std::vector<std::string> integrator_problems(const std::string& name, const Sett
           "on u' = Lin u + N(u, t) with a known solution its error falls as dt^{:.2f}: it does "
           "not converge (order below 0.9)",
           order));
-    FinalState obs;
     Settings settings = s;
     settings["dt"] = 0.01;
     settings["steps"] = std::int64_t{10};
-    auto integ = make_integrator(name, settings);
-    const auto result = run_with(*integ, imex, obs);
-    if (obs.steps != 11 || result.steps != 10 || std::abs(result.t - 0.1) > 1e-12)
+    const auto run = run_integrator(name, imex, settings);
+    if (run.states != 11 || run.result.steps != 10 || std::abs(run.result.t - 0.1) > 1e-12)
       out.push_back(fmt::format(
           "10 steps of dt = 0.01 reported {} states (the initial one included; 11 expected) and "
           "a result of {} steps to t = {}",
-          obs.steps, result.steps, result.t));
+          run.states, run.result.steps, run.result.t));
   } else if (probe->accepts(system, why)) {
-    FinalState obs;
-    run_with(*probe, system, obs);
-    const std::vector<double> exact{1, 2, 3};
-    if (obs.state.size() != 3 || std::abs(obs.state[0] - 1) > 1e-12 ||
-        std::abs(obs.state[1] - 2) > 1e-12 || std::abs(obs.state[2] - 3) > 1e-12)
+    const auto run = run_integrator(name, system, s);
+    const auto* x = run.solution ? std::get_if<std::vector<double>>(&*run.solution) : nullptr;
+    if (!x || x->size() != 3 || std::abs((*x)[0] - 1) > 1e-12 || std::abs((*x)[1] - 2) > 1e-12 ||
+        std::abs((*x)[2] - 3) > 1e-12)
       out.push_back("the solution it reported for a 3 x 3 system with solution (1, 2, 3) is wrong");
   } else {
     skipped = fmt::format("advances neither core family (IMEX, linear system): {}", why);

@@ -68,6 +68,25 @@ DenseMatrix<T> make_matrix(Family f, std::size_t n, std::mt19937_64& rng) {
   return a;
 }
 
+// A dense matrix known to the solver by its action alone: how a solver that declares
+// matrix-free operators gets the same systems as every other storage.
+template <class T>
+class DenseAction : public MatrixFreeOperator<T> {
+ public:
+  explicit DenseAction(DenseMatrix<T> a) : a_(std::move(a)) {}
+  std::size_t rows() const override { return a_.rows; }
+  void apply(std::span<const T> x, std::span<T> y) const override {
+    for (std::size_t i = 0; i < a_.rows; ++i) {
+      T sum{};
+      for (std::size_t j = 0; j < a_.cols; ++j) sum += a_(i, j) * x[j];
+      y[i] = sum;
+    }
+  }
+
+ private:
+  DenseMatrix<T> a_;
+};
+
 template <class T>
 Operator to_operator(const DenseMatrix<T>& a, OperatorKind kind) {
   const std::size_t n = a.rows;
@@ -94,17 +113,22 @@ Operator to_operator(const DenseMatrix<T>& a, OperatorKind kind) {
         for (std::size_t j = 0; j < n; ++j) b.at(i, j) = a(i, j);
       return b;
     }
-    case OperatorKind::Stencil7:
     case OperatorKind::MatrixFree:
+      return Operator(std::in_place_type<MatrixFree<T>>, std::make_shared<const DenseAction<T>>(a));
+    case OperatorKind::Stencil7:
       break;
   }
-  throw Error("testkit: dense matrices are made into dense, CSR and banded operators only");
+  throw Error(
+      "testkit: dense matrices are made into dense, CSR, banded and matrix-free operators only");
 }
 
-// A random symmetric, strictly diagonally dominant seven-point operator on an m^3 grid and
-// its dense form (A u = c0 u - sum of c_d times the neighbours).
+// A random symmetric seven-point operator on an m^3 grid and its dense form (A u = c0 u -
+// sum of c_d times the neighbours): a weighted graph Laplacian plus `shift` times the
+// identity, so positive definite with smallest eigenvalue `shift`. Shift 1 makes it strictly
+// diagonally dominant and easy; a small shift makes a Krylov method work for it.
 template <class T>
-std::pair<Stencil7<T>, DenseMatrix<T>> make_stencil(std::size_t m, std::mt19937_64& rng) {
+std::pair<Stencil7<T>, DenseMatrix<T>> make_stencil(std::size_t m, std::mt19937_64& rng,
+                                                    double shift = 1.0) {
   Stencil7<T> s(m, m, m);
   const std::size_t n = s.size();
   DenseMatrix<T> a(n, n);
@@ -129,26 +153,102 @@ std::pair<Stencil7<T>, DenseMatrix<T>> make_stencil(std::size_t m, std::mt19937_
   for (std::size_t r = 0; r < n; ++r) {
     double sum = 0;
     for (int d = 1; d < 7; ++d) sum += std::abs(s.c[d][r]);
-    s.c[0][r] = T(sum + 1.0);
+    s.c[0][r] = T(sum + shift);
     a(r, r) = s.c[0][r];
   }
   return {std::move(s), std::move(a)};
 }
 
+// A's LU factorization by LAPACK: the reference solution of the direct checks and the exact
+// preconditioner's M^{-1}.
+template <class T>
+class LuFactors {
+ public:
+  LuFactors() = default;
+  explicit LuFactors(DenseMatrix<T> a) : f_(std::move(a)), piv_(f_.rows) {
+    const auto n = static_cast<lapack_int>(f_.rows);
+    lapack_int info;
+    if constexpr (std::is_same_v<T, double>)
+      info = LAPACKE_dgetrf(LAPACK_ROW_MAJOR, n, n, f_.values.data(), n, piv_.data());
+    else
+      info = LAPACKE_zgetrf(LAPACK_ROW_MAJOR, n, n,
+                            reinterpret_cast<lapack_complex_double*>(f_.values.data()), n,
+                            piv_.data());
+    if (info != 0) throw Error("testkit: LAPACK could not factor its own reference system");
+  }
+  // x = A^{-1} x.
+  void solve(std::span<T> x) const {
+    const auto n = static_cast<lapack_int>(f_.rows);
+    if constexpr (std::is_same_v<T, double>)
+      LAPACKE_dgetrs(LAPACK_ROW_MAJOR, 'N', n, 1, f_.values.data(), n, piv_.data(), x.data(), 1);
+    else
+      LAPACKE_zgetrs(LAPACK_ROW_MAJOR, 'N', n, 1,
+                     reinterpret_cast<const lapack_complex_double*>(f_.values.data()), n,
+                     piv_.data(), reinterpret_cast<lapack_complex_double*>(x.data()), 1);
+  }
+
+ private:
+  DenseMatrix<T> f_;
+  std::vector<lapack_int> piv_;
+};
+
 template <class T>
 std::vector<T> lapack_solve(DenseMatrix<T> a, std::vector<T> b) {
-  const auto n = static_cast<lapack_int>(a.rows);
-  std::vector<lapack_int> piv(a.rows);
-  lapack_int info;
-  if constexpr (std::is_same_v<T, double>)
-    info = LAPACKE_dgesv(LAPACK_ROW_MAJOR, n, 1, a.values.data(), n, piv.data(), b.data(), 1);
-  else
-    info = LAPACKE_zgesv(LAPACK_ROW_MAJOR, n, 1,
-                         reinterpret_cast<lapack_complex_double*>(a.values.data()), n, piv.data(),
-                         reinterpret_cast<lapack_complex_double*>(b.data()), 1);
-  if (info != 0) throw Error("testkit: LAPACK could not solve its own reference system");
+  LuFactors<T>(std::move(a)).solve(b);
   return b;
 }
+
+// M = A, factored: z = A^{-1} r, so a method that applies its preconditioner converges in an
+// iteration or two on any system, and one that needs as many iterations as without it never
+// applied it. M is built through the operator's action (A times each unit vector), so every
+// storage, matrix-free included, gets the same preconditioner. Host memory only.
+class ExactPreconditioner : public Preconditioner {
+ public:
+  std::vector<OperatorForm> forms() const override {
+    std::vector<OperatorForm> all;
+    for (auto kind : {OperatorKind::Dense, OperatorKind::Csr, OperatorKind::Banded,
+                      OperatorKind::Stencil7, OperatorKind::MatrixFree})
+      for (auto scalar : {ScalarKind::Real, ScalarKind::Complex}) all.push_back({kind, scalar});
+    return all;
+  }
+
+ protected:
+  void setup_impl(std::shared_ptr<const Operator> a) override {
+    if (scalar_of(*a) == ScalarKind::Real)
+      real_ = factor<double>(*a);
+    else
+      complex_ = factor<complex>(*a);
+  }
+  void apply_impl(std::span<const double> r, std::span<double> z) const override {
+    solve(real_, r, z);
+  }
+  void apply_impl(std::span<const complex> r, std::span<complex> z) const override {
+    solve(complex_, r, z);
+  }
+
+ private:
+  template <class T>
+  static LuFactors<T> factor(const Operator& a) {
+    const std::size_t n = rows_of(a);
+    DenseMatrix<T> m(n, n);
+    std::vector<T> e(n), column(n);
+    for (std::size_t j = 0; j < n; ++j) {
+      e[j] = T(1.0);
+      solvent::apply(a, std::span<const T>(e), std::span<T>(column));
+      for (std::size_t i = 0; i < n; ++i) m(i, j) = column[i];
+      e[j] = T{};
+    }
+    return LuFactors<T>(std::move(m));
+  }
+  template <class T>
+  static void solve(const LuFactors<T>& lu, std::span<const T> r, std::span<T> z) {
+    if (z.data() != r.data()) std::copy(r.begin(), r.end(), z.begin());
+    lu.solve(z);
+  }
+
+  LuFactors<double> real_;
+  LuFactors<complex> complex_;
+};
 
 template <class T>
 double backward_error(const DenseMatrix<T>& a, const std::vector<T>& x, const std::vector<T>& b) {
@@ -170,7 +270,7 @@ double backward_error(const DenseMatrix<T>& a, const std::vector<T>& x, const st
 
 template <class T>
 double dense_relative_residual(const DenseMatrix<T>& a, const std::vector<T>& x,
-                         const std::vector<T>& b) {
+                               const std::vector<T>& b) {
   double r2 = 0, b2 = 0;
   for (std::size_t i = 0; i < a.rows; ++i) {
     T r = b[i];
@@ -208,8 +308,8 @@ template <class T>
 void check_system(LinearSolver& solver, const DenseMatrix<T>& a, const Operator& op,
                   const LinearSolverChecks& c, std::mt19937_64& rng, const std::string& what,
                   bool impossible, Problems& out) {
-  const std::string where = fmt::format("{}, {} system, n = {}", what,
-                                        form_text(kind_of(op), scalar_kind_of<T>), a.rows);
+  const std::string where =
+      fmt::format("{}, {} system, n = {}", what, form_text(kind_of(op), scalar_kind_of<T>), a.rows);
   try {
     solver.setup(std::make_shared<const Operator>(op));
   } catch (const DeviceUnavailable&) {
@@ -222,10 +322,13 @@ void check_system(LinearSolver& solver, const DenseMatrix<T>& a, const Operator&
     return;
   }
   const double eps = std::numeric_limits<double>::epsilon();
+  // The second solve starts from the first one's solution, as an integrator's next step
+  // starts from whatever its buffer held (the initial-guess contract): a solver that takes
+  // x = 0 for granted instead of computing b - A x fails there.
+  std::vector<T> x(a.rows, T{});
   for (int rhs = 0; rhs < 2; ++rhs) {
     std::vector<T> b(a.rows);
     for (auto& v : b) v = draw<T>(rng);
-    std::vector<T> x(a.rows, T{});
     SolveStats stats;
     try {
       stats = solver.solve(std::span<const T>(b), std::span<T>(x));
@@ -237,11 +340,13 @@ void check_system(LinearSolver& solver, const DenseMatrix<T>& a, const Operator&
     }
     // The residual of the operator the solver was given, through the SDK's own computation
     // (every storage), which the dense form cross-checks to rounding.
-    const double truth = solvent::relative_residual(op, std::span<const T>(b), std::span<const T>(x));
+    const double truth =
+        solvent::relative_residual(op, std::span<const T>(b), std::span<const T>(x));
     const double dense_truth = dense_relative_residual(a, x, b);
     if (std::abs(truth - dense_truth) > 0.1 * dense_truth + residual_uncertainty(a, x, b) + 1e-12)
-      out.push_back(fmt::format("{}: testkit error: the {} residual {:.3g} is not the dense one {:.3g}",
-                                where, to_string(kind_of(op)), truth, dense_truth));
+      out.push_back(
+          fmt::format("{}: testkit error: the {} residual {:.3g} is not the dense one {:.3g}",
+                      where, to_string(kind_of(op)), truth, dense_truth));
     if (!std::isfinite(truth)) {
       out.push_back(fmt::format("{}: the solution it returned is not finite", where));
       return;
@@ -255,8 +360,8 @@ void check_system(LinearSolver& solver, const DenseMatrix<T>& a, const Operator&
             where, truth, c.tolerance));
     } else if (c.direct) {
       if (!stats.converged)
-        out.push_back(fmt::format("{}: a direct solve reported no success ('{}')", where,
-                                  stats.status));
+        out.push_back(
+            fmt::format("{}: a direct solve reported no success ('{}')", where, stats.status));
       const double be = backward_error(a, x, b);
       if (be > 10.0 * double(a.rows) * eps)
         out.push_back(fmt::format("{}: backward error {:.3g}, above 10 n eps = {:.3g}", where, be,
@@ -273,10 +378,10 @@ void check_system(LinearSolver& solver, const DenseMatrix<T>& a, const Operator&
                                     where, d / nref));
       }
     } else if (!stats.converged) {
-      out.push_back(fmt::format(
-          "{}: no convergence on a well-conditioned Hermitian positive definite system "
-          "(status '{}', true relative residual {:.3g})",
-          where, stats.status, truth));
+      out.push_back(
+          fmt::format("{}: no convergence on a well-conditioned Hermitian positive definite system "
+                      "(status '{}', true relative residual {:.3g})",
+                      where, stats.status, truth));
     } else if (truth > limit) {
       out.push_back(fmt::format(
           "{}: reports convergence, but the true relative residual is {:.3g}, above 10 x the "
@@ -337,33 +442,94 @@ Operator identity(OperatorKind kind) {
 }
 
 constexpr OperatorKind all_kinds[] = {OperatorKind::Dense, OperatorKind::Csr, OperatorKind::Banded,
-                                      OperatorKind::Stencil7};
+                                      OperatorKind::Stencil7, OperatorKind::MatrixFree};
 constexpr ScalarKind all_scalars[] = {ScalarKind::Real, ScalarKind::Complex};
 
+// Calls f(kind, T{}) for every form (kind, scalar type T) that `wanted` selects: the kit's
+// checks are templates on the scalar, the forms a solver declares are values.
+template <class Wanted, class F>
+void for_each_form(Wanted wanted, F f) {
+  for (auto kind : all_kinds)
+    for (auto scalar : all_scalars) {
+      if (!wanted(OperatorForm{kind, scalar})) continue;
+      if (scalar == ScalarKind::Real)
+        f(kind, 0.0);
+      else
+        f(kind, complex{});
+    }
+}
+
 bool has_key(const Schema& schema, const std::string& key) {
-  return std::any_of(schema.begin(), schema.end(), [&](const ParamSpec& p) { return p.name == key; });
+  return std::any_of(schema.begin(), schema.end(),
+                     [&](const ParamSpec& p) { return p.name == key; });
 }
 
 // Every form the solver declares, and with `converted` also every form the core converts for
 // it: what a user gets from any storage.
-void check_forms(LinearSolver& solver, const LinearSolverChecks& c, bool impossible,
-                 bool converted, Problems& out) {
-  for (auto kind : all_kinds)
-    for (auto scalar : all_scalars) {
-      if (!solver.accepts({kind, scalar}) &&
-          !(converted && reachable_form(solver.forms(), {kind, scalar})))
-        continue;
-      if (scalar == ScalarKind::Real)
-        check_form<double>(solver, kind, c, impossible, out);
-      else
-        check_form<complex>(solver, kind, c, impossible, out);
-    }
+void check_forms(LinearSolver& solver, const LinearSolverChecks& c, bool impossible, bool converted,
+                 Problems& out) {
+  for_each_form(
+      [&](OperatorForm f) {
+        return solver.accepts(f) || (converted && reachable_form(solver.forms(), f));
+      },
+      [&](OperatorKind kind, auto zero) {
+        check_form<decltype(zero)>(solver, kind, c, impossible, out);
+      });
+}
+
+// Whether the solver applies the preconditioner it is given, in one declared form: the same
+// system solved without one and with the exact one. The system is the stencil with a small
+// shift (condition number ~100), which takes a Krylov method tens of iterations; with
+// M = A a method that applies M converges in one or two, so one that still needs more than
+// 3, or more than a quarter of its iterations without, never applied it.
+template <class T>
+void check_preconditioned(const std::string& name, const Settings& s, OperatorKind kind,
+                          const LinearSolverChecks& c, Problems& out) {
+  std::mt19937_64 rng(20261123);
+  auto [st, a] = make_stencil<T>(6, rng, 0.1);
+  const auto op = std::make_shared<const Operator>(
+      kind == OperatorKind::Stencil7 ? Operator(st) : to_operator(a, kind));
+  const std::string where = fmt::format("{} system, n = {}, with a preconditioner",
+                                        form_text(kind, scalar_kind_of<T>), a.rows);
+  std::vector<T> b(a.rows), x;
+  for (auto& v : b) v = draw<T>(rng);
+  // A fresh solver each time, so nothing of the first solve helps the second.
+  auto solve = [&](std::shared_ptr<Preconditioner> pc) {
+    auto solver = make_linear_solver(name, s);
+    solver->set_preconditioner(std::move(pc));
+    solver->setup(op);
+    x.assign(a.rows, T{});
+    return solver->solve(std::span<const T>(b), std::span<T>(x));
+  };
+  SolveStats without, with;
+  try {
+    without = solve(nullptr);
+    with = solve(std::make_shared<ExactPreconditioner>());
+  } catch (const DeviceUnavailable&) {
+    throw;
+  } catch (const std::exception& e) {
+    out.push_back(fmt::format("{}: it threw: {}", where, e.what()));
+    return;
+  }
+  const double truth = relative_residual(*op, std::span<const T>(b), std::span<const T>(x));
+  const std::int64_t most = std::max<std::int64_t>(3, without.iterations / 4);
+  if (with.iterations > most)
+    out.push_back(fmt::format(
+        "{}: it ignores its preconditioner: with an exact one (M = A) it took {} iterations, "
+        "without one {}; a method that applies it needs at most {}",
+        where, with.iterations, without.iterations, most));
+  else if (!with.converged || !(truth <= 10.0 * c.tolerance))
+    out.push_back(fmt::format(
+        "{}: with an exact preconditioner (M = A) it did not reach the tolerance (status '{}', "
+        "true relative residual {:.3g})",
+        where, with.status, truth));
 }
 
 }  // namespace
 
 std::vector<std::string> linear_solver_problems(const std::string& name, const Settings& s,
-                                                const LinearSolverChecks& c) {
+                                                const LinearSolverChecks& c,
+                                                std::vector<std::string>* notes) {
   Problems out;
   auto solver = make_linear_solver(name, s);
   if (c.real && !solver->accepts({c.kind, ScalarKind::Real}))
@@ -374,25 +540,41 @@ std::vector<std::string> linear_solver_problems(const std::string& name, const S
                               form_text(c.kind, ScalarKind::Complex)));
   check_forms(*solver, c, false, true, out);
 
+  if (solver->uses_preconditioner()) {
+    const auto device = device_of(name, PluginKind::LinearSolver);
+    if (device != "cpu") {
+      if (notes)
+        notes->push_back(
+            fmt::format("not run with a preconditioner: it works in {} memory, the kit's exact "
+                        "preconditioner in host memory",
+                        device));
+    } else {
+      for_each_form([&](OperatorForm f) { return solver->accepts(f); },
+                    [&](OperatorKind kind, auto zero) {
+                      check_preconditioned<decltype(zero)>(name, s, kind, c, out);
+                    });
+    }
+  }
+
   // A form that neither the solver nor a conversion provides must be refused with
   // UnsupportedOperator, not misread.
-  for (auto kind : all_kinds)
-    for (auto scalar : all_scalars) {
-      if (reachable_form(solver->forms(), {kind, scalar})) continue;
-      const Operator op =
-          scalar == ScalarKind::Real ? identity<double>(kind) : identity<complex>(kind);
-      try {
-        solver->setup(std::make_shared<const Operator>(op));
-        out.push_back(fmt::format("says it does not take {} operators, but setup accepted one",
-                                  form_text(kind, scalar)));
-      } catch (const UnsupportedOperator&) {
-      } catch (const std::exception& e) {
-        out.push_back(fmt::format(
-            "refused a {} operator, which it does not take, with '{}' instead of an "
-            "UnsupportedOperator error",
-            form_text(kind, scalar), e.what()));
-      }
-    }
+  for_each_form(
+      [&](OperatorForm f) { return !reachable_form(solver->forms(), f); },
+      [&](OperatorKind kind, auto zero) {
+        const auto scalar = scalar_kind_of<decltype(zero)>;
+        const Operator op = identity<decltype(zero)>(kind);
+        try {
+          solver->setup(std::make_shared<const Operator>(op));
+          out.push_back(fmt::format("says it does not take {} operators, but setup accepted one",
+                                    form_text(kind, scalar)));
+        } catch (const UnsupportedOperator&) {
+        } catch (const std::exception& e) {
+          out.push_back(
+              fmt::format("refused a {} operator, which it does not take, with '{}' instead of an "
+                          "UnsupportedOperator error",
+                          form_text(kind, scalar), e.what()));
+        }
+      });
 
   // An iterative solver held to 2 iterations cannot reach its tolerance on these systems:
   // reporting convergence there is reporting a wrong answer as right.
@@ -409,8 +591,10 @@ std::vector<std::string> linear_solver_problems(const std::string& name, const S
 
 void check_linear_solver(const std::string& name, const Settings& s, const LinearSolverChecks& c,
                          std::source_location where) {
-  for (const auto& problem : linear_solver_problems(name, s, c))
+  std::vector<std::string> notes;
+  for (const auto& problem : linear_solver_problems(name, s, c, &notes))
     ADD_FAIL_CHECK_AT(where.file_name(), static_cast<int>(where.line()), name << ": " << problem);
+  for (const auto& note : notes) MESSAGE(name << ": " << note);
 }
 
 }  // namespace solvent::testkit

@@ -7,6 +7,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <source_location>
 #include <string>
 #include <vector>
@@ -39,7 +40,14 @@ bool device_available(Preconditioner& pc);
 // - it never reports convergence while the true residual exceeds 10 x tolerance — also on
 //   a system it cannot solve because max_iterations is cut to 2 (iterative solvers whose
 //   schema has max_iterations);
-// - setup is reused by several right-hand sides.
+// - setup is reused by several right-hand sides, and the second solve, started from the
+//   first one's solution as an integrator's next solve is, is as right as the first;
+// - forms() is the truth: matrix-free operators included, every declared form is set up and
+//   solved, and a solver that declares one and then refuses it or throws is named with it;
+// - a solver that uses_preconditioner() applies it: every declared form is solved without
+//   one and with an exact one (M = A, by LAPACK, in host memory), which must bring the
+//   iterations down to at most 3 or a quarter of those without it. Solvers of another device
+//   are not run with it; `notes` (where given) says so.
 // `kind`, `real` and `complex` say which forms the solver must at least declare.
 struct LinearSolverChecks {
   bool real = true;
@@ -54,9 +62,11 @@ struct LinearSolverChecks {
 // empty when it conforms. A plugin that cannot find its device is reported as
 // DeviceUnavailable (thrown), not as a problem.
 std::vector<std::string> linear_solver_problems(const std::string& name, const Settings& s,
-                                                const LinearSolverChecks& c);
+                                                const LinearSolverChecks& c,
+                                                std::vector<std::string>* notes = nullptr);
 
-// The same as doctest failures, each reported at the caller's line (call from a TEST_CASE).
+// The same as doctest failures, each reported at the caller's line, and the notes as doctest
+// messages (call from a TEST_CASE).
 void check_linear_solver(const std::string& name, const Settings& s, const LinearSolverChecks& c,
                          std::source_location where = std::source_location::current());
 
@@ -89,6 +99,46 @@ void check_preconditioner(const std::string& name, const Settings& s = {},
 // defined outside the core) is reported as such, in `skipped`.
 std::vector<std::string> integrator_problems(const std::string& name, const Settings& s,
                                              std::string& skipped);
+
+// What a model promises before anything runs, checked on the core families it offers:
+// - an ImexProblem: its layout has components and points; the initial state, of the layout's
+//   size, is finite and inside the declared ranges (one range per component, or none); the
+//   linear operator is square, of that size, and finite; an exact state at t = 0 (where it
+//   gives one) is the initial state;
+// - a LinearProblem: the matrix is finite and square, the right-hand side finite and of its
+//   size, form() is the matrix's form, and an exact solution (where it gives one) has that
+//   size and a relative residual ||b - A x|| / ||b|| below `tolerance`. The default 1e-3
+//   allows the truncation error a PDE's solution leaves on its grid (grid-equations-3d,
+//   helmholtz); a model whose exact solution is the discrete one should pass 1e-10.
+// A model that offers neither core family is reported in `skipped`. `seed` is the initial
+// state's.
+std::vector<std::string> model_problems(Model& model, std::string& skipped, double tolerance = 1e-3,
+                                        std::uint64_t seed = 0);
+std::vector<std::string> model_problems(const std::string& name, const Settings& s,
+                                        std::string& skipped, double tolerance = 1e-3);
+void check_model(const std::string& name, const Settings& s = {}, double tolerance = 1e-3,
+                 std::source_location where = std::source_location::current());
+
+// A run of an integrator as `solvent run` does it, for tests of a model of one's own: no
+// logger, observer or timer to write, nothing written to disk by the core.
+struct IntegratorRun {
+  RunResult result;                // steps, final time, last solve
+  std::int64_t states = 0;         // the states the integrator reported, the initial one included
+  std::vector<double> state;       // the last state reported (time steppers)
+  std::optional<Vector> solution;  // the solution reported (steady integrators)
+};
+
+// Runs the installed `integrator` (with its settings `s`) on `model` with the linear solver
+// `solver` (its settings `solver_settings`) where the integrator needs one. Throws what the
+// run throws (DivergenceError, SolverError, ...).
+IntegratorRun run_integrator(const std::string& integrator, Model& model, const Settings& s = {},
+                             const std::string& solver = "lapack",
+                             const Settings& solver_settings = {});
+// The same on the installed model `model`, made with `model_settings`.
+IntegratorRun run_integrator(const std::string& integrator, const std::string& model,
+                             const Settings& s = {}, const Settings& model_settings = {},
+                             const std::string& solver = "lapack",
+                             const Settings& solver_settings = {});
 
 // Runs an ImexProblem-advancing integrator on a linear test problem u' = Lin u + N(u, t)
 // with a known solution and returns the measured order of accuracy in dt.

@@ -64,6 +64,13 @@ struct BicgstabL {
         for (std::size_t i = 0; i <= j; ++i) s.axpy(-alpha, u[i + 1], r[i]);
         b_op(r[j], r[j + 1]);
         s.axpy(alpha, u[0], y);
+        // r_0 may reach the tolerance inside the cycle (after the first step, with a near-exact
+        // preconditioner): the next step would divide rounding noise by rounding noise and
+        // throw y away, so the cycle ends here when the true residual confirms it.
+        if (j + 1 < l) {
+          const double inner = s.norm(r[0]);
+          if (inner <= mon.target() && mon.record(inner, y, &r[0]) == Next::stop) return;
+        }
       }
       if (breakdown) {
         if (!progressed) {
