@@ -1,10 +1,11 @@
 // The configuration loader on arbitrary bytes: TOML parsing, the --set overrides (leading
-// lines "--set section.key=value" of the input) and the checking of the document against
-// the core's schemas and the plugin search (no plugins are built next to the fuzz targets,
-// so every plugin section is checked as naming an unknown plugin). It may refuse an input
-// only with a solvent::Error; anything else escapes and libFuzzer reports it.
+// lines "--set section.key=value" of the input), the [sweep] table's members and the checking of
+// the document against the core's schemas and the plugin search (no plugins are built next to the
+// fuzz targets, so every plugin section is checked as naming an unknown plugin). It may refuse an
+// input only with a solvent::Error; anything else escapes and libFuzzer reports it.
 #include "config/config_document.hpp"
 #include "config/config_validation.hpp"
+#include "sweep/sweep_plan.hpp"
 
 #include <solvent/errors.hpp>
 
@@ -46,7 +47,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   constexpr std::string_view set = "--set ";
   while (text.starts_with(set)) {
     const auto end = text.find('\n');
-    overrides.emplace_back(text.substr(set.size(), end == text.npos ? text.npos : end - set.size()));
+    overrides.emplace_back(
+        text.substr(set.size(), end == text.npos ? text.npos : end - set.size()));
     text.remove_prefix(end == text.npos ? text.size() : end + 1);
   }
   {
@@ -55,8 +57,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   try {
     const auto doc = solvent::load_config_document(input_file(), overrides);
-    const auto resolved = solvent::resolve_config(doc);
-    resolved.to_toml();
+    // A [sweep] table is read into its members (each member's document is then checked
+    // as a run's is, when it runs).
+    if (solvent::has_sweep(doc))
+      solvent::plan_sweep(input_file(), overrides);
+    else
+      solvent::resolve_config(doc).to_toml();
   } catch (const solvent::Error&) {
   }
   return 0;

@@ -1,8 +1,8 @@
 // Plugin creation by name for programs that embed Solvent (the testkit, the benchmarks, a
 // Python module): the same search path, schema validation and defaults as `solvent run`,
 // with settings given in code instead of a TOML file.
-#include <solvent/plugin_factory.hpp>
 #include <solvent/errors.hpp>
+#include <solvent/plugin_factory.hpp>
 
 #include "loader/plugin_registry.hpp"
 
@@ -24,7 +24,9 @@ PluginRegistry& registry() {
 
 toml::table to_table(const Settings& s) {
   toml::table t;
-  for (const auto& [k, v] : s) {
+  // Not a structured binding: clang before 16 (the fuzz build) cannot capture one.
+  for (const auto& entry : s) {
+    const std::string& k = entry.first;
     std::visit(
         [&](const auto& x) {
           using X = std::decay_t<decltype(x)>;
@@ -37,7 +39,7 @@ toml::table to_table(const Settings& s) {
             t.insert_or_assign(k, std::move(a));
           }
         },
-        v);
+        entry.second);
   }
   return t;
 }

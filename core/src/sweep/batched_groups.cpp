@@ -83,7 +83,8 @@ std::optional<Parameters> batch_parameters(const Schema& schema, const Parameter
   }
   for (const auto& [name, entry] : member.entries())
     if (entry.origin != Origin::Default &&
-        std::none_of(schema.begin(), schema.end(), [&](const auto& s) { return s.name == name; })) {
+        std::none_of(schema.begin(), schema.end(),
+                     [&name = name](const auto& s) { return s.name == name; })) {
       why = fmt::format("[integrator] {} has no counterpart in the batch integrator", name);
       return std::nullopt;
     }
@@ -118,7 +119,8 @@ std::vector<std::size_t> BatchedExecutor::start(std::span<const std::size_t> can
       const std::vector<std::size_t> group(
           members.begin() + std::ptrdiff_t(first),
           members.begin() + std::ptrdiff_t(std::min(members.size(), first + max_batch)));
-      if (group.size() > 1 && run_batch(group)) started.insert(started.end(), group.begin(), group.end());
+      if (group.size() > 1 && run_batch(group))
+        started.insert(started.end(), group.begin(), group.end());
     }
   std::vector<std::size_t> rest;
   for (const auto member : candidates)
@@ -202,8 +204,15 @@ bool BatchedExecutor::run_batch(const std::vector<std::size_t>& group) {
     opt.output_dir = member_dir(members_dir_, m->index);
     opt.overwrite = true;
     opt.progress = ProgressMode::Never;
-    opt.argv = {"solvent", "run", plan_.file.string(), "--sweep-member", std::to_string(m->index),
-                "--output", opt.output_dir->string(), "--overwrite", "--no-progress",
+    opt.argv = {"solvent",
+                "run",
+                plan_.file.string(),
+                "--sweep-member",
+                std::to_string(m->index),
+                "--output",
+                opt.output_dir->string(),
+                "--overwrite",
+                "--no-progress",
                 fmt::format("(advanced in a batch by {})", plan_.batch)};
     // The member's own run, its integrator's steps replaced by those the batch recorded.
     auto replay = [&](Integrator&, Model&, LinearSolver*, RunContext& ctx) {
