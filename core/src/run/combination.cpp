@@ -40,8 +40,9 @@ PluginSet create_plugins(const ResolvedConfig& cfg, const Communicator& comm) {
   auto model_context = context_for(*cfg.model, comm);
   if (cfg.run.string("balance") == "measured" && comm.size() > 1) {
     if (!p.linear_solver)
-      throw ConfigError({"[run] balance = \"measured\" sizes the blocks by the linear solver's "
-                         "speed, but the run has no [linear_solver]"});
+      throw ConfigError(
+          {"[run] balance = \"measured\" sizes the blocks by the linear solver's "
+           "speed, but the run has no [linear_solver]"});
     // Every rank measures; a rank whose solver has no calibration sends 0, so all ranks
     // learn it together and refuse together.
     std::vector<double> speeds(static_cast<std::size_t>(comm.size()), 0.0);
@@ -59,10 +60,41 @@ PluginSet create_plugins(const ResolvedConfig& cfg, const Communicator& comm) {
   p.model = create_model(*cfg.model->plugin, model_context);
   p.integrator = create_integrator(*cfg.integrator->plugin, context_for(*cfg.integrator, comm));
   if (cfg.preconditioner)
-    p.preconditioner = create_preconditioner(*cfg.preconditioner->plugin,
-                                             context_for(*cfg.preconditioner, comm));
+    p.preconditioner =
+        create_preconditioner(*cfg.preconditioner->plugin, context_for(*cfg.preconditioner, comm));
   return p;
 }
+
+namespace {
+
+// The conversion guard of LinearSolver::setup, checked before anything is assembled where
+// the model knows its size from its layout (the grid models, the 1D model): a solver of
+// dense storage on a sparse system of n unknowns needs n^2 scalars. Banded widths are
+// known only once the operator exists; a model without a layout (a mesh) is met by the
+// guard itself, at the first setup.
+std::optional<std::string> dense_conversion_problem(const ResolvedConfig& cfg, Model& model,
+                                                    OperatorForm system, OperatorForm solver) {
+  if (solver.kind != OperatorKind::Dense || system.kind == OperatorKind::Dense) return std::nullopt;
+  std::optional<FieldLayout> layout;
+  if (model.linear())
+    layout = model.linear()->layout();
+  else if (model.imex())
+    layout = model.imex()->layout();
+  if (!layout || layout->size() == 0) return std::nullopt;
+  const double n = double(layout->size());
+  const double bytes = n * n * (solver.scalar == ScalarKind::Complex ? 16.0 : 8.0);
+  const double limit_mib = cfg.solver_core.real("max_conversion_mib");
+  if (bytes <= limit_mib * double(1 << 20)) return std::nullopt;
+  const auto& solver_role = *cfg.linear_solver;
+  return fmt::format(
+      "{}: linear solver '{}' takes dense storage: the {} system of {} unknowns would take "
+      "{:.1f} MiB as a dense matrix, more than [linear_solver] max_conversion_mib = {}; choose "
+      "a solver that keeps it sparse, or raise the limit",
+      solver_role.where, name_of(solver_role), to_string(system.kind), layout->size(),
+      bytes / double(1 << 20), limit_mib);
+}
+
+}  // namespace
 
 std::vector<std::string> combination_problems(const ResolvedConfig& cfg, const PluginSet& p) {
   std::vector<std::string> problems;
@@ -79,10 +111,10 @@ std::vector<std::string> combination_problems(const ResolvedConfig& cfg, const P
     problems.push_back(fmt::format("{}: integrator '{}' needs a [linear_solver] section",
                                    integrator.where, name_of(integrator)));
   if (!needs && p.linear_solver)
-    problems.push_back(fmt::format(
-        "{}: integrator '{}' uses no linear solver; remove [linear_solver] (and any "
-        "[preconditioner])",
-        cfg.linear_solver->where, name_of(integrator)));
+    problems.push_back(
+        fmt::format("{}: integrator '{}' uses no linear solver; remove [linear_solver] (and any "
+                    "[preconditioner])",
+                    cfg.linear_solver->where, name_of(integrator)));
   if (!p.linear_solver || !needs) return problems;
 
   const auto& solver = *cfg.linear_solver;
@@ -95,11 +127,16 @@ std::vector<std::string> combination_problems(const ResolvedConfig& cfg, const P
           "{}: linear solver '{}' cannot solve the {} {} system that integrator '{}' builds for "
           "model '{}': {}",
           solver.where, name_of(solver), to_string(system->scalar), to_string(system->kind),
-          name_of(integrator), name_of(*cfg.model), why_unreachable(*system, p.linear_solver->forms())));
+          name_of(integrator), name_of(*cfg.model),
+          why_unreachable(*system, p.linear_solver->forms())));
+  }
+  if (solver_form && system) {
+    if (auto problem = dense_conversion_problem(cfg, *p.model, *system, *solver_form))
+      problems.push_back(*problem);
   }
   if (cfg.fallback_solver && system) {
-    const auto fallback = create_linear_solver(*cfg.fallback_solver->plugin,
-                                               context_for(*cfg.fallback_solver));
+    const auto fallback =
+        create_linear_solver(*cfg.fallback_solver->plugin, context_for(*cfg.fallback_solver));
     if (!reachable_form(fallback->forms(), *system))
       problems.push_back(fmt::format(
           "{}: the fallback linear solver '{}' cannot solve the {} {} system of integrator '{}': "
@@ -130,8 +167,7 @@ std::vector<std::string> combination_notes(const ResolvedConfig& cfg, const Plug
     notes.push_back(fmt::format(
         "{}: preconditioner '{}' is not used: linear solver '{}' applies none (it solves "
         "directly)",
-        cfg.preconditioner->where, name_of(*cfg.preconditioner),
-        name_of(*cfg.linear_solver)));
+        cfg.preconditioner->where, name_of(*cfg.preconditioner), name_of(*cfg.linear_solver)));
   return notes;
 }
 

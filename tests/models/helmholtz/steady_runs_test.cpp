@@ -88,3 +88,16 @@ TEST_CASE("a conversion beyond max_conversion_mib: a configuration error (exit 2
   CHECK(r.output.find("nothing was run") == std::string::npos);
   CHECK(record_value("conversion-guard", "status") == "'failed'");
 }
+
+TEST_CASE("a dense solver on a grid whose dense matrix passes the limit is refused unassembled") {
+  // The grid model knows its size before assembly, so the combination check (the one
+  // `validate` runs) finds what the guard would, before any output exists.
+  const auto r = solvent("run config/matm-poisson.toml --set linear_solver.type=lapack --output " +
+                         output_dir("dense-grid"));
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.find("nothing was run") != std::string::npos);
+  CHECK(r.output.find("error: --set: linear solver 'lapack' takes dense storage: the stencil7 "
+                      "system of 274625 unknowns would take 575400.5 MiB as a dense matrix, more "
+                      "than [linear_solver] max_conversion_mib = 2048; choose a solver that keeps "
+                      "it sparse, or raise the limit") != std::string::npos);
+}
