@@ -55,11 +55,6 @@ void copy_to_host(void* dst, const void* src, std::size_t bytes, void* stream,
   copy(dst, src, bytes, cudaMemcpyDeviceToHost, stream, context, "copy to the host");
 }
 
-void copy_on_device(void* dst, const void* src, std::size_t bytes, void* stream,
-                    const char* context) {
-  copy(dst, src, bytes, cudaMemcpyDeviceToDevice, stream, context, "copy on the device");
-}
-
 void synchronize(const char* context) {
   check(cudaDeviceSynchronize(), context, "cudaDeviceSynchronize");
 }

@@ -357,14 +357,10 @@ bool flat(const RawMesh& raw, const RawTet& t) {
   std::array<Point, 3> e;
   double scale = 1.0;
   for (int k = 0; k < 3; ++k) {
-    const Point& p = raw.nodes.at(t.nodes[k + 1]);
-    e[k] = {p[0] - p0[0], p[1] - p0[1], p[2] - p0[2]};
-    scale *= std::sqrt(e[k][0] * e[k][0] + e[k][1] * e[k][1] + e[k][2] * e[k][2]);
+    e[k] = minus(raw.nodes.at(t.nodes[k + 1]), p0);
+    scale *= std::sqrt(dot(e[k], e[k]));
   }
-  const double six_volume = e[0][0] * (e[1][1] * e[2][2] - e[1][2] * e[2][1]) -
-                            e[0][1] * (e[1][0] * e[2][2] - e[1][2] * e[2][0]) +
-                            e[0][2] * (e[1][0] * e[2][1] - e[1][1] * e[2][0]);
-  return !(std::abs(six_volume) > 1e-12 * scale);
+  return !(std::abs(dot(e[0], cross(e[1], e[2]))) > 1e-12 * scale);
 }
 
 }  // namespace

@@ -27,8 +27,6 @@ void copy_to_device(void* dst, const void* src, std::size_t bytes, void* stream 
                     const char* context = device_memory_context);
 void copy_to_host(void* dst, const void* src, std::size_t bytes, void* stream = nullptr,
                   const char* context = device_memory_context);
-void copy_on_device(void* dst, const void* src, std::size_t bytes, void* stream = nullptr,
-                    const char* context = device_memory_context);
 void synchronize(const char* context = device_memory_context);
 
 // Page-locks existing host memory (cudaHostRegister) while the object lives, so copies to and

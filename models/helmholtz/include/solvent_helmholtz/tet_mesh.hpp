@@ -10,6 +10,18 @@ namespace solvent::helmholtz {
 
 using Point = std::array<double, 3>;
 
+// The vector arithmetic of a tetrahedron's geometry, shared by the reader's volume check and
+// the P1 assembly.
+inline Point minus(const Point& a, const Point& b) {
+  return {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+}
+inline Point cross(const Point& a, const Point& b) {
+  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+}
+inline double dot(const Point& a, const Point& b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
 struct BoundaryGroup {
   std::string name;
   std::vector<std::array<std::int32_t, 3>> triangles;  // node indices

@@ -53,8 +53,7 @@ class DeviceSpace {
         n_(rows_of(a)),
         pc_(pc),
         workspace_(device::dots_workspace(device::max_dots)),
-        host_scalars_(static_cast<T*>(solvent::cuda::allocate_pinned(device::max_dots * sizeof(T))),
-                      &solvent::cuda::release_pinned) {
+        host_scalars_(device::max_dots) {
     if (const auto* csr = std::get_if<const CsrMatrix<T>*>(&a)) {
       const CsrMatrix<T>& m = **csr;
       row_ptr_ = solvent::cuda::DeviceArray<std::int32_t>(m.row_ptr.data(), m.row_ptr.size());
@@ -74,9 +73,8 @@ class DeviceSpace {
       constexpr std::size_t digits = 2 * device::max_dots * ExactSum::digit_count;
       line_digits_ = solvent::cuda::DeviceArray<std::int64_t>(digits);
       line_nonfinite_ = solvent::cuda::DeviceArray<double>(2 * device::max_dots);
-      host_digits_.reset(static_cast<std::int64_t*>(solvent::cuda::allocate_pinned(digits * 8)));
-      host_nonfinite_.reset(
-          static_cast<double*>(solvent::cuda::allocate_pinned(2 * device::max_dots * 8)));
+      host_digits_ = solvent::cuda::PinnedArray<std::int64_t>(digits);
+      host_nonfinite_ = solvent::cuda::PinnedArray<double>(2 * device::max_dots);
       if (s.distributed()) {
         comm_ = s.block->comm;
         halo_ = std::make_unique<HaloExchange<T>>(*s.block, HaloExchange<T>::Layout::Block);
@@ -131,15 +129,15 @@ class DeviceSpace {
     if (line_ > 0) {
       constexpr std::size_t parts = std::is_same_v<T, double> ? 1 : 2;
       std::vector<ExactSum> sums(parts * ys.size());
-      device::LineDotsWorkspace w{line_digits_.data(), line_nonfinite_.data(), host_digits_.get(),
-                                  host_nonfinite_.get()};
+      device::LineDotsWorkspace w{line_digits_.data(), line_nonfinite_.data(), host_digits_.data(),
+                                  host_nonfinite_.data()};
       device::line_dots<T>(len(), line_, x.data(), raw.data(), static_cast<int>(raw.size()), w,
                            sums);
       return exact_values<T>(sums, ys.size(), comm_);
     }
     device::dots<T>(len(), x.data(), raw.data(), static_cast<int>(raw.size()), workspace_.data(),
-                    host_scalars_.get());
-    return std::vector<T>(host_scalars_.get(), host_scalars_.get() + ys.size());
+                    host_scalars_.data());
+    return std::vector<T>(host_scalars_.data(), host_scalars_.data() + ys.size());
   }
 
   void apply(const Vector& x, Vector& y) const {
@@ -186,8 +184,8 @@ class DeviceSpace {
   std::string device_name_;
   std::size_t n_;
   const Preconditioner* pc_;
-  mutable solvent::cuda::DeviceArray<T> workspace_;  // reduction partial sums
-  std::unique_ptr<T, void (*)(void*)> host_scalars_;
+  mutable solvent::cuda::DeviceArray<T> workspace_;     // reduction partial sums
+  mutable solvent::cuda::PinnedArray<T> host_scalars_;  // the dots, read by the host
   solvent::cuda::DeviceArray<std::int32_t> row_ptr_, col_idx_;
   solvent::cuda::DeviceArray<T> values_;
   int group_ = 1;
@@ -197,9 +195,8 @@ class DeviceSpace {
   std::int64_t line_ = 0;
   mutable solvent::cuda::DeviceArray<std::int64_t> line_digits_;
   mutable solvent::cuda::DeviceArray<double> line_nonfinite_;
-  std::unique_ptr<std::int64_t, void (*)(void*)> host_digits_{nullptr,
-                                                              &solvent::cuda::release_pinned};
-  std::unique_ptr<double, void (*)(void*)> host_nonfinite_{nullptr, &solvent::cuda::release_pinned};
+  mutable solvent::cuda::PinnedArray<std::int64_t> host_digits_;
+  mutable solvent::cuda::PinnedArray<double> host_nonfinite_;
   // A distributed stencil: the ranks, the host side of the exchange, the packed faces on
   // the device.
   const Communicator* comm_ = nullptr;
