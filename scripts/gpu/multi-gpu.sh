@@ -5,10 +5,14 @@
 #                                         GPUS ranks with GPU peer halos (a run still going
 #                                         after 90 s has its stacks taken with cuda-gdb);
 #                                         compute-sanitizer memcheck on 2 ranks
-#   bash scripts/gpu/multi-gpu.sh matm    matm-cuda on 1 to GPUS GPUs, coupling pipeline and
-#                                         block, Poisson and convection-diffusion at SIZE^3
-#                                         (default 384) to 1e-8: iterations, set-up, solve
-#                                         and whole-run seconds, each against one GPU
+#   bash scripts/gpu/multi-gpu.sh matm    matm-cuda on every split of 1 to GPUS ranks at 64^3
+#                                         (iterations and last residual against one GPU, GPU
+#                                         peer and host-staged sweeps), then on 1 to GPUS GPUs
+#                                         in each of VARIANTS (coupling:halo, default
+#                                         "pipeline:auto pipeline:host block:auto"), Poisson
+#                                         and convection-diffusion at SIZE^3 (default 384) to
+#                                         1e-8: iterations, set-up, solve and whole-run
+#                                         seconds, each against one GPU
 # Results under $OUT.
 SECONDS=0
 mode=${1:-check}
@@ -74,25 +78,43 @@ if [ "$mode" = check ]; then
 fi
 
 if [ "$mode" = matm ]; then
+  splits="1x1x1 1x1x2 1x2x1"
+  [ $gpus -ge 4 ] && splits="$splits 1x1x4 1x2x2 1x4x1"
+  for problem in poisson convection-diffusion; do
+    grid $w/split-$problem.toml matm-cuda $problem 64 1e-8
+    for split in $splits; do for halo in auto host; do
+      n=$(( $(echo $split | tr x '*') ))
+      [ $n = 1 ] && [ $halo = host ] && continue
+      dir=$w/split-$problem-$split-$halo
+      SOLVENT_CUDA_HALO=$halo timeout 120 mpirun -n $n -x SOLVENT_CUDA_HALO $solvent run $w/split-$problem.toml \
+        --set "model.split=\"$split\"" --output $dir > $OUT/split-$problem-$split-$halo.log 2>&1
+      echo "matm-cuda $problem $split halo $halo: exit $?, $(value $dir iterations) iterations, last residual $(tail -1 $dir/residual_history.csv | cut -d, -f2), $(value $dir sweep_handoff)"
+    done; done
+  done | tee "$OUT/matm-splits.txt"
+  echo "== matm splits ($SECONDS s)"
   size=${SIZE:-384}
   echo "| problem | GPUs | coupling | iterations | set-up s | solve s | whole run s | solve vs 1 GPU |" > "$OUT/matm.md"
   echo "| --- | --- | --- | --- | --- | --- | --- | --- |" >> "$OUT/matm.md"
   for problem in ${PROBLEMS:-poisson convection-diffusion}; do
     grid $w/$problem.toml matm-cuda $problem $size 1e-8
     base=""
-    for n in $(seq 1 $gpus); do for coupling in pipeline block; do
-      [ $n = 1 ] && [ $coupling = block ] && continue
-      dir=$w/$problem-$n-$coupling
-      timeout 300 mpirun -n $n $solvent run $w/$problem.toml --set "linear_solver.coupling=\"$coupling\"" \
-        --output $dir > $OUT/matm-$problem-$n-$coupling.log 2>&1 || { echo "$problem $n $coupling: exit $?"; tail -3 $OUT/matm-$problem-$n-$coupling.log; continue; }
+    for n in $(seq 1 $gpus); do for variant in ${VARIANTS:-pipeline:auto pipeline:host block:auto}; do
+      coupling=${variant%:*} halo=${variant#*:}
+      [ $n = 1 ] && [ $variant != pipeline:auto ] && continue
+      [ $n = 3 ] && continue
+      dir=$w/$problem-$n-$coupling-$halo
+      SOLVENT_CUDA_HALO=$halo timeout 300 mpirun -n $n -x SOLVENT_CUDA_HALO $solvent run $w/$problem.toml \
+        --set "linear_solver.coupling=\"$coupling\"" --output $dir > $OUT/matm-$problem-$n-$coupling-$halo.log 2>&1 ||
+        { echo "$problem $n $coupling $halo: exit $?"; tail -3 $OUT/matm-$problem-$n-$coupling-$halo.log; continue; }
       solve=$(sed -n '/^\[seconds\]/,$p' $dir/record.toml | sed -n 's/^solve = //p')
       # Everything before the first iteration: the plugins (the model assembles), the
       # operator and right-hand side, the core's wiring, the solver's split and upload.
       setup=$(sed -n '/^\[seconds\]/,$p' $dir/record.toml | awk -F' = ' '/^(plugins|assembly|setup|solver_setup) =/ {s += $2} END {print s}')
       wall=$(sed -n '/^\[seconds\]/,$p' $dir/record.toml | sed -n 's/^wall = //p')
       [ -z "$base" ] && base=$solve
-      echo "  $problem $n $coupling phases: $(sed -n '/^\[seconds\]/,/^$/p' $dir/record.toml | sed 1d | tr '\n' ' ')"
-      printf '| %s %s^3 | %s | %s | %s | %.2f | %.2f | %.2f | %.2fx |\n' $problem $size $n $coupling \
+      echo "  $problem $n $coupling $halo phases: $(sed -n '/^\[seconds\]/,/^$/p' $dir/record.toml | sed 1d | tr '\n' ' ')"
+      [ $n -gt 1 ] && [ $coupling = pipeline ] && coupling="pipeline, $(value $dir sweep_handoff)"
+      printf '| %s %s^3 | %s | %s | %s | %.2f | %.2f | %.2f | %.2fx |\n' $problem $size $n "$coupling" \
         "$(value $dir iterations)" $setup $solve $wall $(python3 -c "print($base/$solve)") | tee -a "$OUT/matm.md"
     done; done
   done

@@ -30,7 +30,7 @@ double* DeviceMatm::allocate(std::size_t n) {
 }
 
 DeviceMatm::DeviceMatm(const SplitStencil& a, const SweepShape& shape, int fragments,
-                       bool pipelined)
+                       bool pipelined, bool all_on_gpu)
     : own_(a.own()),
       shape_(shape),
       self_adjoint_(a.self_adjoint()),
@@ -38,8 +38,14 @@ DeviceMatm::DeviceMatm(const SplitStencil& a, const SweepShape& shape, int fragm
       active_(a.size()) {
   for (std::size_t m = 0; m < n_; ++m) active_[m] = a.c0()[m] != 0.0;
   if (a.block()) {
-    links_.emplace(*a.block(), pipelined);
+    const GridBlock& block = *a.block();
+    links_.emplace(block, pipelined);
     fragments_ = links_->fragments(fragments);
+    if (pipelined && all_on_gpu && solvent::cuda::PeerWindow::available(*block.comm, true)) {
+      // One launch a sweep: the wavefront crosses the ranks inside it.
+      fragments_ = 1;
+      open_peer_slots(block);
+    }
   }
   try {
     const SplitView host = a.view();
@@ -143,6 +149,7 @@ void DeviceMatm::upload(std::span<const double> f, std::span<const double> x) {
   // A launch leaves every slot it used armed; armed again all the same, so that no value
   // of a launch that failed half-way reaches this solve.
   arm_handoff(handoff_, handoff_slots_);
+  if (peers_) arm_handoff(reinterpret_cast<double*>(peers_->local()), peer_slots_);
   check(cudaEventRecord(static_cast<cudaEvent_t>(start_)), "cudaEventRecord");
 }
 
@@ -187,9 +194,43 @@ std::vector<double> DeviceMatm::fetch_sums(int first, int count) const {
 }
 
 SweepRange DeviceMatm::fragment(int q, bool upper) const {
-  if (!links_) return {own_, own_.lo[0], own_.hi[0]};
+  if (!links_) return {own_, own_.lo[0], own_.hi[0], {}};
+  if (peers_) return {own_, own_.lo[0], own_.hi[0], upper ? upper_peers_ : lower_peers_};
   const auto [i0, i1] = links_->fragment(q, fragments_, !upper);
-  return {own_, i0, i1};
+  return {own_, i0, i1, {}};
+}
+
+// The slots of the faces along axes 2 and 3 (faces 2 to 5), one per node of the face; a
+// lower sweep reads those of its lower faces (2, 4) and stores into the upper neighbours'
+// parts for the same faces, an upper sweep the other way round.
+void DeviceMatm::open_peer_slots(const GridBlock& block) {
+  const auto neighbours = block.blocks.neighbours(block.rank);
+  const index_t ni = own_.hi[0] - own_.lo[0], nj = own_.hi[1] - own_.lo[1],
+                nk = own_.hi[2] - own_.lo[2];
+  std::array<std::size_t, 7> offset{};
+  for (int f = 0; f < 6; ++f) {
+    const index_t nodes = neighbours[f] < 0 || f < 2 ? 0 : f < 4 ? nk * ni : nj * ni;
+    offset[f + 1] = offset[f] + static_cast<std::size_t>(nodes) * sizeof(double);
+  }
+  peer_slots_ = offset[6] / sizeof(double);
+  peers_.emplace(*block.comm, neighbours, offset, offset[6], "matm-cuda (sweep slots)");
+  auto local = [&](int f) {
+    return neighbours[f] < 0 ? nullptr
+                             : reinterpret_cast<double*>(peers_->local() + offset[f]);
+  };
+  // The neighbour across face f keeps our values for its face f xor 1.
+  auto remote = [&](int f) {
+    return neighbours[f] < 0 ? nullptr
+                             : reinterpret_cast<double*>(peers_->remote(f) +
+                                                         peers_->remote_offset(f)[f ^ 1]);
+  };
+  for (int axis = 0; axis < 2; ++axis) {
+    const int lower_face = 2 + 2 * axis, upper_face = lower_face + 1;
+    lower_peers_.in[axis] = local(lower_face);
+    lower_peers_.out[axis] = remote(upper_face);
+    upper_peers_.in[axis] = local(upper_face);
+    upper_peers_.out[axis] = remote(lower_face);
+  }
 }
 
 // Each fragment, on every rank, in the same order: received from the ranks the sweep comes
@@ -199,7 +240,7 @@ void DeviceMatm::lower_sweep(const double* src, double omega, double* dot, bool 
   int tiles = 0;
   for (int q = 0; q < fragments_; ++q) {
     const SweepRange r = fragment(q, false);
-    if (links_) receive_strips(y_, r, true);
+    if (links_ && !peers_) receive_strips(y_, r, true);
     if (of_product)
       lower_sweep_of_product(view_, r, src, r_, y_, omega, shape_, tickets_, handoff_,
                              partials_ + width * tiles);
@@ -207,7 +248,7 @@ void DeviceMatm::lower_sweep(const double* src, double omega, double* dot, bool 
       cuda::lower_sweep(view_, r, src, y_, omega, shape_, tickets_, handoff_,
                         dot ? partials_ + tiles : nullptr);
     tiles += sweep_tiles(r, shape_);
-    if (links_) send_strips(y_, r, true);
+    if (links_ && !peers_) send_strips(y_, r, true);
   }
   if (dot) reduce_partials(partials_, tiles, width, dot);
 }
@@ -215,9 +256,9 @@ void DeviceMatm::lower_sweep(const double* src, double omega, double* dot, bool 
 void DeviceMatm::upper_sweep(double omega) {
   for (int q = 0; q < fragments_; ++q) {
     const SweepRange r = fragment(q, true);
-    if (links_) receive_strips(w_, r, false);
+    if (links_ && !peers_) receive_strips(w_, r, false);
     cuda::upper_sweep(view_, r, y_, w_, omega, shape_, tickets_, handoff_);
-    if (links_) send_strips(w_, r, false);
+    if (links_ && !peers_) send_strips(w_, r, false);
   }
 }
 

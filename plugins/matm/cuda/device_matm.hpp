@@ -13,10 +13,17 @@
 // one GPU's to rounding. The exchanges, fragments, messages and sums are the CPU backend's,
 // in the same order, so a rank on the GPU and a neighbour on the CPU share a run. On one
 // rank: one fragment, nothing staged.
+//
+// When every rank has a GPU of its own on one host and the GPUs map each other's memory
+// (PeerWindow), the pipelined sweeps are not staged at all: each rank sweeps its whole block
+// in one launch, and the launches of all ranks form one wavefront, the boundary values
+// stored straight into the neighbour's waiting slots (SweepPeers). The same nodes are
+// computed from the same values as with staging, so the iterates do not change.
 #include "cuda/kernels.hpp"
 #include "src/rank_links.hpp"
 
 #include <solvent/device/device_array.hpp>
+#include <solvent/device/peer_window.hpp>
 #include <solvent_matm/iteration.hpp>
 #include <solvent_matm/split_stencil.hpp>
 
@@ -32,7 +39,10 @@ class DeviceMatm final : public MatmBackend {
   // fragments: the pieces of axis 1 a sweep is pipelined in over ranks (0: RankLinks'
   // default; ignored on one rank); pipelined: false for the "block" coupling (RankLinks),
   // in which every rank sweeps its block in one launch and nothing crosses in a sweep.
-  DeviceMatm(const SplitStencil& a, const SweepShape& shape, int fragments, bool pipelined);
+  // all_on_gpu: every rank of the run has this backend (no CPU rank expects strips), so the
+  // sweeps may go GPU to GPU where PeerWindow::available says so (collective then).
+  DeviceMatm(const SplitStencil& a, const SweepShape& shape, int fragments, bool pipelined,
+             bool all_on_gpu);
   ~DeviceMatm() override;
   DeviceMatm(const DeviceMatm&) = delete;
   DeviceMatm& operator=(const DeviceMatm&) = delete;
@@ -45,6 +55,8 @@ class DeviceMatm final : public MatmBackend {
   double device_seconds() const { return device_seconds_; }
   std::size_t device_bytes() const { return bytes_; }
   int fragments() const { return fragments_; }
+  // Over ranks: the sweeps hand their planes GPU to GPU (true) or through the host.
+  bool sweeps_peer_to_peer() const { return peers_.has_value(); }
   // The sweep shape in use (resolved: no zeros).
   const SweepShape& shape() const { return shape_; }
 
@@ -64,6 +76,7 @@ class DeviceMatm final : public MatmBackend {
   // The range of fragment q (0 first) of a sweep, in the order the sweep takes them
   // (RankLinks::fragment; the whole line on one rank).
   SweepRange fragment(int q, bool upper) const;
+  void open_peer_slots(const GridBlock& block);
   // y = (D + w R1)^-1 src, with (D y, y) into *dot where dot != nullptr; w = (D + w R2)^-1 D y.
   // of_product: src is w and the sweep's source A0 w (lower_sweep_of_product), and dot[0..4]
   // receives (D w, w), (D^-1 R2 w, R2 w), (A0 w, w), (r, w), (D y, y).
@@ -99,6 +112,11 @@ class DeviceMatm final : public MatmBackend {
   // Page-locked staging, laid out as the halo's send and receive buffers; a fragment's strip
   // of face f uses the start of face f's part.
   solvent::cuda::PinnedArray<double> staged_send_, staged_receive_;
+  // GPU to GPU sweeps: the slots the neighbours store into (parts per face, as the halo's),
+  // and where each sweep direction reads and writes them.
+  std::optional<solvent::cuda::PeerWindow> peers_;
+  std::size_t peer_slots_ = 0;
+  SweepPeers lower_peers_, upper_peers_;
 };
 
 }  // namespace solvent::matm::cuda

@@ -30,12 +30,27 @@ struct SweepShape {
 // 0.73 ms a lower sweep against 0.76 ms for 64 x 8.
 SweepShape resolved(SweepShape shape, index_t nx);
 
+// Over ranks whose GPUs map each other's memory (solvent::cuda::PeerWindow), the sweep runs
+// as one wavefront across them: a block's last plane along axis 2 or 3 is stored, node by
+// node as it is computed, into the slots of the neighbour the sweep goes on to (out), and
+// the neighbour's sweep, already running, waits on each slot as it does on another block's
+// hand-off (in). Per split axis (0: axis 2, 1: axis 3); null where no neighbour lies that
+// way. A node's slot on an axis-2 face is kl * ni + il, on an axis-3 face jl * ni + il, in
+// the counts from the range's first node in the sweep's direction, which the two ranks of a
+// face share (their blocks have the same extents along it).
+struct SweepPeers {
+  double* in[2] = {nullptr, nullptr};
+  double* out[2] = {nullptr, nullptr};
+};
+
 // What one sweep launch covers: the own nodes with i0 <= i < i1 (the whole line on one rank,
 // a fragment of the pipeline over ranks). The nodes before it in the sweep's direction are
-// read, not written: the fragment before along axis 1, the ghost planes along axes 2 and 3.
+// read, not written: the fragment before along axis 1, the ghost planes along axes 2 and 3
+// (or their values through `peers`).
 struct SweepRange {
   Box own;
   index_t i0 = 0, i1 = 0;
+  SweepPeers peers;
 };
 
 // Blocks (tiles) of one sweep launch; for a dot product, each leaves one partial sum. A launch
@@ -46,6 +61,7 @@ int sweep_tiles(const SweepRange& r, const SweepShape& shape);
 // least this many doubles (for the range's upper and lower sweeps alike), armed by
 // arm_handoff once and left armed by every complete launch.
 std::size_t sweep_handoff_slots(const SweepRange& r, const SweepShape& shape);
+// Also arms a PeerWindow's slots, which the neighbours' sweeps fill.
 void arm_handoff(double* handoff, std::size_t slots);
 
 // y = (D + w R1)^-1 src on the range. With partials != nullptr, partials[t] receives tile

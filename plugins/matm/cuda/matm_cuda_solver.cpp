@@ -8,6 +8,7 @@
 #include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <sstream>
 
 namespace solvent::matm::cuda {
@@ -83,6 +84,7 @@ MatmCudaSolver::MatmCudaSolver(const PluginContext& ctx)
       if (all[r].starts_with('!'))
         throw DeviceUnavailable("rank " + std::to_string(r) + ": " + all[r].substr(1));
     devices_ = fmt::format("{}", fmt::join(all, ", "));
+    all_on_gpu_ = std::all_of(all.begin(), all.end(), [](const auto& d) { return d == "cuda"; });
   }
 }
 
@@ -104,14 +106,17 @@ void MatmCudaSolver::setup_impl(std::shared_ptr<const Operator> op) {
     return;
   }
   const SplitStencil split(a, name_);
-  device_ = std::make_unique<DeviceMatm>(split, shape_, fragments_, pipelined_);
+  device_ = std::make_unique<DeviceMatm>(split, shape_, fragments_, pipelined_, all_on_gpu_);
   if (log_)
     log_->info(
         "matm-cuda: {} x {} x {} grid on {}, {} MiB on the device, sweep {} with blocks {} x {}{}",
         split.grid()[0], split.grid()[1], split.grid()[2], device_name_,
         device_->device_bytes() >> 20, shape_.paper ? "paper" : "warp-scan",
         device_->shape().block_x, device_->shape().block_z,
-        split.block() ? ", " + std::to_string(device_->fragments()) + " fragments a sweep" : "");
+        !split.block()                     ? ""
+        : device_->sweeps_peer_to_peer() ? ", sweeps GPU to GPU in one wavefront"
+                                         : ", " + std::to_string(device_->fragments()) +
+                                               " fragments a sweep, staged through the host");
 }
 
 SolveStats MatmCudaSolver::solve_impl(std::span<const double> b, std::span<double> x) {
@@ -135,7 +140,7 @@ double MatmCudaSolver::measured_speed() {
   probe_device();
   const Stencil7<double> a = calibration_stencil();
   const SplitStencil split(a, name_);
-  DeviceMatm backend(split, shape_, 1, true);
+  DeviceMatm backend(split, shape_, 1, true, false);
   const std::vector<double> f(a.size(), 1.0), x(a.size(), 0.0);
   backend.upload(f, x);
   return time_corrections(backend, a.size());
@@ -146,6 +151,8 @@ Facts MatmCudaSolver::facts() const {
   if (!devices_.empty()) {
     f.push_back({"device_each_rank", devices_});
     f.push_back({"coupling", pipelined_ ? "pipeline" : "block"});
+    if (device_ && pipelined_)
+      f.push_back({"sweep_handoff", device_->sweeps_peer_to_peer() ? "GPU peer" : "host-staged"});
   }
   if (on_gpu_) {
     f.push_back({"sweep", shape_.paper ? "paper" : "warp-scan"});

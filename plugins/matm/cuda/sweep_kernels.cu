@@ -161,6 +161,30 @@ __device__ double take(double* slot) {
   return v;
 }
 
+// The same across GPUs: a neighbour's GPU stores into this GPU's slot over NVLink or PCIe,
+// so loads and stores are at system scope (a GPU-scope load may be served by this GPU's
+// caches without seeing another GPU's store).
+__device__ double load_system(const double* p) {
+  double v;
+  asm volatile("ld.relaxed.sys.global.f64 %0, [%1];" : "=d"(v) : "l"(p) : "memory");
+  return v;
+}
+
+__device__ void store_system(double* p, double v) {
+  asm volatile("st.relaxed.sys.global.f64 [%0], %1;" ::"l"(p), "d"(v) : "memory");
+}
+
+__device__ void publish_to_peer(double* slot, double v) {
+  store_system(slot, __double_as_longlong(v) == waiting_bits ? CUDART_NAN : v);
+}
+
+__device__ double take_from_peer(double* slot) {
+  double v = load_system(slot);
+  while (__double_as_longlong(v) == waiting_bits) v = load_system(slot);
+  store_system(slot, __longlong_as_double(waiting_bits));
+  return v;
+}
+
 __global__ void arm_kernel(double* v, std::size_t n) {
   for (std::size_t q = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; q < n;
        q += std::size_t(gridDim.x) * blockDim.x)
@@ -266,9 +290,16 @@ __global__ void __launch_bounds__(FromW ? 512 : 1024)
         y_z = prev_cache[(tz - 1) * bx + tx];
       else if (z_in >= 0)
         y_z = take(handoff + z_in + jl * slots.ni);
+      else if (r.peers.in[1])
+        y_z = take_from_peer(r.peers.in[1] + jl * slots.ni + il);
       else if (z_before)
         y_z = __ldcg(out + in.m - dir * col.plane);
-      y_y = jl > 0 ? prev : y_before ? out[in.m - col.line_step] : 0.0;
+      if (jl > 0)
+        y_y = prev;
+      else if (r.peers.in[0])
+        y_y = take_from_peer(r.peers.in[0] + kl * slots.ni + il);
+      else if (y_before)
+        y_y = out[in.m - col.line_step];
       const int first_tx = g * G;
       // The group's carry-in is lane 0's (the scan below broadcasts it): the node before the
       // group, in this block, in the block before along x (its hand-off slot), or in the
@@ -309,6 +340,9 @@ __global__ void __launch_bounds__(FromW ? 512 : 1024)
       out[in.m] = y;
       if (z_out >= 0) publish(handoff + z_out + jl * slots.ni, y);
       if (x_out >= 0) publish(handoff + x_out + jl, y);
+      if (r.peers.out[1] && kl + 1 == slots.nk)
+        publish_to_peer(r.peers.out[1] + jl * slots.ni + il, y);
+      if (r.peers.out[0] && jl + 1 == n2) publish_to_peer(r.peers.out[0] + kl * slots.ni + il, y);
       prev = y;
       dot += in.c0 * y * y;
     }
