@@ -283,7 +283,7 @@ void halo_sweep(const Communicator& comm) {
     solvent::cuda::DeviceArray<double> send(n), receive(n);
     std::array<std::size_t, 7> offsets;
     for (int f = 0; f <= 6; ++f) offsets[f] = host.face_offset(f);
-    device::PeerExchange peer(block, offsets, sizeof(double));
+    solvent::cuda::PeerHalo peer(block, offsets, sizeof(double));
     const solvent::cuda::PinnedRegion pinned_send(host.send_buffer().data(), n * sizeof(double));
     const solvent::cuda::PinnedRegion pinned_receive(host.receive_buffer().data(),
                                                      n * sizeof(double));

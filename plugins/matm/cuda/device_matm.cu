@@ -150,6 +150,7 @@ void DeviceMatm::upload(std::span<const double> f, std::span<const double> x) {
   // of a launch that failed half-way reaches this solve.
   arm_handoff(handoff_, handoff_slots_);
   if (peers_) arm_handoff(reinterpret_cast<double*>(peers_->local()), peer_slots_);
+  lower_set_ = 0;
   check(cudaEventRecord(static_cast<cudaEvent_t>(start_)), "cudaEventRecord");
 }
 
@@ -195,41 +196,56 @@ std::vector<double> DeviceMatm::fetch_sums(int first, int count) const {
 
 SweepRange DeviceMatm::fragment(int q, bool upper) const {
   if (!links_) return {own_, own_.lo[0], own_.hi[0], {}};
-  if (peers_) return {own_, own_.lo[0], own_.hi[0], upper ? upper_peers_ : lower_peers_};
+  if (peers_)
+    return {own_, own_.lo[0], own_.hi[0], upper ? upper_peers_ : lower_peers_[lower_set_]};
   const auto [i0, i1] = links_->fragment(q, fragments_, !upper);
   return {own_, i0, i1, {}};
 }
 
 // The slots of the faces along axes 2 and 3 (faces 2 to 5), one per node of the face; a
 // lower sweep reads those of its lower faces (2, 4) and stores into the upper neighbours'
-// parts for the same faces, an upper sweep the other way round.
+// parts for the same faces, an upper sweep the other way round. The lower faces have two sets
+// of slots, taken by lower sweeps in turn: two lower sweeps follow each other with nothing
+// between that waits for the neighbours (those of z0 and z1 in correction()), and with one
+// set a rank could store its next sweep's value before the neighbour had taken the last one.
+// Every other pair of sweeps in one direction has an exchange or a sum over the ranks
+// between, after which every rank's sweeps before it are complete.
 void DeviceMatm::open_peer_slots(const GridBlock& block) {
   const auto neighbours = block.blocks.neighbours(block.rank);
   const index_t ni = own_.hi[0] - own_.lo[0], nj = own_.hi[1] - own_.lo[1],
                 nk = own_.hi[2] - own_.lo[2];
+  auto face_nodes = [&](int f) -> std::size_t {
+    return neighbours[f] < 0 || f < 2 ? 0 : static_cast<std::size_t>(f < 4 ? nk * ni : nj * ni);
+  };
   std::array<std::size_t, 7> offset{};
-  for (int f = 0; f < 6; ++f) {
-    const index_t nodes = neighbours[f] < 0 || f < 2 ? 0 : f < 4 ? nk * ni : nj * ni;
-    offset[f + 1] = offset[f] + static_cast<std::size_t>(nodes) * sizeof(double);
-  }
+  for (int f = 0; f < 6; ++f)
+    offset[f + 1] = offset[f] + (f % 2 == 0 ? 2 : 1) * face_nodes(f) * sizeof(double);
   peer_slots_ = offset[6] / sizeof(double);
   peers_.emplace(*block.comm, neighbours, offset, offset[6], "matm-cuda (sweep slots)");
-  auto local = [&](int f) {
-    return neighbours[f] < 0 ? nullptr
-                             : reinterpret_cast<double*>(peers_->local() + offset[f]);
+  std::array<std::size_t, 7> faces;
+  for (int f = 0; f <= 6; ++f) faces[f] = links_->halo().face_offset(f);
+  peer_halo_.emplace(block, faces, sizeof(double));
+  // Set `set` of this rank's slots for face f, and of the neighbour across f for its face
+  // f xor 1 (which keeps our values); null where there is no neighbour.
+  auto local = [&](int f, int set) {
+    return neighbours[f] < 0
+               ? nullptr
+               : reinterpret_cast<double*>(peers_->local() + offset[f]) + set * face_nodes(f);
   };
-  // The neighbour across face f keeps our values for its face f xor 1.
-  auto remote = [&](int f) {
-    return neighbours[f] < 0 ? nullptr
-                             : reinterpret_cast<double*>(peers_->remote(f) +
-                                                         peers_->remote_offset(f)[f ^ 1]);
+  auto remote = [&](int f, int set) {
+    return neighbours[f] < 0
+               ? nullptr
+               : reinterpret_cast<double*>(peers_->remote(f) + peers_->remote_offset(f)[f ^ 1]) +
+                     set * face_nodes(f);
   };
   for (int axis = 0; axis < 2; ++axis) {
     const int lower_face = 2 + 2 * axis, upper_face = lower_face + 1;
-    lower_peers_.in[axis] = local(lower_face);
-    lower_peers_.out[axis] = remote(upper_face);
-    upper_peers_.in[axis] = local(upper_face);
-    upper_peers_.out[axis] = remote(lower_face);
+    for (int set = 0; set < 2; ++set) {
+      lower_peers_[set].in[axis] = local(lower_face, set);
+      lower_peers_[set].out[axis] = remote(upper_face, set);
+    }
+    upper_peers_.in[axis] = local(upper_face, 0);
+    upper_peers_.out[axis] = remote(lower_face, 0);
   }
 }
 
@@ -251,6 +267,7 @@ void DeviceMatm::lower_sweep(const double* src, double omega, double* dot, bool 
     if (links_ && !peers_) send_strips(y_, r, true);
   }
   if (dot) reduce_partials(partials_, tiles, width, dot);
+  lower_set_ = 1 - lower_set_;
 }
 
 void DeviceMatm::upper_sweep(double omega) {
@@ -269,32 +286,57 @@ void DeviceMatm::upper_sweep(double omega) {
 // one of a sweep that follows a product waits for that product, which the sweep needs.
 namespace {
 
-void strip_to_host(const Strip& s, const double* field, double* host) {
-  check(cudaMemcpy2D(host, s.length * sizeof(double), field + s.first, s.pitch * sizeof(double),
-                     s.length * sizeof(double), s.rows, cudaMemcpyDeviceToHost),
-        "cudaMemcpy2D (strip to the host)");
+// A strip of a device field to a packed face and back: to or from page-locked host memory
+// (synchronous, as the staging needs) or device memory (this GPU's, or a neighbour's through
+// PeerHalo; queued on the default stream).
+void sync_if(bool host) {
+  if (host) check(cudaStreamSynchronize(0), "cudaStreamSynchronize (strip)");
 }
 
-void strip_to_device(const Strip& s, const double* host, double* field) {
-  check(cudaMemcpy2D(field + s.first, s.pitch * sizeof(double), host, s.length * sizeof(double),
-                     s.length * sizeof(double), s.rows, cudaMemcpyHostToDevice),
-        "cudaMemcpy2D (strip to the device)");
+void strip_out(const Strip& s, const double* field, void* packed, bool host) {
+  const std::size_t row = s.length * sizeof(double);
+  check(cudaMemcpy2DAsync(packed, row, field + s.first, s.pitch * sizeof(double), row, s.rows,
+                          host ? cudaMemcpyDeviceToHost : cudaMemcpyDeviceToDevice, 0),
+        "cudaMemcpy2DAsync (strip out of the field)");
+  sync_if(host);
+}
+
+void strip_in(const Strip& s, const void* packed, double* field, bool host) {
+  const std::size_t row = s.length * sizeof(double);
+  check(cudaMemcpy2DAsync(field + s.first, s.pitch * sizeof(double), packed, row, row, s.rows,
+                          host ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToDevice, 0),
+        "cudaMemcpy2DAsync (strip into the field)");
+  sync_if(host);
 }
 
 }  // namespace
 
 void DeviceMatm::exchange(double* field) {
   HaloExchange<double>& halo = links_->halo();
+  if (peer_halo_) {
+    // Own planes straight into the neighbours' buffers, then the planes received into the
+    // ghost layer, all on the device.
+    for (int f = 2; f < 6; ++f)
+      if (halo.face_size(f) > 0)
+        strip_out(links_->face_strip(f, false), field, peer_halo_->destination(f), false);
+    peer_halo_->sent();
+    const auto* received = static_cast<const double*>(peer_halo_->receive());
+    for (int f = 2; f < 6; ++f)
+      if (halo.face_size(f) > 0)
+        strip_in(links_->face_strip(f, true), received + halo.face_offset(f), field, false);
+    return;
+  }
   const std::size_t size = halo.send_buffer().size();
   for (int f = 2; f < 6; ++f)
     if (halo.face_size(f) > 0)
-      strip_to_host(links_->face_strip(f, false), field, staged_send_.data() + halo.face_offset(f));
+      strip_out(links_->face_strip(f, false), field, staged_send_.data() + halo.face_offset(f),
+                true);
   halo.transfer(std::span<const double>(staged_send_.data(), size),
                 std::span<double>(staged_receive_.data(), size));
   for (int f = 2; f < 6; ++f)
     if (halo.face_size(f) > 0)
-      strip_to_device(links_->face_strip(f, true), staged_receive_.data() + halo.face_offset(f),
-                      field);
+      strip_in(links_->face_strip(f, true), staged_receive_.data() + halo.face_offset(f), field,
+               true);
 }
 
 void DeviceMatm::receive_strips(double* field, const SweepRange& r, bool forward) {
@@ -309,7 +351,7 @@ void DeviceMatm::receive_strips(double* field, const SweepRange& r, bool forward
     }
     double* host = staged_receive_.data() + halo.face_offset(s.face);
     links_->receive(s, std::span<double>(host, s.size()));
-    strip_to_device(s, host, field);
+    strip_in(s, host, field, true);
   }
 }
 
@@ -318,7 +360,7 @@ void DeviceMatm::send_strips(const double* field, const SweepRange& r, bool forw
   const HaloExchange<double>& halo = links_->halo();
   for (const Strip& s : links_->fragment_strips(r.i0, r.i1, forward, false)) {
     double* host = staged_send_.data() + halo.face_offset(s.face);
-    strip_to_host(s, field, host);
+    strip_out(s, field, host, true);
     links_->send(s, std::span<const double>(host, s.size()));
   }
 }

@@ -15,14 +15,15 @@
 // rank: one fragment, nothing staged.
 //
 // When every rank has a GPU of its own on one host and the GPUs map each other's memory
-// (PeerWindow), the pipelined sweeps are not staged at all: each rank sweeps its whole block
-// in one launch, and the launches of all ranks form one wavefront, the boundary values
-// stored straight into the neighbour's waiting slots (SweepPeers). The same nodes are
-// computed from the same values as with staging, so the iterates do not change.
+// (PeerWindow), nothing is staged: each rank sweeps its whole block in one launch, the
+// launches of all ranks forming one wavefront, the boundary values stored straight into the
+// neighbour's waiting slots (SweepPeers); the ghost layers go GPU to GPU (PeerHalo). The
+// same nodes are computed from the same values as with staging: the iterates do not change.
 #include "cuda/kernels.hpp"
 #include "src/rank_links.hpp"
 
 #include <solvent/device/device_array.hpp>
+#include <solvent/device/peer_halo.hpp>
 #include <solvent/device/peer_window.hpp>
 #include <solvent_matm/iteration.hpp>
 #include <solvent_matm/split_stencil.hpp>
@@ -115,8 +116,10 @@ class DeviceMatm final : public MatmBackend {
   // GPU to GPU sweeps: the slots the neighbours store into (parts per face, as the halo's),
   // and where each sweep direction reads and writes them.
   std::optional<solvent::cuda::PeerWindow> peers_;
+  std::optional<solvent::cuda::PeerHalo> peer_halo_;  // the ghost layers, GPU to GPU
   std::size_t peer_slots_ = 0;
-  SweepPeers lower_peers_, upper_peers_;
+  SweepPeers lower_peers_[2], upper_peers_;
+  int lower_set_ = 0;  // the set of slots the next lower sweep takes
 };
 
 }  // namespace solvent::matm::cuda

@@ -113,7 +113,7 @@ void MatmCudaSolver::setup_impl(std::shared_ptr<const Operator> op) {
         split.grid()[0], split.grid()[1], split.grid()[2], device_name_,
         device_->device_bytes() >> 20, shape_.paper ? "paper" : "warp-scan",
         device_->shape().block_x, device_->shape().block_z,
-        !split.block()                     ? ""
+        !split.block()                   ? ""
         : device_->sweeps_peer_to_peer() ? ", sweeps GPU to GPU in one wavefront"
                                          : ", " + std::to_string(device_->fragments()) +
                                                " fragments a sweep, staged through the host");

@@ -5,17 +5,17 @@
 // scalars.
 //
 // On a stencil distributed over ranks (one GPU each), the product packs the block's faces on
-// the device and moves them GPU to GPU where every rank is on one host (peer_exchange.hpp),
-// else through a CUDA-aware MPI where the communicator says it is one, else staged through
-// page-locked host memory and MPI (OpenMPI on the GPU machines is not CUDA-aware); then it
-// recomputes the rows next to the faces with the values received. The block's own product
-// runs on the device while the faces travel. On a stencil the dot products are exact line
-// sums (device::line_dots) added over the ranks as integer digits: a solve over any number
-// of GPUs holding whole lines repeats the one-GPU iterations bit for bit.
+// the device and moves them GPU to GPU where every rank is on one host
+// (solvent/device/peer_halo.hpp), else through a CUDA-aware MPI where the communicator says it is
+// one, else staged through page-locked host memory and MPI (OpenMPI on the GPU machines is not
+// CUDA-aware); then it recomputes the rows next to the faces with the values received. The block's
+// own product runs on the device while the faces travel. On a stencil the dot products are exact
+// line sums (device::line_dots) added over the ranks as integer digits: a solve over any number of
+// GPUs holding whole lines repeats the one-GPU iterations bit for bit.
 #include <solvent/device/device_array.hpp>
+#include <solvent/device/peer_halo.hpp>
 #include <solvent_krylov/device_kernels.hpp>
 #include <solvent_krylov/exact_reduction.hpp>
-#include <solvent_krylov/peer_exchange.hpp>
 
 #include <solvent_krylov/matrix_view.hpp>
 
@@ -81,10 +81,10 @@ class DeviceSpace {
         for (int f = 0; f <= 6; ++f)
           faces_.at[f] = static_cast<std::int64_t>(halo_->face_offset(f));
         send_ = solvent::cuda::DeviceArray<T>(halo_->send_buffer().size());
-        if (device::PeerExchange::available(*s.block)) {
+        if (solvent::cuda::PeerHalo::available(*s.block)) {
           std::array<std::size_t, 7> offsets;
           for (int f = 0; f <= 6; ++f) offsets[f] = halo_->face_offset(f);
-          peer_ = std::make_unique<device::PeerExchange>(*s.block, offsets, sizeof(T));
+          peer_ = std::make_unique<solvent::cuda::PeerHalo>(*s.block, offsets, sizeof(T));
         } else {
           receive_ = solvent::cuda::DeviceArray<T>(halo_->receive_buffer().size());
           const std::size_t bytes = halo_->send_buffer().size() * sizeof(T);
@@ -203,7 +203,7 @@ class DeviceSpace {
   std::unique_ptr<HaloExchange<T>> halo_;
   FaceOffsets faces_{};
   mutable solvent::cuda::DeviceArray<T> send_, receive_;  // receive_: the host-staged path only
-  std::unique_ptr<device::PeerExchange> peer_;            // GPU to GPU on one host
+  std::unique_ptr<solvent::cuda::PeerHalo> peer_;         // GPU to GPU on one host
   solvent::cuda::PinnedRegion pinned_send_,
       pinned_receive_;  // the host-staged buffers, page-locked
 };
