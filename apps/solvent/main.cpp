@@ -1,6 +1,7 @@
 // solvent: runs numerical experiments described by TOML files, with every model,
 // integrator and linear solver loaded from a plugin.
 #include "commands.hpp"
+#include "loader/plugin_registry.hpp"
 #include "ranks/communicator_world.hpp"
 
 #include <solvent/abi.hpp>
@@ -26,7 +27,8 @@ usage:
   solvent status DIR              what DIR holds, how its run ended, whether it can be resumed
   solvent validate FILE [--set section.key=value]...
   solvent plugins [--path DIR]... [--markdown]  list plugins found, and why any library was skipped
-  solvent describe NAME           parameters of a plugin: types, defaults, ranges, docs
+  solvent describe NAME           parameters of a plugin, or of a section (run, output, sweep,
+                                  linear_solver, ...): types, defaults, ranges, docs
   solvent --version | --help
 
 Plugins are searched in the config's [plugins] path, then SOLVENT_PLUGIN_PATH
@@ -67,6 +69,12 @@ std::string parse_problem(const CLI::App& app, const CLI::ParseError& e) {
                        : where == &app               ? "unknown command"
                                                      : "unexpected argument",
                        left.front());
+  if (!left.empty() && where == &app && !left.front().starts_with('-')) {
+    std::vector<std::string> names;
+    for (const auto* sub : app.get_subcommands({})) names.push_back(sub->get_name());
+    if (const auto near = solvent::nearest(left.front(), names); !near.empty())
+      what += fmt::format("; did you mean '{}'?", near);
+  }
   return fmt::format("{}: {} (try {} --help)", who, what, who);
 }
 

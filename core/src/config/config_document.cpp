@@ -27,6 +27,12 @@ ConfigDocument load_config_document(const std::filesystem::path& file,
   doc.file = file;
   if (!std::filesystem::exists(file))
     throw ConfigError({fmt::format("{}: no such configuration file", file.string())});
+  // toml++ reads a folder as an empty file, which would be reported as missing sections.
+  if (std::filesystem::is_directory(file))
+    throw ConfigError({fmt::format(
+        "{}: is a folder, not a configuration file (a results folder's configuration is "
+        "{}; to continue its run: solvent run --resume {})",
+        file.string(), (file / "config.toml").string(), file.string())});
   try {
     doc.table = toml::parse_file(file.string());
   } catch (const toml::parse_error& e) {

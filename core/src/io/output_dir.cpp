@@ -93,9 +93,9 @@ OutputDirLock::OutputDirLock(const fs::path& dir) : fd_(open_dir(dir)) {
     throw Error(
         fmt::format("cannot lock the output directory {}: {}", dir.string(), std::strerror(err)));
   const auto other = inspect_output_dir(dir);
-  throw Error(fmt::format(
+  throw ConfigError({fmt::format(
       "another Solvent run{} is writing into {}; wait for it to end or choose another --output",
-      other.pid > 0 ? fmt::format(" (process {})", other.pid) : "", dir.string()));
+      other.pid > 0 ? fmt::format(" (process {})", other.pid) : "", dir.string())});
 }
 
 OutputDirLock::OutputDirLock(OutputDirLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
@@ -157,15 +157,18 @@ OutputDirLock prepare_output_dir(const fs::path& dir, const OutputDirRequest& re
     return lock;
   }
   const bool has_record = fs::exists(dir / "record.toml", ec);
+  // Every refusal of an output directory is a configuration error (exit 2): what to change is
+  // the command line, --output or --overwrite.
   if (has_record && !request.overwrite)
-    throw Error(fmt::format(
+    throw ConfigError({fmt::format(
         "output directory {} already holds a run (record.toml); choose another with --output "
         "or replace it with --overwrite",
-        dir.string()));
+        dir.string())});
   if (has_record) {
     if (!state.has_record)
-      throw Error(fmt::format("--overwrite: cannot read the earlier run's {}; nothing removed",
-                              (dir / "record.toml").string()));
+      throw ConfigError({fmt::format(
+          "--overwrite: cannot read the earlier run's {}; nothing removed",
+          (dir / "record.toml").string())});
     std::vector<fs::path> listed;
     for (const auto& name : state.files) {
       const fs::path rel = fs::path(name).lexically_normal();

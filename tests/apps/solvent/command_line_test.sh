@@ -26,6 +26,10 @@ expect 2 "error: solvent validate: unknown option '--frob=1'" validate "$config"
 expect 2 "error: solvent plugins: unknown option '--frob'" plugins --frob
 expect 2 "error: solvent: unknown option '--frob' (try solvent --help)" --frob
 expect 2 "error: solvent: unknown command 'frobnicate' (try solvent --help)" frobnicate
+expect 2 "error: solvent: unknown command 'rn'; did you mean 'run'? (try solvent --help)" rn
+expect 2 "error: solvent: unknown command 'valdate'; did you mean 'validate'? (try solvent --help)" valdate
+folder=$(dirname "$config")
+expect 2 "error: $folder: is a folder, not a configuration file (a results folder's configuration is $folder/config.toml; to continue its run: solvent run --resume $folder)" run "$folder"
 expect 2 "error: solvent validate: unexpected argument 'extra'" validate "$config" extra
 expect 2 "error: solvent describe: unexpected argument 'two'" describe one two
 expect 2 "error: solvent describe: NAME is required" describe

@@ -69,7 +69,7 @@ while [ "$(rows "$work/busy")" -lt 5 ]; do sleep 0.01; done
 "$solvent" run "$config3d" "${small[@]}" --output "$work/busy" --overwrite > "$work/out.txt" 2>&1
 rc=$?
 kill -s INT $pid; wait $pid
-[ $rc -eq 1 ] || fail "a second run into a busy directory: exit $rc, expected 1"
+[ $rc -eq 2 ] || fail "a second run into a busy directory: exit $rc, expected 2"
 grep -q "another Solvent run (process $pid) is writing into" "$work/out.txt" \
   || fail "a second run into a busy directory: no message naming the process"
 
