@@ -208,12 +208,14 @@ std::optional<ParamValue> convert(const toml::node& n, const ParamSpec& s, std::
 
 Parameters check_section(const toml::table& table, const Schema& schema, const std::string& label,
                          std::vector<std::string>& problems,
-                         const std::vector<std::string>& ignored_keys) {
+                         const std::vector<std::string>& ignored_keys,
+                         const std::vector<std::string>& other_valid_keys) {
   Parameters params;
   std::vector<std::pair<std::string, const toml::node*>> flat;
   flatten(table, "", flat);
   std::vector<std::string> valid;
   for (const auto& s : schema) valid.push_back(s.name);
+  valid.insert(valid.end(), other_valid_keys.begin(), other_valid_keys.end());
   // Not a structured binding: clang before 16 (the fuzz build, scripts/fuzz) cannot capture
   // one in the lambdas below.
   for (const auto& entry : flat) {
@@ -340,9 +342,12 @@ std::optional<ResolvedRole> resolve_role(const ConfigDocument& doc, PluginRegist
   }
   const auto* type = table->get("type");
   if (type == nullptr || !type->is_string()) {
-    problems.push_back(fmt::format("{}: [{}]: missing string key 'type' (available: {})",
+    // An optional section is switched off by type = "none" (--set preconditioner.type=none);
+    // `--set preconditioner.type=` removes the key and lands here, so say how.
+    problems.push_back(fmt::format("{}: [{}]: missing string key 'type' (available: {}{})",
                                    where(*node), role.section,
-                                   fmt::join(registry.names(role.kind), ", ")));
+                                   fmt::join(registry.names(role.kind), ", "),
+                                   role.required ? "" : "; \"none\" turns the section off"));
     return std::nullopt;
   }
   ResolvedRole r;
@@ -357,15 +362,18 @@ std::optional<ResolvedRole> resolve_role(const ConfigDocument& doc, PluginRegist
     problems.push_back(fmt::format("{}: [{}]: {}", where(*type), role.section, e.what()));
     return std::nullopt;
   }
-  auto ignored = core_keys;
-  ignored.push_back("type");
+  // The section's keys are the plugin's and the core's together: a misspelt core key
+  // (fallbak) is suggested from both, and both are listed.
+  auto core = core_keys;
+  core.insert(core.begin(), "type");
+  auto ignored = core;
   const std::string chosen = r.plugin->descriptor->name;
   const std::string label =
       fmt::format("[{}] ({} '{}')", role.section, to_string(role.kind), chosen);
   const auto [subtables, own] = type_settings(*table, registry, role, chosen, problems);
   ignored.insert(ignored.end(), subtables.begin(), subtables.end());
   const auto& schema = r.plugin->descriptor->schema();
-  r.params = check_section(*table, schema, label, problems, ignored);
+  r.params = check_section(*table, schema, label, problems, ignored, core);
   if (own) {
     const auto specific = check_section(
         *own, schema, fmt::format("[{}.{}] ({} '{}')", role.section, chosen, to_string(role.kind), chosen),

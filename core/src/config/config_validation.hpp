@@ -45,9 +45,12 @@ const std::vector<std::string>& config_sections();
 // Throws ConfigError listing every problem found.
 ResolvedConfig resolve_config(const ConfigDocument& doc);
 
-// Validates `table` (a plugin's section, "type" excluded) against `schema`.
+// Validates `table` (a plugin's section, "type" excluded) against `schema`. An unknown key's
+// message suggests and lists the schema's keys and `other_valid_keys` (the core's keys of a
+// plugin's section, checked elsewhere).
 Parameters check_section(const toml::table& table, const Schema& schema, const std::string& label,
                          std::vector<std::string>& problems,
-                         const std::vector<std::string>& ignored_keys = {});
+                         const std::vector<std::string>& ignored_keys = {},
+                         const std::vector<std::string>& other_valid_keys = {});
 
 }  // namespace solvent

@@ -17,9 +17,20 @@
 
 namespace solvent {
 
-namespace {
+const Schema& sweep_schema() {
+  static const Schema s{
+      ParamSpec::choice("mode", "grid", {"grid", "zip", "random"},
+                        "How the swept lists form the members: every combination (grid), element "
+                        "by element (zip), or `samples` members drawn from [run] seed (random)"),
+      ParamSpec::integer("samples", 0, "mode = \"random\": how many members to draw").at_least(0),
+      ParamSpec::string("batch", "",
+                        "A batched integrator (imex-batched, imex-batched-cuda) that advances the "
+                        "members differing only in [model.parameters] together, in one process"),
+  };
+  return s;
+}
 
-constexpr const char* modes[] = {"grid", "zip", "random"};
+namespace {
 
 // A swept key's values before the members are formed: a list (grid, zip; random draws one
 // element), or, in random mode, an interval to draw from.
@@ -208,7 +219,8 @@ SweepPlan plan_sweep(const std::filesystem::path& file, const std::vector<std::s
   plan.seed = doc.table["run"]["seed"].value_or(std::int64_t{0});
   const auto* mode = sweep->as_table()->get("mode");
   plan.mode = mode ? mode->value_or(std::string()) : "grid";
-  if (std::find(std::begin(modes), std::end(modes), plan.mode) == std::end(modes))
+  const auto& modes = sweep_schema().front().choices;
+  if (std::find(modes.begin(), modes.end(), plan.mode) == modes.end())
     problems.push_back(fmt::format("{}: [sweep] mode must be one of \"grid\", \"zip\", \"random\"",
                                    where(*mode)));
   const auto* samples_node = sweep->as_table()->get("samples");

@@ -6,6 +6,8 @@
 // is reported there.
 #include "config/config_document.hpp"
 
+#include <solvent/parameters.hpp>
+
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -35,6 +37,10 @@ struct SweepPlan {
   std::vector<SweptKey> keys;          // in the file's order
   std::vector<std::vector<SweptValue>> members;  // members[i][k]: member i's value of keys[k]
 };
+
+// The keys of [sweep] itself, for `solvent describe sweep` (its other entries mirror the
+// configuration, with lists where single values would be).
+const Schema& sweep_schema();
 
 // Whether the document has a [sweep] table.
 bool has_sweep(const ConfigDocument& doc);

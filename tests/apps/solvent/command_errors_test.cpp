@@ -44,8 +44,11 @@ TEST_CASE("an earlier run is never overwritten without --overwrite") {
   const auto before = file_bytes(dir / "observables.csv");
   auto second = solvent("run " + config("angiogenesis-1d-lapack.toml") +
                         " --set model.M=30 --set integrator.steps=3 --output " + dir.string());
-  CHECK(second.exit_code == 1);
-  CHECK(second.output.find("already holds a run (record.toml)") != std::string::npos);
+  CHECK(second.exit_code == 2);
+  CHECK(second.output.find("error: output directory " + dir.string() +
+                           " already holds a run (record.toml); choose another with --output or "
+                           "replace it with --overwrite\n1 configuration error; nothing was run") !=
+        std::string::npos);
   CHECK(file_bytes(dir / "observables.csv") == before);
 }
 
@@ -57,7 +60,55 @@ TEST_CASE("unknown subcommands, missing files and plugins are clear errors") {
         std::string::npos);
   auto describe = solvent("describe gepp-cpx");
   CHECK(describe.exit_code == 3);
-  CHECK(describe.output.find("no plugin named 'gepp-cpx'; did you mean 'gepp-cpu'?") !=
+  CHECK(describe.output.find("no plugin or section named 'gepp-cpx'; did you mean 'gepp-cpu'?") !=
+        std::string::npos);
+}
+
+TEST_CASE("a section's keys are the plugin's and the core's: both suggested, both listed") {
+  auto r = solvent("validate " + config("angiogenesis-1d-banded.toml") +
+                   " --set linear_solver.fallbak=lapack --set linear_solver.reuse=1");
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.find("error: --set: [linear_solver] (linear_solver 'banded'): unknown key "
+                      "'fallbak'; did you mean 'fallback'?\n") != std::string::npos);
+  CHECK(r.output.find("error: --set: [linear_solver] (linear_solver 'banded'): unknown key "
+                      "'reuse' (valid keys: reuse_factorization, type, fallback, "
+                      "max_conversion_mib, verify_residual)\n") != std::string::npos);
+  // Removing the type of an optional section says how to switch it off.
+  auto pc = solvent("validate " + config("angiogenesis-1d-banded.toml") +
+                    " --set preconditioner.foo=1");
+  CHECK(pc.exit_code == 2);
+  CHECK(pc.output.find("[preconditioner]: missing string key 'type' (available: ") !=
+        std::string::npos);
+  CHECK(pc.output.find("; \"none\" turns the section off)\n") != std::string::npos);
+}
+
+TEST_CASE("describe covers the core's sections and keys, and says when there are none") {
+  auto run = solvent("describe run");
+  CHECK(run.exit_code == 0);
+  CHECK(run.output.find("[run] — a section of the core\n\nparameters (TOML section [run]):\n"
+                        "  name                   string            default \"experiment\"\n") !=
+        std::string::npos);
+  auto output = solvent("describe output");
+  CHECK(output.output.find("  format                 string            default \"vtk\"  (one "
+                           "of vtk|vtk-ascii|none)\n") != std::string::npos);
+  auto sweep = solvent("describe sweep");
+  CHECK(sweep.output.find("  mode                   string            default \"grid\"  (one "
+                          "of grid|zip|random)\n") != std::string::npos);
+  // A plugin's description ends with the core's keys of its section.
+  auto banded = solvent("describe banded");
+  CHECK(banded.exit_code == 0);
+  CHECK(banded.output.find("core keys (TOML section [linear_solver], any linear_solver "
+                           "plugin):\n") != std::string::npos);
+  for (const char* key : {"  fallback               string            default \"\"\n",
+                          "  max_conversion_mib     real              default 2048  (> 0)\n",
+                          "  verify_residual        boolean           default true\n"})
+    CHECK(banded.output.find(key) != std::string::npos);
+  auto steady = solvent("describe steady");
+  CHECK(steady.output.find("parameters (TOML section [integrator]):\n  no parameters\n") !=
+        std::string::npos);
+  auto misspelt = solvent("describe outptu");
+  CHECK(misspelt.exit_code == 3);
+  CHECK(misspelt.output.find("no plugin or section named 'outptu'; did you mean 'output'?") !=
         std::string::npos);
 }
 
