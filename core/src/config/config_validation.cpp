@@ -45,10 +45,12 @@ const Schema& output_schema() {
       ParamSpec::integer("every", 10, "Write the state profiles every this many steps").at_least(1),
       ParamSpec::reals("times", {}, "Write the state profiles at these times instead"),
       ParamSpec::boolean("solution", true, "Write the solution vector of a steady solve"),
-      ParamSpec::choice("format", "vtk", {"vtk", "vtk-ascii", "none"},
+      ParamSpec::choice("format", "vtk", {"vtk", "vtk-ascii", "vtkhdf", "none"},
                         "Fields on grids of two or three axes: VTK XML with the values in raw "
                         "binary (vtk), the same as 17-digit text (vtk-ascii: small grids, "
-                        "diffs), or not written (none)"),
+                        "diffs), one HDF5 file written by all ranks together (vtkhdf: VTK's "
+                        "HDF5 layout, read by ParaView and h5py; needs a build with HDF5), "
+                        "or not written (none)"),
       ParamSpec::choice("precision", "float64", {"float64", "float32"},
                         "The values of field files: float64 (the solver's bits) or float32 "
                         "(half the bytes, for viewing)"),

@@ -101,7 +101,7 @@ void CsvObserver::add_to_series(const StepInfo& info, const std::string& file) {
     // their rows of observables.csv.
     std::ifstream in(pvd);
     static const std::regex entry(
-        R"re(<DataSet timestep="([^"]*)" file="profiles/step_([0-9]+)\.(vti|vtr)"/>)re");
+        R"re(<DataSet timestep="([^"]*)" file="profiles/step_([0-9]+)\.(vti|vtr|vtkhdf)"/>)re");
     for (std::string line; std::getline(in, line);) {
       std::smatch m;
       if (std::regex_search(line, m, entry) && std::stoll(m[2]) < info.step)

@@ -6,11 +6,13 @@
 //   profiles/step_NNNNNNNN.vti  the same on a grid of two or three axes (.vtr where an axis is
 //                               not uniformly spaced; vtk_writer.hpp), each with its time as
 //                               TimeValue, and profiles.pvd listing them with their times
+//                               (.vtkhdf with [output] format = "vtkhdf", one file per time)
 //   solution.csv                a converged steady solution; solution.vti (.vtr) instead where
 //                               set_solution_layout gave a grid of two or three axes
 //   unconverged_iterate.csv     the last iterate of a solve that did not converge (.vti or
 //                               .vtr as the solution)
-// Field files (.vti, .vtr) as [output] format and precision say; none with format = "none".
+// Field files (.vti, .vtr, .vtkhdf) as [output] format and precision say; none with
+// format = "none".
 //   residual_history.csv        an iterative solve's residual per iteration (0: initial guess)
 // A solution held in blocks by several ranks (the layout set_solution_layout gives has a
 // block over more than one rank) is not written here: every rank writes its piece of

@@ -2,6 +2,7 @@
 
 #include "io/output_manifest.hpp"
 #include "io/vtk_writer.hpp"
+#include "io/vtkhdf_writer.hpp"
 #include "ranks/communicator_world.hpp"
 
 #include <solvent/errors.hpp>
@@ -138,6 +139,7 @@ void DistributedSolutionWriter::write(const std::vector<double>* x, const std::s
   const Communicator& comm = *block.comm;
   const bool root = comm.rank() == 0;
   const Index3 offset = block.offset(), extent = block.extent(), nodes = block.blocks.nodes;
+  const char* what = stem == "solution" ? "solution" : "unconverged iterate";
 
   // The whole grid's origin and spacing, from its first and last coordinate per axis as the
   // one-rank writer takes them (the ranks holding those nodes give them), and whether this
@@ -172,11 +174,25 @@ void DistributedSolutionWriter::write(const std::vector<double>* x, const std::s
     if (root)
       log_.warn(
           "the {} is held by {} ranks and is not written: over several ranks it is "
-          "written as {}.pvti, of real values on evenly spaced axes, and this one is not",
-          stem == "solution" ? "solution" : "unconverged iterate", comm.size(), stem);
+          "written as {}.{}, of real values on evenly spaced axes, and this one is not",
+          what, comm.size(), stem, vtk_.hdf ? "vtkhdf" : "pvti");
     return;
   }
 
+  if (vtk_.hdf) {
+    // One file, each rank writing its own block into it: no pieces, no halo.
+    const fs::path file = dir_ / (stem + ".vtkhdf");
+    agree_across_ranks(comm, [&] {
+      write_vtkhdf_image(file, image, {nodes[0], nodes[1], nodes[2]},
+                         {{offset[0], offset[1], offset[2]}, {extent[0], extent[1], extent[2]}},
+                         layout_.components, *x, vtk_.float32, std::nullopt, comm);
+      return std::string();
+    });
+    if (root)
+      log_.info("the {} over {} ranks is in {}, written by every rank", what, comm.size(),
+                file.string());
+    return;
+  }
   Index3 piece_extent{};
   const auto values = piece_values(block, *x, layout_.components.size(), piece_extent);
   auto piece_of = [&](int rank, Index3 e) {
@@ -219,9 +235,8 @@ void DistributedSolutionWriter::write(const std::vector<double>* x, const std::s
     const fs::path pvti = dir_ / (stem + ".pvti");
     write_vtk_image_pieces(pvti, image, {nodes[0], nodes[1], nodes[2]}, layout_.components, pieces,
                            vtk_);
-    log_.info("the {} over {} ranks is in {} ({} pieces in {}_pieces/)",
-              stem == "solution" ? "solution" : "unconverged iterate", comm.size(), pvti.string(),
-              comm.size(), stem);
+    log_.info("the {} over {} ranks is in {} ({} pieces in {}_pieces/)", what, comm.size(),
+              pvti.string(), comm.size(), stem);
     return std::string();
   });
 }

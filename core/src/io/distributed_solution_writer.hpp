@@ -10,6 +10,8 @@
 // through halo exchanges. Neighbouring pieces so share a layer of nodes, the cells between
 // blocks are drawn, and the dataset has no gaps. Rank 0 lists every piece among the run's
 // output files, so that --overwrite removes them.
+// With [output] format = "vtkhdf": solution.vtkhdf alone, one file into which every rank
+// writes its own block collectively (vtkhdf_writer.hpp); no pieces, no halo exchange.
 #include "io/vtk_writer.hpp"
 
 #include <solvent/model.hpp>

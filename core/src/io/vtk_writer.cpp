@@ -1,5 +1,7 @@
 #include "io/vtk_writer.hpp"
 
+#include "io/vtkhdf_writer.hpp"
+
 #include "sdk/checked_file.hpp"
 
 #include <solvent/errors.hpp>
@@ -206,7 +208,8 @@ std::size_t piece_values(const VtkPiece& piece, std::size_t components) {
 }  // namespace
 
 VtkFormat vtk_format(const Parameters& output) {
-  return {output.string("format") != "vtk-ascii", output.string("precision") == "float32"};
+  const auto& format = output.string("format");
+  return {format != "vtk-ascii", output.string("precision") == "float32", format == "vtkhdf"};
 }
 
 bool vtk_fields_written(const Parameters& output) { return output.string("format") != "none"; }
@@ -230,6 +233,12 @@ std::filesystem::path write_vtk_grid(const std::filesystem::path& stem, const Fi
       const bool has = d < axes.size() && !axes[d].coordinates.empty();
       image.origin[d] = has ? axes[d].coordinates.front() : 0.0;
       image.spacing[d] = *spacing[d];
+    }
+    if (format.hdf) {
+      write_vtkhdf_image(path += ".vtkhdf", image, {last[0] + 1, last[1] + 1, last[2] + 1},
+                         {{0, 0, 0}, {last[0] + 1, last[1] + 1, last[2] + 1}}, layout.components,
+                         u, format.float32, time, single_rank());
+      return path;
     }
     write_image_data(path += ".vti", image, {0, 0, 0}, last, layout.components, u, format, time);
     return path;

@@ -20,10 +20,13 @@
 
 namespace solvent {
 
-// How the values are stored: raw binary or text, float64 or float32.
+// How the values are stored: raw binary or text, float64 or float32; hdf: [output] format =
+// "vtkhdf", a grid on evenly spaced axes written as one .vtkhdf file (vtkhdf_writer.hpp)
+// instead of VTK XML.
 struct VtkFormat {
   bool binary = true;
   bool float32 = false;
+  bool hdf = false;
 };
 // The [output] table's format and precision.
 VtkFormat vtk_format(const Parameters& output);
@@ -36,9 +39,11 @@ inline bool vtk_grid_layout(const FieldLayout& layout) {
 }
 
 // Writes u (layout.size() values, laid out as `layout` says; two or three axes) to stem.vti
-// or stem.vtr through write_file_atomic: one Float64 point-data array per component.
+// or stem.vtr through write_file_atomic: one Float64 point-data array per component; with
+// format.hdf, to stem.vtkhdf, except a grid with an unevenly spaced axis, which VTKHDF cannot
+// hold (it has no rectilinear grid): that one stays stem.vtr.
 // time: the state's time, written as the TimeValue field that VTK's readers take for time.
-// Returns the file written (stem.vti or stem.vtr).
+// Returns the file written (stem.vti, stem.vtr or stem.vtkhdf).
 std::filesystem::path write_vtk_grid(const std::filesystem::path& stem, const FieldLayout& layout,
                                      std::span<const double> u, const VtkFormat& format,
                                      std::optional<double> time = std::nullopt);

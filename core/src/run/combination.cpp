@@ -1,5 +1,6 @@
 #include "run/combination.hpp"
 
+#include "io/vtkhdf_writer.hpp"
 #include "loader/plugin_library.hpp"
 #include "log/logging.hpp"
 
@@ -98,6 +99,15 @@ std::optional<std::string> dense_conversion_problem(const ResolvedConfig& cfg, M
 
 std::vector<std::string> combination_problems(const ResolvedConfig& cfg, const PluginSet& p) {
   std::vector<std::string> problems;
+  // What this build can write, beside what the plugins can do together.
+  if (cfg.output.string("format") == "vtkhdf" && !vtkhdf_available()) {
+    const auto& entry = cfg.output.entries().at("format");
+    problems.push_back(fmt::format(
+        "{}: [output] format = \"vtkhdf\": this Solvent was built without HDF5 (CMake found no "
+        "HDF5, or no parallel HDF5 for its MPI), so it cannot write VTKHDF; use format = "
+        "\"vtk\", or rebuild where libhdf5-openmpi-dev is installed",
+        entry.where.empty() ? cfg.file.string() : entry.where));
+  }
   const auto& integrator = *cfg.integrator;
   std::string why;
   if (!p.integrator->accepts(*p.model, why)) {

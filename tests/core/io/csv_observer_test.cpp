@@ -3,6 +3,7 @@
 // as a VTK rectilinear grid; a steady solution on a grid also as VTK next to its CSV. The VTK
 // files are read back here: extent, origin, spacing, coordinates and every value in place.
 #include "io/csv_observer.hpp"
+#include "io/vtkhdf_writer.hpp"
 
 #include <doctest/doctest.h>
 
@@ -367,4 +368,33 @@ TEST_CASE("grid profiles form a time series: TimeValue in each file, profiles.pv
   for (auto at = pvd.find("<DataSet"); at != std::string::npos; at = pvd.find("<DataSet", at + 1))
     ++entries;
   CHECK(entries == 5);
+}
+
+TEST_CASE("format = vtkhdf: one .vtkhdf file per profile in profiles.pvd, kept across a resume") {
+  if (!vtkhdf_available()) return;  // a build without HDF5 refuses the format in validation
+  const auto dir = scratch("series-vtkhdf");
+  const FieldLayout layout{{"u"}, {{"x", axis(0.0, 0.5, 3)}, {"y", axis(0.0, 1.0, 2)}}};
+  const std::vector<double> u(6, 1.0);
+  {
+    CsvObserver csv(dir, output_every(10, "vtkhdf"));
+    csv.on_start(layout);
+    for (std::int64_t step = 0; step <= 20; step += 10)
+      csv.on_step({step, 30, 0.25 * static_cast<double>(step), 0.25}, u, {});
+  }
+  CHECK(fs::exists(dir / "profiles" / "step_00000010.vtkhdf"));
+  CHECK_FALSE(fs::exists(dir / "profiles" / "step_00000010.vti"));
+  CHECK(read_file(dir / "profiles" / "step_00000010.vtkhdf").starts_with("\x89HDF\r\n\x1a\n"));
+  {
+    CsvObserver csv(dir, output_every(10, "vtkhdf"), true);
+    csv.on_start(layout);
+    csv.on_step({20, 30, 5.0, 0.25}, u, {});
+    csv.on_step({30, 30, 7.5, 0.25}, u, {});
+  }
+  CHECK(read_file(dir / "profiles.pvd") ==
+        "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"1.0\">\n  <Collection>\n"
+        "    <DataSet timestep=\"0\" file=\"profiles/step_00000000.vtkhdf\"/>\n"
+        "    <DataSet timestep=\"2.5\" file=\"profiles/step_00000010.vtkhdf\"/>\n"
+        "    <DataSet timestep=\"5\" file=\"profiles/step_00000020.vtkhdf\"/>\n"
+        "    <DataSet timestep=\"7.5\" file=\"profiles/step_00000030.vtkhdf\"/>\n"
+        "  </Collection>\n</VTKFile>\n");
 }
