@@ -1,8 +1,10 @@
 #include "commands.hpp"
 
 #include "config/config_validation.hpp"
+#include "log/logging.hpp"
 #include "ranks/communicator_world.hpp"
 #include "run/combination.hpp"
+#include "run/run_check.hpp"
 #include "run/run_driver.hpp"
 #include "sweep/member_processes.hpp"
 #include "sweep/sweep_plan.hpp"
@@ -121,8 +123,12 @@ Command add_validate_command(CLI::App& app) {
   add_set_option(*validate, opt->overrides);
   return {validate, [opt] {
             const std::filesystem::path file = opt->file;
-            auto doc = load_config_document(file, opt->overrides);
-            if (has_sweep(doc)) {
+            // Rank 0 speaks for the ranks, as in a run.
+            if (world().rank() != 0) core_logger()->set_level(spdlog::level::err);
+            RunOptions as_run;
+            as_run.config = file;
+            as_run.overrides = opt->overrides;
+            if (is_sweep(as_run)) {
               const auto plan = plan_sweep(file, opt->overrides);
               check_members(plan);
               std::printf("%s: valid sweep of %zu members (%s over %s); every member checked\n",
@@ -133,10 +139,14 @@ Command add_validate_command(CLI::App& app) {
                               .c_str());
               return 0;
             }
-            auto cfg = resolve_config(doc);
-            const auto plugins = create_plugins(cfg);
-            if (auto problems = combination_problems(cfg, plugins); !problems.empty())
-              throw ConfigError(std::move(problems));
+            // What run checks before it writes anything, over the ranks of mpirun where
+            // validate is started by it (the plugins' rank limits, the model's split).
+            CheckedRun checked;
+            check_run(
+                world(), [&] { return load_config_document(file, opt->overrides); }, checked);
+            if (world().rank() != 0) return 0;
+            const auto& cfg = *checked.cfg;
+            const auto& plugins = checked.plugins;
             for (const auto& note : combination_notes(cfg, plugins))
               std::printf("note: %s\n", note.c_str());
             std::printf("%s: valid (model %s, integrator %s%s%s%s%s)\n", file.c_str(),

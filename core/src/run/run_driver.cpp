@@ -16,6 +16,7 @@
 #include "run/observers.hpp"
 #include "run/progress_line.hpp"
 #include "run/rank_checks.hpp"
+#include "run/run_check.hpp"
 #include "run/state_guard.hpp"
 
 #include <solvent/errors.hpp>
@@ -34,7 +35,6 @@
 #include <map>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <variant>
 
 namespace solvent {
@@ -50,49 +50,23 @@ fs::path choose_output_dir(const RunOptions& opt, const ResolvedConfig& cfg) {
 
 namespace {
 
-// What the first phase leaves: the resolved configuration (also as the text written to
-// config.toml) and the plugins made from it.
-struct Resolution {
-  std::optional<ResolvedConfig> cfg;
-  PluginSet plugins;
-  std::string resolved;
-};
-
-// Phase 1, on every rank.
+// Phase 1, on every rank: every check a run makes before it touches the output folder
+// (run/run_check.hpp, the same as `solvent validate`). The plugins are made, and the
+// combination checked, before the output directory is touched: a configuration they
+// refuse (a size beyond the memory, solvers that do not fit) leaves no folder and no record
+// behind to refuse the corrected rerun.
 void resolve_and_make_plugins(const RunOptions& opt, const fs::path& config,
                               const Communicator& comm, PhaseTimer& timer, RunSummary& summary,
-                              Resolution& r) {
-  // Every rank reads and checks the configuration; the ranks then agree (a problem on any
-  // rank is reported once, by rank 0, and ends all ranks with its exit code) and check that
-  // they resolved the same configuration. Only then are the plugins made, since making
-  // them may take the ranks through collectives (a measured balance, a device probe): a
-  // rank whose copy of the file is bad must not leave the others waiting in one. The
-  // plugins are made, and the combination checked, before the output directory is
-  // touched: a configuration they refuse (a size beyond the memory, solvers that do not
-  // fit) leaves no folder and no record behind to refuse the corrected rerun.
-  agree_across_ranks(comm, [&] {
-    r.cfg.emplace(
-        resolve_config(opt.document ? *opt.document : load_config_document(config, opt.overrides)));
-    const auto& cfg = *r.cfg;
-    summary.output_dir = choose_output_dir(opt, cfg);
-    summary.model = cfg.model->plugin->descriptor->name;
-    summary.integrator = cfg.integrator->plugin->descriptor->name;
-    if (comm.size() > 1)
-      if (auto problems = rank_problems(cfg, comm.size()); !problems.empty())
-        throw ConfigError(std::move(problems));
-    std::ostringstream text;
-    text << "# Resolved configuration (defaults filled in) of this run.\n" << cfg.to_toml() << '\n';
-    r.resolved = text.str();
-    return sha256_of(r.resolved);
-  });
-  agree_across_ranks(comm, [&] {
-    // Its own phase in the record: a grid model assembles its operator as it is made.
-    auto scope = timer.measure("plugins");
-    r.plugins = create_plugins(*r.cfg, comm);
-    if (auto problems = combination_problems(*r.cfg, r.plugins); !problems.empty())
-      throw ConfigError(std::move(problems));
-    return std::string();
-  });
+                              CheckedRun& r) {
+  check_run(
+      comm,
+      [&] { return opt.document ? *opt.document : load_config_document(config, opt.overrides); },
+      r, &timer,
+      [&](const ResolvedConfig& cfg) {
+        summary.output_dir = choose_output_dir(opt, cfg);
+        summary.model = cfg.model->plugin->descriptor->name;
+        summary.integrator = cfg.integrator->plugin->descriptor->name;
+      });
 }
 
 // What rank 0 holds open while the run computes (the other ranks hold nothing).
@@ -106,7 +80,7 @@ struct RunOutput {
 // core's files; the others wait for it, so that none starts computing into a run that was
 // refused.
 void open_output(const RunOptions& opt, const fs::path& config, const Communicator& comm,
-                 const Resolution& r, spdlog::logger& log, const RunSummary& summary,
+                 const CheckedRun& r, spdlog::logger& log, const RunSummary& summary,
                  RunOutput& out) {
   const auto& cfg = *r.cfg;
   const auto ranks = describe_ranks(comm);  // every rank takes part
@@ -244,7 +218,7 @@ RunSummary run_experiment(const RunOptions& opt, const IntegratorCall& call) {
 
   RunSummary summary;
   PhaseTimer timer;
-  Resolution r;
+  CheckedRun r;
   resolve_and_make_plugins(opt, config, comm, timer, summary, r);
   const auto& cfg = *r.cfg;
   PluginSet& plugins = r.plugins;

@@ -6,6 +6,7 @@
 #include "record/run_record.hpp"
 #include "record/sha256.hpp"
 #include "run/combination.hpp"
+#include "run/run_check.hpp"
 #include "run/interruption.hpp"
 #include "run/progress_line.hpp"
 #include "sweep/batched_groups.hpp"
@@ -200,9 +201,10 @@ void check_members(const SweepPlan& plan) {
   } quieter;
   for (std::size_t i = 0; i < plan.members.size(); ++i) {
     try {
-      const auto cfg = resolve_config(member_document(plan, i));
-      const auto plugins = create_plugins(cfg);
-      for (const auto& p : combination_problems(cfg, plugins)) note(p, i);
+      // As the member's own process checks it before it runs (on one rank: each member
+      // runs as one process).
+      CheckedRun checked;
+      check_run(single_rank(), [&] { return member_document(plan, i); }, checked);
     } catch (const ConfigError& e) {
       for (const auto& p : e.problems()) note(p, i);
     } catch (const Error& e) {
