@@ -10,10 +10,12 @@
 // grid) and PluginContext::comm. 6: Communicator::send and receive (pipelines over ranks),
 // LinearSolver::measured_speed and PluginContext::rank_speeds (blocks sized by speed).
 // 7: ParamSpec's modifiers return the spec by value (a plugin built earlier expects a
-// reference back), and families are reached through solvent::family<F>.
+// reference back), and families are reached through solvent::family<F>. 8: CsrMatrix::
+// distribution (a rank's rows of a distributed sparse matrix) and the many-peer
+// Communicator::exchange.
 #include <cstdint>
 
-#define SOLVENT_PLUGIN_ABI_VERSION 7u
+#define SOLVENT_PLUGIN_ABI_VERSION 8u
 
 namespace solvent {
 

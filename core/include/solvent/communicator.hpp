@@ -37,6 +37,15 @@ class Communicator {
   // ranks arrive in the order they were sent.
   virtual void send(int peer, std::span<const std::byte> bytes) const = 0;
   virtual void receive(int peer, std::span<std::byte> bytes) const = 0;
+  // exchange() with several peers at once, every message in flight together (a sparse
+  // matrix's ghost exchange, whose neighbours no grid orders): transfers[k].send goes to
+  // transfers[k].peer and transfers[k].receive is filled from it; returns when all are done.
+  struct Transfer {
+    int peer = 0;
+    std::span<const std::byte> send;
+    std::span<std::byte> receive;
+  };
+  virtual void exchange(std::span<const Transfer> transfers) const = 0;
 
   // Whether exchange() may be given device memory: a CUDA-aware MPI, asked when the run
   // starts (MPIX_Query_cuda_support). A device plugin stages through host memory otherwise.

@@ -67,6 +67,8 @@ OperatorKind kind_of(const Operator& op);
 ScalarKind scalar_of(const Operator& op);
 OperatorForm form_of(const Operator& op);
 std::size_t rows_of(const Operator& op);
+// The rank's rows of a CSR operator distributed over several ranks; null for any other.
+std::shared_ptr<const RowDistribution> distributed_rows_of(const Operator& op);
 
 // y = A x for any storage. Throws UnsupportedOperator when the scalar types differ and
 // SolverError when the lengths are not the operator's size.

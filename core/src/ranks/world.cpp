@@ -153,6 +153,19 @@ class MpiWorld final : public Communicator {
           "MPI_Isend");
     wait(r, "MPI_Sendrecv (halo exchange)", peer);
   }
+  void exchange(std::span<const Transfer> transfers) const override {
+    std::vector<MPI_Request> r(2 * transfers.size());
+    for (std::size_t k = 0; k < transfers.size(); ++k) {
+      const auto& t = transfers[k];
+      check(MPI_Irecv(t.receive.data(), static_cast<int>(t.receive.size()), MPI_BYTE, t.peer, 0,
+                      MPI_COMM_WORLD, &r[2 * k]),
+            "MPI_Irecv");
+      check(MPI_Isend(t.send.data(), static_cast<int>(t.send.size()), MPI_BYTE, t.peer, 0,
+                      MPI_COMM_WORLD, &r[2 * k + 1]),
+            "MPI_Isend");
+    }
+    wait(r, "MPI_Sendrecv (ghost exchange)", transfers.size() == 1 ? transfers[0].peer : -1);
+  }
   // Tag 1, apart from exchange()'s 0, so that a one-way message never matches a halo.
   void send(int peer, std::span<const std::byte> bytes) const override {
     MPI_Request r;

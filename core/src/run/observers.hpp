@@ -6,10 +6,12 @@
 #include <solvent/communicator.hpp>
 #include <solvent/model.hpp>
 #include <solvent/observer.hpp>
+#include <solvent/sparse/row_distribution.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <memory>
 #include <span>
 #include <variant>
 #include <vector>
@@ -47,6 +49,32 @@ class ObserverFanOut : public Observer {
  private:
   Observer& a_;
   Observer& b_;
+};
+
+// A solution whose rows are spread over ranks by a distributed sparse matrix, gathered into
+// the global order before it goes on, so that rank 0 writes the whole vector as one rank
+// would. Every rank takes part (the gather is collective); the others pass it to nothing.
+class GatherRows : public Observer {
+ public:
+  GatherRows(std::shared_ptr<const RowDistribution> rows, Observer& next)
+      : rows_(std::move(rows)), next_(next) {}
+  void on_start(const FieldLayout& l) override { next_.on_start(l); }
+  void on_step(const StepInfo& i, std::span<const double> u,
+               std::span<const Observable> o) override {
+    next_.on_step(i, u, o);
+  }
+  void on_solution(const Vector& x, const SolveStats& s, std::span<const Observable> o) override {
+    std::visit(
+        [&](const auto& v) {
+          using T = typename std::decay_t<decltype(v)>::value_type;
+          next_.on_solution(Vector(gather_rows<T>(*rows_, v)), s, o);
+        },
+        x);
+  }
+
+ private:
+  std::shared_ptr<const RowDistribution> rows_;
+  Observer& next_;
 };
 
 // Where the model knows its exact solution, the error of every reported state or solution,

@@ -274,8 +274,17 @@ RunSummary run_experiment(const RunOptions& opt, const IntegratorCall& call) {
     std::optional<DistributedSolutionWriter> pieces;
     if (solution_layout && distributed_grid_layout(*solution_layout))
       pieces.emplace(summary.output_dir, *solution_layout, cfg.output, observer, *log);
-    ExactErrorObserver with_errors(*model, pieces ? static_cast<Observer&>(*pieces) : observer,
-                                   comm);
+    // A solution held in rows by several ranks: gathered for rank 0 to write.
+    std::optional<GatherRows> gathered;
+    if (!pieces && model->linear() && comm.size() > 1)
+      if (auto rows = distributed_rows_of(*model->linear()->matrix()))
+        gathered.emplace(std::move(rows), observer);
+    ExactErrorObserver with_errors(
+        *model,
+        pieces     ? static_cast<Observer&>(*pieces)
+        : gathered ? static_cast<Observer&>(*gathered)
+                   : observer,
+        comm);
     StateGuard guard(*model, with_errors);
     StopOnSignal stop(guard);
     ctx.observer = &stop;

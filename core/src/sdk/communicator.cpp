@@ -29,6 +29,9 @@ class SingleRank final : public Communicator {
       throw Error(fmt::format("exchange with rank {} in a run of one rank", peer));
     std::memcpy(receive.data(), send.data(), send.size());
   }
+  void exchange(std::span<const Transfer> transfers) const override {
+    for (const auto& t : transfers) exchange(t.peer, t.send, t.receive);
+  }
   void send(int peer, std::span<const std::byte>) const override {
     throw Error(fmt::format("send to rank {} in a run of one rank", peer));
   }

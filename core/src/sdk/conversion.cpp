@@ -139,6 +139,11 @@ Converted convert_as(const Operator& a, OperatorKind to, const ConversionOptions
         "a stencil7 operator distributed over {} ranks cannot be converted to {}: each rank "
         "holds only its block; use a solver that takes the stencil7 form",
         s->block->comm->size(), to_string(to)));
+  if (const auto* c = std::get_if<CsrMatrix<T>>(&a); c && c->distributed())
+    throw UnsupportedOperator(fmt::format(
+        "a csr operator distributed over {} ranks cannot be converted to {}: each rank "
+        "holds only its rows; use a solver that takes the csr form",
+        c->distribution->comm->size(), to_string(to)));
   if (to == OperatorKind::Csr) return {csr_of<T>(a), {}, from + " -> csr"};
   if (to == OperatorKind::Dense) {
     // The guard comes before anything of the size of the result is built.

@@ -48,7 +48,8 @@ bool same_pattern(const Operator& a, const Operator& b) {
         using M = std::decay_t<decltype(x)>;
         const auto& y = std::get<M>(b);
         if constexpr (requires { x.row_ptr; })
-          return x.row_ptr == y.row_ptr && x.col_idx == y.col_idx;
+          return x.row_ptr == y.row_ptr && x.col_idx == y.col_idx &&
+                 x.distribution == y.distribution;
         else if constexpr (requires { x.kl; })
           return x.kl == y.kl && x.ku == y.ku;
         else if constexpr (requires { x.n1; })

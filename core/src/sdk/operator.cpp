@@ -57,6 +57,15 @@ OperatorForm form_of(const Operator& op) { return {kind_of(op), scalar_of(op)}; 
 std::size_t rows_of(const Operator& op) {
   return std::visit([](const auto& m) { return Traits<std::decay_t<decltype(m)>>::rows(m); }, op);
 }
+std::shared_ptr<const RowDistribution> distributed_rows_of(const Operator& op) {
+  return std::visit(
+      [](const auto& m) -> std::shared_ptr<const RowDistribution> {
+        if constexpr (Traits<std::decay_t<decltype(m)>>::kind == OperatorKind::Csr)
+          if (m.distributed()) return m.distribution;
+        return nullptr;
+      },
+      op);
+}
 
 namespace {
 // y_i = (A x)_i, row by row, for each storage.
@@ -107,16 +116,33 @@ void apply_rows(const M& a, std::span<const T> x, std::span<T> y) {
       return;
     }
   }
+  if constexpr (Traits<M>::kind == OperatorKind::Csr) {
+    if (a.distributed()) {
+      // The rank's values, then its ghosts' from their owners.
+      std::vector<T> ext(a.cols);
+      std::copy(x.begin(), x.end(), ext.begin());
+      GhostExchange<T>(a.distribution).exchange(ext);
+      for (std::size_t i = 0; i < y.size(); ++i) y[i] = row_product(a, i, std::span<const T>(ext));
+      return;
+    }
+  }
   for (std::size_t i = 0; i < y.size(); ++i) y[i] = row_product(a, i, x);
 }
 
-// The ranks an operator's rows are spread over: a distributed stencil's, else this one.
+// The ranks an operator's rows are spread over: a distributed stencil's or CSR matrix's,
+// else this one.
 const Communicator& ranks_of(const Operator& op) {
-  if (const auto* s = std::get_if<Stencil7<double>>(&op); s && s->distributed())
-    return *s->block->comm;
-  if (const auto* s = std::get_if<Stencil7<complex>>(&op); s && s->distributed())
-    return *s->block->comm;
-  return single_rank();
+  return std::visit(
+      [](const auto& a) -> const Communicator& {
+        using M = std::decay_t<decltype(a)>;
+        if constexpr (Traits<M>::kind == OperatorKind::Stencil7) {
+          if (a.distributed()) return *a.block->comm;
+        } else if constexpr (Traits<M>::kind == OperatorKind::Csr) {
+          if (a.distributed()) return *a.distribution->comm;
+        }
+        return single_rank();
+      },
+      op);
 }
 
 // The one product every storage shares: rows one at a time for the assembled storages, the

@@ -94,7 +94,7 @@ Schema schema() {
   };
 }
 
-HelmholtzModel::HelmholtzModel(const PluginContext& ctx) : log_(ctx.log) {
+HelmholtzModel::HelmholtzModel(const PluginContext& ctx) : log_(ctx.log), comm_(ctx.comm) {
   const Parameters& p = ctx.params;
   k_ = 2.0 * std::numbers::pi * p.real("frequency") / p.real("sound_speed");
   mesh_name_ = p.string("mesh");
@@ -132,14 +132,26 @@ Vector HelmholtzModel::rhs() const {
 
 std::optional<Vector> HelmholtzModel::exact_solution() const {
   if (reference_axis_ < 0) return std::nullopt;
-  std::vector<complex> u(mesh_.nodes.size());
-  for (std::size_t i = 0; i < u.size(); ++i) u[i] = reference(mesh_.nodes[i]);
+  // Over several ranks: at the rank's own nodes, in its order.
+  const auto rows = distributed_rows_of(*matrix());
+  std::vector<complex> u(rows ? rows->rows() : mesh_.nodes.size());
+  for (std::size_t i = 0; i < u.size(); ++i)
+    u[i] = reference(mesh_.nodes[rows ? static_cast<std::size_t>(rows->owned[i]) : i]);
   return u;
 }
 
 std::vector<Observable> HelmholtzModel::observables(const Vector& x) const {
-  const auto* u = std::get_if<std::vector<complex>>(&x);
-  if (!u || u->size() != mesh_.nodes.size()) return {};
+  const auto* mine = std::get_if<std::vector<complex>>(&x);
+  if (!mine) return {};
+  // Over several ranks the solution's values at every node, for the quadrature over every
+  // tetrahedron (a rank's tetrahedra reach other ranks' nodes).
+  std::vector<complex> whole;
+  const std::vector<complex>* u = mine;
+  if (const auto rows = distributed_rows_of(*matrix()); rows && mine->size() == rows->rows()) {
+    whole = gather_rows<complex>(*rows, *mine);
+    u = &whole;
+  }
+  if (u->size() != mesh_.nodes.size()) return {};
   double max_abs = 0.0;
   for (const auto& v : *u) max_abs = std::max(max_abs, std::abs(v));
   std::vector<Observable> out{{"max_abs_u", max_abs}};
@@ -162,8 +174,15 @@ Facts HelmholtzModel::facts() const {
   for (const auto& g : mesh_.groups)
     f.emplace_back("group." + g.name + ".triangles", std::to_string(g.triangles.size()));
   if (matrix_) {
-    f.emplace_back("nonzeros", std::to_string(std::get<CsrMatrix<complex>>(*matrix_).nnz()));
+    // Over several ranks rank 0's rows, which it writes the record with.
+    f.emplace_back(comm_->size() > 1 ? "rank0_nonzeros" : "nonzeros",
+                   std::to_string(std::get<CsrMatrix<complex>>(*matrix_).nnz()));
     f.emplace_back("assembly_seconds", std::to_string(assembly_seconds_));
+  }
+  if (comm_->size() > 1 && matrix_) {
+    f.emplace_back("partition", partition_.method);
+    f.emplace_back("edge_cut", std::to_string(partition_.edge_cut));
+    f.emplace_back("imbalance", fmt::format("{:.4f}", partition_.imbalance));
   }
   return f;
 }
@@ -243,14 +262,38 @@ complex HelmholtzModel::reference(const Point& x) const {
 void HelmholtzModel::assemble() const {
   if (matrix_) return;
   const auto start = std::chrono::steady_clock::now();
-  HelmholtzSystem s = assemble_helmholtz(mesh_, k_, bc_);
+  if (comm_->size() == 1) {
+    HelmholtzSystem s = assemble_helmholtz(mesh_, k_, bc_);
+    rhs_ = std::move(s.rhs);
+    matrix_ = std::make_shared<const Operator>(std::move(s.matrix));
+  } else {
+    // The nodes split by Scotch over the graph of the system's pattern (every rank holds the
+    // mesh, and so can form it); each rank then assembles its own nodes' rows alone.
+    {
+      const CsrMatrix<complex> pattern = helmholtz_pattern(mesh_, bc_);
+      partition_ = partition_rows(pattern.row_ptr, pattern.col_idx, *comm_);
+    }
+    std::vector<std::int32_t> mine;
+    for (std::size_t i = 0; i < partition_.owner.size(); ++i)
+      if (partition_.owner[i] == comm_->rank()) mine.push_back(static_cast<std::int32_t>(i));
+    HelmholtzSystem s = assemble_helmholtz(mesh_, k_, bc_, mine);
+    const std::vector<std::int64_t> columns(s.matrix.col_idx.begin(), s.matrix.col_idx.end());
+    rhs_ = std::move(s.rhs);
+    matrix_ = std::make_shared<const Operator>(distributed_rows<complex>(
+        mesh_.nodes.size(), partition_.owner, s.matrix.row_ptr, columns, s.matrix.values,
+        *comm_));
+    if (log_)
+      log_->info("helmholtz: rows split over {} ranks by Scotch, {} couplings cut, imbalance "
+                 "{:.3f}; rank 0 assembled {} rows",
+                 comm_->size(), partition_.edge_cut, partition_.imbalance, mine.size());
+  }
   assembly_seconds_ =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const auto& a = std::get<CsrMatrix<complex>>(*matrix_);
   if (log_)
-    log_->info("helmholtz: assembled {} x {} complex matrix, {} non-zeros, in {:.2f} s",
-               s.matrix.rows, s.matrix.cols, s.matrix.nnz(), assembly_seconds_);
-  rhs_ = std::move(s.rhs);
-  matrix_ = std::make_shared<const Operator>(std::move(s.matrix));
+    log_->info("helmholtz: assembled {} x {} complex matrix{}, {} non-zeros, in {:.2f} s",
+               a.rows, a.cols, comm_->size() > 1 ? " (rank 0's rows and columns)" : "", a.nnz(),
+               assembly_seconds_);
 }
 
 }  // namespace solvent::helmholtz

@@ -1,10 +1,13 @@
 #pragma once
 // Model `helmholtz`: a tetrahedral mesh (built-in or gmsh), the boundary groups named in
-// the configuration, and the assembled complex symmetric system, as a LinearProblem.
+// the configuration, and the assembled complex symmetric system, as a LinearProblem. Over
+// several ranks every rank holds the mesh and assembles its own nodes' rows alone (a
+// distributed CSR matrix).
 #include <solvent_helmholtz/p1_assembly.hpp>
 #include <solvent_helmholtz/tet_mesh.hpp>
 
 #include <solvent/solvent.hpp>
+#include <solvent/sparse/row_distribution.hpp>
 
 #include <memory>
 #include <optional>
@@ -38,6 +41,7 @@ class HelmholtzModel final : public Model, public LinearProblem {
   void assemble() const;
 
   std::shared_ptr<spdlog::logger> log_;
+  const Communicator* comm_;
   std::string mesh_name_;
   TetMesh mesh_;
   BoundaryConditions bc_;
@@ -49,6 +53,8 @@ class HelmholtzModel final : public Model, public LinearProblem {
   mutable std::shared_ptr<const Operator> matrix_;
   mutable std::vector<complex> rhs_;
   mutable double assembly_seconds_ = 0.0;
+  // Over several ranks: the nodes' ranks (Scotch's), each rank assembling its own rows.
+  mutable RowPartition partition_;
 };
 
 }  // namespace solvent::helmholtz

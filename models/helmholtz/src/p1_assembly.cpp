@@ -66,84 +66,114 @@ std::vector<char> dirichlet_nodes(std::size_t n, const BoundaryConditions& bc) {
   return fixed;
 }
 
+// The rows assembled: every node's, or a rank's own (ascending) over several ranks. Row q
+// of the system is node node(q); local(i) is the row of node i, or -1 where it is not one.
+struct Rows {
+  std::span<const std::int32_t> subset;  // empty: all n nodes
+  std::vector<std::int32_t> local_of;    // with a subset: n entries
+  std::int64_t count(std::int64_t n) const {
+    return subset.empty() ? n : static_cast<std::int64_t>(subset.size());
+  }
+  std::int32_t node(std::int64_t q) const {
+    return subset.empty() ? static_cast<std::int32_t>(q) : subset[static_cast<std::size_t>(q)];
+  }
+  std::int32_t local(std::int32_t i) const {
+    return subset.empty() ? i : local_of[static_cast<std::size_t>(i)];
+  }
+};
+
+Rows rows_of(std::span<const std::int32_t> subset, std::size_t n) {
+  Rows r{subset, {}};
+  if (subset.empty()) return r;
+  r.local_of.assign(n, -1);
+  for (std::size_t q = 0; q < subset.size(); ++q) r.local_of[static_cast<std::size_t>(subset[q])] =
+      static_cast<std::int32_t>(q);
+  return r;
+}
+
 // Sparsity: row i couples to every node sharing a tetrahedron with it, except that a
-// Dirichlet row holds only its diagonal and no free row keeps a Dirichlet column.
+// Dirichlet row holds only its diagonal and no free row keeps a Dirichlet column. Columns
+// are node numbers.
 void build_pattern(const TetMesh& mesh, const Incidence& inc, const std::vector<char>& fixed,
-                   CsrMatrix<complex>& a) {
+                   const Rows& rows, CsrMatrix<complex>& a) {
   const auto n = static_cast<std::int64_t>(mesh.nodes.size());
-  std::vector<std::int64_t> count(n + 1, 0);
+  const std::int64_t m = rows.count(n);
+  std::vector<std::int64_t> count(m + 1, 0);
 #pragma omp parallel
   {
     std::vector<std::int32_t> seen(n, -1);
 #pragma omp for schedule(static)
-    for (std::int64_t i = 0; i < n; ++i) {
+    for (std::int64_t q = 0; q < m; ++q) {
+      const std::int32_t i = rows.node(q);
       if (fixed[i]) {
-        count[i + 1] = 1;
+        count[q + 1] = 1;
         continue;
       }
       std::int64_t c = 0;
       for (auto p = inc.start[i]; p < inc.start[i + 1]; ++p)
         for (auto j : mesh.tets[inc.tets[p]])
           if (!fixed[j] && seen[j] != i) {
-            seen[j] = static_cast<std::int32_t>(i);
+            seen[j] = i;
             ++c;
           }
-      count[i + 1] = c;
+      count[q + 1] = c;
     }
   }
-  for (std::int64_t i = 0; i < n; ++i) count[i + 1] += count[i];
-  if (count[n] > std::numeric_limits<std::int32_t>::max())
+  for (std::int64_t q = 0; q < m; ++q) count[q + 1] += count[q];
+  if (count[m] > std::numeric_limits<std::int32_t>::max())
     throw std::length_error("the matrix has more non-zeros than 32-bit CSR indices can address");
-  a.rows = a.cols = static_cast<std::size_t>(n);
+  a.rows = static_cast<std::size_t>(m);
+  a.cols = static_cast<std::size_t>(n);
   a.row_ptr.assign(count.begin(), count.end());
-  a.col_idx.resize(count[n]);
-  a.values.assign(count[n], complex{});
+  a.col_idx.resize(count[m]);
 #pragma omp parallel
   {
     std::vector<std::int32_t> seen(n, -1);
 #pragma omp for schedule(static)
-    for (std::int64_t i = 0; i < n; ++i) {
-      auto out = a.col_idx.begin() + a.row_ptr[i];
+    for (std::int64_t q = 0; q < m; ++q) {
+      const std::int32_t i = rows.node(q);
+      auto out = a.col_idx.begin() + a.row_ptr[q];
       if (fixed[i]) {
-        *out = static_cast<std::int32_t>(i);
+        *out = i;
         continue;
       }
       for (auto p = inc.start[i]; p < inc.start[i + 1]; ++p)
         for (auto j : mesh.tets[inc.tets[p]])
           if (!fixed[j] && seen[j] != i) {
-            seen[j] = static_cast<std::int32_t>(i);
+            seen[j] = i;
             *out++ = j;
           }
-      std::sort(a.col_idx.begin() + a.row_ptr[i], out);
+      std::sort(a.col_idx.begin() + a.row_ptr[q], out);
     }
   }
 }
 
-// Position of column j in row i (the row is short and sorted).
-std::int64_t position(const CsrMatrix<complex>& a, std::int32_t i, std::int32_t j) {
-  auto first = a.col_idx.begin() + a.row_ptr[i], last = a.col_idx.begin() + a.row_ptr[i + 1];
+// Position of column j in row q (the row is short and sorted).
+std::int64_t position(const CsrMatrix<complex>& a, std::int32_t q, std::int32_t j) {
+  auto first = a.col_idx.begin() + a.row_ptr[q], last = a.col_idx.begin() + a.row_ptr[q + 1];
   return std::lower_bound(first, last, j) - a.col_idx.begin();
 }
 
 // K - k^2 M row by row; contributions of Dirichlet columns move to the right-hand side.
 void fill_volume_terms(const TetMesh& mesh, const Incidence& inc, const std::vector<char>& fixed,
-                       double k, double g, HelmholtzSystem& s) {
+                       const Rows& rows, double k, double g, HelmholtzSystem& s) {
   auto& a = s.matrix;
   const auto n = static_cast<std::int64_t>(mesh.nodes.size());
+  const std::int64_t m = rows.count(n);
   const double k2 = k * k;
 #pragma omp parallel
   {
     // Where each column of the current row sits in the value array.
     std::vector<std::int64_t> slot(n);
 #pragma omp for schedule(static)
-    for (std::int64_t i = 0; i < n; ++i) {
-      const auto row = static_cast<std::int32_t>(i);
-      for (auto p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p) slot[a.col_idx[p]] = p;
+    for (std::int64_t q = 0; q < m; ++q) {
+      const std::int32_t i = rows.node(q);
+      for (auto p = a.row_ptr[q]; p < a.row_ptr[q + 1]; ++p) slot[a.col_idx[p]] = p;
       double diagonal_scale = 0.0;
       for (auto p = inc.start[i]; p < inc.start[i + 1]; ++p) {
         const auto& t = mesh.tets[inc.tets[p]];
         const TetGeometry geo = geometry(mesh, t);
-        const int r = static_cast<int>(std::find(t.begin(), t.end(), row) - t.begin());
+        const int r = static_cast<int>(std::find(t.begin(), t.end(), i) - t.begin());
         for (int c = 0; c < 4; ++c) {
           const double stiffness = geo.volume * dot(geo.grad[r], geo.grad[c]);
           const double mass = geo.volume / 20.0 * (r == c ? 2.0 : 1.0);
@@ -151,7 +181,7 @@ void fill_volume_terms(const TetMesh& mesh, const Incidence& inc, const std::vec
           if (fixed[i]) {
             if (c == r) diagonal_scale += stiffness;
           } else if (fixed[t[c]]) {
-            s.rhs[i] -= v * g;
+            s.rhs[q] -= v * g;
           } else {
             a.values[slot[t[c]]] += v;
           }
@@ -161,27 +191,28 @@ void fill_volume_terms(const TetMesh& mesh, const Incidence& inc, const std::vec
         // Scaled like its neighbours' diagonals (by K_ii, which cannot vanish as
         // K_ii - k^2 M_ii can), so the identity row does not spoil the conditioning; the
         // right-hand side is scaled with it.
-        a.values[a.row_ptr[i]] = diagonal_scale;
-        s.rhs[i] = diagonal_scale * g;
+        a.values[a.row_ptr[q]] = diagonal_scale;
+        s.rhs[q] = diagonal_scale * g;
       }
     }
   }
 }
 
-void add_boundary_terms(const TetMesh& mesh, const std::vector<char>& fixed, double k,
-                        const BoundaryConditions& bc, HelmholtzSystem& s) {
+void add_boundary_terms(const TetMesh& mesh, const std::vector<char>& fixed, const Rows& rows,
+                        double k, const BoundaryConditions& bc, HelmholtzSystem& s) {
   const complex ik(0.0, k);
   for (const auto* group : bc.impedance)
     for (const auto& t : group->triangles) {
       const double area = triangle_area(mesh, t);
       for (int r = 0; r < 3; ++r) {
-        if (fixed[t[r]]) continue;
+        const std::int32_t q = rows.local(t[r]);
+        if (fixed[t[r]] || q < 0) continue;
         for (int c = 0; c < 3; ++c) {
           const complex v = -ik * area / 12.0 * (r == c ? 2.0 : 1.0);
           if (fixed[t[c]])
-            s.rhs[t[r]] -= v * bc.dirichlet_value;
+            s.rhs[q] -= v * bc.dirichlet_value;
           else
-            s.matrix.values[position(s.matrix, t[r], t[c])] += v;
+            s.matrix.values[position(s.matrix, q, t[c])] += v;
         }
       }
     }
@@ -189,21 +220,30 @@ void add_boundary_terms(const TetMesh& mesh, const std::vector<char>& fixed, dou
     for (const auto& t : group->triangles) {
       const double share = bc.source_amplitude * triangle_area(mesh, t) / 3.0;
       for (auto v : t)
-        if (!fixed[v]) s.rhs[v] += share;
+        if (!fixed[v] && rows.local(v) >= 0) s.rhs[rows.local(v)] += share;
     }
 }
 
 }  // namespace
 
-HelmholtzSystem assemble_helmholtz(const TetMesh& mesh, double k, const BoundaryConditions& bc) {
+HelmholtzSystem assemble_helmholtz(const TetMesh& mesh, double k, const BoundaryConditions& bc,
+                                   std::span<const std::int32_t> rows) {
   HelmholtzSystem s;
   const std::vector<char> fixed = dirichlet_nodes(mesh.nodes.size(), bc);
   const Incidence inc = node_tets(mesh);
-  build_pattern(mesh, inc, fixed, s.matrix);
-  s.rhs.assign(mesh.nodes.size(), complex{});
-  fill_volume_terms(mesh, inc, fixed, k, bc.dirichlet_value, s);
-  add_boundary_terms(mesh, fixed, k, bc, s);
+  const Rows r = rows_of(rows, mesh.nodes.size());
+  build_pattern(mesh, inc, fixed, r, s.matrix);
+  s.matrix.values.assign(s.matrix.col_idx.size(), complex{});
+  s.rhs.assign(s.matrix.rows, complex{});
+  fill_volume_terms(mesh, inc, fixed, r, k, bc.dirichlet_value, s);
+  add_boundary_terms(mesh, fixed, r, k, bc, s);
   return s;
+}
+
+CsrMatrix<complex> helmholtz_pattern(const TetMesh& mesh, const BoundaryConditions& bc) {
+  CsrMatrix<complex> a;
+  build_pattern(mesh, node_tets(mesh), dirichlet_nodes(mesh.nodes.size(), bc), rows_of({}, mesh.nodes.size()), a);
+  return a;
 }
 
 L2Error l2_error(const TetMesh& mesh, std::span<const complex> uh,

@@ -1,8 +1,10 @@
 #pragma once
 // Model `matrix-file`: A x = b for a matrix a user brings as a Matrix Market file.
 // b is read from a file, is all ones, or is A times a known solution (which then becomes
-// the model's exact solution, so the solve's error can be measured).
+// the model's exact solution, so the solve's error can be measured). Over several ranks
+// each rank keeps its rows of A, b and x, as a distributed CSR matrix.
 #include <solvent/solvent.hpp>
+#include <solvent/sparse/row_distribution.hpp>
 
 namespace solvent::matrix_file {
 
@@ -20,7 +22,11 @@ class MatrixFileModel final : public Model, public LinearProblem {
   Facts facts() const override;
 
  private:
+  Operator distribute_rows(Operator a, const std::string& method);
+
   std::string path_;
+  const Communicator* comm_;
+  RowPartition partition_;
   std::shared_ptr<const Operator> matrix_;
   Vector rhs_;
   std::optional<Vector> exact_;

@@ -20,7 +20,8 @@ std::vector<T> diagonal_of(const DenseMatrix<T>& a, const char* plugin) {
 
 template <class T>
 std::vector<T> diagonal_of(const CsrMatrix<T>& a, const char* plugin) {
-  if (a.rows != a.cols)
+  // Over ranks the rank's rows and their own unknowns: local row i's diagonal is column i.
+  if (!a.square())
     throw SolverError(fmt::format("{}: the matrix is {} x {}, not square", plugin, a.rows, a.cols));
   std::vector<T> d(a.rows, T(0));
   for (std::size_t i = 0; i < a.rows; ++i) {

@@ -22,12 +22,14 @@ void AijMatrix::take(std::shared_ptr<const Operator> op) {
     build(*st);
   } else {
     const auto& a = std::get<CsrMatrix<Scalar>>(*op);
-    if (a.rows != a.cols)
+    if (!a.square())
       throw SolverError(
           fmt::format("{}: matrix is {} x {}, not square", plugin_name(), a.rows, a.cols));
     const auto* old = source_ ? std::get_if<CsrMatrix<Scalar>>(&*source_) : nullptr;
-    if (mat_ && old && old->rows == a.rows && old->row_ptr == a.row_ptr &&
-        old->col_idx == a.col_idx) {
+    if (a.distributed()) {
+      build_distributed(a);
+    } else if (mat_ && old && !old->distributed() && old->rows == a.rows &&
+               old->row_ptr == a.row_ptr && old->col_idx == a.col_idx) {
       Scalar* values = nullptr;
       check(MatSeqAIJGetArray(mat_, &values), "MatSeqAIJGetArray");
       std::copy(a.values.begin(), a.values.end(), values);
@@ -64,6 +66,49 @@ void AijMatrix::build(const CsrMatrix<Scalar>& a) {
   // Copies the three arrays and assembles: the matrix owns its storage.
   check(MatSeqAIJSetPreallocationCSR(mat_, ia.data(), ja.data(), a.values.data()),
         "MatSeqAIJSetPreallocationCSR");
+  make_vectors(n);
+  ++builds_;
+}
+
+// A CSR matrix distributed by rows: each rank inserts its own rows, the unknowns numbered one
+// rank after another (RowDistribution::first_row: a rank's part of a PETSc vector is its rows
+// as Solvent holds them), a ghost column at its owner's row in that numbering. No rank
+// gathers anything.
+void AijMatrix::build_distributed(const CsrMatrix<Scalar>& a) {
+  const RowDistribution& d = *a.distribution;
+  int world_size = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &world_size);
+  if (world_size != d.comm->size())
+    throw SolverError(fmt::format("{}: the matrix is split over {} ranks, MPI_COMM_WORLD has {}",
+                                  plugin_name(), d.comm->size(), world_size));
+  std::vector<PetscInt> start(1, 0);
+  for (const auto rows : d.rows_per_rank) start.push_back(start.back() + PetscInt(rows));
+  const auto n = static_cast<PetscInt>(a.rows);
+  std::vector<PetscInt> own(a.rows), other(a.rows);
+  for (std::size_t i = 0; i < a.rows; ++i)
+    for (auto p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p)
+      ++(std::size_t(a.col_idx[std::size_t(p)]) < a.rows ? own[i] : other[i]);
+  release();
+  comm_ = MPI_COMM_WORLD;
+  check(MatCreateAIJ(comm_, n, n, PETSC_DETERMINE, PETSC_DETERMINE, 0, own.data(), 0,
+                     other.data(), &mat_),
+        "MatCreateAIJ");
+  std::vector<PetscInt> cols;
+  for (std::size_t i = 0; i < a.rows; ++i) {
+    const PetscInt row = PetscInt(d.first_row) + PetscInt(i);
+    cols.clear();
+    for (auto p = a.row_ptr[i]; p < a.row_ptr[i + 1]; ++p) {
+      const auto j = std::size_t(a.col_idx[std::size_t(p)]);
+      const std::size_t g = j - a.rows;
+      cols.push_back(j < a.rows ? PetscInt(d.first_row) + PetscInt(j)
+                                : start[std::size_t(d.owner[g])] + PetscInt(d.owner_local[g]));
+    }
+    check(MatSetValues(mat_, 1, &row, PetscInt(cols.size()), cols.data(),
+                       a.values.data() + a.row_ptr[i], INSERT_VALUES),
+          "MatSetValues");
+  }
+  check(MatAssemblyBegin(mat_, MAT_FINAL_ASSEMBLY), "MatAssemblyBegin");
+  check(MatAssemblyEnd(mat_, MAT_FINAL_ASSEMBLY), "MatAssemblyEnd");
   make_vectors(n);
   ++builds_;
 }

@@ -1,8 +1,9 @@
 #pragma once
 // An operator as PETSc's AIJ matrix, shared by the solvers and the preconditioners of the
-// package: a CSR matrix the process holds whole (SeqAIJ on this process), or a seven-point
-// operator, whole or this rank's block of one distributed over the ranks (MPIAIJ on
-// MPI_COMM_WORLD, each rank its own rows). Two Vecs without storage of the matrix's layout go
+// package: a CSR matrix the process holds whole (SeqAIJ on this process) or this rank's rows
+// of one distributed over the ranks, or a seven-point operator, whole or this rank's block
+// of one distributed over the ranks (both distributed ones MPIAIJ on MPI_COMM_WORLD, each
+// rank its own rows). Two Vecs without storage of the matrix's layout go
 // with it, for the caller's input and output (PlacedArray lends them Solvent's vectors).
 #include "src/petsc_runtime.hpp"
 
@@ -30,7 +31,7 @@ class AijMatrix {
   Mat mat() const { return mat_; }
   Vec in() const { return in_; }
   Vec out() const { return out_; }
-  // PETSC_COMM_SELF, or MPI_COMM_WORLD for a distributed seven-point operator.
+  // PETSC_COMM_SELF, or MPI_COMM_WORLD for a distributed operator.
   MPI_Comm comm() const { return comm_; }
   const std::shared_ptr<const Operator>& source() const { return source_; }
   std::int64_t builds() const { return builds_; }
@@ -39,6 +40,7 @@ class AijMatrix {
  private:
   void build(const CsrMatrix<Scalar>& a);
   void build(const Stencil7<Scalar>& a);
+  void build_distributed(const CsrMatrix<Scalar>& a);
   void make_vectors(PetscInt local_rows);
   void release();
 

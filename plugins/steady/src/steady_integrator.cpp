@@ -58,8 +58,10 @@ RunResult SteadyIntegrator::run(Model& model, LinearSolver* solver, RunContext& 
         "the linear solve did not converge ({}): relative residual {:.3e} after {} iterations; "
         "the last iterate is in {} and is not a solution",
         stats.status, stats.residual, stats.iterations,
-        // Over several ranks each writes its piece of a grid; no rank holds the whole iterate.
-        ctx.comm->size() > 1 ? "unconverged_iterate.pvti (a piece per rank)"
+        // Over several ranks each writes its piece of a grid (a sparse system's rows are
+        // gathered and written as on one rank); no rank holds the whole grid.
+        ctx.comm->size() > 1 && !distributed_rows_of(*a)
+            ? "unconverged_iterate.pvti (a piece per rank)"
                              : "unconverged_iterate.csv, or .vti or .vtr on a grid (not written "
                                "with [output] format = \"none\")"));
   return result;

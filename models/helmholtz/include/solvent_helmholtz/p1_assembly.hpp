@@ -26,7 +26,13 @@ struct HelmholtzSystem {
   std::vector<complex> rhs;
 };
 
-HelmholtzSystem assemble_helmholtz(const TetMesh& mesh, double k, const BoundaryConditions& bc);
+// The rows of the nodes in `rows` (ascending; all nodes when empty), columns numbered by
+// node: over several ranks each assembles its own rows alone, and the system never exists
+// whole on one rank.
+HelmholtzSystem assemble_helmholtz(const TetMesh& mesh, double k, const BoundaryConditions& bc,
+                                   std::span<const std::int32_t> rows = {});
+// The system's pattern alone (no values): the graph the rows are partitioned by.
+CsrMatrix<complex> helmholtz_pattern(const TetMesh& mesh, const BoundaryConditions& bc);
 
 struct L2Error {
   double error = 0.0;      // || u_h - u ||_L2

@@ -20,6 +20,7 @@
 #include <solvent_krylov/matrix_view.hpp>
 
 #include <solvent/device/cuda.hpp>
+#include <solvent/errors.hpp>
 #include <solvent/grid/grid_blocks.hpp>
 #include <solvent/preconditioner.hpp>
 
@@ -56,6 +57,12 @@ class DeviceSpace {
         host_scalars_(device::max_dots) {
     if (const auto* csr = std::get_if<const CsrMatrix<T>*>(&a)) {
       const CsrMatrix<T>& m = **csr;
+      // The ghost exchange has a host path only so far (HostSpace); a device one packs the
+      // send lists on the GPU as the stencil's faces are.
+      if (m.distributed())
+        throw UnsupportedOperator(
+            "a csr operator distributed over ranks runs on the CPU solvers only so far (cg, "
+            "bicgstab, bicgstab-l, tfqmr)");
       row_ptr_ = solvent::cuda::DeviceArray<std::int32_t>(m.row_ptr.data(), m.row_ptr.size());
       col_idx_ = solvent::cuda::DeviceArray<std::int32_t>(m.col_idx.data(), m.col_idx.size());
       values_ = solvent::cuda::DeviceArray<T>(m.values.data(), m.values.size());

@@ -7,10 +7,15 @@
 // each hold whole lines of their block, every rank and every rank count then gets the same
 // bits. Each rank holds its block of every vector; the product exchanges the faces, then
 // recomputes the rows next to them with the values received (rounded as on one rank).
+// On a CSR matrix distributed over ranks each rank holds its rows of every vector; the
+// product first brings the ghosts' values (GhostExchange), and a dot product is this rank's
+// (as on one rank) added over the ranks in rank order (Communicator::sum): the same bits on
+// every rank and for every rerun on as many ranks, and one rank's result to rounding.
 #include <solvent_krylov/exact_reduction.hpp>
 #include <solvent_krylov/host_kernels.hpp>
 
 #include <solvent/grid/grid_blocks.hpp>
+#include <solvent/sparse/row_distribution.hpp>
 #include <solvent/preconditioner.hpp>
 
 #include <cmath>
@@ -36,6 +41,12 @@ class HostSpace {
       comm_ = (*s)->block->comm;
       halo_ = std::make_unique<HaloExchange<T>>(*(*s)->block, HaloExchange<T>::Layout::Block);
       for (int f = 0; f <= 6; ++f) faces_.at[f] = static_cast<std::int64_t>(halo_->face_offset(f));
+    }
+    const auto* c = std::get_if<const CsrMatrix<T>*>(&a);
+    if (c && (*c)->distributed()) {
+      comm_ = (*c)->distribution->comm;
+      ghosts_ = std::make_unique<GhostExchange<T>>((*c)->distribution);
+      extended_.assign((*c)->cols, T(0));
     }
   }
 
@@ -70,6 +81,7 @@ class HostSpace {
     std::vector<T> out(ys.size());
     if (line_ == 0) {
       host::dots<T>(x, raw, out);
+      if (comm_) comm_->sum(std::span<T>(out));
       return out;
     }
     constexpr std::size_t parts = std::is_same_v<T, double> ? 1 : 2;
@@ -79,6 +91,12 @@ class HostSpace {
   }
 
   void apply(const Vector& x, Vector& y) const {
+    if (ghosts_) {
+      host::assign<T>(x, std::span<T>(extended_).first(n_));
+      ghosts_->exchange(extended_);
+      host::apply<T>(a_, extended_, y);
+      return;
+    }
     if (halo_) {
       halo_->pack(x);
       halo_->transfer();
@@ -97,9 +115,11 @@ class HostSpace {
   const Preconditioner* pc_;
   std::size_t n_;
   std::size_t line_ = 0;                   // a stencil's axis-1 line, 0 for CSR or matrix-free
-  const Communicator* comm_ = nullptr;     // set on a distributed stencil
-  std::unique_ptr<HaloExchange<T>> halo_;  // its faces' exchange, buffers kept
+  const Communicator* comm_ = nullptr;     // set on a distributed stencil or CSR matrix
+  std::unique_ptr<HaloExchange<T>> halo_;  // a stencil's faces' exchange, buffers kept
   FaceOffsets faces_{};
+  std::unique_ptr<GhostExchange<T>> ghosts_;  // a CSR matrix's ghost exchange
+  mutable std::vector<T> extended_;           // the rank's values of x, then its ghosts'
 };
 
 }  // namespace solvent::krylov
