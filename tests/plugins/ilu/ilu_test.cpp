@@ -158,12 +158,14 @@ TEST_CASE("zero pivots are refused, naming the row") {
                        "apply() was called before setup()", solvent::SolverError);
 }
 
-TEST_CASE("ilu0 declares CSR only, has no parameters, and its vectors are checked") {
+TEST_CASE("ilu0 declares CSR only, one parameter (the overlap over ranks), and its vectors are checked") {
   auto pc = tk::make_preconditioner("ilu0");
   CHECK(pc->forms() == std::vector<solvent::OperatorForm>{
                            {solvent::OperatorKind::Csr, solvent::ScalarKind::Real},
                            {solvent::OperatorKind::Csr, solvent::ScalarKind::Complex}});
-  CHECK(tk::schema_of("ilu0", solvent::PluginKind::Preconditioner).empty());
+  const auto schema = tk::schema_of("ilu0", solvent::PluginKind::Preconditioner);
+  REQUIRE(schema.size() == 1);
+  CHECK(schema[0].name == "overlap");
   CHECK_THROWS_WITH_AS(
       pc->setup(std::make_shared<const solvent::Operator>(solvent::DenseMatrix<double>(2, 2))),
       "the preconditioner cannot be built from a real dense operator (it takes: real csr, "
