@@ -32,6 +32,27 @@ void add_set_option(CLI::App& sub, std::vector<std::string>& overrides) {
       ->type_name("section.key=value")
       ->allow_extra_args(false);
 }
+// What a run did, beyond "completed": a steady solve's iterations, residual and time; a
+// run in time its steps and its last step's solve (all of it is also in record.toml).
+void print_outcome(const RunSummary& s) {
+  const auto solve_text = [](const SolveStats& st) {
+    return fmt::format("{} iteration{}, relative residual {:.3g}, {}", st.iterations,
+                       st.iterations == 1 ? "" : "s", st.residual,
+                       st.converged ? "converged" : st.status);
+  };
+  if (s.steady && s.last_solve)
+    std::printf("  linear solve: %s, %s\n", solve_text(*s.last_solve).c_str(),
+                s.solve_seconds ? fmt::format("{:.3f} s", *s.solve_seconds).c_str()
+                                : "not timed");
+  else
+    std::printf("  %lld step%s to t = %.6g\n", static_cast<long long>(s.steps),
+                s.steps == 1 ? "" : "s", s.t);
+  if (!s.steady && s.last_solve)
+    std::printf("  last step's linear solve: %s (%lld solves in all)\n",
+                solve_text(*s.last_solve).c_str(), static_cast<long long>(s.solves));
+  std::printf("  in %.3f s; results in %s\n", s.wall_seconds, s.output_dir.c_str());
+}
+
 // A sweep exits 0 when every member completed, else 100 + the number of members that
 // failed (at most 125): above the single-run codes and below those of signals.
 int run_sweep_command(const RunOptions& opt, std::size_t jobs) {
@@ -40,7 +61,8 @@ int run_sweep_command(const RunOptions& opt, std::size_t jobs) {
   std::printf("sweep completed: %zu members (%s), %zu ran now, %zu failed\n", s.members,
               s.mode.c_str(), s.ran, s.failed);
   for (const auto& f : s.failures) std::printf("  %s\n", f.c_str());
-  std::printf("  results in %s (sweep.csv)\n", s.output_dir.c_str());
+  std::printf("  results in %s; the table: %s\n", s.output_dir.c_str(),
+              (s.output_dir / "sweep.csv").c_str());
   return s.failed == 0 ? 0 : 100 + int(std::min<std::size_t>(s.failed, 25));
 }
 }  // namespace
@@ -104,8 +126,7 @@ Command add_run_command(CLI::App& app, const Args& argv) {
             std::printf("run completed: model %s, integrator %s%s%s\n", s.model.c_str(),
                         s.integrator.c_str(), s.linear_solver.empty() ? "" : ", linear solver ",
                         s.linear_solver.c_str());
-            std::printf("  %lld steps to t = %.6g in %.3f s\n  results in %s\n",
-                        static_cast<long long>(s.steps), s.t, s.wall_seconds, s.output_dir.c_str());
+            print_outcome(s);
             return 0;
           }};
 }

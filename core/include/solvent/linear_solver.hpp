@@ -94,6 +94,10 @@ class LinearSolver : public PluginObject {
   // the operator the solver works on since (none before setup).
   const std::string& conversion() const;
   std::optional<OperatorForm> working_form() const;
+  // What the last solve returned (after the core's residual check), and how many solves
+  // there were: for the run's closing summary.
+  const std::optional<SolveStats>& last_solve() const;
+  std::int64_t solves() const;
 
  protected:
   // Called with an operator whose form is in forms(), after the preconditioner's setup.

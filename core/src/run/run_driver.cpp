@@ -339,6 +339,13 @@ RunSummary run_experiment(const RunOptions& opt, const IntegratorCall& call) {
     log->warn("{} arrived as the run ended; its results are complete", signal_name(sig));
   summary.steps = result.steps;
   summary.t = result.t;
+  summary.steady = model->linear() != nullptr;
+  if (solver) {
+    summary.last_solve = solver->last_solve();
+    summary.solves = solver->solves();
+  }
+  if (const auto it = timer.seconds().find("solve"); it != timer.seconds().end())
+    summary.solve_seconds = it->second;
   summary.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return summary;

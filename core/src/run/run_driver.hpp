@@ -34,6 +34,12 @@ struct RunSummary {
   std::int64_t steps = 0;
   double t = 0.0;
   double wall_seconds = 0.0;
+  bool steady = false;  // one solve of a linear problem, not steps in time
+  // The linear solver's last solve, how many there were, and the seconds of the "solve"
+  // phase (where the integrator times one); empty without a linear solver.
+  std::optional<SolveStats> last_solve;
+  std::int64_t solves = 0;
+  std::optional<double> solve_seconds;
 };
 
 struct ResolvedConfig;

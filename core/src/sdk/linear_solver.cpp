@@ -28,6 +28,8 @@ struct LinearSolver::State {
   std::shared_ptr<const Operator> pc_op;  // what the preconditioner was last set up with
   bool pc_ready = false;
   PerScalar<PermutedVectors<double>, PermutedVectors<complex>> work;
+  std::optional<SolveStats> last;
+  std::int64_t solves = 0;
 };
 
 namespace {
@@ -185,8 +187,14 @@ SolveStats LinearSolver::checked_solve(std::span<const T> b, std::span<T> x) {
       stats.status = "non-finite residual";
     }
   }
+  ++s.solves;
+  s.last = stats;
+  s.last->residual_history.clear();  // the summary needs the figures, not the history
   return stats;
 }
+
+const std::optional<SolveStats>& LinearSolver::last_solve() const { return state_->last; }
+std::int64_t LinearSolver::solves() const { return state_->solves; }
 
 SolveStats LinearSolver::solve(std::span<const double> b, std::span<double> x) {
   return checked_solve(b, x);

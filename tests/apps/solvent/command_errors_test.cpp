@@ -2,6 +2,9 @@
 #include "run_solvent.hpp"
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include <regex>
 
 using namespace itest;
 
@@ -89,8 +92,8 @@ TEST_CASE("describe covers the core's sections and keys, and says when there are
                         "  name                   string            default \"experiment\"\n") !=
         std::string::npos);
   auto output = solvent("describe output");
-  CHECK(output.output.find("  format                 string            default \"vtk\"  (one "
-                           "of vtk|vtk-ascii|none)\n") != std::string::npos);
+  CHECK(output.output.find("  precision              string            default \"float64\"  "
+                           "(one of float64|float32)\n") != std::string::npos);
   auto sweep = solvent("describe sweep");
   CHECK(sweep.output.find("  mode                   string            default \"grid\"  (one "
                           "of grid|zip|random)\n") != std::string::npos);
@@ -121,4 +124,37 @@ TEST_CASE("describe and plugins show what a user needs") {
   CHECK(p.exit_code == 0);
   for (const char* name : {"angiogenesis-1d", "imex-trapezoid", "gepp-cpu", "lapack"})
     CHECK(p.output.find(name) != std::string::npos);
+}
+
+namespace {
+// The number after `key = ` in record.toml's text.
+double recorded(const std::string& record, const std::string& key) {
+  std::smatch m;
+  REQUIRE(std::regex_search(record, m, std::regex("\\n" + key + " = ([-+0-9.e]+)\\n")));
+  return std::stod(m[1]);
+}
+}  // namespace
+
+TEST_CASE("a run's closing summary says what the solver did, as its record does") {
+  const auto steady = run_dir("summary-steady");
+  auto r = solvent("run " + config("helmholtz-duct.toml") +
+                   " --set model.resolution=8 --overwrite --output " + steady.string());
+  REQUIRE(r.exit_code == 0);
+  const auto record = file_bytes(steady / "record.toml");
+  const auto expected = fmt::format(
+      "run completed: model helmholtz, integrator steady, linear solver bicgstab\n"
+      "  linear solve: {} iterations, relative residual {:.3g}, converged, ",
+      recorded(record, "iterations"), recorded(record, "relative_residual"));
+  CHECK(r.output.find(expected) != std::string::npos);
+  CHECK(r.output.find("; results in " + steady.string() + "\n") != std::string::npos);
+
+  const auto in_time = run_dir("summary-in-time");
+  auto t = solvent("run " + config("angiogenesis-1d-banded.toml") +
+                   " --set model.M=20 --set integrator.steps=3 --overwrite --output " +
+                   in_time.string());
+  REQUIRE(t.exit_code == 0);
+  CHECK(t.output.find("run completed: model angiogenesis-1d, integrator imex-trapezoid, linear "
+                      "solver banded\n  3 steps to t = 0.03\n  last step's linear solve: 1 "
+                      "iteration, relative residual ") != std::string::npos);
+  CHECK(t.output.find(", converged (3 solves in all)\n") != std::string::npos);
 }
