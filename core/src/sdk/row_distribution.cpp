@@ -61,7 +61,6 @@ void build_exchange(RowDistribution& d) {
   }
 }
 
-
 // The rows of `wanted` (global indices, with their owners), from their owners: each rank
 // sends its requests to all (a gather), each owner answers those addressed to it with the
 // row's global columns, their owners and values, and its own local index of the row.
@@ -150,8 +149,8 @@ CsrMatrix<T> distributed_rows(std::size_t global_rows, std::span<const int> owne
   for (std::size_t i = 0; i < global_rows; ++i) {
     const int r = owner[i];
     if (r < 0 || r >= comm.size())
-      throw Error(fmt::format("distributed_rows: row {} is given to rank {} of {}", i, r,
-                              comm.size()));
+      throw Error(
+          fmt::format("distributed_rows: row {} is given to rank {} of {}", i, r, comm.size()));
     local_of[i] = static_cast<std::int32_t>(d->rows_per_rank[static_cast<std::size_t>(r)]++);
     if (r == me) d->owned.push_back(static_cast<std::int64_t>(i));
   }
@@ -281,7 +280,8 @@ OverlapSubdomain<T> overlap_subdomain(const CsrMatrix<T>& a, int layers) {
   for (const auto& [row, f] : overlap) order.emplace_back(owner_of.at(row), row);
   std::sort(order.begin(), order.end());
   std::map<std::int64_t, std::int32_t> index;  // global -> subdomain row
-  for (std::size_t i = 0; i < d.rows(); ++i) index.emplace(d.owned[i], static_cast<std::int32_t>(i));
+  for (std::size_t i = 0; i < d.rows(); ++i)
+    index.emplace(d.owned[i], static_cast<std::int32_t>(i));
   for (const auto& [owner, row] : order) {
     index.emplace(row, static_cast<std::int32_t>(d.rows() + dist->ghosts.size()));
     dist->ghosts.push_back(row);
@@ -296,7 +296,8 @@ OverlapSubdomain<T> overlap_subdomain(const CsrMatrix<T>& a, int layers) {
   m.row_ptr.push_back(0);
   std::vector<std::pair<std::int32_t, T>> row;
   const auto finish_row = [&] {
-    std::sort(row.begin(), row.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    std::sort(row.begin(), row.end(),
+              [](const auto& x, const auto& y) { return x.first < y.first; });
     for (const auto& [j, v] : row) {
       m.col_idx.push_back(j);
       m.values.push_back(v);
@@ -329,8 +330,8 @@ OverlapSubdomain<T> overlap_subdomain(const CsrMatrix<T>& a, int layers) {
 template <class T>
 std::vector<T> gather_rows(const RowDistribution& d, std::span<const T> mine) {
   if (mine.size() != d.rows())
-    throw Error(fmt::format("gather_rows: {} values for the rank's {} rows", mine.size(),
-                            d.rows()));
+    throw Error(
+        fmt::format("gather_rows: {} values for the rank's {} rows", mine.size(), d.rows()));
   std::string bytes(mine.size_bytes(), '\0');
   std::memcpy(bytes.data(), mine.data(), mine.size_bytes());
   const auto all = d.comm->gather_all(bytes);
@@ -380,11 +381,10 @@ void GhostExchange<T>::transfer() {
   t.reserve(d_->peers.size());
   for (std::size_t k = 0; k < d_->peers.size(); ++k) {
     const auto& p = d_->peers[k];
-    t.push_back({p.rank,
-                 std::as_bytes(std::span<const T>(send_).subspan(send_offset_[k],
-                                                                 p.send_rows.size())),
-                 std::as_writable_bytes(std::span<T>(receive_).subspan(p.ghost_first,
-                                                                       p.ghost_count))});
+    t.push_back(
+        {p.rank,
+         std::as_bytes(std::span<const T>(send_).subspan(send_offset_[k], p.send_rows.size())),
+         std::as_writable_bytes(std::span<T>(receive_).subspan(p.ghost_first, p.ghost_count))});
   }
   d_->comm->exchange(std::span<const Communicator::Transfer>(t));
 }
@@ -399,16 +399,15 @@ void GhostExchange<T>::exchange(std::span<T> x) {
   std::copy(receive_.begin(), receive_.end(), x.begin() + static_cast<std::ptrdiff_t>(d_->rows()));
 }
 
-#define SOLVENT_ROW_DISTRIBUTION(T)                                                          \
-  template CsrMatrix<T> distributed_rows<T>(std::size_t, std::span<const int>,             \
-                                            std::span<const std::int32_t>,                 \
-                                            std::span<const std::int64_t>,                 \
-                                            std::span<const T>, const Communicator&);      \
-  template CsrMatrix<T> distribute<T>(const CsrMatrix<T>&, std::span<const int>,           \
-                                      const Communicator&);                                \
-  template std::vector<T> gather_rows<T>(const RowDistribution&, std::span<const T>);      \
-  template CsrMatrix<T> diagonal_block<T>(const CsrMatrix<T>&);                             \
-  template OverlapSubdomain<T> overlap_subdomain<T>(const CsrMatrix<T>&, int);               \
+#define SOLVENT_ROW_DISTRIBUTION(T)                                                   \
+  template CsrMatrix<T> distributed_rows<T>(                                          \
+      std::size_t, std::span<const int>, std::span<const std::int32_t>,               \
+      std::span<const std::int64_t>, std::span<const T>, const Communicator&);        \
+  template CsrMatrix<T> distribute<T>(const CsrMatrix<T>&, std::span<const int>,      \
+                                      const Communicator&);                           \
+  template std::vector<T> gather_rows<T>(const RowDistribution&, std::span<const T>); \
+  template CsrMatrix<T> diagonal_block<T>(const CsrMatrix<T>&);                       \
+  template OverlapSubdomain<T> overlap_subdomain<T>(const CsrMatrix<T>&, int);        \
   template class GhostExchange<T>;
 SOLVENT_ROW_DISTRIBUTION(double)
 SOLVENT_ROW_DISTRIBUTION(complex)

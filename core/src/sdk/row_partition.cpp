@@ -27,7 +27,8 @@ struct Graph {
   std::vector<SCOTCH_Num> adjacent;
 };
 
-Graph symmetric_graph(std::span<const std::int32_t> row_ptr, std::span<const std::int32_t> col_idx) {
+Graph symmetric_graph(std::span<const std::int32_t> row_ptr,
+                      std::span<const std::int32_t> col_idx) {
   const std::size_t n = row_ptr.empty() ? 0 : row_ptr.size() - 1;
   std::vector<std::int64_t> t_ptr(n + 1, 0);
   for (const auto j : col_idx) ++t_ptr[static_cast<std::size_t>(j) + 1];
@@ -36,7 +37,8 @@ Graph symmetric_graph(std::span<const std::int32_t> row_ptr, std::span<const std
   std::vector<std::int64_t> fill(t_ptr.begin(), t_ptr.end() - 1);
   for (std::size_t i = 0; i < n; ++i)
     for (auto p = row_ptr[i]; p < row_ptr[i + 1]; ++p)
-      t_idx[static_cast<std::size_t>(fill[static_cast<std::size_t>(col_idx[static_cast<std::size_t>(p)])]++)] =
+      t_idx[static_cast<std::size_t>(
+          fill[static_cast<std::size_t>(col_idx[static_cast<std::size_t>(p)])]++)] =
           static_cast<std::int32_t>(i);
   Graph g;
   g.adjacent.reserve(2 * col_idx.size());
@@ -76,17 +78,16 @@ std::vector<int> scotch_parts(Graph& g, int parts) {
   if (SCOTCH_graphInit(&graph) != 0) throw Error("Scotch: the graph could not be initialised");
   SCOTCH_stratInit(&strategy);
   // Quality before speed (the partition is made once per run), rows balanced to 3 %.
-  int failed = SCOTCH_graphBuild(&graph, 0, n, g.start.data(), nullptr, nullptr, nullptr,
-                                 static_cast<SCOTCH_Num>(g.adjacent.size()), g.adjacent.data(),
-                                 nullptr);
-  if (failed == 0)
-    failed = SCOTCH_stratGraphMapBuild(&strategy, SCOTCH_STRATQUALITY, parts, 0.03);
+  int failed =
+      SCOTCH_graphBuild(&graph, 0, n, g.start.data(), nullptr, nullptr, nullptr,
+                        static_cast<SCOTCH_Num>(g.adjacent.size()), g.adjacent.data(), nullptr);
+  if (failed == 0) failed = SCOTCH_stratGraphMapBuild(&strategy, SCOTCH_STRATQUALITY, parts, 0.03);
   if (failed == 0) failed = SCOTCH_graphPart(&graph, parts, &strategy, part.data());
   SCOTCH_stratExit(&strategy);
   SCOTCH_graphExit(&graph);
   if (failed != 0)
-    throw Error(fmt::format("Scotch could not partition a graph of {} rows into {} parts", n,
-                            parts));
+    throw Error(
+        fmt::format("Scotch could not partition a graph of {} rows into {} parts", n, parts));
   return {part.begin(), part.end()};
 }
 

@@ -54,7 +54,8 @@ CsrMatrix<T> shuffled_laplacian(int nx, int ny, T shift) {
   a.rows = a.cols = static_cast<std::size_t>(n);
   a.row_ptr.push_back(0);
   for (auto& row : rows) {
-    std::sort(row.begin(), row.end(), [](const auto& p, const auto& q) { return p.first < q.first; });
+    std::sort(row.begin(), row.end(),
+              [](const auto& p, const auto& q) { return p.first < q.first; });
     for (const auto& [j, v] : row) {
       a.col_idx.push_back(j);
       a.values.push_back(v);
@@ -94,8 +95,7 @@ TEST_CASE("Scotch's partition: the same on every rank, balanced, fewer cut coupl
     CHECK(naive.edge_cut == 0);
     return;
   }
-  for (int r = 0; r < comm.size(); ++r)
-    CHECK(std::count(p.owner.begin(), p.owner.end(), r) > 0);
+  for (int r = 0; r < comm.size(); ++r) CHECK(std::count(p.owner.begin(), p.owner.end(), r) > 0);
   CHECK(p.imbalance <= 1.1);
   // A 16 x 12 grid cut into 2 or 4 pieces: about 12 or 28 couplings; shuffled ranges cut
   // about half or three quarters of the 360.
@@ -152,9 +152,8 @@ TEST_CASE("complex values, empty ranks and ranks without ghosts") {
   const auto ranges = solvent::contiguous_rows(a.row_ptr, a.col_idx, comm.size());
   const auto local = solvent::distribute(a, ranges.owner, comm);
   const std::vector<complex> x{{1, 2}, {-3, 0.5}, {2, -1}};
-  CHECK(solvent::gather_rows<complex>(*local.distribution,
-                                      product(local, mine(*local.distribution, x))) ==
-        product(a, x));
+  CHECK(solvent::gather_rows<complex>(
+            *local.distribution, product(local, mine(*local.distribution, x))) == product(a, x));
   if (comm.size() == 4) CHECK(local.rows == (comm.rank() == 3 ? 0u : 1u));
   // Block diagonal: no rank couples to another, so none has a ghost or a peer.
   CsrMatrix<double> diagonal;

@@ -3,7 +3,7 @@
 # rows split by Scotch, each rank its own; every Krylov solver with no or a split-independent
 # preconditioner (Jacobi) ends with one rank's solution and, to rounding, its iteration
 # count (within 10 %: the split reorders the sums, and BiCGSTAB amplifies that), block Jacobi
-# (ilu0) and PETSc's bjacobi/ILU on one MPIAIJ matrix converge to it too; the iteration counts
+# (ilu0), PETSc's bjacobi/ILU and asm on one MPIAIJ matrix converge to it too; the iteration counts
 # against the number of ranks are printed; a malformed file ends every rank with one located
 # message; a GPU solver is refused a distributed matrix.
 # usage: over_ranks_test.sh SOLVENT MPIEXEC PYTHON DATA_DIR WORK_DIR
@@ -82,6 +82,11 @@ if "$solvent" plugins 2>/dev/null | grep -q "^linear_solver *petsc "; then
     --set linear_solver.pc_type='"bjacobi"' --set preconditioner.type='"none"' || fail "petsc-n2: exit $?"
   echo "petsc bjacobi/ilu 2 $(iterations petsc-n2)"
   agrees petsc-n2 bicgstab-none-n1 1e-8
+  # PETSc's additive Schwarz as Solvent's preconditioner, built from the same MPIAIJ matrix.
+  run 2 petsc-pc-n2 --set model.matrix="\"$work/laplacian.mtx\"" --set preconditioner.type='"petsc-pc"' \
+    --set preconditioner.pc_type='"asm"' || fail "petsc-pc-n2: exit $?"
+  echo "bicgstab petsc-pc(asm) 2 $(iterations petsc-pc-n2)"
+  agrees petsc-pc-n2 bicgstab-none-n1 1e-9
 fi
 
 # Complex values, 81 rows over 4 ranks (uneven counts).
