@@ -22,7 +22,8 @@ constexpr const char* usage =
 usage:
   solvent run FILE [--set section.key=value]... [--output DIR] [--overwrite] [--progress|--no-progress]
                                   a FILE with a [sweep] table runs every member: add --jobs N
-                                  for N at a time, or start it with mpirun
+                                  for N at a time, or start it with mpirun; --member N runs
+                                  its member N alone; a --set of a swept key fixes that key
   solvent run --resume DIR        continue a checkpointed run, or a sweep's unfinished members
   solvent status DIR              what DIR holds, how its run ended, whether it can be resumed
   solvent validate FILE [--set section.key=value]...

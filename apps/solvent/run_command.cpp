@@ -32,6 +32,15 @@ void add_set_option(CLI::App& sub, std::vector<std::string>& overrides) {
       ->type_name("section.key=value")
       ->allow_extra_args(false);
 }
+// "grid over k1, a3; fixed by --set: c": what the members vary, and what --set took out.
+std::string swept_text(const SweepPlan& plan) {
+  const auto names = plan.keys | std::views::transform([](const auto& k) { return k.name; });
+  std::string text = plan.keys.empty() ? std::string("no key swept")
+                                       : fmt::format("{} over {}", plan.mode, fmt::join(names, ", "));
+  if (!plan.fixed.empty()) text += fmt::format("; fixed by --set: {}", fmt::join(plan.fixed, ", "));
+  return text;
+}
+
 // What a run did, beyond "completed": a steady solve's iterations, residual and time; a
 // run in time its steps and its last step's solve (all of it is also in record.toml).
 void print_outcome(const RunSummary& s) {
@@ -60,6 +69,8 @@ int run_sweep_command(const RunOptions& opt, std::size_t jobs) {
   if (world().rank() != 0) return 0;
   std::printf("sweep completed: %zu members (%s), %zu ran now, %zu failed\n", s.members,
               s.mode.c_str(), s.ran, s.failed);
+  if (!s.fixed.empty())
+    std::printf("  fixed by --set, so not swept: %s\n", fmt::format("{}", fmt::join(s.fixed, ", ")).c_str());
   for (const auto& f : s.failures) std::printf("  %s\n", f.c_str());
   std::printf("  results in %s; the table: %s\n", s.output_dir.c_str(),
               (s.output_dir / "sweep.csv").c_str());
@@ -81,10 +92,22 @@ Command add_run_command(CLI::App& app, const Args& argv) {
   run->add_option("--jobs", *jobs, "a sweep: run N members at a time, each in its own process")
       ->type_name("N")
       ->check(CLI::PositiveNumber);
-  // How a sweep starts its members; not for users, so not in the help.
+  // Member N of FILE's [sweep] as a single run, exactly as the sweep runs it. The sweep
+  // starts its members with --sweep-member (not in the help), which also ends the member
+  // with the sweep's process.
   auto member = std::make_shared<std::optional<std::size_t>>();
+  auto from_sweep = std::make_shared<bool>(false);
   run->add_option_function<std::size_t>(
-         "--sweep-member", [member](std::size_t i) { *member = i; }, "")
+         "--member", [member](std::size_t i) { *member = i; },
+         "run member N (from 0, as in sweep.csv) of FILE's [sweep] as a single run")
+      ->type_name("N");
+  run->add_option_function<std::size_t>(
+         "--sweep-member",
+         [member, from_sweep](std::size_t i) {
+           *member = i;
+           *from_sweep = true;
+         },
+         "")
       ->group("");
   // Given twice, the last one counts, as before CLI11.
   run->add_option_function<std::string>(
@@ -106,13 +129,13 @@ Command add_run_command(CLI::App& app, const Args& argv) {
   run->add_flag_callback(
          "--no-progress", [opt] { opt->progress = ProgressMode::Never; }, "show no progress line")
       ->trigger_on_parse();
-  return {run, [opt, config, jobs, member] {
+  return {run, [opt, config, jobs, member, from_sweep] {
             opt->config = *config;
             if (opt->config.empty() && !opt->resume)
               throw ConfigError({"solvent run: which configuration file? (solvent run FILE)"});
             if (*member) {
               // Member N of the file's [sweep], as the sweep that started this process runs it.
-              end_with_parent();
+              if (*from_sweep) end_with_parent();
               opt->document = member_document(plan_sweep(opt->config, opt->overrides), **member);
             } else if (is_sweep(*opt)) {
               return run_sweep_command(*opt, *jobs);
@@ -152,12 +175,9 @@ Command add_validate_command(CLI::App& app) {
             if (is_sweep(as_run)) {
               const auto plan = plan_sweep(file, opt->overrides);
               check_members(plan);
-              std::printf("%s: valid sweep of %zu members (%s over %s); every member checked\n",
-                          file.c_str(), plan.members.size(), plan.mode.c_str(),
-                          fmt::format("{}", fmt::join(plan.keys | std::views::transform(
-                                                          [](const auto& k) { return k.name; }),
-                                                      ", "))
-                              .c_str());
+              std::printf("%s: valid sweep of %zu member%s (%s); every member checked\n",
+                          file.c_str(), plan.members.size(),
+                          plan.members.size() == 1 ? "" : "s", swept_text(plan).c_str());
               return 0;
             }
             // What run checks before it writes anything, over the ranks of mpirun where

@@ -263,7 +263,18 @@ SweepPlan plan_sweep(const std::filesystem::path& file, const std::vector<std::s
           where(node), k.str()));
     }
   }
-  if (entries.empty() && problems.empty())
+  // A --set of a swept key fixes it: the sweep runs over the other keys (all of them fixed:
+  // one member), so a --set is never silently replaced by the members' values.
+  const bool sweeps_something = !entries.empty();
+  for (const auto& o : overrides) {
+    const auto key = o.substr(0, o.find('='));
+    const auto fixed = std::find_if(entries.begin(), entries.end(),
+                                    [&](const Entry& e) { return e.key.name == key; });
+    if (fixed == entries.end()) continue;
+    plan.fixed.push_back(key);
+    entries.erase(fixed);
+  }
+  if (!sweeps_something && problems.empty())
     problems.push_back(fmt::format(
         "{}: [sweep] sweeps no key: give lists where single values would be, such as "
         "[sweep.model.parameters] k1 = [0.5, 1.0]",
@@ -302,7 +313,9 @@ SweepPlan plan_sweep(const std::filesystem::path& file, const std::vector<std::s
   if (!problems.empty()) throw ConfigError(std::move(problems));
 
   for (const auto& e : entries) plan.keys.push_back(e.key);
-  plan.members = form_members(plan.mode, *samples, std::uint64_t(plan.seed), entries);
+  plan.members = entries.empty()
+                     ? std::vector<std::vector<SweptValue>>(1)
+                     : form_members(plan.mode, *samples, std::uint64_t(plan.seed), entries);
   return plan;
 }
 

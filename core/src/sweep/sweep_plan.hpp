@@ -35,6 +35,7 @@ struct SweepPlan {
   std::string batch;  // [sweep] batch: the integrator that advances members together, or empty
   toml::table table;                   // [sweep] as given, for the record
   std::vector<SweptKey> keys;          // in the file's order
+  std::vector<std::string> fixed;      // swept keys a --set fixed, so no longer swept
   std::vector<std::vector<SweptValue>> members;  // members[i][k]: member i's value of keys[k]
 };
 

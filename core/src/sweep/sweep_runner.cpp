@@ -246,6 +246,7 @@ SweepSummary run_sweep(const RunOptions& opt, std::size_t jobs) {
     return std::string();
   });
   summary.mode = plan->mode;
+  summary.fixed = plan->fixed;
   summary.members = plan->members.size();
   const auto members_dir = summary.output_dir / "members";
 

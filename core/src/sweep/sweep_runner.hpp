@@ -15,6 +15,7 @@ struct SweepSummary {
   std::string mode;
   std::size_t members = 0, ran = 0, failed = 0;
   std::vector<std::string> failures;  // "member 3: why", in member order
+  std::vector<std::string> fixed;     // swept keys that a --set fixed
 };
 
 // Whether `options` describe a sweep: FILE has a [sweep] table, or the directory given to

@@ -8,6 +8,8 @@
 #   jobs     --jobs 2 gives the sweep.csv of --jobs 1 (wall times aside)
 #   failure  members that fail (an unstable dt) or crash (killed) are recorded with their
 #            reason, the others run, and the exit code counts the failures
+#   narrow   a --set of a swept key fixes it (the sweep runs over the rest), and --member N
+#            runs member N alone, equal to the single run with its values given by --set
 #   errors   bad [sweep] tables: every problem at its line, exit 2, nothing written
 #   resume   a sweep killed (SIGKILL, SIGTERM) after some members, resumed: only the rest
 #            run again, and sweep.csv equals an uninterrupted sweep's (wall times aside)
@@ -86,6 +88,35 @@ grid)
     done
   done
   echo "grid: 6 members in order, each equal to its single run" ;;
+
+narrow)
+  sweep grid.toml "$grid_table"
+  "$solvent" run base.toml --set model.parameters.k1=1.0 --set linear_solver.type=lapack \
+    --output single > out.txt 2>&1 || fail "the single run: exit $?"
+  # A --set of a swept key fixes it: the sweep runs over the other keys.
+  "$solvent" validate grid.toml --set model.parameters.k1=1.0 > out.txt 2>&1 || fail "validate: exit $?"
+  grep -qx "grid.toml: valid sweep of 2 members (grid over linear_solver.type; fixed by --set: model.parameters.k1); every member checked" out.txt \
+    || fail "validate does not say what --set fixed"
+  "$solvent" run grid.toml --set model.parameters.k1=1.0 --output out > out.txt 2>&1 || fail "the sweep: exit $?"
+  grep -qx "sweep completed: 2 members (grid), 2 ran now, 0 failed" out.txt &&
+    grep -qx "  fixed by --set, so not swept: model.parameters.k1" out.txt || fail "the summary"
+  grep -qx "  results in out; the table: out/sweep.csv" out.txt || fail "the summary's table"
+  head -1 out/sweep.csv | grep -q "^member,linear_solver.type,status," || fail "sweep.csv columns"
+  diff -r -x record.toml single out/members/0001 > diff.txt \
+    || { cat diff.txt; fail "the narrowed sweep's member 1 differs from the single run"; }
+  "$solvent" validate grid.toml --set model.parameters.k1=1.0 --set linear_solver.type=lapack > out.txt 2>&1 \
+    && grep -qx "grid.toml: valid sweep of 1 member (no key swept; fixed by --set: model.parameters.k1, linear_solver.type); every member checked" out.txt \
+    || fail "every swept key fixed: not one member"
+  # --member N: the single run of member N, as the sweep runs it.
+  "$solvent" run grid.toml --member 3 --output m3 > out.txt 2>&1 || fail "--member 3: exit $?"
+  diff -r -x record.toml single m3 > diff.txt || { cat diff.txt; fail "--member 3 differs from the single run"; }
+  "$solvent" run grid.toml --member 6 --output m6 > out.txt 2>&1; rc=$?
+  [ $rc -eq 2 ] && grep -qx "error: grid.toml: the sweep has 6 members; there is no member 6" out.txt \
+    && [ ! -e m6 ] || fail "--member past the members: exit $rc"
+  "$solvent" run base.toml --member 0 --output m0 > out.txt 2>&1; rc=$?
+  [ $rc -eq 2 ] && grep -qx "error: base.toml: no \[sweep\] table, so no sweep members" out.txt \
+    || fail "--member of a file without [sweep]: exit $rc"
+  echo "narrow: --set fixes a swept key, --member runs one member as the sweep does" ;;
 
 random)
   sweep random.toml '[sweep]
