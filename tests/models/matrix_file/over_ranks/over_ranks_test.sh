@@ -62,6 +62,16 @@ for case in "cg jacobi 1 2 4" "bicgstab none 1 2" "bicgstab-l jacobi 1 4" "tfqmr
   done
 done
 
+# The naive split, contiguous index ranges of the shuffled unknowns: the same solution, and
+# a record that shows Scotch's edge cut to be the smaller by far.
+run 2 contiguous-n2 --set model.matrix="\"$work/laplacian.mtx\"" --set linear_solver.type='"cg"' \
+  --set preconditioner.type='"jacobi"' --set model.partition='"contiguous"' || fail "contiguous-n2: exit $?"
+agrees contiguous-n2 cg-jacobi-n1 1e-9
+cut() { sed -n "s/^edge_cut = '\(.*\)'/\1/p" "$work/$1/record.toml"; }
+echo "edge cut over 2 ranks: scotch $(cut cg-jacobi-n2), contiguous $(cut contiguous-n2)"
+grep -q "^partition = 'contiguous'" "$work/contiguous-n2/record.toml" || fail "contiguous-n2: partition not recorded"
+[ $(( 4 * $(cut cg-jacobi-n2) )) -lt "$(cut contiguous-n2)" ] || fail "Scotch's edge cut is not a quarter of the ranges'"
+
 # Block Jacobi (ILU(0) of each rank's diagonal block), restricted additive Schwarz (overlap
 # 1 and 2 layers) and PETSc's on one MPIAIJ matrix: the preconditioner changes with the
 # split, the solution does not; the overlap takes no more iterations than block Jacobi.
