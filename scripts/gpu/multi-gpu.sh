@@ -8,7 +8,8 @@
 #   bash scripts/gpu/multi-gpu.sh matm    matm-cuda on every split of 1 to GPUS ranks at 64^3
 #                                         (iterations and last residual against one GPU, GPU
 #                                         peer and host-staged sweeps), then on 1 to GPUS GPUs
-#                                         in each of VARIANTS (coupling:halo, default
+#                                         in each of VARIANTS (coupling:halo[:x], x: split
+#                                         along axis 1, n x 1 x 1; default
 #                                         "pipeline:auto pipeline:host block:auto"), Poisson
 #                                         and convection-diffusion at SIZE^3 (default 384) to
 #                                         1e-8: iterations, set-up, solve and whole-run
@@ -78,8 +79,8 @@ if [ "$mode" = check ]; then
 fi
 
 if [ "$mode" = matm ]; then
-  splits="1x1x1 1x1x2 1x2x1"
-  [ $gpus -ge 4 ] && splits="$splits 1x1x4 1x2x2 1x4x1"
+  splits="1x1x1 1x1x2 1x2x1 2x1x1"
+  [ $gpus -ge 4 ] && splits="$splits 1x1x4 1x2x2 1x4x1 4x1x1 2x1x2"
   for problem in poisson convection-diffusion; do
     grid $w/split-$problem.toml matm-cuda $problem 64 1e-8
     for split in $splits; do for halo in auto host; do
@@ -99,13 +100,17 @@ if [ "$mode" = matm ]; then
     grid $w/$problem.toml matm-cuda $problem $size 1e-8
     base=""
     for n in $(seq 1 $gpus); do for variant in ${VARIANTS:-pipeline:auto pipeline:host block:auto}; do
-      coupling=${variant%:*} halo=${variant#*:}
+      IFS=: read -r coupling halo cut <<< "$variant"
+      # cut "x": the grid split along axis 1 (n x 1 x 1), which only GPU-to-GPU sweeps take.
+      split=auto; [ "$cut" = x ] && split=${n}x1x1
       [ $n = 1 ] && [ $variant != pipeline:auto ] && continue
       [ $n = 3 ] && continue
-      dir=$w/$problem-$n-$coupling-$halo
+      [ $n = 1 ] && [ -n "$base" ] && continue
+      dir=$w/$problem-$n-$coupling-$halo-$split
       SOLVENT_CUDA_HALO=$halo timeout 300 mpirun -n $n -x SOLVENT_CUDA_HALO $solvent run $w/$problem.toml \
-        --set "linear_solver.coupling=\"$coupling\"" --output $dir > $OUT/matm-$problem-$n-$coupling-$halo.log 2>&1 ||
-        { echo "$problem $n $coupling $halo: exit $?"; tail -3 $OUT/matm-$problem-$n-$coupling-$halo.log; continue; }
+        --set "linear_solver.coupling=\"$coupling\"" --set "model.split=\"$split\"" --output $dir \
+        > $OUT/matm-$problem-$n-$coupling-$halo-$split.log 2>&1 ||
+        { echo "$problem $n $coupling $halo $split: exit $?"; tail -3 $OUT/matm-$problem-$n-$coupling-$halo-$split.log; continue; }
       solve=$(sed -n '/^\[seconds\]/,$p' $dir/record.toml | sed -n 's/^solve = //p')
       # Everything before the first iteration: the plugins (the model assembles), the
       # operator and right-hand side, the core's wiring, the solver's split and upload.
@@ -113,7 +118,7 @@ if [ "$mode" = matm ]; then
       wall=$(sed -n '/^\[seconds\]/,$p' $dir/record.toml | sed -n 's/^wall = //p')
       [ -z "$base" ] && base=$solve
       echo "  $problem $n $coupling $halo phases: $(sed -n '/^\[seconds\]/,/^$/p' $dir/record.toml | sed 1d | tr '\n' ' ')"
-      [ $n -gt 1 ] && [ $coupling = pipeline ] && coupling="pipeline, $(value $dir sweep_handoff)"
+      [ $n -gt 1 ] && [ $coupling = pipeline ] && coupling="pipeline, $(value $dir sweep_handoff), split $split"
       printf '| %s %s^3 | %s | %s | %s | %.2f | %.2f | %.2f | %.2fx |\n' $problem $size $n "$coupling" \
         "$(value $dir iterations)" $setup $solve $wall $(python3 -c "print($base/$solve)") | tee -a "$OUT/matm.md"
     done; done

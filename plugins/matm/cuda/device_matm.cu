@@ -30,7 +30,7 @@ double* DeviceMatm::allocate(std::size_t n) {
 }
 
 DeviceMatm::DeviceMatm(const SplitStencil& a, const SweepShape& shape, int fragments,
-                       bool pipelined, bool all_on_gpu)
+                       bool pipelined, bool peer_to_peer)
     : own_(a.own()),
       shape_(shape),
       self_adjoint_(a.self_adjoint()),
@@ -41,7 +41,7 @@ DeviceMatm::DeviceMatm(const SplitStencil& a, const SweepShape& shape, int fragm
     const GridBlock& block = *a.block();
     links_.emplace(block, pipelined);
     fragments_ = links_->fragments(fragments);
-    if (pipelined && all_on_gpu && solvent::cuda::PeerWindow::available(*block.comm, true)) {
+    if (pipelined && peer_to_peer) {
       // One launch a sweep: the wavefront crosses the ranks inside it.
       fragments_ = 1;
       open_peer_slots(block);
@@ -202,8 +202,8 @@ SweepRange DeviceMatm::fragment(int q, bool upper) const {
   return {own_, i0, i1, {}};
 }
 
-// The slots of the faces along axes 2 and 3 (faces 2 to 5), one per node of the face; a
-// lower sweep reads those of its lower faces (2, 4) and stores into the upper neighbours'
+// The slots of the faces, one per node of the face; a lower sweep reads those of its lower
+// faces (0, 2, 4) and stores into the upper neighbours'
 // parts for the same faces, an upper sweep the other way round. The lower faces have two sets
 // of slots, taken by lower sweeps in turn: two lower sweeps follow each other with nothing
 // between that waits for the neighbours (those of z0 and z1 in correction()), and with one
@@ -214,8 +214,11 @@ void DeviceMatm::open_peer_slots(const GridBlock& block) {
   const auto neighbours = block.blocks.neighbours(block.rank);
   const index_t ni = own_.hi[0] - own_.lo[0], nj = own_.hi[1] - own_.lo[1],
                 nk = own_.hi[2] - own_.lo[2];
+  const index_t extent[3] = {ni, nj, nk};
   auto face_nodes = [&](int f) -> std::size_t {
-    return neighbours[f] < 0 || f < 2 ? 0 : static_cast<std::size_t>(f < 4 ? nk * ni : nj * ni);
+    const int a = f / 2;
+    return neighbours[f] < 0 ? 0
+                             : static_cast<std::size_t>(extent[(a + 1) % 3] * extent[(a + 2) % 3]);
   };
   std::array<std::size_t, 7> offset{};
   for (int f = 0; f < 6; ++f)
@@ -238,8 +241,8 @@ void DeviceMatm::open_peer_slots(const GridBlock& block) {
                : reinterpret_cast<double*>(peers_->remote(f) + peers_->remote_offset(f)[f ^ 1]) +
                      set * face_nodes(f);
   };
-  for (int axis = 0; axis < 2; ++axis) {
-    const int lower_face = 2 + 2 * axis, upper_face = lower_face + 1;
+  for (int axis = 0; axis < 3; ++axis) {
+    const int lower_face = 2 * axis, upper_face = lower_face + 1;
     for (int set = 0; set < 2; ++set) {
       lower_peers_[set].in[axis] = local(lower_face, set);
       lower_peers_[set].out[axis] = remote(upper_face, set);
@@ -315,15 +318,24 @@ void DeviceMatm::exchange(double* field) {
   HaloExchange<double>& halo = links_->halo();
   if (peer_halo_) {
     // Own planes straight into the neighbours' buffers, then the planes received into the
-    // ghost layer, all on the device.
-    for (int f = 2; f < 6; ++f)
-      if (halo.face_size(f) > 0)
-        strip_out(links_->face_strip(f, false), field, peer_halo_->destination(f), false);
+    // ghost layer, all on the device (axis 1's faces, split only here, by kernels).
+    for (int f = 0; f < 6; ++f) {
+      if (halo.face_size(f) == 0) continue;
+      auto* to = static_cast<double*>(peer_halo_->destination(f));
+      if (f < 2)
+        pack_axis1_face(view_, own_, f == 1, field, to);
+      else
+        strip_out(links_->face_strip(f, false), field, to, false);
+    }
     peer_halo_->sent();
     const auto* received = static_cast<const double*>(peer_halo_->receive());
-    for (int f = 2; f < 6; ++f)
-      if (halo.face_size(f) > 0)
+    for (int f = 0; f < 6; ++f) {
+      if (halo.face_size(f) == 0) continue;
+      if (f < 2)
+        unpack_axis1_face(view_, own_, f == 1, received + halo.face_offset(f), field);
+      else
         strip_in(links_->face_strip(f, true), received + halo.face_offset(f), field, false);
+    }
     return;
   }
   const std::size_t size = halo.send_buffer().size();

@@ -40,10 +40,11 @@ class DeviceMatm final : public MatmBackend {
   // fragments: the pieces of axis 1 a sweep is pipelined in over ranks (0: RankLinks'
   // default; ignored on one rank); pipelined: false for the "block" coupling (RankLinks),
   // in which every rank sweeps its block in one launch and nothing crosses in a sweep.
-  // all_on_gpu: every rank of the run has this backend (no CPU rank expects strips), so the
-  // sweeps may go GPU to GPU where PeerWindow::available says so (collective then).
+  // peer_to_peer (over ranks, pipelined): every rank has a GPU of its own on this host and
+  // PeerWindow::available said so; the sweeps and ghost layers then go GPU to GPU, and the
+  // grid may be split along axis 1 too.
   DeviceMatm(const SplitStencil& a, const SweepShape& shape, int fragments, bool pipelined,
-             bool all_on_gpu);
+             bool peer_to_peer);
   ~DeviceMatm() override;
   DeviceMatm(const DeviceMatm&) = delete;
   DeviceMatm& operator=(const DeviceMatm&) = delete;

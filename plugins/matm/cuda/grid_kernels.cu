@@ -139,7 +139,37 @@ __global__ void reduce_kernel(const double* partials, int count, int width, doub
   }
 }
 
+// Node (j, k) of an axis-1 face: the plane at i, one thread per node.
+__global__ void axis1_face_kernel(SplitView s, Box own, index_t i, const double* from, double* to,
+                                  bool pack) {
+  const index_t nj = own.hi[1] - own.lo[1], nk = own.hi[2] - own.lo[2];
+  for (index_t q = blockIdx.x * index_t(blockDim.x) + threadIdx.x; q < nj * nk;
+       q += index_t(gridDim.x) * blockDim.x) {
+    const index_t m = s.index(i, own.lo[1] + q % nj, own.lo[2] + q / nj);
+    if (pack)
+      to[q] = from[m];
+    else
+      to[m] = from[q];
+  }
+}
+
+constexpr int face_blocks = 264;
+
 }  // namespace
+
+void pack_axis1_face(const SplitView& s, const Box& own, bool upper, const double* field,
+                     double* packed) {
+  axis1_face_kernel<<<face_blocks, threads_per_block>>>(s, own, upper ? own.hi[0] - 1 : own.lo[0],
+                                                        field, packed, true);
+  check_launch("face packing kernel");
+}
+
+void unpack_axis1_face(const SplitView& s, const Box& own, bool upper, const double* packed,
+                       double* field) {
+  axis1_face_kernel<<<face_blocks, threads_per_block>>>(s, own, upper ? own.hi[0] : own.lo[0] - 1,
+                                                        packed, field, false);
+  check_launch("face unpacking kernel");
+}
 
 int grid_blocks(const Box& own) { return int(Marching(own).blocks()); }
 

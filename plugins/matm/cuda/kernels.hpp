@@ -34,13 +34,13 @@ SweepShape resolved(SweepShape shape, index_t nx);
 // as one wavefront across them: a block's last plane along axis 2 or 3 is stored, node by
 // node as it is computed, into the slots of the neighbour the sweep goes on to (out), and
 // the neighbour's sweep, already running, waits on each slot as it does on another block's
-// hand-off (in). Per split axis (0: axis 2, 1: axis 3); null where no neighbour lies that
-// way. A node's slot on an axis-2 face is kl * ni + il, on an axis-3 face jl * ni + il, in
-// the counts from the range's first node in the sweep's direction, which the two ranks of a
-// face share (their blocks have the same extents along it).
+// hand-off (in). Per axis; null where no neighbour lies that way. A node's slot on an
+// axis-1 face is kl * nj + jl, on an axis-2 face kl * ni + il, on an axis-3 face
+// jl * ni + il, in the counts from the range's first node in the sweep's direction, which
+// the two ranks of a face share (their blocks have the same extents along it).
 struct SweepPeers {
-  double* in[2] = {nullptr, nullptr};
-  double* out[2] = {nullptr, nullptr};
+  double* in[3] = {nullptr, nullptr, nullptr};
+  double* out[3] = {nullptr, nullptr, nullptr};
 };
 
 // What one sweep launch covers: the own nodes with i0 <= i < i1 (the whole line on one rank,
@@ -97,6 +97,15 @@ void update_and_residual(const SplitView& s, const Box& own, const double* x, co
 // (r, v). Over ranks v needs its ghosts.
 void apply_split(const SplitView& s, const Box& own, const double* v, const double* r, double* z0,
                  double* z1, double* partials, double* sums);
+
+// An axis-1 face (upper: the one at own.hi[0]) of a field with a ghost layer, packed as
+// HaloExchange packs it (axis 2 fastest): the own plane next to the face into `packed` (which
+// may be a neighbour's memory), or `packed` into the ghost plane beyond it. A strip copy
+// would move 8 bytes a row.
+void pack_axis1_face(const SplitView& s, const Box& own, bool upper, const double* field,
+                     double* packed);
+void unpack_axis1_face(const SplitView& s, const Box& own, bool upper, const double* packed,
+                       double* field);
 
 // sums[q] = sum over b < count of partials[b * width + q], in a fixed order.
 void reduce_partials(const double* partials, int count, int width, double* sums);

@@ -1,6 +1,7 @@
 #include "cuda/matm_cuda_solver.hpp"
 
 #include <solvent/device/cuda.hpp>
+#include <solvent/device/peer_window.hpp>
 #include <solvent/device/rank_device.hpp>
 #include <solvent_matm/calibration.hpp>
 
@@ -84,7 +85,11 @@ MatmCudaSolver::MatmCudaSolver(const PluginContext& ctx)
       if (all[r].starts_with('!'))
         throw DeviceUnavailable("rank " + std::to_string(r) + ": " + all[r].substr(1));
     devices_ = fmt::format("{}", fmt::join(all, ", "));
-    all_on_gpu_ = std::all_of(all.begin(), all.end(), [](const auto& d) { return d == "cuda"; });
+    // The sweeps go GPU to GPU where every rank has a GPU of its own on this host (the same
+    // answer on every rank, so all of them or none make the collective).
+    const bool all_on_gpu =
+        std::all_of(all.begin(), all.end(), [](const auto& d) { return d == "cuda"; });
+    peer_to_peer_ = all_on_gpu && pipelined_ && solvent::cuda::PeerWindow::available(comm, true);
   }
 }
 
@@ -105,8 +110,8 @@ void MatmCudaSolver::setup_impl(std::shared_ptr<const Operator> op) {
                  split_->grid()[1], split_->grid()[2], threads_);
     return;
   }
-  const SplitStencil split(a, name_);
-  device_ = std::make_unique<DeviceMatm>(split, shape_, fragments_, pipelined_, all_on_gpu_);
+  const SplitStencil split(a, name_, peer_to_peer_);
+  device_ = std::make_unique<DeviceMatm>(split, shape_, fragments_, pipelined_, peer_to_peer_);
   if (log_)
     log_->info(
         "matm-cuda: {} x {} x {} grid on {}, {} MiB on the device, sweep {} with blocks {} x {}{}",

@@ -36,10 +36,10 @@ class MatmCudaSolver final : public SolverBase {
 
   SweepShape shape_;
   int fragments_;
-  bool pipelined_;  // coupling = "pipeline"
-  bool on_gpu_ = true;  // this rank's device
-  bool all_on_gpu_ = false;  // over ranks: every rank's device is a GPU
-  int threads_ = 0;     // a CPU rank's OpenMP threads
+  bool pipelined_;             // coupling = "pipeline"
+  bool on_gpu_ = true;         // this rank's device
+  bool peer_to_peer_ = false;  // over ranks: the sweeps go GPU to GPU (DeviceMatm)
+  int threads_ = 0;            // a CPU rank's OpenMP threads
   std::string device_name_;
   std::string devices_;  // every rank's device, "cuda, cpu, ...", over ranks
   std::unique_ptr<DeviceMatm> device_;

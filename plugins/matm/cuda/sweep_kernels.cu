@@ -290,14 +290,14 @@ __global__ void __launch_bounds__(FromW ? 512 : 1024)
         y_z = prev_cache[(tz - 1) * bx + tx];
       else if (z_in >= 0)
         y_z = take(handoff + z_in + jl * slots.ni);
-      else if (r.peers.in[1])
-        y_z = take_from_peer(r.peers.in[1] + jl * slots.ni + il);
+      else if (r.peers.in[2])
+        y_z = take_from_peer(r.peers.in[2] + jl * slots.ni + il);
       else if (z_before)
         y_z = __ldcg(out + in.m - dir * col.plane);
       if (jl > 0)
         y_y = prev;
-      else if (r.peers.in[0])
-        y_y = take_from_peer(r.peers.in[0] + kl * slots.ni + il);
+      else if (r.peers.in[1])
+        y_y = take_from_peer(r.peers.in[1] + kl * slots.ni + il);
       else if (y_before)
         y_y = out[in.m - col.line_step];
       const int first_tx = g * G;
@@ -308,6 +308,8 @@ __global__ void __launch_bounds__(FromW ? 512 : 1024)
         carry = prev_cache[tz * bx + first_tx - 1];
       else if (x_in >= 0)
         carry = take(handoff + x_in + jl);
+      else if (lane == 0 && r.peers.in[0])
+        carry = take_from_peer(r.peers.in[0] + kl * slots.nj + jl);
       else if (lane == 0 && x_before)
         carry = __ldcg(out + in.m - dir);
     }
@@ -340,9 +342,11 @@ __global__ void __launch_bounds__(FromW ? 512 : 1024)
       out[in.m] = y;
       if (z_out >= 0) publish(handoff + z_out + jl * slots.ni, y);
       if (x_out >= 0) publish(handoff + x_out + jl, y);
-      if (r.peers.out[1] && kl + 1 == slots.nk)
-        publish_to_peer(r.peers.out[1] + jl * slots.ni + il, y);
-      if (r.peers.out[0] && jl + 1 == n2) publish_to_peer(r.peers.out[0] + kl * slots.ni + il, y);
+      if (r.peers.out[2] && kl + 1 == slots.nk)
+        publish_to_peer(r.peers.out[2] + jl * slots.ni + il, y);
+      if (r.peers.out[1] && jl + 1 == n2) publish_to_peer(r.peers.out[1] + kl * slots.ni + il, y);
+      if (r.peers.out[0] && il + 1 == slots.ni)
+        publish_to_peer(r.peers.out[0] + kl * slots.nj + jl, y);
       prev = y;
       dot += in.c0 * y * y;
     }

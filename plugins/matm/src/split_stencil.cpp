@@ -10,8 +10,8 @@ namespace solvent::matm {
 namespace {
 
 // The block's stencil inside one ghost layer holding the neighbours' coefficients of the
-// nodes across each face (HaloExchange's ghost layout, so the layer on axis 1, never split,
-// stays inactive).
+// nodes across each face (HaloExchange's ghost layout; a face on the grid's boundary stays
+// inactive).
 Stencil7<double> with_ghost_layer(const Stencil7<double>& a) {
   HaloExchange<double> halo(*a.block);
   Stencil7<double> ext(a.n1 + 2, a.n2 + 2, a.n3 + 2);
@@ -30,7 +30,7 @@ Stencil7<double> with_ghost_layer(const Stencil7<double>& a) {
 
 }  // namespace
 
-SplitStencil::SplitStencil(const Stencil7<double>& a, const std::string& who)
+SplitStencil::SplitStencil(const Stencil7<double>& a, const std::string& who, bool axis1_split)
     : grid_{a.n1, a.n2, a.n3} {
   if (a.distributed()) {
     block_ = a.block;
@@ -51,7 +51,7 @@ SplitStencil::SplitStencil(const Stencil7<double>& a, const std::string& who)
     split(a, who, {0, 0, 0});
     own_ = {{0, 0, 0}, {index_t(n1_), index_t(n2_), index_t(n3_)}};
   } else {
-    split_block(a, who);
+    split_block(a, who, axis1_split);
   }
   // The active nodes this rank solves for (a view over ranks has ghosts), over all ranks.
   std::size_t active = 0;
@@ -69,17 +69,19 @@ SplitStencil::SplitStencil(const Stencil7<double>& a, const std::string& who)
   }
 }
 
-void SplitStencil::split_block(const Stencil7<double>& a, const std::string& who) {
-  if (block_->blocks.split[0] != 1) {
+void SplitStencil::split_block(const Stencil7<double>& a, const std::string& who,
+                               bool axis1_split) {
+  if (block_->blocks.split[0] != 1 && !axis1_split) {
     std::ostringstream s;
     s << who << ": over ranks the triangular sweeps are pipelined along axis 1, which must not "
-      << "be split (the grid is split " << block_->blocks.split[0] << "x"
-      << block_->blocks.split[1] << "x" << block_->blocks.split[2]
-      << "); split axes 2 and 3 (model.split = \"auto\" does)";
+      << "be split (the grid is split " << block_->blocks.split[0] << "x" << block_->blocks.split[1]
+      << "x" << block_->blocks.split[2]
+      << "); split axes 2 and 3 (model.split = \"auto\" does), or run matm-cuda with a GPU "
+      << "per rank on one host, whose sweeps go from GPU to GPU";
     throw SolverError(s.str());
   }
   const auto offset = block_->offset();
-  split(with_ghost_layer(a), who, {-1, offset[1] - 1, offset[2] - 1});
+  split(with_ghost_layer(a), who, {offset[0] - 1, offset[1] - 1, offset[2] - 1});
   own_ = {{1, 1, 1}, {index_t(a.n1) + 1, index_t(a.n2) + 1, index_t(a.n3) + 1}};
 }
 
@@ -90,8 +92,8 @@ void SplitStencil::split(const Stencil7<double>& a, const std::string& who,
   n3_ = a.n3;
   auto node_name = [&](std::size_t m) {
     std::ostringstream s;
-    s << "(" << index_t(m % n1_) + origin[0] << ", " << index_t((m / n1_) % n2_) + origin[1]
-      << ", " << index_t(m / (n1_ * n2_)) + origin[2] << ")";
+    s << "(" << index_t(m % n1_) + origin[0] << ", " << index_t((m / n1_) % n2_) + origin[1] << ", "
+      << index_t(m / (n1_ * n2_)) + origin[2] << ")";
     return s.str();
   };
   const std::size_t n = a.size();
@@ -194,8 +196,8 @@ void SplitStencil::split(const Stencil7<double>& a, const std::string& who,
   for (std::ptrdiff_t q = 0; q < nodes; ++q) {
     const auto m = static_cast<std::size_t>(q);
     if (c0_[m] == 0.0) continue;
-    if (block_ && (coordinate(m, 1) == 0 || coordinate(m, 1) + 1 == n2_ ||
-                   coordinate(m, 2) == 0 || coordinate(m, 2) + 1 == n3_))
+    if (block_ && (coordinate(m, 1) == 0 || coordinate(m, 1) + 1 == n2_ || coordinate(m, 2) == 0 ||
+                   coordinate(m, 2) + 1 == n3_))
       continue;
     if (off_diagonal(m) > 1.0 + 1e-12) bad = std::min(bad, m);
   }

@@ -38,5 +38,21 @@ for problem in poisson convection-diffusion; do
     "$python" "$read_pvti" compare "$dir/solution.pvti" "$one/solution.vti" --rtol 1e-12 \
       > "$work/out.txt" 2>&1 || fail "$what: the solution differs from one process's"
   done
+  # Axis 1 split: only where the sweeps go GPU to GPU (a GPU per rank); on one GPU shared by
+  # both ranks it is refused as for the CPU.
+  dir="$work/$problem-n2-2x1x1"
+  "$mpiexec" --oversubscribe -n 2 "$solvent" run "$work/$problem.toml" --output "$dir" \
+    --set 'model.split="2x1x1"' --no-progress > "$work/out.txt" 2>&1
+  rc=$?
+  if [ "$(nvidia-smi -L 2>/dev/null | wc -l)" -ge 2 ]; then
+    [ $rc -eq 0 ] || fail "$problem, split 2x1x1 on two GPUs: exit $rc"
+    [ "$(value "$dir" iterations)" = "$iterations" ] ||
+      fail "$problem, split 2x1x1: $(value "$dir" iterations) iterations, not $iterations"
+    "$python" "$read_pvti" compare "$dir/solution.pvti" "$one/solution.vti" --rtol 1e-12 \
+      > "$work/out.txt" 2>&1 || fail "$problem, split 2x1x1: the solution differs from one process's"
+  else
+    [ $rc -ne 0 ] && grep -q "which must not be split (the grid is split 2x1x1)" "$work/out.txt" ||
+      fail "$problem, split 2x1x1 on one shared GPU: not refused (exit $rc)"
+  fi
 done
 echo "matm-cuda: 2 ranks, 1 to 3 fragments, both sweep layouts, repeat the one-GPU solve to rounding"

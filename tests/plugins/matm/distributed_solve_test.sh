@@ -46,7 +46,7 @@ done
   --set 'model.split="2x1x1"' --no-progress > "$work/out.txt" 2>&1
 rc=$?
 [ $rc -ne 0 ] || fail "a split of axis 1 was accepted"
-grep -q "matm: over ranks the triangular sweeps are pipelined along axis 1, which must not be split (the grid is split 2x1x1); split axes 2 and 3 (model.split = \"auto\" does)" \
+grep -q "matm: over ranks the triangular sweeps are pipelined along axis 1, which must not be split (the grid is split 2x1x1); split axes 2 and 3 (model.split = \"auto\" does), or run matm-cuda with a GPU per rank on one host, whose sweeps go from GPU to GPU" \
   "$work/out.txt" || fail "a split of axis 1: not the expected message"
 # Blocks sized by each rank's measured speed ([run] balance = "measured"): the record holds
 # every rank's speed and the sizes; the solve is the one-rank solve, bit for bit.

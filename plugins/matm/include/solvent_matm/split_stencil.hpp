@@ -25,9 +25,10 @@ class SplitStencil {
   // non-finite diagonal, a non-finite coupling, or a symmetric part A0 that is not
   // diagonally dominant after the scaling D^-1/2 A0 D^-1/2 (then A0 need not be positive
   // definite, which MATM needs: B is built from it and tau divides by (A0 w, w)); over
-  // ranks, a split of axis 1, along which the sweeps are pipelined. Nodes are named by their
-  // global coordinates.
-  SplitStencil(const Stencil7<double>& a, const std::string& who);
+  // ranks, a split of axis 1, along which the sweeps are pipelined in fragments, unless
+  // axis1_split (matm-cuda's sweeps from GPU to GPU, which hand values on along every axis).
+  // Nodes are named by their global coordinates.
+  SplitStencil(const Stencil7<double>& a, const std::string& who, bool axis1_split = false);
 
   SplitView view() const;
   bool self_adjoint() const { return skew_[0].empty(); }
@@ -44,7 +45,7 @@ class SplitStencil {
 
  private:
   // Over ranks: the block inside its ghost layer, after refusing a split of axis 1.
-  void split_block(const Stencil7<double>& a, const std::string& who);
+  void split_block(const Stencil7<double>& a, const std::string& who, bool axis1_split);
   // a: the view's stencil; origin: the global coordinates of its node (0, 0, 0).
   void split(const Stencil7<double>& a, const std::string& who,
              const std::array<index_t, 3>& origin);
