@@ -83,7 +83,7 @@ if [ "$mode" = matm ]; then
   [ $gpus -ge 4 ] && splits="$splits 1x1x4 1x2x2 1x4x1 4x1x1 2x1x2"
   for problem in poisson convection-diffusion; do
     grid $w/split-$problem.toml matm-cuda $problem 64 1e-8
-    for split in $splits; do for halo in auto host; do
+    for split in $splits; do for halo in ${SPLIT_HALOS:-auto host}; do
       n=$(( $(echo $split | tr x '*') ))
       [ $n = 1 ] && [ $halo = host ] && continue
       dir=$w/split-$problem-$split-$halo
