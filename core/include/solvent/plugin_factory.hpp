@@ -30,6 +30,14 @@ std::shared_ptr<Model> make_model(const std::string& name, const Settings& s = {
 std::shared_ptr<Integrator> make_integrator(const std::string& name, const Settings& s = {},
                                             const Communicator& comm = single_rank());
 
+// The policy a run gives its linear solver from the core's keys of [linear_solver]
+// (max_conversion_mib, verify_residual), checked as a run checks them (a bad key throws
+// ConfigError). `fallback` is refused here: it names a second solver that a run makes; an
+// embedding program catches DeviceUnavailable and makes the CPU solver itself.
+SolverPolicy solver_policy(const Settings& s = {});
+// The names of those keys, for a program that receives them among a solver's own settings.
+std::vector<std::string> solver_policy_keys();
+
 // The names of the plugins of one kind on the search path (each name once).
 std::vector<std::string> installed(PluginKind kind);
 // A plugin's parameter schema, as `solvent describe` prints it, its device ("cpu", "cuda",

@@ -19,27 +19,9 @@ toml::table parse_override_value(const std::string& value) {
     return toml::table{{"value", value}};
   }
 }
-}  // namespace
 
-ConfigDocument load_config_document(const std::filesystem::path& file,
-                                    const std::vector<std::string>& overrides) {
-  ConfigDocument doc;
-  doc.file = file;
-  if (!std::filesystem::exists(file))
-    throw ConfigError({fmt::format("{}: no such configuration file", file.string())});
-  // toml++ reads a folder as an empty file, which would be reported as missing sections.
-  if (std::filesystem::is_directory(file))
-    throw ConfigError({fmt::format(
-        "{}: is a folder, not a configuration file (a results folder's configuration is "
-        "{}; to continue its run: solvent run --resume {})",
-        file.string(), (file / "config.toml").string(), file.string())});
-  try {
-    doc.table = toml::parse_file(file.string());
-  } catch (const toml::parse_error& e) {
-    const auto& b = e.source().begin;
-    throw ConfigError({fmt::format("{}:{}:{}: TOML syntax error: {}", file.string(), b.line,
-                                   b.column, e.description())});
-  }
+// `--set section.key=value` applied to a parsed document.
+void apply_overrides(ConfigDocument& doc, const std::vector<std::string>& overrides) {
   std::vector<std::string> problems;
   for (const auto& o : overrides) {
     const auto eq = o.find('=');
@@ -88,6 +70,41 @@ ConfigDocument load_config_document(const std::filesystem::path& file,
     if (!ok) problems.push_back(fmt::format("--set {}: '{}' is not a section.key path", o, path));
   }
   if (!problems.empty()) throw ConfigError(problems);
+}
+
+ConfigDocument parse(const std::filesystem::path& file, const auto& read) {
+  ConfigDocument doc;
+  doc.file = file;
+  try {
+    doc.table = read();
+  } catch (const toml::parse_error& e) {
+    const auto& b = e.source().begin;
+    throw ConfigError({fmt::format("{}:{}:{}: TOML syntax error: {}", file.string(), b.line,
+                                   b.column, e.description())});
+  }
+  return doc;
+}
+}  // namespace
+
+ConfigDocument load_config_document(const std::filesystem::path& file,
+                                    const std::vector<std::string>& overrides) {
+  if (!std::filesystem::exists(file))
+    throw ConfigError({fmt::format("{}: no such configuration file", file.string())});
+  // toml++ reads a folder as an empty file, which would be reported as missing sections.
+  if (std::filesystem::is_directory(file))
+    throw ConfigError({fmt::format(
+        "{}: is a folder, not a configuration file (a results folder's configuration is "
+        "{}; to continue its run: solvent run --resume {})",
+        file.string(), (file / "config.toml").string(), file.string())});
+  auto doc = parse(file, [&] { return toml::parse_file(file.string()); });
+  apply_overrides(doc, overrides);
+  return doc;
+}
+
+ConfigDocument parse_config_document(std::string_view text, const std::filesystem::path& file,
+                                     const std::vector<std::string>& overrides) {
+  auto doc = parse(file, [&] { return toml::parse(text, file.string()); });
+  apply_overrides(doc, overrides);
   return doc;
 }
 

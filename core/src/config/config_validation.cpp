@@ -287,6 +287,13 @@ const Schema& linear_solver_core_schema() {
   return s;
 }
 
+SolverPolicy solver_policy_of(const Parameters& core) {
+  SolverPolicy policy;
+  policy.conversion.max_bytes = std::size_t(core.real("max_conversion_mib") * double(1 << 20));
+  policy.verify_residual = core.boolean("verify_residual");
+  return policy;
+}
+
 namespace {
 
 std::vector<std::string> core_keys(const Schema& schema) {

@@ -4,6 +4,7 @@
 #include "config/config_document.hpp"
 #include "loader/plugin_registry.hpp"
 
+#include <solvent/linear_solver.hpp>
 #include <solvent/parameters.hpp>
 
 #include <memory>
@@ -39,6 +40,8 @@ const Schema& run_schema();
 const Schema& plugins_schema();
 const Schema& output_schema();
 const Schema& linear_solver_core_schema();
+// The policy the core gives a linear solver from those keys, checked (on_conversion unset).
+SolverPolicy solver_policy_of(const Parameters& core);
 // The sections a configuration may have.
 const std::vector<std::string>& config_sections();
 

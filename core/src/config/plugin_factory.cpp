@@ -44,6 +44,14 @@ toml::table to_table(const Settings& s) {
   return t;
 }
 
+// Settings given in code have no source position, which where() reports as "--set"; they
+// are the embedding program's arguments, so their problems start at the plugin's label.
+[[noreturn]] void throw_problems(std::vector<std::string> problems) {
+  for (auto& p : problems)
+    if (p.starts_with("--set: ")) p.erase(0, 7);
+  throw ConfigError(std::move(problems));
+}
+
 const PluginLibrary& resolve(const std::string& name, PluginKind kind, const Settings& s,
                              PluginContext& ctx) {
   const auto& lib = registry().find(name, kind);
@@ -63,7 +71,7 @@ const PluginLibrary& resolve(const std::string& name, PluginKind kind, const Set
   }
   ctx.params = check_section(nested, lib.descriptor->schema(),
                              fmt::format("{} '{}'", to_string(kind), name), problems);
-  if (!problems.empty()) throw ConfigError(problems);
+  if (!problems.empty()) throw_problems(std::move(problems));
   ctx.log = core_logger();
   return lib;
 }
@@ -98,6 +106,26 @@ std::shared_ptr<Model> make_model(const std::string& name, const Settings& s,
 std::shared_ptr<Integrator> make_integrator(const std::string& name, const Settings& s,
                                             const Communicator& comm) {
   return make(name, PluginKind::Integrator, s, comm, create_integrator);
+}
+
+SolverPolicy solver_policy(const Settings& s) {
+  std::vector<std::string> problems;
+  if (s.count("fallback") != 0)
+    problems.push_back(
+        "linear solver: 'fallback' is a run's key (the run makes the second solver); catch "
+        "DeviceUnavailable and make the CPU solver instead");
+  auto settings = s;
+  settings.erase("fallback");
+  const auto core =
+      check_section(to_table(settings), linear_solver_core_schema(), "linear solver", problems);
+  if (!problems.empty()) throw_problems(std::move(problems));
+  return solver_policy_of(core);
+}
+
+std::vector<std::string> solver_policy_keys() {
+  std::vector<std::string> keys;
+  for (const auto& spec : linear_solver_core_schema()) keys.push_back(spec.name);
+  return keys;
 }
 
 std::vector<std::string> installed(PluginKind kind) { return registry().names(kind); }

@@ -113,10 +113,7 @@ std::shared_ptr<LinearSolver> wire_linear_solver(
     const std::shared_ptr<Preconditioner>& preconditioner, const Communicator& comm,
     spdlog::logger& log, std::optional<RunRecord>& record, RunSummary& summary) {
   summary.linear_solver = cfg.linear_solver->plugin->descriptor->name;
-  SolverPolicy policy;
-  policy.conversion.max_bytes =
-      std::size_t(cfg.solver_core.real("max_conversion_mib") * double(1 << 20));
-  policy.verify_residual = cfg.solver_core.boolean("verify_residual");
+  SolverPolicy policy = solver_policy_of(cfg.solver_core);
   policy.on_conversion = [&log, &record, &summary](const std::string& what) {
     log.info("operator converted for linear solver '{}': {}", summary.linear_solver, what);
     if (record) record->add_conversion(what);
