@@ -117,7 +117,8 @@ def test_unknown_key_names_it_and_the_nearest():
     with pytest.raises(solvent.ConfigError) as e:
         solvent.LinearSolver("bicgstab", tolerence=1e-8)
     assert e.value.exit_code == 2
-    assert "unknown key 'tolerence'; did you mean 'tolerance'?" in str(e.value)
+    assert e.value.problems == [
+        "linear_solver 'bicgstab': unknown key 'tolerence'; did you mean 'tolerance'?"]
 
 
 def test_unknown_key_lists_the_valid_ones():
