@@ -4,7 +4,10 @@ given as TOML text or as a dict runs as its file does; a bad configuration raise
 command's messages; and the result reads back as NumPy arrays."""
 import filecmp
 import os
+import signal
 import subprocess
+import sys
+import time
 
 import numpy as np
 import pytest
@@ -134,3 +137,28 @@ def test_a_sweep_runs_and_reads_back_its_table(tmp_path):
     assert list(result.sweep["status"]) == ["ok"] * 6
     assert sorted(set(result.sweep["model.parameters.k1"])) == [0.5, 1.0, 2.0]
     assert [m.status for m in result.members] == ["completed"] * 6
+
+
+def test_ctrl_c_raises_keyboard_interrupt_after_the_step_with_outputs_kept(tmp_path):
+    # A run long enough to be stopped part way, in a Python process of its own.
+    out = tmp_path / "py"
+    script = (f"import solvent\n"
+              f"try:\n"
+              f"    solvent.run({A1D!r}, set={{'integrator.steps': 100000, 'model.M': 50}}, "
+              f"output={str(out)!r})\n"
+              f"except KeyboardInterrupt as e:\n"
+              f"    print('KeyboardInterrupt:', e)\n")
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    partial = out / "observables.csv.partial"
+    while child.poll() is None and (not partial.exists() or
+                                    len(partial.read_text().splitlines()) < 5):
+        time.sleep(0.01)
+    child.send_signal(signal.SIGINT)
+    said, _ = child.communicate(timeout=60)
+    assert child.returncode == 0
+    assert said.startswith("KeyboardInterrupt: interrupted by SIGINT after step ")
+    result = solvent.open(out)
+    assert result.status == "interrupted"
+    steps = result.record["result"]["steps"]
+    assert 4 <= steps < 100000
+    assert len(result.observables) == steps + 1  # every completed step kept, step 0 included

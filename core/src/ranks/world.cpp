@@ -65,9 +65,15 @@ std::chrono::duration<double> wait_limit(int rank) {
 class MpiWorld final : public Communicator {
  public:
   MpiWorld() {
+    // A program that embeds Solvent (Python with mpi4py) may have started MPI already: the
+    // core then uses it and leaves ending it to that program.
+    int started = 0;
+    MPI_Initialized(&started);
+    owns_mpi_ = started == 0;
     int provided = 0;
     // FUNNELED: OpenMP threads compute, only the main thread calls MPI.
-    check(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+    if (owns_mpi_)
+      check(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
     // Errors are returned, not fatal, so that they become a solvent::Error with a message.
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
@@ -83,7 +89,11 @@ class MpiWorld final : public Communicator {
     device_memory_ = MPIX_Query_cuda_support() == 1;
 #endif
   }
-  ~MpiWorld() override { MPI_Finalize(); }
+  ~MpiWorld() override {
+    int ended = 0;
+    MPI_Finalized(&ended);
+    if (owns_mpi_ && ended == 0) MPI_Finalize();
+  }
 
   int rank() const override { return rank_; }
   int size() const override { return size_; }
@@ -220,6 +230,7 @@ class MpiWorld final : public Communicator {
   std::chrono::duration<double> limit_{};
   int rank_ = 0, size_ = 1, local_rank_ = 0;
   bool device_memory_ = false;
+  bool owns_mpi_ = true;
 };
 
 // Started by mpirun (OpenMPI, or any PMI/PMIx launcher)? A process started alone does not
@@ -237,9 +248,22 @@ const bool launched_at_start = launched_by_mpirun_environment();
 
 bool launched_by_mpirun() { return launched_at_start; }
 
+// MPI started over several processes by the program that embeds Solvent (mpi4py under any
+// launcher): its world is the run's, whatever the environment says. One process of MPI
+// started by a plugin library (PETSc's singleton) is not a reason to use it.
+bool started_by_embedding_program() {
+  int started = 0, ended = 0, size = 1;
+  MPI_Initialized(&started);
+  MPI_Finalized(&ended);
+  if (started == 0 || ended != 0) return false;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size > 1;
+}
+
 std::unique_ptr<MpiWorld>& mpi_world() {
   static std::unique_ptr<MpiWorld> world =
-      launched_by_mpirun() ? std::make_unique<MpiWorld>() : nullptr;
+      launched_by_mpirun() || started_by_embedding_program() ? std::make_unique<MpiWorld>()
+                                                             : nullptr;
   return world;
 }
 #endif
