@@ -111,13 +111,12 @@ class LinearSolver:
         pc = f", preconditioner={self.preconditioner!r}" if self.preconditioner else ""
         return f"LinearSolver({self.type!r}{pc})"
 
-    def _setup(self, A):
+    def _setup(self, A, scalar):
         try:
             import scipy.sparse as sp
         except ImportError:
             sp = None
         if sp is not None and sp.issparse(A):
-            scalar = _scalar_type(A.dtype)
             A = A.tocsr()
             if not A.has_canonical_format:  # duplicates summed, columns sorted in each row
                 A = A.copy()
@@ -129,21 +128,21 @@ class LinearSolver:
             self._solver.setup_csr(n, m, np.ascontiguousarray(A.indptr, dtype=np.int32),
                                    np.ascontiguousarray(A.indices, dtype=np.int32),
                                    np.ascontiguousarray(A.data, dtype=scalar))
-            return scalar
-        A = np.asarray(A)
+            return
         if A.ndim != 2:
             raise SolverError(f"A must be a 2-D array or a scipy.sparse matrix, not {A.ndim}-D")
-        scalar = _scalar_type(A.dtype)
         self._solver.setup_dense(np.ascontiguousarray(A, dtype=scalar))
-        return scalar
 
     def solve(self, A, b, x0=None, raise_on_failure=True):
         """Sets the solver up with A (factor or analyse, and the preconditioner), then solves
         A x = b from x0 (zeros by default). Returns (x, SolveInfo)."""
         b = np.asarray(b)
-        scalar = self._setup(A)
-        if np.iscomplexobj(b) and scalar is np.float64:
-            raise SolverError("a complex right-hand side for a real matrix: make A complex")
+        if not hasattr(A, "tocsr"):  # not a scipy.sparse matrix
+            A = np.asarray(A)
+        # Complex where either is (a real A with a complex b is solved as complex, as SciPy
+        # does), else real.
+        scalar = _scalar_type(np.result_type(_scalar_type(A.dtype), _scalar_type(b.dtype)))
+        self._setup(A, scalar)
         b = np.ascontiguousarray(b, dtype=scalar)
         x = np.zeros(b.shape, dtype=scalar)
         if x0 is not None:

@@ -170,3 +170,27 @@ def test_describe_mirrors_the_command():
     assert d["kind"] == "linear_solver" and d["device"] == "cpu"
     tolerance = next(p for p in d["parameters"] if p["name"] == "tolerance")
     assert tolerance["type"] == "real" and tolerance["default"] == 1e-9
+
+
+@pytest.mark.parametrize("name", ["lapack", "banded", "bicgstab", "cg"])
+def test_a_matrix_that_is_not_square_is_refused_by_the_core(name):
+    wide = sp.random(20, 30, density=0.2, format="csr", random_state=1)
+    with pytest.raises(solvent.SolverError) as e:
+        solvent.LinearSolver(name).solve(wide, np.ones(20))
+    assert str(e.value) == "the matrix is 20 x 30, not square"
+
+
+def test_a_real_matrix_with_a_complex_rhs_is_solved_as_complex():
+    a = convection()
+    b = rhs(a.shape[0], complex_=True)
+    x, _ = solvent.LinearSolver("bicgstab", tolerance=1e-12).solve(a, b)
+    assert x.dtype == np.complex128
+    assert agrees(x, spla.spsolve(a.tocsc().astype(complex), b))
+
+
+def test_non_finite_entries_never_give_a_converged_answer():
+    a = convection().tolil()
+    a[5, 5] = np.nan
+    for name in ["lapack", "gepp-cpu", "bicgstab", "tfqmr"]:
+        with pytest.raises(solvent.SolventError):
+            solvent.LinearSolver(name).solve(a.tocsr(), rhs(N * N))

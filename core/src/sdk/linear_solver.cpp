@@ -96,6 +96,16 @@ const Preconditioner* LinearSolver::preconditioner() const {
 void LinearSolver::setup(std::shared_ptr<const Operator> op, const OperatorHints& hints) {
   auto& s = *state_;
   if (!op) throw SolverError("setup() was given no operator");
+  // A dense or CSR matrix given by a program (a SciPy one from Python) may be wide or tall;
+  // refused here, before a solver or a conversion (whose sizes assume a square) meets it.
+  // The other storages are square by construction.
+  std::visit(
+      [](const auto& a) {
+        if constexpr (requires { a.cols; })
+          if (a.rows != a.cols)
+            throw SolverError(fmt::format("the matrix is {} x {}, not square", a.rows, a.cols));
+      },
+      *op);
   s.op.reset();
   s.given.reset();
   s.pc_ready = false;
