@@ -90,12 +90,28 @@ def read_pvti(path):
     return out
 
 
+def read_vtkhdf(path):
+    """A field in one VTKHDF file ([output] format = "vtkhdf"), through h5py
+    (python3-h5py): {name: array of shape (n3, n2, n1)}, as the core writes its datasets."""
+    try:
+        import h5py
+    except ImportError:
+        raise InputError(f"{path}: reading VTKHDF needs h5py (python3-h5py)") from None
+    try:
+        with h5py.File(path, "r") as f:
+            return {name: d[()] for name, d in f["VTKHDF"]["PointData"].items()}
+    except (OSError, KeyError) as e:
+        raise InputError(f"{path}: not a VTKHDF image of Solvent's: {e}") from None
+
+
 def _field_file(path):
     ext = os.path.splitext(path)[1]
     if ext == ".csv":
         return _table(path)
     if ext == ".pvti":
         return read_pvti(path)
+    if ext == ".vtkhdf":
+        return read_vtkhdf(path)
     return read_vtk(path)
 
 
@@ -136,7 +152,8 @@ class Result:
 
     @property
     def solution(self):
-        for name in ("solution.pvti", "solution.vti", "solution.vtr", "solution.csv",
+        for name in ("solution.vtkhdf", "solution.pvti", "solution.vti", "solution.vtr",
+                     "solution.csv", "unconverged_iterate.vtkhdf",
                      "unconverged_iterate.vti", "unconverged_iterate.vtr",
                      "unconverged_iterate.csv"):
             path = os.path.join(self.path, name)

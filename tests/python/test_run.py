@@ -162,3 +162,14 @@ def test_ctrl_c_raises_keyboard_interrupt_after_the_step_with_outputs_kept(tmp_p
     steps = result.record["result"]["steps"]
     assert 4 <= steps < 100000
     assert len(result.observables) == steps + 1  # every completed step kept, step 0 included
+
+
+def test_a_vtkhdf_field_reads_back_as_the_vti_one(tmp_path):
+    vti = solvent.run(POISSON, set=SMALL_GRID, output=tmp_path / "vti").solution["u"]
+    try:
+        hdf = solvent.run(POISSON, set=dict(SMALL_GRID, **{"output.format": "vtkhdf"}),
+                          output=tmp_path / "hdf")
+    except solvent.ConfigError as e:
+        pytest.skip(f"this build writes no VTKHDF: {e}")
+    assert (tmp_path / "hdf" / "solution.vtkhdf").is_file()
+    assert np.array_equal(hdf.solution["u"], vti)
