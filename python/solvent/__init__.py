@@ -239,8 +239,8 @@ def _run_sweep(config, overrides, output, overwrite):
         cls = class_for_exit_code(done.returncode)
         raise cls("\n".join(problems) or done.stderr.strip(), exit_code=done.returncode,
                   problems=problems or None)
-    # The sweep's folder is the last line's "results in DIR (sweep.csv)".
-    folder = next(line.split("results in ", 1)[1].rsplit(" (", 1)[0]
+    # The sweep's folder: "results in DIR; the table: DIR/sweep.csv" on the last lines.
+    folder = next(line.split("results in ", 1)[1].rsplit("; the table: ", 1)[0]
                   for line in reversed(done.stdout.splitlines()) if "results in " in line)
     result = open(folder)
     if done.returncode >= 100:

@@ -98,11 +98,14 @@ void LinearSolver::setup(std::shared_ptr<const Operator> op, const OperatorHints
   if (!op) throw SolverError("setup() was given no operator");
   // A dense or CSR matrix given by a program (a SciPy one from Python) may be wide or tall;
   // refused here, before a solver or a conversion (whose sizes assume a square) meets it.
-  // The other storages are square by construction.
+  // The other storages are square by construction, and so is a CSR over ranks, whose
+  // columns on a rank include its ghosts.
   std::visit(
       [](const auto& a) {
+        bool local = true;
+        if constexpr (requires { a.distributed(); }) local = !a.distributed();
         if constexpr (requires { a.cols; })
-          if (a.rows != a.cols)
+          if (local && a.rows != a.cols)
             throw SolverError(fmt::format("the matrix is {} x {}, not square", a.rows, a.cols));
       },
       *op);
