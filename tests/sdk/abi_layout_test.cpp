@@ -45,7 +45,7 @@ TEST_CASE("the values exchanged with plugin objects") {
   CHECK(sizeof(PluginContext) == 96);
   CHECK(sizeof(GridBlocks) == 96);
   CHECK(sizeof(GridBlock) == 112);
-  CHECK(sizeof(ParamSpec) == 232);
+  CHECK(sizeof(ParamSpec) == 240);
   CHECK(sizeof(Operator) == 216);  // the largest storage (Stencil7) and the index
   CHECK(sizeof(DenseMatrix<double>) == 40);
   CHECK(sizeof(CsrMatrix<complex>) == 104);

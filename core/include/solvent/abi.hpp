@@ -12,7 +12,7 @@
 // 7: ParamSpec's modifiers return the spec by value (a plugin built earlier expects a
 // reference back), and families are reached through solvent::family<F>. 8: CsrMatrix::
 // distribution (a rank's rows of a distributed sparse matrix) and the many-peer
-// Communicator::exchange.
+// Communicator::exchange; ParamSpec::reads_file (input files resolved by the core).
 #include <cstdint>
 
 #define SOLVENT_PLUGIN_ABI_VERSION 8u

@@ -38,6 +38,12 @@ struct ParamSpec {
   // keys of the same section (keys the user writes still win). Resolved before anything
   // is written, so the resolved configuration shows the values actually used.
   std::vector<std::pair<std::string, std::vector<std::pair<std::string, ParamValue>>>> presets;
+  // A string naming a file the plugin reads. The core resolves a relative path against the
+  // folder of the configuration file that wrote it (against the working directory when it
+  // came from --set), hands the plugin the absolute path (which config.toml records), and
+  // refuses a file it cannot open at the key's line (exit 2). A value "name:rest" with no
+  // '/' before the ':' (builtin:box) is a name the plugin knows, not a path.
+  bool reads_file = false;
 
   // Fluent constructors keep schemas one readable line per parameter.
   static ParamSpec boolean(std::string name, bool def, std::string doc);
@@ -56,6 +62,7 @@ struct ParamSpec {
   ParamSpec at_most(double v) &&;
   ParamSpec below(double v) &&;
   ParamSpec in_unit(std::string u) &&;
+  ParamSpec input_file() &&;  // sets reads_file
   ParamSpec with_preset(std::string choice, std::vector<std::pair<std::string, ParamValue>> d) &&;
 };
 

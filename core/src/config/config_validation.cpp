@@ -8,8 +8,13 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 
 namespace solvent {
 
@@ -333,6 +338,43 @@ std::pair<std::vector<std::string>, const toml::table*> type_settings(
   return {names, own};
 }
 
+// The input files a plugin's schema marks (ParamSpec::reads_file): a relative path is
+// relative to the folder of the configuration file that wrote it, as a user reading the
+// file expects wherever the command is started (from --set: to the working directory, as
+// any path on a command line); the plugin gets the path absolute, and config.toml records
+// it so, so that a run folder reruns from anywhere. A file that cannot be opened is refused
+// here, at its key, with the system's reason: validate and run refuse it alike.
+void resolve_input_files(const Schema& schema, const fs::path& config_dir,
+                         const std::string& label, Parameters& params,
+                         std::vector<std::string>& problems) {
+  for (const auto& spec : schema) {
+    if (!spec.reads_file || spec.type != ParamType::String || !params.has(spec.name)) continue;
+    const auto entry = params.entries().at(spec.name);
+    const auto& value = std::get<std::string>(entry.value);
+    const auto colon = value.find(':');
+    if (value.empty() || (colon != std::string::npos && value.find('/') > colon)) continue;
+    fs::path path = value;
+    if (path.is_relative())
+      path = (entry.origin == Origin::CommandLine ? fs::current_path() : config_dir) / path;
+    path = path.lexically_normal();
+    std::string why;
+    std::error_code ec;
+    if (fs::is_directory(path, ec))
+      why = "it is a folder";
+    else if (const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC); fd < 0)
+      why = std::strerror(errno);
+    else
+      ::close(fd);
+    if (!why.empty()) {
+      // Only a value that was written has no default to fall back on, so `where` is known.
+      problems.push_back(fmt::format("{}: {}: key '{}': cannot open {}: {}", entry.where, label,
+                                     spec.name, path.string(), why));
+      continue;
+    }
+    params.set(spec.name, path.string(), entry.origin, entry.where);
+  }
+}
+
 std::optional<ResolvedRole> resolve_role(const ConfigDocument& doc, PluginRegistry& registry,
                                          const RoleInfo& role, std::vector<std::string>& problems,
                                          const std::vector<std::string>& core_keys) {
@@ -398,6 +440,7 @@ std::optional<ResolvedRole> resolve_role(const ConfigDocument& doc, PluginRegist
       if (!overridden) r.params.set(key, e.value, e.origin, e.where);
     }
   }
+  resolve_input_files(schema, fs::absolute(doc.file).parent_path(), label, r.params, problems);
   return r;
 }
 

@@ -84,6 +84,11 @@ ParamSpec ParamSpec::in_unit(std::string u) && {
   return std::move(*this);
 }
 
+ParamSpec ParamSpec::input_file() && {
+  reads_file = true;
+  return std::move(*this);
+}
+
 ParamSpec ParamSpec::with_preset(std::string choice,
                                  std::vector<std::pair<std::string, ParamValue>> d) && {
   presets.emplace_back(std::move(choice), std::move(d));

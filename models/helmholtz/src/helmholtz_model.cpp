@@ -63,7 +63,8 @@ Schema schema() {
       ParamSpec::string(
           "mesh", "builtin:cabin",
           "builtin:box, builtin:cylinder, builtin:cabin, or the path of a gmsh MSH 4.1/2.2 "
-          "ASCII file"),
+          "ASCII file (scripts/make-meshes writes the shipped ones)")
+          .input_file(),
       ParamSpec::integer("resolution", 10,
                          "Built-in meshes: hexahedral cells per metre along each axis")
           .at_least(1)

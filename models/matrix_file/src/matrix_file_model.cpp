@@ -158,15 +158,18 @@ void require_file_parameter(const Parameters& p, const std::string& name,
 Schema schema() {
   return {
       ParamSpec::string("matrix", "",
-                        "Path of the Matrix Market file holding A (coordinate or array)"),
+                        "Path of the Matrix Market file holding A (coordinate or array)")
+          .input_file(),
       ParamSpec::choice("rhs", "ones", {"ones", "file", "product"},
                         "b: all ones, read from rhs_file, or A times the known solution"),
-      ParamSpec::string("rhs_file", "", "Matrix Market vector (n x 1) for rhs = \"file\""),
+      ParamSpec::string("rhs_file", "", "Matrix Market vector (n x 1) for rhs = \"file\"")
+          .input_file(),
       ParamSpec::choice(
           "solution", "ones", {"ones", "ramp", "file"},
           "Known x for rhs = \"product\": all ones, x_i = 1 + i/n, or read from solution_file"),
       ParamSpec::string("solution_file", "",
-                        "Matrix Market vector (n x 1) for solution = \"file\""),
+                        "Matrix Market vector (n x 1) for solution = \"file\"")
+          .input_file(),
       ParamSpec::choice("partition", "scotch", {"scotch", "contiguous"},
                         "Over several ranks: rows split by Scotch's graph partitioner (fewest "
                         "couplings between ranks), or in contiguous index ranges"),

@@ -308,6 +308,13 @@ Attempt attempt(const fs::path& file, const std::vector<std::string>& overrides,
 fs::path write_case_file(const Case& c, const fs::path& work) {
   auto doc = solvent::load_config_document(c.config, c.overrides);
   doc.table.erase("preconditioner");
+  // The model's input files are relative to the configuration's folder: the copy, written
+  // elsewhere, names them as the core resolved them (absolute).
+  const auto cfg = solvent::resolve_config(doc);
+  for (const auto& spec : cfg.model->plugin->descriptor->schema())
+    if (spec.reads_file && cfg.model->params.given(spec.name))
+      doc.table["model"].as_table()->insert_or_assign(spec.name,
+                                                      cfg.model->params.string(spec.name));
   const fs::path dir = work / c.id;
   fs::create_directories(dir);
   const fs::path file = dir / "case.toml";
@@ -495,8 +502,7 @@ int main(int argc, char** argv) {
   }
   try {
     const fs::path work = fs::absolute(argv[2]);
-    // The shipped configurations name their files from the source tree's root
-    // (matrix-file's matrix), as `solvent run config/...` from there does.
+    // The cases' configurations are named from the source tree's root (config/...).
     fs::current_path(argv[1]);
     // A hundred runs' info lines would bury the table's failures.
     solvent::core_logger()->set_level(spdlog::level::warn);

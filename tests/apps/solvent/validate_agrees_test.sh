@@ -38,7 +38,7 @@ agree 2 "error: --set: linear solver 'matm' cannot solve the complex csr system 
   -- "$configs/helmholtz-duct.toml" --set linear_solver.type=matm
 agree 2 "error: --set: linear solver 'lapack' takes dense storage: the stencil7 system of 274625 unknowns would take 575400.5 MiB as a dense matrix, more than [linear_solver] max_conversion_mib = 2048; choose a solver that keeps it sparse, or raise the limit" \
   -- "$configs/matm-poisson.toml" --set linear_solver.type=lapack
-agree 4 "error: $work/nothing-here.mtx: cannot open for reading" \
+agree 2 "error: --set: [model] (model 'matrix-file'): key 'matrix': cannot open $work/nothing-here.mtx: No such file or directory" \
   -- "$configs/matrix-file.toml" --set model.matrix=$work/nothing-here.mtx
 
 if [ -n "$mpiexec" ]; then

@@ -98,7 +98,9 @@ TEST_CASE("the resolved configuration holds every default, including a named set
 
 TEST_CASE("settings of several solvers side by side: the chosen type's apply, one line switches") {
   const auto file = fs::temp_directory_path() / "solvent-per-type.toml";
-  std::ofstream(file) << "[model]\ntype = \"matrix-file\"\nmatrix = \"a.mtx\"\n"
+  const auto matrix = fs::temp_directory_path() / "solvent-per-type.mtx";  // opened, not read
+  std::ofstream{matrix};
+  std::ofstream(file) << "[model]\ntype = \"matrix-file\"\nmatrix = \"solvent-per-type.mtx\"\n"
                          "[integrator]\ntype = \"steady\"\n"
                          "[linear_solver]\ntype = \"bicgstab\"\n"
                          "[linear_solver.bicgstab]\ntolerance = 1e-7\nmax_iterations = 77\n"
@@ -123,6 +125,7 @@ TEST_CASE("settings of several solvers side by side: the chosen type's apply, on
   CHECK(resolved["linear_solver"]["tolerance"].value<double>() == 1e-5);
   CHECK_FALSE(resolved["linear_solver"]["bicgstab"]);
   fs::remove(file);
+  fs::remove(matrix);
 }
 
 TEST_CASE("--set section.key= removes a key of the file; a key that is not there is an error") {

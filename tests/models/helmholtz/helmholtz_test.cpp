@@ -269,7 +269,7 @@ TEST_CASE("gmsh reader: malformed files name file and line") {
         d + "bad-coordinate.msh:8: expected a coordinate, found 'abc'");
   CHECK(message("bad-order.msh") == d + "bad-order.msh:13: second-order elements (type 11) are not "
                                         "supported; mesh with gmsh -order 1");
-  CHECK(message("missing.msh") == d + "missing.msh: cannot open for reading");
+  CHECK(message("missing.msh") == d + "missing.msh: cannot open for reading: No such file or directory");
   CHECK(message(".") == d + ".: is a directory");
   CHECK(message("bad-count-huge.msh") ==
         d + "bad-count-huge.msh:5: $Nodes declares 1000000000000 nodes, more than the 19 bytes "

@@ -180,7 +180,8 @@ TEST_CASE("malformed files: InputError '<file>:<line>: <what>'") {
   }
   CHECK(read_error("bad-vector-shape.mtx", true) ==
         data("bad-vector-shape.mtx") + ":2: a vector must have one column or one row, not 2 x 2");
-  CHECK(read_error("no-such-file.mtx") == data("no-such-file.mtx") + ": cannot open for reading");
+  CHECK(read_error("no-such-file.mtx") ==
+        data("no-such-file.mtx") + ": cannot open for reading: No such file or directory");
   CHECK(read_error(".") == data(".") + ": is a directory");
 }
 
