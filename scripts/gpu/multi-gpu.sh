@@ -13,7 +13,8 @@
 #                                         "pipeline:auto pipeline:host block:auto"), Poisson
 #                                         and convection-diffusion at SIZE^3 (default 384) to
 #                                         1e-8: iterations, set-up, solve and whole-run
-#                                         seconds, each against one GPU
+#                                         seconds, each against one GPU (MATM_SET: one
+#                                         more --set for these runs)
 # Results under $OUT.
 SECONDS=0
 mode=${1:-check}
@@ -79,20 +80,23 @@ if [ "$mode" = check ]; then
 fi
 
 if [ "$mode" = matm ]; then
-  splits="1x1x1 1x1x2 1x2x1 2x1x1"
-  [ $gpus -ge 4 ] && splits="$splits 1x1x4 1x2x2 1x4x1 4x1x1 2x1x2"
-  for problem in poisson convection-diffusion; do
-    grid $w/split-$problem.toml matm-cuda $problem 64 1e-8
-    for split in $splits; do for halo in ${SPLIT_HALOS:-auto host}; do
-      n=$(( $(echo $split | tr x '*') ))
-      [ $n = 1 ] && [ $halo = host ] && continue
-      dir=$w/split-$problem-$split-$halo
-      SOLVENT_CUDA_HALO=$halo timeout 120 mpirun -n $n -x SOLVENT_CUDA_HALO $solvent run $w/split-$problem.toml \
-        --set "model.split=\"$split\"" --output $dir > $OUT/split-$problem-$split-$halo.log 2>&1
-      echo "matm-cuda $problem $split halo $halo: exit $?, $(value $dir iterations) iterations, last residual $(tail -1 $dir/residual_history.csv | cut -d, -f2), $(value $dir sweep_handoff)"
-    done; done
-  done | tee "$OUT/matm-splits.txt"
-  echo "== matm splits ($SECONDS s)"
+  # SPLIT_CHECK=0: the scaling table only.
+  if [ "${SPLIT_CHECK:-1}" = 1 ]; then
+    splits="1x1x1 1x1x2 1x2x1 2x1x1"
+    [ $gpus -ge 4 ] && splits="$splits 1x1x4 1x2x2 1x4x1 4x1x1 2x1x2"
+    for problem in poisson convection-diffusion; do
+      grid $w/split-$problem.toml matm-cuda $problem 64 1e-8
+      for split in $splits; do for halo in ${SPLIT_HALOS:-auto host}; do
+        n=$(( $(echo $split | tr x '*') ))
+        [ $n = 1 ] && [ $halo = host ] && continue
+        dir=$w/split-$problem-$split-$halo
+        SOLVENT_CUDA_HALO=$halo timeout 120 mpirun -n $n -x SOLVENT_CUDA_HALO $solvent run $w/split-$problem.toml \
+          --set "model.split=\"$split\"" --output $dir > $OUT/split-$problem-$split-$halo.log 2>&1
+        echo "matm-cuda $problem $split halo $halo: exit $?, $(value $dir iterations) iterations, last residual $(tail -1 $dir/residual_history.csv | cut -d, -f2), $(value $dir sweep_handoff)"
+      done; done
+    done | tee "$OUT/matm-splits.txt"
+    echo "== matm splits ($SECONDS s)"
+  fi
   size=${SIZE:-384}
   echo "| problem | GPUs | coupling | iterations | set-up s | solve s | whole run s | solve vs 1 GPU |" > "$OUT/matm.md"
   echo "| --- | --- | --- | --- | --- | --- | --- | --- |" >> "$OUT/matm.md"
@@ -103,12 +107,12 @@ if [ "$mode" = matm ]; then
       IFS=: read -r coupling halo cut <<< "$variant"
       # cut "x": the grid split along axis 1 (n x 1 x 1), which only GPU-to-GPU sweeps take.
       split=auto; [ "$cut" = x ] && split=${n}x1x1
-      [ $n = 1 ] && [ $variant != pipeline:auto ] && continue
       [ $n = 3 ] && continue
-      [ $n = 1 ] && [ -n "$base" ] && continue
+      # One GPU once, the baseline, whatever the variant.
+      if [ $n = 1 ]; then [ -n "$base" ] && continue; split=auto; fi
       dir=$w/$problem-$n-$coupling-$halo-$split
       SOLVENT_CUDA_HALO=$halo timeout 300 mpirun -n $n -x SOLVENT_CUDA_HALO $solvent run $w/$problem.toml \
-        --set "linear_solver.coupling=\"$coupling\"" --set "model.split=\"$split\"" --output $dir \
+        --set "linear_solver.coupling=\"$coupling\"" --set "model.split=\"$split\"" ${MATM_SET:+--set "$MATM_SET"} --output $dir \
         > $OUT/matm-$problem-$n-$coupling-$halo-$split.log 2>&1 ||
         { echo "$problem $n $coupling $halo $split: exit $?"; tail -3 $OUT/matm-$problem-$n-$coupling-$halo-$split.log; continue; }
       solve=$(sed -n '/^\[seconds\]/,$p' $dir/record.toml | sed -n 's/^solve = //p')
