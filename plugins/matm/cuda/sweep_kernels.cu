@@ -137,51 +137,42 @@ __device__ NodeInputs load_inputs(const SplitView& s, const Column& c,
 // would be stored as that NaN, see publish).
 constexpr long long waiting_bits = 0x7ff4dead5e7f1a95ll;
 
-// Loads and stores at GPU scope, the ones another block's spinning may observe: a plain load
-// could be served from L1 or hoisted out of the loop.
+// Where a slot's value comes from: another block of this GPU, or another GPU (a neighbour
+// rank's sweep storing over NVLink or PCIe).
+enum class From { ThisGpu, OtherGpu };
+
+// Loads and stores the spinning reader may observe, at GPU scope for another block (a plain
+// load could be served from L1 or hoisted out of the loop) and at system scope for another
+// GPU (a GPU-scope load may be served by this GPU's caches without seeing that store).
+template <From F>
 __device__ double load_relaxed(const double* p) {
   double v;
-  asm volatile("ld.relaxed.gpu.global.f64 %0, [%1];" : "=d"(v) : "l"(p) : "memory");
+  if constexpr (F == From::ThisGpu)
+    asm volatile("ld.relaxed.gpu.global.f64 %0, [%1];" : "=d"(v) : "l"(p) : "memory");
+  else
+    asm volatile("ld.relaxed.sys.global.f64 %0, [%1];" : "=d"(v) : "l"(p) : "memory");
   return v;
 }
 
+template <From F>
 __device__ void store_relaxed(double* p, double v) {
-  asm volatile("st.relaxed.gpu.global.f64 [%0], %1;" ::"l"(p), "d"(v) : "memory");
+  if constexpr (F == From::ThisGpu)
+    asm volatile("st.relaxed.gpu.global.f64 [%0], %1;" ::"l"(p), "d"(v) : "memory");
+  else
+    asm volatile("st.relaxed.sys.global.f64 [%0], %1;" ::"l"(p), "d"(v) : "memory");
 }
 
+template <From F = From::ThisGpu>
 __device__ void publish(double* slot, double v) {
-  store_relaxed(slot, __double_as_longlong(v) == waiting_bits ? CUDART_NAN : v);
+  store_relaxed<F>(slot, __double_as_longlong(v) == waiting_bits ? CUDART_NAN : v);
 }
 
 // The value of a slot, once stored; the slot waits again afterwards.
+template <From F = From::ThisGpu>
 __device__ double take(double* slot) {
-  double v = load_relaxed(slot);
-  while (__double_as_longlong(v) == waiting_bits) v = load_relaxed(slot);
-  store_relaxed(slot, __longlong_as_double(waiting_bits));
-  return v;
-}
-
-// The same across GPUs: a neighbour's GPU stores into this GPU's slot over NVLink or PCIe,
-// so loads and stores are at system scope (a GPU-scope load may be served by this GPU's
-// caches without seeing another GPU's store).
-__device__ double load_system(const double* p) {
-  double v;
-  asm volatile("ld.relaxed.sys.global.f64 %0, [%1];" : "=d"(v) : "l"(p) : "memory");
-  return v;
-}
-
-__device__ void store_system(double* p, double v) {
-  asm volatile("st.relaxed.sys.global.f64 [%0], %1;" ::"l"(p), "d"(v) : "memory");
-}
-
-__device__ void publish_to_peer(double* slot, double v) {
-  store_system(slot, __double_as_longlong(v) == waiting_bits ? CUDART_NAN : v);
-}
-
-__device__ double take_from_peer(double* slot) {
-  double v = load_system(slot);
-  while (__double_as_longlong(v) == waiting_bits) v = load_system(slot);
-  store_system(slot, __longlong_as_double(waiting_bits));
+  double v = load_relaxed<F>(slot);
+  while (__double_as_longlong(v) == waiting_bits) v = load_relaxed<F>(slot);
+  store_relaxed<F>(slot, __longlong_as_double(waiting_bits));
   return v;
 }
 
@@ -291,13 +282,13 @@ __global__ void __launch_bounds__(FromW ? 512 : 1024)
       else if (z_in >= 0)
         y_z = take(handoff + z_in + jl * slots.ni);
       else if (r.peers.in[2])
-        y_z = take_from_peer(r.peers.in[2] + jl * slots.ni + il);
+        y_z = take<From::OtherGpu>(r.peers.in[2] + jl * slots.ni + il);
       else if (z_before)
         y_z = __ldcg(out + in.m - dir * col.plane);
       if (jl > 0)
         y_y = prev;
       else if (r.peers.in[1])
-        y_y = take_from_peer(r.peers.in[1] + kl * slots.ni + il);
+        y_y = take<From::OtherGpu>(r.peers.in[1] + kl * slots.ni + il);
       else if (y_before)
         y_y = out[in.m - col.line_step];
       const int first_tx = g * G;
@@ -309,7 +300,7 @@ __global__ void __launch_bounds__(FromW ? 512 : 1024)
       else if (x_in >= 0)
         carry = take(handoff + x_in + jl);
       else if (lane == 0 && r.peers.in[0])
-        carry = take_from_peer(r.peers.in[0] + kl * slots.nj + jl);
+        carry = take<From::OtherGpu>(r.peers.in[0] + kl * slots.nj + jl);
       else if (lane == 0 && x_before)
         carry = __ldcg(out + in.m - dir);
     }
@@ -343,10 +334,11 @@ __global__ void __launch_bounds__(FromW ? 512 : 1024)
       if (z_out >= 0) publish(handoff + z_out + jl * slots.ni, y);
       if (x_out >= 0) publish(handoff + x_out + jl, y);
       if (r.peers.out[2] && kl + 1 == slots.nk)
-        publish_to_peer(r.peers.out[2] + jl * slots.ni + il, y);
-      if (r.peers.out[1] && jl + 1 == n2) publish_to_peer(r.peers.out[1] + kl * slots.ni + il, y);
+        publish<From::OtherGpu>(r.peers.out[2] + jl * slots.ni + il, y);
+      if (r.peers.out[1] && jl + 1 == n2)
+        publish<From::OtherGpu>(r.peers.out[1] + kl * slots.ni + il, y);
       if (r.peers.out[0] && il + 1 == slots.ni)
-        publish_to_peer(r.peers.out[0] + kl * slots.nj + jl, y);
+        publish<From::OtherGpu>(r.peers.out[0] + kl * slots.nj + jl, y);
       prev = y;
       dot += in.c0 * y * y;
     }
