@@ -20,12 +20,21 @@ namespace solvent::cli {
 
 namespace {
 
+// A record that still says "running" while no process holds the directory's lock: the
+// process that owned the run is gone (the kernel drops an flock when its holder dies, however
+// it dies), so the run died without closing its record. Its own exit code lets a script tell
+// that from a live run and from a run that ended and said so.
+constexpr int died_exit_code = 8;
+constexpr const char* died = "died (killed or crashed) without closing its record";
+
+bool dead(const OutputDirState& s) { return !s.in_use && s.status == "running"; }
+
 std::string how_it_ended(const OutputDirState& s) {
   if (s.in_use)
     return fmt::format("running now{}", s.pid > 0 ? fmt::format(" (process {})", s.pid) : "");
-  if (s.status == "running")
+  if (dead(s))
     return fmt::format(
-        "stopped without finishing (killed, crashed, or the machine lost power){}",
+        "{}{}", died,
         s.last_row_step >= 0 ? fmt::format("; the last step written is {}", s.last_row_step) : "");
   if (s.status == "completed") return fmt::format("completed: step {}, t = {:.6g}", s.steps, s.t);
   return fmt::format("{} at step {} (t = {:.6g}){}", s.status, s.steps, s.t,
@@ -63,8 +72,8 @@ void print_sweep(const std::filesystem::path& dir, const OutputDirState& s, cons
                                     w.failed);
   const std::string how =
       s.in_use ? fmt::format("running now{}", s.pid > 0 ? fmt::format(" (process {})", s.pid) : "")
-      : s.status == "running" ? "stopped without finishing (killed, crashed, or the machine lost power)"
-                              : s.status;
+      : dead(s) ? died
+                : s.status;
   std::printf("  status: %s: %s\n", how.c_str(), finished.c_str());
   const auto left = w.members - w.finished;
   std::printf("  resume: %s\n",
@@ -99,13 +108,13 @@ Command add_status_command(CLI::App& app) {
             }
             if (const auto sweep = inspect_sweep(d)) {
               print_sweep(d, s, *sweep);
-              return 0;
+              return dead(s) ? died_exit_code : 0;
             }
             std::printf("%s: run '%s', model %s, integrator %s\n", d.c_str(), s.name.c_str(),
                         s.model.c_str(), s.integrator.c_str());
             std::printf("  status: %s\n", how_it_ended(s).c_str());
             std::printf("  resume: %s\n", resumability(d, s).c_str());
-            return 0;
+            return dead(s) ? died_exit_code : 0;
           }};
 }
 

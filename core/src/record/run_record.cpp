@@ -6,6 +6,7 @@
 #include "record/sha256.hpp"
 
 #include <solvent/abi.hpp>
+#include <solvent/errors.hpp>
 #include <solvent/io/output.hpp>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include <ctime>
 #include <sstream>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 namespace solvent {
@@ -28,6 +30,21 @@ std::string utc_now() {
 }
 
 namespace {
+
+// The least room kept for the closing record, beyond four times the size of the first.
+constexpr std::size_t reserve_bytes = 64 * 1024;
+
+// Best effort: on a disk already too full for it the run goes on without one, as it did
+// before reserves existed, rather than failing for want of a precaution.
+void make_reserve(const std::filesystem::path& path, std::size_t bytes) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return;
+  const bool made = ::posix_fallocate(fd, 0, static_cast<off_t>(bytes)) == 0;
+  ::close(fd);
+  std::error_code ec;
+  if (!made) std::filesystem::remove(path, ec);
+}
+
 toml::table plugin_entry(const ResolvedRole& r) {
   const auto* d = r.plugin->descriptor;
   return toml::table{{"name", d->name},
@@ -170,7 +187,23 @@ void RunRecord::write() const {
   table.insert_or_assign("output", toml::table{{"files", std::move(files)}});
   std::ostringstream os;
   os << "# Solvent run record: what ran, where, with what, and how it ended.\n" << table << '\n';
-  write_file_atomic(dir_ / "record.toml", os.str());
+  const auto text = os.str();
+  // Room kept on the disk while the run lives, for its record's last word: a disk that
+  // fills during the run (observables, profiles) would otherwise leave the record saying
+  // "running". Named as a temporary, so a killed run's reserve goes with its other
+  // temporaries when the directory is next prepared.
+  const auto reserve = dir_ / ("record.toml.reserve.tmp." + std::to_string(::getpid()));
+  std::error_code ec;
+  try {
+    write_file_atomic(dir_ / "record.toml", text);
+  } catch (const Error&) {
+    if (!std::filesystem::remove(reserve, ec)) throw;
+    write_file_atomic(dir_ / "record.toml", text);
+  }
+  if (table_["run"]["status"].value_or(std::string{}) != "running")
+    std::filesystem::remove(reserve, ec);
+  else if (!std::filesystem::exists(reserve, ec))
+    make_reserve(reserve, reserve_bytes + 4 * text.size());
 }
 
 }  // namespace solvent

@@ -27,6 +27,19 @@ for failures in -1 1; do
   [ ! -e "$dir/observables.csv" ] || fail "a cut-short observables.csv under its final name"
 done
 
+# A disk full for every file of the run once observables.csv has filled it: the record's
+# closing write fails too, until the room the run reserved at its start is given back.
+dir="$work/whole_disk"
+SOLVENT_FAULT_DISK=$dir/ SOLVENT_FAULT_FREED_BY=record.toml.reserve.tmp. \
+  run "$dir" observables.csv 1500 -1; rc=$?
+[ $rc -eq 1 ] || fail "the whole disk full: exit $rc, expected 1"
+grep -q "^error: cannot write $dir/observables.csv.partial: No space left on device$" \
+  "$work/out.txt" || fail "the whole disk full: the message does not name the file"
+grep -q "status = 'failed'" "$dir/record.toml" || fail "the whole disk full: record not failed"
+grep -q "message = 'cannot write $dir/observables.csv.partial: No space left" "$dir/record.toml" \
+  || fail "the whole disk full: the record does not say why"
+[ -z "$(find "$dir" -name 'record.toml.*')" ] || fail "the whole disk full: a reserve was left"
+
 # A profile written atomically: its temporary is removed, no cut-short file is left.
 dir="$work/profile"
 run "$dir" step_00000020.csv 100 -1; rc=$?

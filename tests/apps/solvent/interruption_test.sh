@@ -39,9 +39,12 @@ for signal in INT TERM KILL; do
     grep -q "interrupted by SIG$signal after step" "$work/out.txt" || fail "SIG$signal: no message"
     [ -f "$dir/observables.csv" ] || fail "SIG$signal: observables.csv not flushed into place"
   fi
-  "$solvent" status "$dir" > "$work/out.txt" 2>&1 || fail "status after SIG$signal: exit $?"
+  "$solvent" status "$dir" > "$work/out.txt" 2>&1; rc=$?
+  # A killed run's record still says "running"; its lock, released by the kernel, says dead.
+  [ $rc -eq "$([ $signal = KILL ] && echo 8 || echo 0)" ] || fail "status after SIG$signal: exit $rc"
   if [ $signal = KILL ]; then
-    grep -q "stopped without finishing" "$work/out.txt" || fail "status does not see the kill"
+    grep -Eq "^  status: died \(killed or crashed\) without closing its record; the last step written is [0-9]+$" \
+      "$work/out.txt" || fail "status does not see the kill"
   else
     grep -q "status: interrupted" "$work/out.txt" || fail "status does not say interrupted"
   fi
@@ -68,6 +71,9 @@ pid=$!
 while [ "$(rows "$work/busy")" -lt 5 ]; do sleep 0.01; done
 "$solvent" run "$config3d" "${small[@]}" --output "$work/busy" --overwrite > "$work/out.txt" 2>&1
 rc=$?
+# The same record says "running" as a killed run's did; the lock its process holds tells them apart.
+"$solvent" status "$work/busy" > "$work/status.txt" 2>&1 || fail "status of a live run: exit $?"
+grep -q "^  status: running now (process $pid)$" "$work/status.txt" || fail "status of a live run"
 kill -s INT $pid; wait $pid
 [ $rc -eq 2 ] || fail "a second run into a busy directory: exit $rc, expected 2"
 grep -q "another Solvent run (process $pid) is writing into" "$work/out.txt" \

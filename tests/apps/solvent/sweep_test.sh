@@ -263,8 +263,9 @@ resume)
   done
   kill -KILL $pid; wait $pid 2>/dev/null
   [ "$(value killed/record.toml status)" = running ] || fail "the killed sweep's record"
-  "$solvent" status killed > out.txt 2>&1 || fail "status: exit $?"
-  grep -Eq "^  status: stopped without finishing \(killed, crashed, or the machine lost power\): [2-5] of 6 members finished, 0 failed$" \
+  "$solvent" status killed > out.txt 2>&1; rc=$?
+  [ $rc -eq 8 ] || fail "status of the killed sweep: exit $rc, expected 8"
+  grep -Eq "^  status: died \(killed or crashed\) without closing its record: [2-5] of 6 members finished, 0 failed$" \
     out.txt || fail "status after the kill"
   grep -Eq "^  resume: yes, [1-4] members? to run: solvent run --resume killed$" out.txt \
     || fail "status does not offer the resume"

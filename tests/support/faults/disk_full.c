@@ -2,8 +2,10 @@
  * SOLVENT_FAULT_MATCH fails with ENOSPC once SOLVENT_FAULT_AFTER bytes have gone to such
  * files, and goes on failing for SOLVENT_FAULT_FAILURES calls (default: for ever) — a disk
  * that fills, or one that fills for a moment and frees again. Other files are untouched, so
- * the run can still write its record about the failure. A real full disk needs a mount
- * (root, a tmpfs), which a test cannot count on. */
+ * the run can still write its record about the failure. With SOLVENT_FAULT_DISK set, the
+ * disk is one: once a write has failed, every write to a file whose path contains it fails
+ * too, until a file whose path contains SOLVENT_FAULT_FREED_BY is removed (room given back).
+ * A real full disk needs a mount (root, a tmpfs), which a test cannot count on. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -15,9 +17,9 @@
 
 static long long written = 0;
 static long long failures = 0;
+static int freed = 0;
 
-static int matches(int fd) {
-  const char* match = getenv("SOLVENT_FAULT_MATCH");
+static int path_contains(int fd, const char* match) {
   if (match == NULL || fd < 3) return 0;
   char link[64], path[PATH_MAX];
   snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
@@ -27,10 +29,33 @@ static int matches(int fd) {
   return strstr(path, match) != NULL;
 }
 
+static void note_removal(const char* path) {
+  const char* frees = getenv("SOLVENT_FAULT_FREED_BY");
+  if (frees != NULL && path != NULL && strstr(path, frees) != NULL) freed = 1;
+}
+
+int unlink(const char* path) {
+  static int (*real_unlink)(const char*) = NULL;
+  if (real_unlink == NULL) real_unlink = (int (*)(const char*))dlsym(RTLD_NEXT, "unlink");
+  note_removal(path);
+  return real_unlink(path);
+}
+
+int remove(const char* path) {
+  static int (*real_remove)(const char*) = NULL;
+  if (real_remove == NULL) real_remove = (int (*)(const char*))dlsym(RTLD_NEXT, "remove");
+  note_removal(path);
+  return real_remove(path);
+}
+
 ssize_t write(int fd, const void* buf, size_t count) {
   static ssize_t (*real_write)(int, const void*, size_t) = NULL;
   if (real_write == NULL) real_write = (ssize_t(*)(int, const void*, size_t))dlsym(RTLD_NEXT, "write");
-  if (matches(fd)) {
+  if (!freed && failures > 0 && path_contains(fd, getenv("SOLVENT_FAULT_DISK"))) {
+    errno = ENOSPC;
+    return -1;
+  }
+  if (path_contains(fd, getenv("SOLVENT_FAULT_MATCH"))) {
     const char* after = getenv("SOLVENT_FAULT_AFTER");
     const char* limit = getenv("SOLVENT_FAULT_FAILURES");
     const long long budget = after ? atoll(after) : 0;
