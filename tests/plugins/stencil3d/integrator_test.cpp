@@ -8,6 +8,8 @@
 #include <solvent_family_angiogenesis_3d/grid.hpp>
 #include <solvent_family_angiogenesis_3d/parameters.hpp>
 
+#include <zlib.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -206,6 +208,34 @@ TEST_CASE("a run writes VTK image data, VTK polydata and a PNG picture") {
   const auto png = read_file(dir / "network.png");
   CHECK(png.substr(1, 3) == "PNG");
   CHECK(png.substr(png.size() - 8, 4) == "IEND");
+  // Read back by zlib itself: every chunk's CRC holds, and the image data inflates to one
+  // filter byte and w palette indices per row, from a small fraction of those bytes.
+  auto be32 = [&](std::size_t at) {
+    std::uint32_t v = 0;
+    for (std::size_t i = 0; i < 4; ++i) v = v << 8 | static_cast<unsigned char>(png[at + i]);
+    return v;
+  };
+  std::uint32_t w = 0, h = 0;
+  std::string idat;
+  for (std::size_t at = 8; at + 12 <= png.size();) {
+    const std::uint32_t n = be32(at);
+    const auto* body = reinterpret_cast<const Bytef*>(png.data() + at + 4);
+    CHECK(be32(at + 8 + n) == crc32(crc32(0L, Z_NULL, 0), body, n + 4));
+    const std::string type = png.substr(at + 4, 4);
+    if (type == "IHDR") {
+      w = be32(at + 8);
+      h = be32(at + 12);
+    }
+    if (type == "IDAT") idat += png.substr(at + 8, n);
+    at += 12 + n;
+  }
+  REQUIRE(w * h > 0);
+  std::vector<Bytef> rows(std::size_t(w + 1) * h + 1);
+  uLongf size = rows.size();
+  REQUIRE(uncompress(rows.data(), &size, reinterpret_cast<const Bytef*>(idat.data()),
+                     idat.size()) == Z_OK);
+  CHECK(size == std::size_t(w + 1) * h);
+  CHECK(idat.size() * 4 < size);
 }
 
 TEST_CASE("the run ends once a tip reaches stop_x") {
