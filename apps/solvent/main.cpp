@@ -2,6 +2,7 @@
 // integrator and linear solver loaded from a plugin.
 #include "commands.hpp"
 #include "loader/plugin_registry.hpp"
+#include "log/logging.hpp"
 #include "ranks/communicator_world.hpp"
 
 #include <solvent/abi.hpp>
@@ -11,8 +12,15 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 namespace {
 
@@ -31,6 +39,10 @@ usage:
   solvent describe NAME           parameters of a plugin, or of a section (run, output, sweep,
                                   linear_solver, ...): types, defaults, ranges, docs
   solvent --version | --help
+
+Log messages go to stderr at level info; --log-level trace|debug|info|warn|error|off
+(-v is debug, -q is warn), before or after the subcommand, or the environment variable
+SOLVENT_LOG_LEVEL, choose the level; the command line wins over the variable.
 
 Plugins are searched in the config's [plugins] path, then SOLVENT_PLUGIN_PATH
 (colon-separated), then next to the Solvent core library.
@@ -51,6 +63,52 @@ class UsageFormatter : public CLI::Formatter {
                                         : CLI::Formatter::make_help(app, std::move(name), mode);
   }
 };
+
+// spdlog's level::from_str turns any name it does not know into "off", so a misspelt level
+// would silence every message; these are the names the command accepts.
+constexpr std::array<std::pair<std::string_view, spdlog::level::level_enum>, 6> log_levels{{
+    {"trace", spdlog::level::trace},
+    {"debug", spdlog::level::debug},
+    {"info", spdlog::level::info},
+    {"warn", spdlog::level::warn},
+    {"error", spdlog::level::err},
+    {"off", spdlog::level::off},
+}};
+
+std::optional<spdlog::level::level_enum> log_level_named(std::string_view name) {
+  for (const auto& [n, level] : log_levels)
+    if (n == name) return level;
+  return std::nullopt;
+}
+
+// The log options on the top level and on every subcommand, all writing `level`, so that
+// `solvent -v run FILE` and `solvent run FILE -v` mean the same.
+void add_log_options(CLI::App& app, std::string& level) {
+  std::vector<std::string> names;
+  for (const auto& entry : log_levels) names.emplace_back(entry.first);
+  auto* named = app.add_option("--log-level", level,
+                               "least severe log messages shown (default info, or "
+                               "SOLVENT_LOG_LEVEL)")
+                    ->check(CLI::IsMember(names));
+  auto* verbose = app.add_flag_callback("-v,--verbose", [&level] { level = "debug"; },
+                                        "show debug messages (--log-level debug)");
+  auto* quiet = app.add_flag_callback("-q,--quiet", [&level] { level = "warn"; },
+                                      "show only warnings and errors (--log-level warn)");
+  named->excludes(verbose)->excludes(quiet);
+  verbose->excludes(quiet);
+}
+
+// The command line's level, else SOLVENT_LOG_LEVEL's, else spdlog's default (info).
+void apply_log_level(const std::string& from_command_line) {
+  const char* from_environment = std::getenv("SOLVENT_LOG_LEVEL");
+  if (from_command_line.empty() && from_environment == nullptr) return;
+  const std::string name = from_command_line.empty() ? from_environment : from_command_line;
+  const auto level = log_level_named(name);
+  if (!level)  // the command line's value was checked by CLI11
+    throw solvent::ConfigError({fmt::format(
+        "SOLVENT_LOG_LEVEL={}: not a log level (trace, debug, info, warn, error, off)", name)});
+  solvent::core_logger()->set_level(*level);
+}
 
 // CLI11 names what it could not place, but not in which subcommand, and for an unknown
 // subcommand only says that one is required; one line naming both is what a user needs.
@@ -100,6 +158,10 @@ int parse_and_run(int argc, char** argv) {
                                                        std::fputs(usage, stdout);
                                                        return 0;
                                                      }}};
+  std::string log_level;
+  add_log_options(app, log_level);
+  for (auto* sub : app.get_subcommands({}))
+    if (sub != help) add_log_options(*sub, log_level);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {  // --help, --version
@@ -107,6 +169,7 @@ int parse_and_run(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     throw solvent::ConfigError({parse_problem(app, e)});
   }
+  apply_log_level(log_level);
   const CLI::App* given = app.get_subcommands().front();  // exactly one: require_subcommand(1)
   return std::find_if(commands.begin(), commands.end(),
                       [&](const auto& c) { return c.parser == given; })
