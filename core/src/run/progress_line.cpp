@@ -6,11 +6,14 @@
 
 namespace solvent {
 
-ProgressLine::ProgressLine(bool enabled)
-    : enabled_(enabled), start_(std::chrono::steady_clock::now()), last_draw_(start_) {}
+ProgressLine::ProgressLine(bool enabled, bool terminal)
+    : enabled_(enabled),
+      terminal_(terminal),
+      start_(std::chrono::steady_clock::now()),
+      last_draw_(start_) {}
 
 ProgressLine::~ProgressLine() {
-  if (drawn_) std::fputs("\n", stderr);
+  if (drawn_ && terminal_) std::fputs("\n", stderr);
 }
 
 void ProgressLine::on_step(const StepInfo& info, std::span<const double>,
@@ -22,14 +25,15 @@ void ProgressLine::show(std::string_view unit, std::int64_t done, std::int64_t t
                         std::string_view detail) {
   if (!enabled_ || total <= 0) return;
   const auto now = std::chrono::steady_clock::now();
-  if (done != total && now - last_draw_ < std::chrono::milliseconds(200)) return;
+  const auto every = terminal_ ? std::chrono::milliseconds(200) : std::chrono::seconds(10);
+  if (done != total && now - last_draw_ < every) return;
   last_draw_ = now;
   const double elapsed = std::chrono::duration<double>(now - start_).count();
   const double eta = done > 0 ? elapsed * double(total - done) / double(done) : 0.0;
-  std::fputs(fmt::format("\r  {} {}/{}  {}  elapsed {:.1f} s  ETA {:.1f} s   ", unit, done, total,
-                         detail, elapsed, eta)
-                 .c_str(),
-             stderr);
+  const auto line = fmt::format("  {} {}/{}  {}  elapsed {:.1f} s  ETA {:.1f} s", unit, done,
+                                total, detail, elapsed, eta);
+  // A log keeps every line, so each ends with a newline instead of being drawn over.
+  std::fputs(terminal_ ? ("\r" + line + "   ").c_str() : (line + "\n").c_str(), stderr);
   drawn_ = true;
 }
 

@@ -227,7 +227,8 @@ RunSummary run_experiment(const RunOptions& opt, const IntegratorCall& call) {
 
   const bool tty = isatty(fileno(stderr)) != 0;
   ProgressLine progress(root && (opt.progress == ProgressMode::Always ||
-                                 (opt.progress == ProgressMode::Auto && tty)));
+                                 (opt.progress == ProgressMode::Auto && tty)),
+                        tty);
   NullObserver nothing;
   std::optional<ObserverFanOut> fan_out;
   if (root) fan_out.emplace(*csv, progress);
