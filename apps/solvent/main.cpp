@@ -141,7 +141,8 @@ int parse_and_run(int argc, char** argv) {
   CLI::App app("", "solvent");
   app.formatter(std::make_shared<UsageFormatter>());
   app.set_version_flag("--version",
-                       fmt::format("solvent {} (plugin ABI {})", solvent::version_string(),
+                       fmt::format("solvent {} (plugin ABI {}; licence BSD-3-Clause)",
+                                   solvent::version_string(),
                                    solvent::plugin_abi_version));
   app.require_subcommand(1);
   // A value given to a flag (--overwrite=false) is a mistake, not a way to switch it off.

@@ -55,6 +55,7 @@ expect 0 "--path DIR" plugins --help
 expect 0 "solvent describe NAME" --help
 expect 0 "exit codes: 0 success" help
 expect 0 "(plugin ABI " --version
+expect 0 "; licence BSD-3-Clause)" --version
 
 # No argument: the usage, on stderr only.
 if [ -n "$("$solvent" 2>/dev/null)" ] || [[ "$("$solvent" 2>&1)" != *"usage:"* ]]; then
