@@ -95,9 +95,10 @@ DeviceMatm::DeviceMatm(const SplitStencil& a, const SweepShape& shape, int fragm
     start_ = e0;
     check(cudaEventCreate(&e1), "cudaEventCreate");
     stop_ = e1;
-    if (links_) {
-      // Ghost nodes on the grid's boundary are read (times a zero coupling) and never
-      // written: they hold 0 because every device array starts zero-filled.
+    if (links_ && !peers_) {
+      // Host staging, for the sweeps and ghost layers that do not go GPU to GPU. Ghost nodes
+      // on the grid's boundary are read (times a zero coupling) and never written: they
+      // hold 0 because every device array starts zero-filled.
       const std::size_t size = links_->halo().send_buffer().size();
       staged_send_ = solvent::cuda::PinnedArray<double>(size, "matm-cuda (staging)");
       staged_receive_ = solvent::cuda::PinnedArray<double>(size, "matm-cuda (staging)");
