@@ -13,9 +13,10 @@
 // reference back), and families are reached through solvent::family<F>. 8: CsrMatrix::
 // distribution (a rank's rows of a distributed sparse matrix) and the many-peer
 // Communicator::exchange; ParamSpec::reads_file (input files resolved by the core).
+// 9: Stencil7's coefficient arrays are HostArray (pages first touched by all threads).
 #include <cstdint>
 
-#define SOLVENT_PLUGIN_ABI_VERSION 8u
+#define SOLVENT_PLUGIN_ABI_VERSION 9u
 
 namespace solvent {
 

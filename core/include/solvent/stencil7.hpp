@@ -11,26 +11,28 @@
 // minus those couplings times the values the halo exchange brought
 // (subtract_face_couplings); solvent::apply and the core's residuals do both.
 #include <solvent/grid/grid_blocks.hpp>
+#include <solvent/host_array.hpp>
 
 #include <array>
 #include <cstddef>
 #include <memory>
 #include <span>
-#include <vector>
 
 namespace solvent {
 
 template <class T>
 struct Stencil7 {
   std::size_t n1 = 0, n2 = 0, n3 = 0;
-  std::array<std::vector<T>, 7> c;  // c[0] diagonal, c[1..6] neighbour couplings
+  // c[0] diagonal, c[1..6] neighbour couplings; HostArray because a grid's seven arrays are
+  // most of the memory a run touches before its first iteration.
+  std::array<HostArray<T>, 7> c;
   // The rank's block of a grid distributed over several ranks; null when this rank holds the
   // whole grid.
   std::shared_ptr<const GridBlock> block;
 
   Stencil7() = default;
   Stencil7(std::size_t a, std::size_t b, std::size_t d) : n1(a), n2(b), n3(d) {
-    for (auto& v : c) v.assign(a * b * d, T{});
+    for (auto& v : c) v = HostArray<T>(a * b * d);
   }
 
   std::size_t size() const { return n1 * n2 * n3; }

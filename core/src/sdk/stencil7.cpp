@@ -15,7 +15,7 @@ void subtract_face_couplings(const Stencil7<T>& a, const HaloExchange<T>& halo, 
   const std::int64_t ext[3] = {e[0], e[1], e[2]};
   for (int face = 0; face < 6; ++face) {
     const auto ghost = halo.ghost(face);
-    const std::vector<T>& coupling = a.c[static_cast<std::size_t>(face) + 1];
+    const auto& coupling = a.c[static_cast<std::size_t>(face) + 1];
     for (std::size_t q = 0; q < ghost.size(); ++q) {
       std::int64_t i[3];
       face_node(ext, face, static_cast<std::int64_t>(q), 0, i);

@@ -177,8 +177,8 @@ void GridEquationsModel::assemble() {
   auto& a = std::get<Stencil7<double>>(*op);
   a.block = block_;
   const std::size_t n = a.size();
-  rhs_.assign(n, 0.0);
-  exact_.assign(n, 0.0);
+  rhs_ = HostArray<double>(n);
+  exact_ = HostArray<double>(n);
   std::size_t active_nodes = 0;
   const auto layers = static_cast<std::ptrdiff_t>(e[2]);
 #pragma omp parallel for schedule(dynamic) reduction(+ : active_nodes)

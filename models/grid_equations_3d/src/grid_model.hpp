@@ -23,8 +23,10 @@ class GridEquationsModel final : public Model, public LinearProblem {
   LinearProblem* linear() override { return this; }
   std::shared_ptr<const Operator> matrix() const override;
   OperatorForm form() const override;
-  Vector rhs() const override { return rhs_; }
-  std::optional<Vector> exact_solution() const override { return exact_; }
+  Vector rhs() const override { return std::vector<double>(rhs_.begin(), rhs_.end()); }
+  std::optional<Vector> exact_solution() const override {
+    return std::vector<double>(exact_.begin(), exact_.end());
+  }
   std::optional<FieldLayout> layout() const override;
   std::vector<Observable> observables(const Vector& x) const override;
   Facts facts() const override;
@@ -47,7 +49,7 @@ class GridEquationsModel final : public Model, public LinearProblem {
   double speed_, mu_, cell_peclet_ = 0.0;
   std::size_t active_nodes_ = 0;
   std::shared_ptr<Operator> op_;  // the stencil, also behind the matrix-free form
-  std::vector<double> rhs_, exact_;
+  HostArray<double> rhs_, exact_;
 };
 
 Schema grid_equations_schema();

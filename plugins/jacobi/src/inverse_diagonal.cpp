@@ -42,7 +42,7 @@ std::vector<T> diagonal_of(const BandedMatrix<T>& a, const char*) {
 
 template <class T>
 std::vector<T> diagonal_of(const Stencil7<T>& a, const char*) {
-  std::vector<T> d(a.c[0]);
+  std::vector<T> d(a.c[0].begin(), a.c[0].end());
   for (auto& c0 : d)
     if (c0 == T(0)) c0 = T(1);
   return d;

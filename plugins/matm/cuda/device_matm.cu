@@ -52,7 +52,7 @@ DeviceMatm::DeviceMatm(const SplitStencil& a, const SweepShape& shape, int fragm
     view_.n1 = host.n1;
     view_.n2 = host.n2;
     view_.n3 = host.n3;
-    auto upload_array = [&](const std::vector<double>& v) {
+    auto upload_array = [&](std::span<const double> v) {
       double* d = allocate(v.size());
       check(cudaMemcpy(d, v.data(), v.size() * sizeof(double), cudaMemcpyHostToDevice),
             "cudaMemcpy (operator)");

@@ -103,7 +103,7 @@ void SplitStencil::split(const Stencil7<double>& a, const std::string& who,
   // failing index over the threads and building its message there alone.
   const auto nodes = static_cast<std::ptrdiff_t>(n);
   constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
-  c0_.resize(n);
+  c0_ = HostArray<double>(n);
   std::size_t bad = none;
 #pragma omp parallel for schedule(static) reduction(min : bad)
   for (std::ptrdiff_t q = 0; q < nodes; ++q) {
@@ -143,7 +143,7 @@ void SplitStencil::split(const Stencil7<double>& a, const std::string& who,
   // would be three grids of zeros, allocated and written for nothing.
   bool skew_free = true;
   for (int d = 0; d < 3; ++d) {
-    lower_[d].assign(n, 0.0);
+    lower_[d] = HostArray<double>(n);
     bool free_d = true;
     bad = none;
 #pragma omp parallel for schedule(static) reduction(min : bad) reduction(&& : free_d)
@@ -168,7 +168,7 @@ void SplitStencil::split(const Stencil7<double>& a, const std::string& who,
     skew_free = skew == 0.0;
   }
   for (int d = 0; d < 3 && !skew_free; ++d) {
-    skew_[d].assign(n, 0.0);
+    skew_[d] = HostArray<double>(n);
 #pragma omp parallel for schedule(static)
     for (std::ptrdiff_t q = 0; q < nodes; ++q) {
       const auto m = static_cast<std::size_t>(q);

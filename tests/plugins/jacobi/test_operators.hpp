@@ -67,9 +67,9 @@ WithDiagonal<T> stencil(double scale = 1.0) {
   solvent::Stencil7<T> s(4, 3, 3);
   auto d = tridiagonal<T>(s.size(), scale).diagonal;
   d[inactive_node] = T(0.0);
-  s.c[0] = d;
+  s.c[0] = solvent::HostArray<T>(d);
   d[inactive_node] = T(1.0);
-  for (int k = 1; k < 7; ++k) s.c[k] = random_vector<T>(s.size(), 20 + k);
+  for (int k = 1; k < 7; ++k) s.c[k] = solvent::HostArray<T>(random_vector<T>(s.size(), 20 + k));
   return {std::make_shared<const solvent::Operator>(s), d};
 }
 

@@ -9,13 +9,13 @@
 // each of the rank's nodes the bits one rank gives it. Ghost nodes on the grid's boundary
 // are inactive (c0 = 0), as the nodes beyond the grid are.
 #include <solvent/grid/grid_blocks.hpp>
+#include <solvent/host_array.hpp>
 #include <solvent/stencil7.hpp>
 #include <solvent_matm/split_operator.hpp>
 
 #include <array>
 #include <memory>
 #include <string>
-#include <vector>
 
 namespace solvent::matm {
 
@@ -39,9 +39,9 @@ class SplitStencil {
   // The global grid's extents and active nodes (summed over ranks).
   std::array<std::size_t, 3> grid() const { return grid_; }
   std::size_t active_nodes() const { return active_; }
-  const std::vector<double>& c0() const { return c0_; }
-  const std::vector<double>& lower(int d) const { return lower_[d]; }
-  const std::vector<double>& skew(int d) const { return skew_[d]; }
+  const HostArray<double>& c0() const { return c0_; }
+  const HostArray<double>& lower(int d) const { return lower_[d]; }
+  const HostArray<double>& skew(int d) const { return skew_[d]; }
 
  private:
   // Over ranks: the block inside its ghost layer, after refusing a split of axis 1.
@@ -54,8 +54,8 @@ class SplitStencil {
   std::array<std::size_t, 3> grid_{};
   std::size_t n1_ = 0, n2_ = 0, n3_ = 0, active_ = 0;
   Box own_;
-  std::vector<double> c0_;
-  std::array<std::vector<double>, 3> lower_, skew_;
+  HostArray<double> c0_;
+  std::array<HostArray<double>, 3> lower_, skew_;
 };
 
 }  // namespace solvent::matm

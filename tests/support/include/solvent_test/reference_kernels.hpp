@@ -101,7 +101,7 @@ CsrMatrix<T> random_csr(std::size_t n, int max_row, std::uint64_t seed) {
 template <class T>
 Stencil7<T> random_stencil(std::size_t n1, std::size_t n2, std::size_t n3, std::uint64_t seed) {
   Stencil7<T> s(n1, n2, n3);
-  for (int d = 0; d < 7; ++d) s.c[d] = random_vector<T>(s.size(), seed + d);
+  for (int d = 0; d < 7; ++d) s.c[d] = HostArray<T>(random_vector<T>(s.size(), seed + d));
   for (std::size_t m = 0; m < s.size(); m += 11) s.c[0][m] = T(0);
   return s;
 }
