@@ -49,7 +49,7 @@ if [ "$mode" = check ]; then
     grid $w/$solver.toml $solver poisson 64 1e-8 jacobi-cuda
     sed -i "s/^problem/split = \"$split\"\nproblem/" $w/$solver.toml
     log=$OUT/$solver-$split.log; dir=$w/$solver-$split
-    mpirun -n $n $solvent run $w/$solver.toml --output $dir > $log 2>&1 &
+    mpirun --bind-to none -n $n $solvent run $w/$solver.toml --output $dir > $log 2>&1 &
     mp=$!
     for i in $(seq 90); do kill -0 $mp 2>/dev/null || break; sleep 1; done
     if kill -0 $mp 2>/dev/null; then
@@ -66,13 +66,13 @@ if [ "$mode" = check ]; then
   echo "== splits ($SECONDS s)"
   grid $w/small.toml cg-cuda poisson 24 1e-10 jacobi-cuda
   for halo in auto host; do
-    SOLVENT_CUDA_HALO=$halo timeout 200 mpirun -n 2 -x SOLVENT_CUDA_HALO compute-sanitizer --tool memcheck \
+    SOLVENT_CUDA_HALO=$halo timeout 200 mpirun --bind-to none -n 2 -x SOLVENT_CUDA_HALO compute-sanitizer --tool memcheck \
       --error-exitcode 9 $solvent run $w/small.toml --output $w/sanitizer-$halo > "$OUT/sanitizer-$halo.log" 2>&1
     echo "compute-sanitizer memcheck, 2 ranks, cg-cuda, halo $halo: exit $?, $(grep -c 'ERROR SUMMARY: 0 errors' "$OUT/sanitizer-$halo.log") ranks with 0 errors"
   done | tee -a "$OUT/splits.txt"
   grid $w/small-matm.toml matm-cuda convection-diffusion 48 1e-8
   for coupling in pipeline block; do
-    timeout 200 mpirun -n 2 compute-sanitizer --tool memcheck --error-exitcode 9 $solvent run $w/small-matm.toml \
+    timeout 200 mpirun --bind-to none -n 2 compute-sanitizer --tool memcheck --error-exitcode 9 $solvent run $w/small-matm.toml \
       --set "linear_solver.coupling=\"$coupling\"" --output $w/sanitizer-matm-$coupling > "$OUT/sanitizer-matm-$coupling.log" 2>&1
     echo "compute-sanitizer memcheck, 2 ranks, matm-cuda, coupling $coupling: exit $?, $(grep -c 'ERROR SUMMARY: 0 errors' "$OUT/sanitizer-matm-$coupling.log") ranks with 0 errors"
   done | tee -a "$OUT/splits.txt"
@@ -90,7 +90,7 @@ if [ "$mode" = matm ]; then
         n=$(( $(echo $split | tr x '*') ))
         [ $n = 1 ] && [ $halo = host ] && continue
         dir=$w/split-$problem-$split-$halo
-        SOLVENT_CUDA_HALO=$halo timeout 120 mpirun -n $n -x SOLVENT_CUDA_HALO $solvent run $w/split-$problem.toml \
+        SOLVENT_CUDA_HALO=$halo timeout 120 mpirun --bind-to none -n $n -x SOLVENT_CUDA_HALO $solvent run $w/split-$problem.toml \
           --set "model.split=\"$split\"" --output $dir > $OUT/split-$problem-$split-$halo.log 2>&1
         echo "matm-cuda $problem $split halo $halo: exit $?, $(value $dir iterations) iterations, last residual $(tail -1 $dir/residual_history.csv | cut -d, -f2), $(value $dir sweep_handoff)"
       done; done
@@ -111,7 +111,7 @@ if [ "$mode" = matm ]; then
       # One GPU once, the baseline, whatever the variant.
       if [ $n = 1 ]; then [ -n "$base" ] && continue; split=auto; fi
       dir=$w/$problem-$n-$coupling-$halo-$split
-      SOLVENT_CUDA_HALO=$halo timeout 300 mpirun -n $n -x SOLVENT_CUDA_HALO $solvent run $w/$problem.toml \
+      SOLVENT_CUDA_HALO=$halo timeout 300 mpirun --bind-to none -n $n -x SOLVENT_CUDA_HALO $solvent run $w/$problem.toml \
         --set "linear_solver.coupling=\"$coupling\"" --set "model.split=\"$split\"" ${MATM_SET:+--set "$MATM_SET"} --output $dir \
         > $OUT/matm-$problem-$n-$coupling-$halo-$split.log 2>&1 ||
         { echo "$problem $n $coupling $halo $split: exit $?"; tail -3 $OUT/matm-$problem-$n-$coupling-$halo-$split.log; continue; }

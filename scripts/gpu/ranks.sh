@@ -37,7 +37,7 @@ if [ "$mode" = check ]; then
     printf '[run]\nname = "x"\n[model]\ntype = "grid-equations-3d"\nn1 = 96\nn2 = 96\nn3 = 96\nproblem = "%s"\n[integrator]\ntype = "steady"\n[linear_solver]\ntype = "matm-cuda"\ntolerance = 1e-10\n' \
       $problem > $work/$problem.toml
     for n in 1 2; do
-      mpirun -n $n $solvent run $work/$problem.toml --output $work/$problem-$n > $work/$problem-$n.log 2>&1 ||
+      mpirun --bind-to none -n $n $solvent run $work/$problem.toml --output $work/$problem-$n > $work/$problem-$n.log 2>&1 ||
         tail -5 $work/$problem-$n.log
     done
     echo "matm-cuda $problem 96^3: iterations 1 rank $(value $work/$problem-1 iterations), 2 ranks $(value $work/$problem-2 iterations); error_max $(value $work/$problem-1 error_max) / $(value $work/$problem-2 error_max)" | tee -a "$OUT/summary.txt"
@@ -59,12 +59,12 @@ if [ "$mode" = check ]; then
   # GPU beside CPU), and the CUDA stencil beside a CPU rank.
   sed -e 's/= 96/= 70/' $work/poisson.toml > $work/small.toml
   for devices in cuda cuda,cpu; do
-    timeout 200 mpirun -n 2 compute-sanitizer --tool memcheck --error-exitcode 9 $solvent run \
+    timeout 200 mpirun --bind-to none -n 2 compute-sanitizer --tool memcheck --error-exitcode 9 $solvent run \
       $work/small.toml --set "linear_solver.device=\"$devices\"" --output $work/san-matm-$devices \
       > "$OUT/sanitizer-matm-${devices/,/-}.log" 2>&1
     echo "compute-sanitizer memcheck, matm-cuda on 2 ranks ($devices): exit $? $(grep -c 'ERROR SUMMARY: 0 errors' "$OUT/sanitizer-matm-${devices/,/-}.log") ranks with 0 errors" | tee -a "$OUT/summary.txt"
   done
-  timeout 200 mpirun -n 2 compute-sanitizer --tool memcheck --error-exitcode 9 $solvent run $cfg \
+  timeout 200 mpirun --bind-to none -n 2 compute-sanitizer --tool memcheck --error-exitcode 9 $solvent run $cfg \
     --set 'integrator.device="cuda,cpu"' --output $work/san-stencil > "$OUT/sanitizer-stencil.log" 2>&1
   echo "compute-sanitizer memcheck, stencil on 2 ranks (cuda,cpu): exit $? $(grep -c 'ERROR SUMMARY: 0 errors' "$OUT/sanitizer-stencil.log") ranks with 0 errors" | tee -a "$OUT/summary.txt"
   echo "== sanitizer ($SECONDS s)"
@@ -74,7 +74,7 @@ if [ "$mode" = bench ]; then
   b=$BUILD/bin/scaling-benchmark
   # MATM_ONLY=1: the matm runs alone.
   [ -n "${MATM_ONLY:-}" ] || for pair in cpu-cpu gpu-cpu gpu-gpu; do
-    OMP_NUM_THREADS=1 timeout 120 mpirun -n 2 $b --transfer $pair 2>&1 | grep -v "^$" | tee -a "$OUT/transfer.md"
+    OMP_NUM_THREADS=1 timeout 120 mpirun --bind-to none -n 2 $b --transfer $pair 2>&1 | grep -v "^$" | tee -a "$OUT/transfer.md"
   done
   echo "== transfer ($SECONDS s)"
   printf '[run]\nname = "x"\n[model]\ntype = "grid-equations-3d"\nn1 = 193\nn2 = 193\nn3 = 193\nproblem = "poisson"\n[integrator]\ntype = "steady"\n[linear_solver]\ntype = "matm"\ntolerance = 1e-30\nmax_iterations = 40\n' > $work/matm.toml

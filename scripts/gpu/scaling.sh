@@ -30,7 +30,7 @@ solvent=$BUILD/bin/solvent
 if [ "$mode" = check ]; then
   (cd "$BUILD" && timeout 200 ctest -R krylov --output-on-failure) > "$OUT/tests.log" 2>&1
   tail -12 "$OUT/tests.log"
-  OMP_NUM_THREADS=4 timeout 120 mpirun -n 2 "$BUILD/bin/sdk-conformance-distributed-tests" \
+  OMP_NUM_THREADS=4 timeout 120 mpirun --bind-to none -n 2 "$BUILD/bin/sdk-conformance-distributed-tests" \
     > "$OUT/conformance-distributed.log" 2>&1
   echo "distributed conformance kit, 2 ranks, CUDA solvers included: exit $?" | tee -a "$OUT/tests.log"
   grep -a "skipped\|ERROR" "$OUT/conformance-distributed.log" | head -5
@@ -41,9 +41,9 @@ if [ "$mode" = check ]; then
     [ $solver = cg-cuda ] && problem=poisson
     printf '[run]\nname = "x"\n[model]\ntype = "grid-equations-3d"\nn1 = 64\nn2 = 64\nn3 = 64\nproblem = "%s"\n[integrator]\ntype = "steady"\n[linear_solver]\ntype = "%s"\ntolerance = 1e-10\n[preconditioner]\ntype = "jacobi-cuda"\n' \
       $problem $solver > $work/$solver.toml
-    mpirun -n 1 $solvent run $work/$solver.toml --output $work/$solver-1 > $work/$solver-1.log 2>&1 || tail -5 $work/$solver-1.log
-    mpirun -n 2 $solvent run $work/$solver.toml --output $work/$solver-2 > $work/$solver-2.log 2>&1 || tail -5 $work/$solver-2.log
-    SOLVENT_CUDA_HALO=host mpirun -n 2 -x SOLVENT_CUDA_HALO $solvent run $work/$solver.toml \
+    mpirun --bind-to none -n 1 $solvent run $work/$solver.toml --output $work/$solver-1 > $work/$solver-1.log 2>&1 || tail -5 $work/$solver-1.log
+    mpirun --bind-to none -n 2 $solvent run $work/$solver.toml --output $work/$solver-2 > $work/$solver-2.log 2>&1 || tail -5 $work/$solver-2.log
+    SOLVENT_CUDA_HALO=host mpirun --bind-to none -n 2 -x SOLVENT_CUDA_HALO $solvent run $work/$solver.toml \
       --output $work/$solver-2h > $work/$solver-2h.log 2>&1 || tail -5 $work/$solver-2h.log
     python3 - $work/$solver <<'PY'
 import sys, re
@@ -65,7 +65,7 @@ PY
   echo "== 2 GPUs against 1 ($SECONDS s)"
   sed -e 's/n1 = 64/n1 = 24/;s/n2 = 64/n2 = 24/;s/n3 = 64/n3 = 24/' $work/cg-cuda.toml > $work/small.toml
   for halo in auto host; do
-    SOLVENT_CUDA_HALO=$halo timeout 200 mpirun -n 2 -x SOLVENT_CUDA_HALO compute-sanitizer --tool memcheck \
+    SOLVENT_CUDA_HALO=$halo timeout 200 mpirun --bind-to none -n 2 -x SOLVENT_CUDA_HALO compute-sanitizer --tool memcheck \
       --error-exitcode 9 $solvent run $work/small.toml --output $work/sanitizer-$halo \
       > "$OUT/sanitizer-$halo.log" 2>&1
     echo "compute-sanitizer memcheck, 2 ranks, halo $halo: exit $? $(grep -c 'ERROR SUMMARY: 0 errors' "$OUT/sanitizer-$halo.log") ranks with 0 errors" | tee -a "$OUT/equality.txt"
@@ -79,7 +79,7 @@ if [ "$mode" = bench ]; then
 | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
   echo "$header" > "$OUT/scaling.md"
   bench() { timeout ${T:-120} mpirun --bind-to none "$@" 2>>"$OUT/bench.err" | tee -a "$OUT/scaling.md"; }
-  timeout 120 mpirun -n 2 $b --halo-sweep 1 2>>"$OUT/bench.err" | tee "$OUT/halo.md"
+  timeout 120 mpirun --bind-to none -n 2 $b --halo-sweep 1 2>>"$OUT/bench.err" | tee "$OUT/halo.md"
   [ -n "${SWEEP_ONLY:-}" ] && { echo "== script took $SECONDS s"; exit 0; }
   N=${N:-512}
   for solver in cg-cuda bicgstab-cuda; do

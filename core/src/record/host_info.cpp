@@ -1,5 +1,6 @@
 #include "record/host_info.hpp"
 
+#include <sched.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 #include <filesystem>
@@ -45,10 +46,15 @@ HostInfo probe_host() {
   if (uname(&u) == 0) h.os = std::string(u.sysname) + " " + u.release + " " + u.machine;
   h.cpu = first_line_with("/proc/cpuinfo", "model name");
   h.cores = std::thread::hardware_concurrency();
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  h.cores_allowed = sched_getaffinity(0, sizeof allowed, &allowed) == 0
+                        ? static_cast<unsigned>(CPU_COUNT(&allowed))
+                        : h.cores;
   // The OpenMP plugins' thread count: OMP_NUM_THREADS (its first level) where set, else one
-  // per core, OpenMP's default. The CPU reductions give the same bits for any count; the
-  // record says which ran.
-  h.threads = h.cores;
+  // per allowed core, OpenMP's default. The CPU reductions give the same bits for any count;
+  // the record says which ran.
+  h.threads = h.cores_allowed;
   if (const char* env = std::getenv("OMP_NUM_THREADS"); env && std::atoi(env) > 0)
     h.threads = static_cast<unsigned>(std::atoi(env));
   h.gpus = nvidia_gpus();

@@ -73,6 +73,7 @@ void insert_provenance(toml::table& record) {
                                     {"os", host.os},
                                     {"cpu", host.cpu},
                                     {"cores", static_cast<std::int64_t>(host.cores)},
+                                    {"cores_allowed", static_cast<std::int64_t>(host.cores_allowed)},
                                     {"threads", static_cast<std::int64_t>(host.threads)},
                                     {"ranks", std::int64_t{1}},
                                     {"gpus", host.gpus}});

@@ -4,8 +4,10 @@
 #include "record/host_info.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace solvent {
 
@@ -35,8 +37,27 @@ std::vector<std::string> describe_ranks(const Communicator& comm) {
     const int count = 1 + static_cast<int>(std::count(host.gpus.begin(), host.gpus.end(), ';'));
     gpu = fmt::format(", GPU {} of {} when a plugin uses one", comm.local_rank() % count, count);
   }
-  return comm.gather_all(fmt::format("{}, {} threads, local rank {}{}", host.hostname,
-                                     host.threads, comm.local_rank(), gpu));
+  return comm.gather_all(fmt::format("{}, {} threads on {} of {} cores, local rank {}{}",
+                                     host.hostname, host.threads, host.cores_allowed, host.cores,
+                                     comm.local_rank(), gpu));
+}
+
+std::string binding_warning(const Communicator& comm) {
+  const auto host = probe_host();
+  const bool chosen = std::getenv("OMP_NUM_THREADS") != nullptr;
+  const bool held = !chosen && host.cores_allowed == 1 &&
+                    host.cores > static_cast<unsigned>(comm.size());
+  const auto all = comm.gather_all(held ? std::to_string(comm.rank()) : std::string());
+  std::vector<std::string> ranks;
+  for (const auto& r : all)
+    if (!r.empty()) ranks.push_back(r);
+  if (comm.rank() != 0 || ranks.empty()) return {};
+  return fmt::format(
+      "rank{} {} may run on 1 of the host's {} cores only (its CPU affinity; mpirun binds each "
+      "rank to one core by default with up to two ranks), so its set-up, CPU solvers and "
+      "output use one thread: start it with mpirun --bind-to none, or --map-by slot:PE=<cores "
+      "per rank>, or set OMP_NUM_THREADS to say one thread is meant",
+      ranks.size() == 1 ? "" : "s", fmt::join(ranks, ", "), host.cores);
 }
 
 }  // namespace solvent

@@ -84,6 +84,7 @@ void open_output(const RunOptions& opt, const fs::path& config, const Communicat
                  RunOutput& out) {
   const auto& cfg = *r.cfg;
   const auto ranks = describe_ranks(comm);  // every rank takes part
+  if (const auto warning = binding_warning(comm); !warning.empty()) log.warn("{}", warning);
   agree_across_ranks(comm, [&] {
     if (comm.rank() != 0) return std::string();
     out.lock.emplace(prepare_output_dir(summary.output_dir, {opt.resume.has_value(), opt.overwrite,

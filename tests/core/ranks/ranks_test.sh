@@ -76,4 +76,17 @@ timeout 60 "$mpiexec" -n 2 --oversubscribe sh -c "exec \"$solvent\" run \"$work/
 [ "$(grep -c "error: rank 1: .*grid-1.toml:17:8: TOML syntax error" "$work/out.txt")" -eq 1 ] \
   || fail "a broken copy on rank 1: its file and line not named exactly once"
 
+# One rank held to one core by mpirun's default binding, its thread count not chosen: one
+# warning naming it, and the record says which cores it had; unbound, no warning.
+if [ "$(nproc --all)" -gt 1 ]; then
+  env -u OMP_NUM_THREADS timeout 60 "$mpiexec" -n 1 --bind-to core "$solvent" run "$probe" \
+    --output "$work/bound" > "$work/out.txt" 2>&1 || fail "a rank bound to one core: exit $?"
+  [ "$(grep -c "warning\] rank 0 may run on 1 of the host's $(nproc --all) cores only" "$work/out.txt")" -eq 1 ] \
+    || fail "a rank bound to one core: not warned exactly once"
+  grep -q "^cores_allowed = 1$" "$work/bound/record.toml" || fail "the record does not say 1 core allowed"
+  env -u OMP_NUM_THREADS timeout 60 "$mpiexec" -n 1 --bind-to none "$solvent" run "$probe" \
+    --output "$work/unbound" > "$work/out.txt" 2>&1 || fail "an unbound rank: exit $?"
+  grep -q "may run on 1 of" "$work/out.txt" && fail "an unbound rank was warned"
+fi
+
 echo "ranks: 1, 2, 4 agree; one-rank plugins refused; a failing, stalled or misconfigured rank ends the run once"

@@ -43,7 +43,7 @@ PY
   python3 - "$work/$solver-n2-auto/record.toml" <<'PY' || fail "$solver: the record does not list both ranks"
 import sys, tomllib
 ranks = tomllib.load(open(sys.argv[1], "rb"))["host"]["each_rank"]
-sys.exit(0 if len(ranks) == 2 and all(f"threads, local rank {r}" in ranks[r] for r in (0, 1)) else 1)
+sys.exit(0 if len(ranks) == 2 and all(f"cores, local rank {r}" in ranks[r] for r in (0, 1)) else 1)
 PY
 done
 # A solve that does not converge fails on every rank at once: exit 6, said once.
