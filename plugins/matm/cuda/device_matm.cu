@@ -54,8 +54,7 @@ DeviceMatm::DeviceMatm(const SplitStencil& a, const SweepShape& shape, int fragm
     view_.n3 = host.n3;
     auto upload_array = [&](std::span<const double> v) {
       double* d = allocate(v.size());
-      check(cudaMemcpy(d, v.data(), v.size() * sizeof(double), cudaMemcpyHostToDevice),
-            "cudaMemcpy (operator)");
+      solvent::cuda::copy_to_device(d, v.data(), v.size() * sizeof(double), nullptr, "matm-cuda");
       return d;
     };
     view_.c0 = upload_array(a.c0());
@@ -122,15 +121,13 @@ void DeviceMatm::upload(std::span<const double> f, std::span<const double> x) {
   // view; the ghost layer is filled before each product that reads it.
   std::vector<double> x0, f_view;
   const double* f_in = f.data();
+  const double* x_in = x.data();
   f_norm2_ = 0.0;
   if (!links_) {
-    x0.assign(x.begin(), x.end());
-    for (std::size_t m = 0; m < n_; ++m) {
-      if (!active_[m])
-        x0[m] = 0.0;
-      else
-        f_norm2_ += f[m] * f[m];
-    }
+    // x goes up as it is and its inactive nodes are cleared on the device below: a host copy
+    // of a 512^3 guess would cost more than its upload.
+    for (std::size_t m = 0; m < n_; ++m)
+      if (active_[m]) f_norm2_ += f[m] * f[m];
   } else {
     x0.assign(n_, 0.0);
     f_view.assign(n_, 0.0);
@@ -141,12 +138,13 @@ void DeviceMatm::upload(std::span<const double> f, std::span<const double> x) {
       f_norm2_ += f[b] * f[b];
     });
     f_in = f_view.data();
+    x_in = x0.data();
   }
   current_ = 0;
-  check(cudaMemcpy(f_, f_in, n_ * sizeof(double), cudaMemcpyHostToDevice), "cudaMemcpy (f)");
-  check(cudaMemcpy(x_[0], x0.data(), n_ * sizeof(double), cudaMemcpyHostToDevice),
-        "cudaMemcpy (x)");
+  solvent::cuda::copy_to_device(f_, f_in, n_ * sizeof(double), nullptr, "matm-cuda");
+  solvent::cuda::copy_to_device(x_[0], x_in, n_ * sizeof(double), nullptr, "matm-cuda");
   check(cudaMemset(w_, 0, n_ * sizeof(double)), "cudaMemset (w)");
+  if (!links_) update(view_, own_, x_[0], w_, 0.0);  // x - 0 w, and 0 on inactive nodes
   // A launch leaves every slot it used armed; armed again all the same, so that no value
   // of a launch that failed half-way reaches this solve.
   arm_handoff(handoff_, handoff_slots_);
@@ -164,13 +162,11 @@ void DeviceMatm::download(std::span<double> x) const {
       "cudaEventElapsedTime");
   device_seconds_ = 1e-3 * ms;
   if (!links_) {
-    check(cudaMemcpy(x.data(), x_[current_], n_ * sizeof(double), cudaMemcpyDeviceToHost),
-          "cudaMemcpy (x)");
+    solvent::cuda::copy_to_host(x.data(), x_[current_], n_ * sizeof(double), nullptr, "matm-cuda");
     return;
   }
   std::vector<double> v(n_);
-  check(cudaMemcpy(v.data(), x_[current_], n_ * sizeof(double), cudaMemcpyDeviceToHost),
-        "cudaMemcpy (x)");
+  solvent::cuda::copy_to_host(v.data(), x_[current_], n_ * sizeof(double), nullptr, "matm-cuda");
   for_own(view_, own_, [&](std::size_t b, std::size_t m) { x[b] = v[m]; });
 }
 

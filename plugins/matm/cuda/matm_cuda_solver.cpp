@@ -10,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <chrono>
 #include <sstream>
 
 namespace solvent::matm::cuda {
@@ -110,8 +111,15 @@ void MatmCudaSolver::setup_impl(std::shared_ptr<const Operator> op) {
                  split_->grid()[1], split_->grid()[2], threads_);
     return;
   }
+  // The two halves of the set-up, for the record: the split on the host, then the device's
+  // memory and the operator's upload.
+  using clock = std::chrono::steady_clock;
+  const auto start = clock::now();
   const SplitStencil split(a, name_, peer_to_peer_);
+  const auto split_done = clock::now();
   device_ = std::make_unique<DeviceMatm>(split, shape_, fragments_, pipelined_, peer_to_peer_);
+  setup_seconds_ = {std::chrono::duration<double>(split_done - start).count(),
+                    std::chrono::duration<double>(clock::now() - split_done).count()};
   if (log_)
     log_->info(
         "matm-cuda: {} x {} x {} grid on {}, {} MiB on the device, sweep {} with blocks {} x {}{}",
@@ -158,6 +166,10 @@ Facts MatmCudaSolver::facts() const {
     f.push_back({"coupling", pipelined_ ? "pipeline" : "block"});
     if (device_ && pipelined_)
       f.push_back({"sweep_handoff", device_->sweeps_peer_to_peer() ? "GPU peer" : "host-staged"});
+  }
+  if (device_) {
+    f.push_back({"setup_split_seconds", fmt::format("{:.3f}", setup_seconds_[0])});
+    f.push_back({"setup_device_seconds", fmt::format("{:.3f}", setup_seconds_[1])});
   }
   if (on_gpu_) {
     f.push_back({"sweep", shape_.paper ? "paper" : "warp-scan"});

@@ -9,6 +9,7 @@
 #include <solvent_matm/solver_base.hpp>
 #include <solvent_matm/split_stencil.hpp>
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
@@ -45,6 +46,7 @@ class MatmCudaSolver final : public SolverBase {
   std::unique_ptr<DeviceMatm> device_;
   std::optional<SplitStencil> split_;  // a CPU rank's operator
   double device_seconds_ = 0.0;
+  std::array<double, 2> setup_seconds_{};  // the split, the device's memory and upload
 };
 
 Schema matm_cuda_schema();
