@@ -26,6 +26,10 @@ void* allocate_zeroed(std::size_t bytes);
 void release(void* p, std::size_t bytes) noexcept;
 // dst[0, bytes) = src[0, bytes), in parallel over the host's threads.
 void copy(void* dst, const void* src, std::size_t bytes) noexcept;
+// Asks for huge pages over [p, p + bytes) and faults its pages in from all threads, leaving
+// the contents as they are: for memory another allocator handed out (the solvent command's
+// operator new does it for every large block).
+void prefault(void* p, std::size_t bytes) noexcept;
 }  // namespace host_memory
 
 template <class T>

@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <new>
 
@@ -35,6 +36,19 @@ void* allocate_zeroed(std::size_t bytes) {
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t i = 0; i < pages; ++i) bytes_of[static_cast<std::size_t>(i) * page] = 0;
   return p;
+}
+
+void prefault(void* p, std::size_t bytes) noexcept {
+  const auto start = (reinterpret_cast<std::uintptr_t>(p) + page - 1) / page * page;
+  const auto end = reinterpret_cast<std::uintptr_t>(p) + bytes;
+  if (end <= start) return;
+  madvise(reinterpret_cast<void*>(start), end - start, MADV_HUGEPAGE);
+  // An atomic or of 0 is a write the page faults on, and leaves what the byte held.
+  auto* first = reinterpret_cast<unsigned char*>(start);
+  const auto pages = static_cast<std::ptrdiff_t>((end - start + page - 1) / page);
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t i = 0; i < pages; ++i)
+    __atomic_fetch_or(first + static_cast<std::size_t>(i) * page, 0, __ATOMIC_RELAXED);
 }
 
 void release(void* p, std::size_t bytes) noexcept {
