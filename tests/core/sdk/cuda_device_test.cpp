@@ -3,11 +3,14 @@
 // refuses an ordinal past the last. A failed status becomes a SolverError naming the
 // caller and the call, with CUDA's own text.
 #include <solvent/device/cuda.hpp>
+#include <solvent/device/device_array.hpp>
 #include <solvent/errors.hpp>
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 namespace {
 bool has_device() {
@@ -40,4 +43,20 @@ TEST_CASE("a failed status is a SolverError: context, call, CUDA's text") {
   // 2 is cudaErrorMemoryAllocation in every CUDA runtime.
   CHECK_THROWS_WITH_AS(solvent::cuda::check(2, "ctx", "cudaMalloc"),
                        "ctx: cudaMalloc: out of memory", solvent::SolverError);
+}
+
+TEST_CASE("a copy past the staging size goes up and down bit for bit, its tail chunk too") {
+  if (!has_device()) return;
+  // 300 MiB and 24 bytes: staged through the page-locked buffers, ten chunks and a short one.
+  std::vector<double> up((std::size_t(300) << 17) + 3);
+  for (std::size_t i = 0; i < up.size(); ++i) up[i] = 0.5 + double(i) * 1e-3;
+  solvent::cuda::DeviceArray<double> d(up.data(), up.size());
+  std::vector<double> down(up.size(), -1.0);
+  d.download(down.data(), down.size());
+  CHECK(down == up);
+  // A pinned destination takes the plain copy: the same bits.
+  solvent::cuda::PinnedRegion pinned(down.data(), down.size() * sizeof(double));
+  std::fill(down.begin(), down.end(), -1.0);
+  d.download(down.data(), down.size());
+  CHECK(down == up);
 }
