@@ -35,8 +35,7 @@ DeviceMatm::DeviceMatm(const SplitStencil& a, const SweepShape& shape, int fragm
       shape_(shape),
       self_adjoint_(a.self_adjoint()),
       n_(a.size()),
-      active_(a.size()) {
-  for (std::size_t m = 0; m < n_; ++m) active_[m] = a.c0()[m] != 0.0;
+      active_(a.active_mask()) {
   if (a.block()) {
     const GridBlock& block = *a.block();
     links_.emplace(block, pipelined);

@@ -94,7 +94,7 @@ class DeviceMatm final : public MatmBackend {
   SweepShape shape_;
   bool self_adjoint_;
   std::size_t n_;
-  std::vector<bool> active_;
+  HostArray<unsigned char> active_;  // the split's active_mask
   std::size_t bytes_ = 0;
   std::vector<solvent::cuda::DeviceArray<double>> owned_;  // what the pointers below point into
   solvent::cuda::DeviceArray<int> ticket_counter_;

@@ -2,6 +2,7 @@
 #include <solvent_matm/split_stencil.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -55,12 +56,17 @@ SplitStencil::SplitStencil(const Stencil7<double>& a, const std::string& who, bo
   }
   // The active nodes this rank solves for (a view over ranks has ghosts), over all ranks.
   std::size_t active = 0;
+  active_mask_ = HostArray<unsigned char>(c0_.size());
 #pragma omp parallel for schedule(static) reduction(+ : active)
   for (index_t k = own_.lo[2]; k < own_.hi[2]; ++k)
     for (index_t j = own_.lo[1]; j < own_.hi[1]; ++j)
-      for (index_t i = own_.lo[0]; i < own_.hi[0]; ++i)
-        if (c0_[static_cast<std::size_t>(i + index_t(n1_) * (j + index_t(n2_) * k))] > 0.0)
+      for (index_t i = own_.lo[0]; i < own_.hi[0]; ++i) {
+        const auto m = static_cast<std::size_t>(i + index_t(n1_) * (j + index_t(n2_) * k));
+        if (c0_[m] > 0.0) {
+          active_mask_[m] = 1;
           ++active;
+        }
+      }
   active_ = active;
   if (block_) {
     double count = static_cast<double>(active_);
@@ -97,21 +103,32 @@ void SplitStencil::split(const Stencil7<double>& a, const std::string& who,
     return s.str();
   };
   const std::size_t n = a.size();
-  // Every loop below is elementwise and runs over the nodes in parallel (the split of a
-  // 384^3 grid took longer than its solve on a GPU, node by node); a check that fails
+  // Every loop below is elementwise and runs over the layers in parallel (the split of a
+  // 384^3 grid took longer than its solve on a GPU, node by node), with the node's
+  // coordinates from the loops rather than divided out of its index; a check that fails
   // reports the first failing node in node order, as one pass would, by taking the smallest
   // failing index over the threads and building its message there alone.
-  const auto nodes = static_cast<std::ptrdiff_t>(n);
+  const std::size_t stride[3] = {1, n1_, n1_ * n2_};
+  const std::size_t extent[3] = {n1_, n2_, n3_};
+  const auto layers = static_cast<std::ptrdiff_t>(n3_);
+  // f(m, {i, j, k}) for every node, layers in parallel; `reduction` clauses come with it.
+  auto nodes_of_layer = [&](std::ptrdiff_t kk, auto&& f) {
+    const auto k = static_cast<std::size_t>(kk);
+    for (std::size_t j = 0; j < n2_; ++j) {
+      std::size_t m = stride[2] * k + stride[1] * j;
+      for (std::size_t i = 0; i < n1_; ++i, ++m) f(m, std::array<std::size_t, 3>{i, j, k});
+    }
+  };
   constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
   c0_ = HostArray<double>(n);
   std::size_t bad = none;
 #pragma omp parallel for schedule(static) reduction(min : bad)
-  for (std::ptrdiff_t q = 0; q < nodes; ++q) {
-    const auto m = static_cast<std::size_t>(q);
-    const double c = a.c[0][m];
-    c0_[m] = c;
-    if (!std::isfinite(c) || c < 0.0) bad = std::min(bad, m);
-  }
+  for (std::ptrdiff_t kk = 0; kk < layers; ++kk)
+    nodes_of_layer(kk, [&](std::size_t m, const std::array<std::size_t, 3>&) {
+      const double c = a.c[0][m];
+      c0_[m] = c;
+      if (!std::isfinite(c) || c < 0.0) bad = std::min(bad, m);
+    });
   if (bad != none) {
     std::ostringstream s;
     s << who << ": c0 = " << a.c[0][bad] << " at node " << node_name(bad)
@@ -119,14 +136,10 @@ void SplitStencil::split(const Stencil7<double>& a, const std::string& who,
     throw SolverError(s.str());
   }
 
-  // The coupling of m to its neighbour in slot `slot` (1..6), 0 where that neighbour is
-  // outside the grid or either node is inactive (u = 0 there); NaN where the coefficient is
-  // not finite, which the caller reports.
-  const std::size_t stride[3] = {1, n1_, n1_ * n2_};
-  const std::size_t extent[3] = {n1_, n2_, n3_};
-  auto coordinate = [&](std::size_t m, int d) { return (m / stride[d]) % extent[d]; };
-  auto coupling = [&](std::size_t m, int d, bool upper) -> double {
-    const std::size_t c = coordinate(m, d);
+  // The coupling of m (coordinate c along d) to its neighbour along d, 0 where that
+  // neighbour is outside the grid or either node is inactive (u = 0 there); NaN where the
+  // coefficient is not finite, which the caller reports.
+  auto coupling = [&](std::size_t m, std::size_t c, int d, bool upper) -> double {
     if (c0_[m] == 0.0 || (upper ? c + 1 >= extent[d] : c == 0)) return 0.0;
     const std::size_t nb = upper ? m + stride[d] : m - stride[d];
     if (c0_[nb] == 0.0) return 0.0;
@@ -147,18 +160,21 @@ void SplitStencil::split(const Stencil7<double>& a, const std::string& who,
     bool free_d = true;
     bad = none;
 #pragma omp parallel for schedule(static) reduction(min : bad) reduction(&& : free_d)
-    for (std::ptrdiff_t q = 0; q < nodes; ++q) {
-      const auto m = static_cast<std::size_t>(q);
-      if (coordinate(m, d) == 0) continue;
-      const double down = coupling(m, d, false);           // A(m, m - s) = -down
-      const double up = coupling(m - stride[d], d, true);  // A(m - s, m) = -up
-      if (!std::isfinite(down) || !std::isfinite(up)) bad = std::min(bad, m);
-      lower_[d][m] = 0.5 * (down + up);
-      free_d = free_d && down == up;
+    for (std::ptrdiff_t kk = 0; kk < layers; ++kk)
+      nodes_of_layer(kk, [&](std::size_t m, const std::array<std::size_t, 3>& at) {
+        const std::size_t c = at[static_cast<std::size_t>(d)];
+        if (c == 0) return;
+        const double down = coupling(m, c, d, false);                 // A(m, m - s) = -down
+        const double up = coupling(m - stride[d], c - 1, d, true);   // A(m - s, m) = -up
+        if (!std::isfinite(down) || !std::isfinite(up)) bad = std::min(bad, m);
+        lower_[d][m] = 0.5 * (down + up);
+        free_d = free_d && down == up;
+      });
+    if (bad != none) {
+      const std::size_t c = (bad / stride[d]) % extent[d];
+      const bool down_finite = std::isfinite(coupling(bad, c, d, false));
+      throw non_finite(down_finite ? bad - stride[d] : bad, d, down_finite);
     }
-    if (bad != none)
-      throw non_finite(std::isfinite(coupling(bad, d, false)) ? bad - stride[d] : bad, d,
-                       std::isfinite(coupling(bad, d, false)));
     skew_free = skew_free && free_d;
   }
   // Over ranks every rank must agree, or one would sweep with A1 and another without.
@@ -170,41 +186,44 @@ void SplitStencil::split(const Stencil7<double>& a, const std::string& who,
   for (int d = 0; d < 3 && !skew_free; ++d) {
     skew_[d] = HostArray<double>(n);
 #pragma omp parallel for schedule(static)
-    for (std::ptrdiff_t q = 0; q < nodes; ++q) {
-      const auto m = static_cast<std::size_t>(q);
-      if (coordinate(m, d) != 0)
-        skew_[d][m] = 0.5 * (coupling(m, d, false) - coupling(m - stride[d], d, true));
-    }
+    for (std::ptrdiff_t kk = 0; kk < layers; ++kk)
+      nodes_of_layer(kk, [&](std::size_t m, const std::array<std::size_t, 3>& at) {
+        const std::size_t c = at[static_cast<std::size_t>(d)];
+        if (c != 0)
+          skew_[d][m] = 0.5 * (coupling(m, c, d, false) - coupling(m - stride[d], c - 1, d, true));
+      });
   }
 
   // Weak diagonal dominance of D^-1/2 A0 D^-1/2 (unit diagonal) makes A0 positive
   // semi-definite (definite once each connected part has a strictly dominant row, such as
   // a node next to a Dirichlet boundary), whatever the scaling of the rows. A ghost node's
   // row is its owner's to check: here it lacks the couplings within its own block.
-  auto off_diagonal = [&](std::size_t m) {
+  auto off_diagonal = [&](std::size_t m, const std::array<std::size_t, 3>& at) {
     double off = 0.0;
     for (int d = 0; d < 3; ++d) {
       if (lower_[d][m] != 0.0)
         off += std::abs(lower_[d][m]) / std::sqrt(c0_[m] * c0_[m - stride[d]]);
-      if (coordinate(m, d) + 1 < extent[d] && lower_[d][m + stride[d]] != 0.0)
+      if (at[static_cast<std::size_t>(d)] + 1 < extent[d] && lower_[d][m + stride[d]] != 0.0)
         off += std::abs(lower_[d][m + stride[d]]) / std::sqrt(c0_[m] * c0_[m + stride[d]]);
     }
     return off;
   };
+  auto coordinates = [&](std::size_t m) {
+    return std::array<std::size_t, 3>{m % n1_, (m / n1_) % n2_, m / (n1_ * n2_)};
+  };
   bad = none;
 #pragma omp parallel for schedule(static) reduction(min : bad)
-  for (std::ptrdiff_t q = 0; q < nodes; ++q) {
-    const auto m = static_cast<std::size_t>(q);
-    if (c0_[m] == 0.0) continue;
-    if (block_ && (coordinate(m, 1) == 0 || coordinate(m, 1) + 1 == n2_ || coordinate(m, 2) == 0 ||
-                   coordinate(m, 2) + 1 == n3_))
-      continue;
-    if (off_diagonal(m) > 1.0 + 1e-12) bad = std::min(bad, m);
-  }
+  for (std::ptrdiff_t kk = 0; kk < layers; ++kk)
+    nodes_of_layer(kk, [&](std::size_t m, const std::array<std::size_t, 3>& at) {
+      if (c0_[m] == 0.0) return;
+      if (block_ && (at[1] == 0 || at[1] + 1 == n2_ || at[2] == 0 || at[2] + 1 == n3_)) return;
+      if (off_diagonal(m, at) > 1.0 + 1e-12) bad = std::min(bad, m);
+    });
   if (bad != none) {
     std::ostringstream s;
     s << who << ": the symmetric part of the operator is not diagonally dominant at node "
-      << node_name(bad) << ": sum of |a0(m, n)| / sqrt(c0(m) c0(n)) = " << off_diagonal(bad)
+      << node_name(bad) << ": sum of |a0(m, n)| / sqrt(c0(m) c0(n)) = "
+      << off_diagonal(bad, coordinates(bad))
       << " > 1; MATM builds its preconditioner from that part and needs it positive definite";
     throw SolverError(s.str());
   }
