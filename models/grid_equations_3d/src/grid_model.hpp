@@ -5,16 +5,16 @@
 //   convection-diffusion:  -mu lap u + v . grad u = f     (non-self-adjoint)
 // with a manufactured solution, on the whole box or on a basin-shaped water body whose
 // outside nodes are inactive (c0 = 0), as in Sukhinov 2021's loops.
-#include "src/manufactured.hpp"
-
 #include <solvent/solvent.hpp>
+#include <solvent_family_seven_point_grid/grid.hpp>
 
-#include <array>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace solvent::grid_equations_3d {
+
+using seven_point_grid::Velocity;
 
 class GridEquationsModel final : public Model, public LinearProblem {
  public:
@@ -27,24 +27,17 @@ class GridEquationsModel final : public Model, public LinearProblem {
   std::optional<Vector> exact_solution() const override {
     return std::vector<double>(exact_.begin(), exact_.end());
   }
-  std::optional<FieldLayout> layout() const override;
+  std::optional<FieldLayout> layout() const override { return grid_.layout("u"); }
   std::vector<Observable> observables(const Vector& x) const override;
   Facts facts() const override;
 
   double cell_peclet() const { return cell_peclet_; }
 
  private:
-  bool active(std::size_t i, std::size_t j, std::size_t k) const;
   void assemble();
-  // The nodes this rank holds per axis: the grid's, or its block's.
-  std::array<std::size_t, 3> block_extent() const;
 
-  const Communicator& comm_;
-  std::shared_ptr<const GridBlock> block_;  // over several ranks, this rank's block
-  std::size_t n_[3];
-  Point h_;
-  bool basin_;
   bool matrix_free_;
+  seven_point_grid::Grid grid_;
   Velocity velocity_;
   double speed_, mu_, cell_peclet_ = 0.0;
   std::size_t active_nodes_ = 0;

@@ -1,12 +1,13 @@
 #pragma once
-// The manufactured solution and the velocity fields of the grid-equations-3d model, on
-// the unit cube. u is not zero on the boundary, so the Dirichlet values folded into the
-// right-hand side (box faces and basin shore alike) are exercised.
+// The manufactured solution's spatial part and the velocity fields of the seven-point models
+// (grid-equations-3d, transport-3d), on the unit cube. u is not zero on the boundary, so the
+// Dirichlet values folded into the right-hand side (box faces and basin shore alike) are
+// exercised.
 #include <array>
 #include <cmath>
 #include <numbers>
 
-namespace solvent::grid_equations_3d {
+namespace solvent::seven_point_grid {
 
 using Point = std::array<double, 3>;
 
@@ -59,4 +60,4 @@ inline double source(Velocity kind, double speed, double mu, const Point& p) {
   return -mu * exact_laplacian(p) + v[0] * g[0] + v[1] * g[1] + v[2] * g[2];
 }
 
-}  // namespace solvent::grid_equations_3d
+}  // namespace solvent::seven_point_grid
