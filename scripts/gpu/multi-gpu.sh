@@ -15,6 +15,10 @@
 #                                         1e-8: iterations, set-up, solve and whole-run
 #                                         seconds, each against one GPU (MATM_SET: one
 #                                         more --set for these runs)
+#   bash scripts/gpu/multi-gpu.sh weak    matm-cuda weak scaling, WEAK^3 nodes per GPU (default
+#                                         384), the grid stretched along the split axis (n x 1 x 1,
+#                                         GPU to GPU) or axis 3 (1 x 1 x n, VARIANTS "x z"):
+#                                         device ms per iteration against one GPU's
 # Results under $OUT.
 SECONDS=0
 mode=${1:-check}
@@ -128,4 +132,32 @@ if [ "$mode" = matm ]; then
     done; done
   done
   echo "== matm ($SECONDS s)"
+fi
+
+if [ "$mode" = weak ]; then
+  size=${WEAK:-384}
+  echo "| problem | GPUs | split | grid | iterations | device ms/iteration | efficiency per iteration | solve s |" > "$OUT/weak.md"
+  echo "| --- | --- | --- | --- | --- | --- | --- | --- |" >> "$OUT/weak.md"
+  for problem in ${PROBLEMS:-poisson}; do
+    base=""
+    for n in $(seq 1 $gpus); do for cut in ${VARIANTS:-x z}; do
+      [ $n = 3 ] && continue
+      if [ $n = 1 ]; then [ -n "$base" ] && continue; split=1x1x1; dims="$size $size $size"
+      elif [ $cut = x ]; then split=${n}x1x1; dims="$((size * n)) $size $size"
+      else split=1x1x$n; dims="$size $size $((size * n))"; fi
+      read -r a b c <<< "$dims"
+      grid $w/weak.toml matm-cuda $problem $a 1e-8
+      sed -i "s/^n2 = .*/n2 = $b/; s/^n3 = .*/n3 = $c/" $w/weak.toml
+      dir=$w/weak-$problem-$n-$split
+      timeout 300 mpirun --bind-to none -n $n $solvent run $w/weak.toml --set "model.split=\"$split\"" \
+        --set 'output.format="none"' --output $dir > $OUT/weak-$problem-$n-$split.log 2>&1 ||
+        { echo "weak $problem $n $split: exit $?"; tail -3 $OUT/weak-$problem-$n-$split.log; continue; }
+      ms=$(sed -n 's/.*: \([0-9.]*\) ms per iteration on the device.*/\1/p' $OUT/weak-$problem-$n-$split.log | head -1)
+      [ -z "$base" ] && base=$ms
+      solve=$(sed -n '/^\[seconds\]/,$p' $dir/record.toml | sed -n 's/^solve = //p')
+      printf '| %s | %s | %s | %sx%sx%s | %s | %s | %.0f %% | %.2f |\n' $problem $n $split $a $b $c \
+        "$(value $dir iterations)" $ms $(python3 -c "print(100 * $base / $ms)") $solve | tee -a "$OUT/weak.md"
+    done; done
+  done
+  echo "== weak ($SECONDS s)"
 fi
