@@ -154,8 +154,7 @@ class CudaEngine final : public BatchEngine {
     interleave<<<blocks(b_ * n_, 256), 256>>>(u_.data(), staging, b_, n_, false);
     cuda::check_launch(context, "interleave");
     u.resize(b_ * n_);
-    check(cudaMemcpy(u.data(), staging, b_ * n_ * sizeof(double), cudaMemcpyDeviceToHost),
-          "download states");
+    cuda::copy_to_host(u.data(), staging, b_ * n_ * sizeof(double), nullptr, context);
     std::vector<long long> failed_step(b_);
     std::vector<int> failure(b_);
     std::vector<double> projected(b_);
@@ -185,7 +184,7 @@ class CudaEngine final : public BatchEngine {
   template <class T>
   cuda::DeviceArray<T> upload(const MemberArray<T>& v, std::size_t length) {
     auto* staging = reinterpret_cast<T*>(staging_.data());
-    check(cudaMemcpy(staging, v.data(), b_ * length * sizeof(T), cudaMemcpyHostToDevice), "upload");
+    cuda::copy_to_device(staging, v.data(), b_ * length * sizeof(T), nullptr, context);
     auto d = device_alloc<T>(b_ * length);
     interleave<<<blocks(b_ * length, 256), 256>>>(staging, d.data(), b_, length, true);
     cuda::check_launch(context, "interleave");
