@@ -151,7 +151,8 @@ SolveStats MatmCudaSolver::solve_impl(std::span<const double> b, std::span<doubl
 double MatmCudaSolver::measured_speed() {
   if (!on_gpu_) return cpu_measured_speed(threads_, name_);
   probe_device();
-  const Stencil7<double> a = calibration_stencil();
+  const Stencil7<double> a =
+      calibration_stencil(calibration_gpu_nodes, calibration_gpu_nodes, calibration_gpu_nodes);
   const SplitStencil split(a, name_);
   DeviceMatm backend(split, shape_, 1, true, false);
   const std::vector<double> f(a.size(), 1.0), x(a.size(), 0.0);

@@ -6,8 +6,8 @@
 
 namespace solvent::matm {
 
-Stencil7<double> calibration_stencil() {
-  Stencil7<double> a(64, 64, 32);
+Stencil7<double> calibration_stencil(std::size_t n1, std::size_t n2, std::size_t n3) {
+  Stencil7<double> a(n1, n2, n3);
   std::fill(a.c[0].begin(), a.c[0].end(), 6.0);
   for (int q = 1; q <= 6; ++q) std::fill(a.c[q].begin(), a.c[q].end(), 1.0);
   return a;
