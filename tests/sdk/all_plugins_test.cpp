@@ -62,7 +62,13 @@ TEST_CASE("every installed integrator passes the conformance kit") {
   for (const auto& name : names) {
     CAPTURE(name);
     std::string skipped;
-    for (const auto& problem : tk::integrator_problems(name, {}, skipped))
+    // An adaptive integrator's order in dt is that of its fixed steps.
+    const auto schema = tk::schema_of(name, solvent::PluginKind::Integrator);
+    tk::Settings settings;
+    if (std::any_of(schema.begin(), schema.end(),
+                    [](const solvent::ParamSpec& p) { return p.name == "adaptive"; }))
+      settings["adaptive"] = false;
+    for (const auto& problem : tk::integrator_problems(name, settings, skipped))
       FAIL_CHECK(name << ": " << problem);
     if (skipped.empty())
       ++judged;

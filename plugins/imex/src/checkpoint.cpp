@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <fstream>
@@ -71,6 +72,14 @@ struct Header {
   std::uint32_t name_length;
 };
 
+// The first `count` of the state's five vectors, in the file's order.
+template <class State>
+auto kept_of(State& s, std::size_t count) {
+  std::vector<decltype(&s.u)> all = {&s.u, &s.u_before, &s.explicit_now, &s.guess, &s.half};
+  all.resize(std::min(count, all.size()));
+  return all;
+}
+
 // Every message ends with the way out: the run cannot be continued from this file.
 [[noreturn]] void refuse(const fs::path& file, const std::string& what) {
   throw InputError(fmt::format("{}: {}; rerun with --overwrite", file.string(), what));
@@ -114,18 +123,31 @@ std::string read_bytes(const fs::path& file, std::streamsize limit = -1) {
 
 }  // namespace
 
+LoopState::LoopState(std::size_t n, std::size_t vectors, std::size_t scalar_count)
+    : scalars(scalar_count), vector_count(vectors) {
+  for (auto* v : kept()) v->resize(n);
+}
+
+std::vector<std::vector<double>*> LoopState::kept() { return kept_of(*this, vector_count); }
+std::vector<const std::vector<double>*> LoopState::kept() const {
+  return kept_of(*this, vector_count);
+}
+
 std::string checkpoint_bytes(const LoopState& s, std::string_view method, double dt) {
   std::string out(magic.data(), magic.size());
   put(out, checkpoint_version);
   put(out, s.step);
-  // t is step * dt, as the loop forms it; kept for a reader of the file, not read back.
-  put(out, static_cast<double>(s.step) * dt);
+  put(out, s.t);
   put(out, dt);
   put(out, s.projected);
   put(out, static_cast<std::uint64_t>(s.u.size()));
   put(out, static_cast<std::uint32_t>(method.size()));
   out.append(method);
-  for (const auto* v : {&s.u, &s.u_before, &s.explicit_now, &s.guess, &s.half}) put(out, *v);
+  const auto vectors = s.kept();
+  put(out, static_cast<std::uint32_t>(vectors.size()));
+  put(out, static_cast<std::uint32_t>(s.scalars.size()));
+  put(out, s.scalars);
+  for (const auto* v : vectors) put(out, *v);
   put(out, checksum(out));
   return out;
 }
@@ -136,16 +158,24 @@ std::optional<std::int64_t> checkpoint_step(const fs::path& file) {
   return parse_header(read_bytes(file, header_size), file).step;
 }
 
-LoopState read_checkpoint(const fs::path& file, std::string_view method, double dt, std::size_t n) {
+LoopState read_checkpoint(const fs::path& file, std::string_view method, double dt, std::size_t n,
+                          std::size_t vectors, std::size_t scalars) {
   const std::string bytes = read_bytes(file);
   const Header h = parse_header(bytes, file);
-  // The size the header promises, before anything past the header is read.
-  if (h.n > bytes.size())
+  // The sizes the header promises, before anything past them is read.
+  const std::uint64_t counts_end = header_size + std::uint64_t(h.name_length) + 8;
+  if (h.n > bytes.size() || counts_end + sizeof(std::uint64_t) > bytes.size())
     refuse(file, fmt::format("a damaged checkpoint: {} bytes where its header says it holds a "
                              "state of {} values",
                              bytes.size(), h.n));
+  Cursor counts(std::string_view(bytes).substr(counts_end - 8));
+  const auto v = counts.get<std::uint32_t>();
+  const auto k = counts.get<std::uint32_t>();
+  if (v > fixed_step_vectors || k > bytes.size())
+    refuse(file,
+           fmt::format("a damaged checkpoint: it says it holds {} vectors and {} scalars", v, k));
   const std::uint64_t expected =
-      header_size + h.name_length + 5 * h.n * sizeof(double) + sizeof(std::uint64_t);
+      counts_end + (k + v * h.n) * sizeof(double) + sizeof(std::uint64_t);
   if (bytes.size() != expected)
     refuse(file, fmt::format("a damaged checkpoint: {} bytes where its header says {}",
                              bytes.size(), expected));
@@ -165,10 +195,18 @@ LoopState read_checkpoint(const fs::path& file, std::string_view method, double 
   if (h.dt != dt)
     refuse(file,
            fmt::format("the checkpoint was written with dt = {}, this run has dt = {}", h.dt, dt));
-  LoopState s(n);
+  // The method's name matched, so a count that differs is the file's damage.
+  if (v != vectors || k != scalars)
+    refuse(file, fmt::format("a damaged checkpoint: {} vectors and {} scalars where {} keeps {} "
+                             "and {}",
+                             v, k, method, vectors, scalars));
+  in.get(8);
+  LoopState s(n, vectors, scalars);
   s.step = h.step;
+  s.t = h.t;
   s.projected = h.projected;
-  for (auto* v : {&s.u, &s.u_before, &s.explicit_now, &s.guess, &s.half}) in.get(*v);
+  in.get(s.scalars);
+  for (auto* x : s.kept()) in.get(*x);
   return s;
 }
 

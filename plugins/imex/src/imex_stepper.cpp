@@ -62,16 +62,16 @@ ImexIntegrator::ImexIntegrator(const PluginContext& ctx, ExplicitScheme scheme, 
       projection_(ctx.params.boolean("projection")),
       projection_limit_(ctx.params.real("projection_limit")) {}
 
-std::optional<OperatorForm> ImexIntegrator::system_form(Model&) const {
+std::optional<OperatorForm> ImexLoop::system_form(Model&) const {
   return OperatorForm{OperatorKind::Csr, ScalarKind::Real};
 }
 
-std::optional<std::int64_t> ImexIntegrator::checkpoint_step(
+std::optional<std::int64_t> ImexLoop::checkpoint_step(
     const std::filesystem::path& dir) const {
   return imex::checkpoint_step(dir / checkpoint_name);
 }
 
-bool ImexIntegrator::accepts(Model& model, std::string& why) const {
+bool ImexLoop::accepts(Model& model, std::string& why) const {
   if (model.imex() != nullptr) return true;
   why = "the model is not an IMEX problem (u_t = Lin u + N(u, t))";
   return false;
@@ -240,6 +240,7 @@ RunResult ImexIntegrator::run(Model& model, LinearSolver* solver, RunContext& ct
     if (step == steps_ || (checkpoint_every_ > 0 && step % checkpoint_every_ == 0)) {
       auto scope = ctx.timer->measure("output");
       s.step = step;
+      s.t = result.t;
       write_file_atomic(ctx.output_dir / checkpoint_name, checkpoint_bytes(s, name_, dt_));
     }
   }

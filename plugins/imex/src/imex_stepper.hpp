@@ -16,16 +16,24 @@ Schema common_schema();          // dt, steps, projection: every IMEX integrator
 Schema stepper_schema();         // adds checkpoint_every: the integrators of ImexIntegrator
 Schema crank_nicolson_schema();  // adds rannacher_steps: the two Crank–Nicolson integrators
 
-class ImexIntegrator : public Integrator {
+// What every IMEX step loop of this package shares: it advances an IMEX model, hands its
+// solver S as CSR, writes checkpoint.bin (src/checkpoint.hpp) and continues from it.
+class ImexLoop : public Integrator {
  public:
-  ImexIntegrator(const PluginContext& ctx, ExplicitScheme scheme, const char* name);
   bool accepts(Model& model, std::string& why) const override;
   std::optional<OperatorForm> system_form(Model& model) const override;
-  RunResult run(Model& model, LinearSolver* solver, RunContext& ctx) override;
   Facts facts() const override { return facts_; }
-  // Every step loop below writes checkpoint.bin (src/checkpoint.hpp) and continues from it.
   bool writes_checkpoints() const override { return true; }
   std::optional<std::int64_t> checkpoint_step(const std::filesystem::path& dir) const override;
+
+ protected:
+  Facts facts_;
+};
+
+class ImexIntegrator : public ImexLoop {
+ public:
+  ImexIntegrator(const PluginContext& ctx, ExplicitScheme scheme, const char* name);
+  RunResult run(Model& model, LinearSolver* solver, RunContext& ctx) override;
 
  private:
   ExplicitScheme scheme_;
@@ -36,7 +44,6 @@ class ImexIntegrator : public Integrator {
   std::int64_t rannacher_steps_;
   bool projection_;
   double projection_limit_;
-  Facts facts_;
 };
 
 }  // namespace solvent::imex

@@ -46,12 +46,13 @@ void ImplicitSystem::use(double c) {
 void ImplicitSystem::explicit_part(std::span<const double> u, std::span<const double> e,
                                    double dt, std::span<double> out) const {
   for (std::size_t i = 0; i < lin_.rows; ++i) {
-    double s = 0.0;
-    for (auto k = lin_.row_ptr[i]; k < lin_.row_ptr[i + 1]; ++k)
-      s += lin_.values[k] * u[std::size_t(lin_.col_idx[k])];
-    out[i] = u[i] + c_ * s;
+    out[i] = u[i] + c_ * lin_row(u, i);
     out[i] += dt * e[i];
   }
+}
+
+void ImplicitSystem::apply_lin(std::span<const double> u, std::span<double> out) const {
+  for (std::size_t i = 0; i < lin_.rows; ++i) out[i] = lin_row(u, i);
 }
 
 SolveStats ImplicitSystem::solve(std::span<const double> rhs, std::span<double> u_new) {

@@ -22,11 +22,21 @@ class ImplicitSystem {
   // vectors, where two took longer).
   void explicit_part(std::span<const double> u, std::span<const double> e, double dt,
                      std::span<double> out) const;
+  // out = Lin u.
+  void apply_lin(std::span<const double> u, std::span<double> out) const;
   // Solves S u_new = rhs.
   SolveStats solve(std::span<const double> rhs, std::span<double> u_new);
   const CsrMatrix<double>& lin() const { return lin_; }
 
  private:
+  // (Lin u)_i.
+  double lin_row(std::span<const double> u, std::size_t i) const {
+    double s = 0.0;
+    for (auto k = lin_.row_ptr[i]; k < lin_.row_ptr[i + 1]; ++k)
+      s += lin_.values[k] * u[std::size_t(lin_.col_idx[k])];
+    return s;
+  }
+
   CsrMatrix<double> lin_;
   std::vector<std::int32_t> band_ordering_;
   LinearSolver& solver_;

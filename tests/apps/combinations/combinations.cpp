@@ -94,6 +94,17 @@ const std::vector<Case>& cases() {
        "C, P, I, F after step 10",
        "",
        false},
+      // The adaptive integrator in fixed steps: its stages on every solver, with a final
+      // state whose file the step count names.
+      {"a1d-ark23",
+       "angiogenesis-1d (M = 40, 10 steps)",
+       "config/angiogenesis-1d.toml",
+       {"model.M=40", "integrator.type=imex-ark23", "integrator.adaptive=false",
+        "integrator.steps=10", "output.every=10"},
+       "profiles/step_00000010.csv",
+       "C, P, I, F after step 10",
+       "",
+       false},
       {"helmholtz",
        "helmholtz (duct, resolution 16)",
        "config/helmholtz-duct.toml",

@@ -1,7 +1,8 @@
 // imex: the orders of the three IMEX integrators and of the Rannacher start on the testkit's
 // manufactured problem, and what the L-stable options are for: on the default angiogenesis-1d
 // experiment (dt = 0.01, diffusion number ~160) Crank-Nicolson leaves the initial step in C
-// ringing, backward-Euler half steps or SBDF2 damp it, and the trapezoid integrator says so.
+// ringing, backward-Euler half steps, SBDF2 or the adaptive ARK damp it, and the trapezoid
+// integrator says so.
 #include <solvent/testkit.hpp>
 
 #include <doctest/doctest.h>
@@ -15,7 +16,8 @@ namespace tk = solvent::testkit;
 
 TEST_CASE("orders in dt: sbdf2 2, the Rannacher start keeps cnab2 at 2 and trapezoid at 1") {
   const double sbdf2 = tk::measured_time_order("imex-sbdf2", {});
-  const double cnab2 = tk::measured_time_order("imex-cnab2", {{"rannacher_steps", std::int64_t{2}}});
+  const double cnab2 =
+      tk::measured_time_order("imex-cnab2", {{"rannacher_steps", std::int64_t{2}}});
   const double trapezoid =
       tk::measured_time_order("imex-trapezoid", {{"rannacher_steps", std::int64_t{2}}});
   MESSAGE("orders: imex-sbdf2 " << sbdf2 << ", imex-cnab2 + Rannacher " << cnab2
@@ -71,14 +73,17 @@ double ringing(const std::string& integrator, const tk::Settings& extra, std::st
 TEST_CASE("Crank-Nicolson rings on the default experiment; Rannacher and SBDF2 do not") {
   std::string warned, quiet;
   const double plain = ringing("imex-trapezoid", {}, &warned);
-  const double rannacher = ringing("imex-trapezoid", {{"rannacher_steps", std::int64_t{2}}}, &quiet);
+  const double rannacher =
+      ringing("imex-trapezoid", {{"rannacher_steps", std::int64_t{2}}}, &quiet);
   const double sbdf2 = ringing("imex-sbdf2", {}, nullptr);
-  MESSAGE("total variation of C on [0.05, 0.15] at t = 1: trapezoid " << plain << ", + Rannacher "
-                                                                       << rannacher << ", sbdf2 "
-                                                                       << sbdf2);
+  // The adaptive integrator at its default tolerance, stopping at the same times.
+  const double ark23 = ringing("imex-ark23", {}, nullptr);
+  MESSAGE("total variation of C on [0.05, 0.15] at t = 1: trapezoid "
+          << plain << ", + Rannacher " << rannacher << ", sbdf2 " << sbdf2 << ", ark23 " << ark23);
   CHECK(plain > 0.5);
   CHECK(rannacher < 0.05);
   CHECK(sbdf2 < 0.05);
+  CHECK(ark23 < 0.05);
   CHECK(warned.find("imex-trapezoid: diffusion number dt/2 max|Lin_ii| = 159 > 1 and the initial "
                     "state is not smooth") != std::string::npos);
   CHECK(warned.find("Cure: rannacher_steps = 2") != std::string::npos);
