@@ -53,6 +53,11 @@ SimulationState initial_part(const solvent::angiogenesis_3d::Parameters& p, doub
 // Binary checkpoint of a whole state: a header naming the format, the grid, the step and
 // the seed, the parameter block, then every array. restore() refuses a checkpoint of other
 // parameters.
+// Not HDF5, unlike the field files: HDF5 is optional at build time (the GPU machines build
+// without it), and a resume must work in every build; the checkpoint is one byte string
+// that is the same whatever the ranks that wrote it (the tests compare it with cmp), which
+// a library's file metadata would not promise; and what a user reads, f, c and the network
+// at each output time, is already in the field files in the run's [output] format.
 std::string checkpoint_bytes(const SimulationState& s);
 // The step the checkpoint file holds, read from its header; nothing if it is none.
 std::optional<std::int64_t> checkpoint_step(const std::filesystem::path& file);
