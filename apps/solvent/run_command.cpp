@@ -173,8 +173,8 @@ Command add_validate_command(CLI::App& app) {
             as_run.config = file;
             as_run.overrides = opt->overrides;
             if (is_sweep(as_run)) {
-              const auto plan = plan_sweep(file, opt->overrides);
-              check_members(plan);
+              const auto plan = agreed_sweep_plan(world(), file, opt->overrides);
+              if (world().rank() != 0) return 0;
               std::printf("%s: valid sweep of %zu member%s (%s); every member checked\n",
                           file.c_str(), plan.members.size(),
                           plan.members.size() == 1 ? "" : "s", swept_text(plan).c_str());

@@ -156,12 +156,13 @@ void serve_members(MemberDispatch& dispatch, MemberExecutor& executor) {
 }  // namespace
 
 bool is_sweep(const RunOptions& opt) {
-  if (opt.resume) return sweep_record(*opt.resume).has_value();
-  try {
-    return has_sweep(load_config_document(opt.config, opt.overrides));
-  } catch (const ConfigError&) {
-    return false;
-  }
+  bool sweep = false;
+  agree_across_ranks(world(), [&] {
+    sweep = opt.resume ? sweep_record(*opt.resume).has_value()
+                       : has_sweep(load_config_document(opt.config, opt.overrides));
+    return std::string(sweep ? "a sweep" : "one run");
+  });
+  return sweep;
 }
 
 std::optional<SweepState> inspect_sweep(const fs::path& dir) {
@@ -181,10 +182,11 @@ std::optional<SweepState> inspect_sweep(const fs::path& dir) {
   return s;
 }
 
-void check_members(const SweepPlan& plan) {
+std::string check_members(const SweepPlan& plan) {
   // Each problem once, with the members it concerns: a bad value in a grid is met by every
   // member that takes it.
   std::vector<std::pair<std::string, std::vector<std::size_t>>> problems;
+  std::string resolved;
   auto note = [&](const std::string& p, std::size_t i) {
     auto it =
         std::find_if(problems.begin(), problems.end(), [&](const auto& e) { return e.first == p; });
@@ -205,6 +207,7 @@ void check_members(const SweepPlan& plan) {
       // runs as one process).
       CheckedRun checked;
       check_run(single_rank(), [&] { return member_document(plan, i); }, checked);
+      resolved += checked.resolved;
     } catch (const ConfigError& e) {
       for (const auto& p : e.problems()) note(p, i);
     } catch (const Error& e) {
@@ -213,11 +216,21 @@ void check_members(const SweepPlan& plan) {
   }
   if (!plan.batch.empty())
     if (const auto problem = batch_problem(plan)) note(*problem, 0);
-  if (problems.empty()) return;
+  if (problems.empty()) return sha256_of(resolved);
   std::vector<std::string> all;
   for (const auto& [p, members] : problems)
     all.push_back(fmt::format("{} ({})", p, members_text(members, plan.members.size())));
   throw ConfigError(std::move(all));
+}
+
+SweepPlan agreed_sweep_plan(const Communicator& comm, const fs::path& file,
+                            const std::vector<std::string>& overrides) {
+  std::optional<SweepPlan> plan;
+  agree_across_ranks(comm, [&] {
+    plan.emplace(plan_sweep(file, overrides));
+    return check_members(*plan);
+  });
+  return std::move(*plan);
 }
 
 // Long because the sweep's phases (agree on the plan, open the folder, run the members by
@@ -239,11 +252,11 @@ SweepSummary run_sweep(const RunOptions& opt, std::size_t jobs) {
                        jobs)});
     const auto [file, overrides] = sweep_source(opt);
     plan.emplace(plan_sweep(file, overrides));
-    check_members(*plan);
+    const auto digest = check_members(*plan);
     const auto first = resolve_config(member_document(*plan, 0));
     summary.output_dir = choose_output_dir(opt, first);
     name = first.run.string("name");
-    return std::string();
+    return digest;
   });
   summary.mode = plan->mode;
   summary.fixed = plan->fixed;

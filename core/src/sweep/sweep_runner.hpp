@@ -19,13 +19,21 @@ struct SweepSummary {
 };
 
 // Whether `options` describe a sweep: FILE has a [sweep] table, or the directory given to
-// --resume holds a sweep's record. A FILE that cannot be read is left to the run to report.
+// --resume holds a sweep's record. Decided by every rank together (a collective under
+// mpirun): ranks that each read their own copy of FILE must all take the sweep's path or
+// all the single run's. A FILE that cannot be read ends every rank with its location.
 bool is_sweep(const RunOptions& options);
 
 // Resolves every member's configuration and checks its plugins and their combination, as
 // `solvent validate` checks one. Throws ConfigError listing each problem once, with the
-// members it concerns.
-void check_members(const SweepPlan& plan);
+// members it concerns. Returns a digest of the members' resolved configurations, which
+// ranks compare to find one that read another copy of the file.
+std::string check_members(const SweepPlan& plan);
+
+// plan_sweep and check_members on every rank, agreed across the ranks: a problem on any
+// rank ends them all with its message, and ranks whose members differ are refused.
+SweepPlan agreed_sweep_plan(const Communicator& comm, const std::filesystem::path& file,
+                            const std::vector<std::string>& overrides);
 
 // What a sweep's output directory holds, for `solvent status`.
 struct SweepState {

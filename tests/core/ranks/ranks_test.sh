@@ -76,6 +76,27 @@ timeout 60 "$mpiexec" -n 2 --oversubscribe sh -c "exec \"$solvent\" run \"$work/
 [ "$(grep -c "error: rank 1: .*grid-1.toml:17:8: TOML syntax error" "$work/out.txt")" -eq 1 ] \
   || fail "a broken copy on rank 1: its file and line not named exactly once"
 
+# A sweep's copies: validate (no plugin collective to meet the others in) ends every rank
+# as quickly when rank 1's copy is broken, and refuses copies whose members differ.
+printf '[sweep]\n[sweep.linear_solver.bicgstab]\ntolerance = [1e-6, 1e-8]\n' \
+  | cat "$grid" - > "$work/copies/sweep-0.toml"
+sed 's/^\[sweep\]$/[sweep/' "$work/copies/sweep-0.toml" > "$work/copies/sweep-1.toml"
+copies() {
+  start=$SECONDS
+  timeout 60 "$mpiexec" -n 2 --oversubscribe sh -c "exec \"$solvent\" $1 \"$work/copies/sweep-\$OMPI_COMM_WORLD_RANK.toml\"" > "$work/out.txt" 2>&1; rc=$?
+  [ $rc -eq 2 ] || fail "$2: exit $rc, expected 2"
+  [ $((SECONDS - start)) -lt 30 ] || fail "$2: the run took $((SECONDS - start)) s to end"
+}
+copies validate "validate, a broken sweep copy on rank 1"
+[ "$(grep -c "error: rank 1: .*sweep-1.toml:.*TOML syntax error" "$work/out.txt")" -eq 1 ] \
+  || fail "validate, a broken sweep copy on rank 1: its file and line not named exactly once"
+sed 's/1e-8/1e-9/' "$work/copies/sweep-0.toml" > "$work/copies/sweep-1.toml"
+for command in validate run; do
+  copies $command "$command, sweep copies whose members differ"
+  [ "$(grep -c "error: rank 1 resolved another configuration than rank 0" "$work/out.txt")" -eq 1 ] \
+    || fail "$command, sweep copies whose members differ: not refused exactly once"
+done
+
 # One rank held to one core by mpirun's default binding, its thread count not chosen: one
 # warning naming it, and the record says which cores it had; unbound, no warning.
 if [ "$(nproc --all)" -gt 1 ]; then
