@@ -73,4 +73,21 @@ std::string current_device(const char* context) {
   return device_name(ordinal, context);
 }
 
+ContextStart::ContextStart() {
+  int ordinal = 0;
+  if (cudaGetDevice(&ordinal) != cudaSuccess) {
+    cudaGetLastError();
+    return;
+  }
+  thread_ = std::thread([ordinal] {
+    // cudaFree(nullptr) does nothing but make the device's primary context exist.
+    if (cudaSetDevice(ordinal) != cudaSuccess || cudaFree(nullptr) != cudaSuccess)
+      cudaGetLastError();
+  });
+}
+
+void ContextStart::wait() {
+  if (thread_.joinable()) thread_.join();
+}
+
 }  // namespace solvent::cuda

@@ -92,9 +92,12 @@ MatmCudaSolver::MatmCudaSolver(const PluginContext& ctx)
         std::all_of(all.begin(), all.end(), [](const auto& d) { return d == "cuda"; });
     peer_to_peer_ = all_on_gpu && pipelined_ && solvent::cuda::PeerWindow::available(comm, true);
   }
+  // The device's context is made while the model assembles, not at this solver's set-up.
+  if (on_gpu_) context_start_ = std::make_unique<solvent::cuda::ContextStart>();
 }
 
 void MatmCudaSolver::probe_device() {
+  if (context_start_) context_start_->wait();
   if (on_gpu_ && device_name_.empty())
     device_name_ = solvent::cuda::current_device("matm-cuda");  // DeviceUnavailable without a GPU
 }

@@ -6,6 +6,7 @@
 #include "cpu/cpu_backend.hpp"
 #include "cuda/device_matm.hpp"
 
+#include <solvent/device/cuda.hpp>
 #include <solvent_matm/solver_base.hpp>
 #include <solvent_matm/split_stencil.hpp>
 
@@ -43,6 +44,7 @@ class MatmCudaSolver final : public SolverBase {
   int threads_ = 0;            // a CPU rank's OpenMP threads
   std::string device_name_;
   std::string devices_;  // every rank's device, "cuda, cpu, ...", over ranks
+  std::unique_ptr<solvent::cuda::ContextStart> context_start_;  // null on a CPU rank
   std::unique_ptr<DeviceMatm> device_;
   std::optional<SplitStencil> split_;  // a CPU rank's operator
   double device_seconds_ = 0.0;

@@ -9,6 +9,7 @@
 #include <solvent/communicator.hpp>
 
 #include <string>
+#include <thread>
 
 namespace solvent::cuda {
 
@@ -35,5 +36,21 @@ int available_devices();
 
 // The name of the calling thread's current device, after the same probe as select_device.
 std::string current_device(const char* context);
+
+// Creates the calling thread's current device's context on a thread of its own (about half a
+// second on a large GPU, paid at the first call that needs it), so that a plugin made before
+// the model assembles finds it ready at its set-up. wait() (or the destructor) joins that
+// thread; a failure is left for the plugin's own probe to report.
+class ContextStart {
+ public:
+  ContextStart();
+  ~ContextStart() { wait(); }
+  ContextStart(const ContextStart&) = delete;
+  ContextStart& operator=(const ContextStart&) = delete;
+  void wait();
+
+ private:
+  std::thread thread_;
+};
 
 }  // namespace solvent::cuda
