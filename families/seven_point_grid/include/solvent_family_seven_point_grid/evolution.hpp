@@ -18,8 +18,8 @@ class Stencil7Evolution {
   virtual ~Stencil7Evolution() = default;
   // The state's layout: one component on the grid (this rank's block of it).
   virtual FieldLayout layout() const = 0;
-  // A, with its block over several ranks.
-  virtual std::shared_ptr<const Stencil7<double>> stencil() const = 0;
+  // A: a real Stencil7, with its block over several ranks.
+  virtual std::shared_ptr<const Operator> stencil() const = 0;
   virtual void initial_state(std::span<double> u) const = 0;
   // g(t) at every node of the block (0 at inactive nodes).
   virtual void source(double t, std::span<double> g) const = 0;

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# MATM inside time stepping on one GPU, in one device call (carry [".devdeps"]):
+#   LAYERS=50 N=256 bash scripts/gpu/transport.sh
+# Builds the solvent command, transport-3d, implicit-stencil7 and the solvers, then runs
+# config/transport-basin.toml (BDF2 in the basin, dt = 1e-3) for LAYERS layers (default 50;
+# the paper's setting is 1000: about LAYERS x iterations x the time of one iteration, so
+# give the command its 600 s or run the solvers one by one with SOLVERS) on an N^3 grid
+# (default 256) with each solver, every one warm-started from the previous layer:
+#   matm-cuda, bicgstab-cuda + jacobi-cuda, cg-cuda + jacobi-cuda (the symmetric case
+#   only: CG is not run on the convective default unless VELOCITY=none), and PETSc's
+#   BiCGSTAB + GAMG on the CPU where the build has PETSc.
+# One line each: iterations per layer (mean, max), solve and layer seconds per layer, the
+# final error_max. Results under $OUT: build.log, <solver>/ (record.toml, observables.csv:
+# every layer's iterations and solve seconds), summary.txt.
+SECONDS=0
+LAYERS=${LAYERS:-50}
+N=${N:-256}
+VELOCITY=${VELOCITY:-rotating}
+source scripts/gpu/configure.sh || exit 1
+OUT=${OUT:-/tmp/transport-out}
+mkdir -p "$OUT"
+ninja -C "$BUILD" -k 0 solvent transport-3d implicit-stencil7 matm-cuda bicgstab-cuda cg-cuda \
+  jacobi-cuda > "$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
+ninja -C "$BUILD" petsc >> "$OUT/build.log" 2>&1 || echo "(no petsc plugin in this build)"
+echo "== built ($SECONDS s)"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$OUT/device.txt"
+export SOLVENT_PLUGIN_PATH=$BUILD/lib/solvent
+given="--set linear_solver.initial_guess=\"given\""
+declare -A settings=(
+  [matm-cuda]="--set linear_solver.type=\"matm-cuda\""
+  [bicgstab-cuda-jacobi]="--set linear_solver.type=\"bicgstab-cuda\" --set preconditioner.type=\"jacobi-cuda\" $given"
+  [cg-cuda-jacobi]="--set linear_solver.type=\"cg-cuda\" --set preconditioner.type=\"jacobi-cuda\" $given"
+  [petsc-gamg]="--set linear_solver.type=\"petsc\" --set linear_solver.ksp_type=\"bcgs\" --set linear_solver.pc_type=\"gamg\" $given"
+)
+solvers=${SOLVERS:-"matm-cuda bicgstab-cuda-jacobi cg-cuda-jacobi petsc-gamg"}
+printf '%-22s %8s %8s %12s %12s %12s\n' solver its/layer max solve_s/layer layer_s/layer error_max \
+  | tee "$OUT/summary.txt"
+for s in $solvers; do
+  [ "$s" = cg-cuda-jacobi ] && [ "$VELOCITY" != none ] && continue
+  [ "$s" = petsc-gamg ] && [ ! -e "$BUILD/lib/solvent/libsolvent-petsc.so" ] && continue
+  eval "$BUILD/bin/solvent run config/transport-basin.toml --output $OUT/$s \
+    --set model.n1=$N --set model.n2=$N --set model.n3=$N --set model.velocity=\\\"$VELOCITY\\\" \
+    --set integrator.steps=$LAYERS ${settings[$s]}" > "$OUT/$s.log" 2>&1 \
+    || { echo "$s: exit $?"; tail -5 "$OUT/$s.log"; continue; }
+  fact() { sed -n "s/^$1 = '\(.*\)'/\1/p" "$OUT/$s/record.toml" | head -1; }
+  err=$(tail -1 "$OUT/$s/observables.csv" | cut -d, -f3)
+  printf '%-22s %8s %8s %12s %12s %12s\n' "$s" "$(fact iterations_per_layer_mean)" \
+    "$(fact iterations_per_layer_max)" "$(fact solve_seconds_per_layer_mean)" \
+    "$(fact layer_seconds_per_layer_mean)" "$err" | tee -a "$OUT/summary.txt"
+done
+echo "== script took $SECONDS s"
