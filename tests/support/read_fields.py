@@ -8,7 +8,8 @@
       names, and every value equal bit for bit to the reference's (with --float32: to the
       reference's rounded to float32, as the solver's float32 output must be).
   read_fields.py time FILE
-      prints the file's TimeValue (field data), read by VTK (and h5py for .vtkhdf).
+      prints the file's TimeValue (field data), read by VTK (and h5py for .vtkhdf); FILE may
+      also be a .vtp (lines).
   read_fields.py series FILE.pvd
       prints "time file" per data set of a .pvd, read by Python's XML parser, and checks that
       each file's own TimeValue, read by VTK, is the time the series gives it.
@@ -33,7 +34,7 @@ def fail(why):
 def vtk_reader(path):
     ext = os.path.splitext(path)[1]
     readers = {".vti": vtk.vtkXMLImageDataReader, ".pvti": vtk.vtkXMLPImageDataReader,
-               ".vtkhdf": vtk.vtkHDFReader}
+               ".vtkhdf": vtk.vtkHDFReader, ".vtp": vtk.vtkXMLPolyDataReader}
     if ext not in readers:
         fail(f"{path}: not a field file this reads")
     if not os.path.isfile(path):

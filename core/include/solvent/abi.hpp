@@ -14,9 +14,10 @@
 // distribution (a rank's rows of a distributed sparse matrix) and the many-peer
 // Communicator::exchange; ParamSpec::reads_file (input files resolved by the core).
 // 9: Stencil7's coefficient arrays are HostArray (pages first touched by all threads).
+// 10: RunContext::fields (an integrator's own fields written by the core).
 #include <cstdint>
 
-#define SOLVENT_PLUGIN_ABI_VERSION 9u
+#define SOLVENT_PLUGIN_ABI_VERSION 10u
 
 namespace solvent {
 

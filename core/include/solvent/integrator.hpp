@@ -1,6 +1,7 @@
 #pragma once
 // Integrator: advances (or solves) a model, reporting every step to the observer.
 #include <solvent/communicator.hpp>
+#include <solvent/io/field_output.hpp>
 #include <solvent/linear_solver.hpp>
 #include <solvent/model.hpp>
 #include <solvent/observer.hpp>
@@ -27,6 +28,9 @@ struct RunContext {
   // The run's ranks; one unless started by mpirun. Rank 0 alone writes the core's outputs
   // (record, observables); a distributed integrator reports global observables on every rank.
   const Communicator* comm = &single_rank();
+  // Where an integrator writes the fields it writes itself, in the run's [output] format
+  // (io/field_output.hpp); null: nowhere (a run without field output).
+  FieldOutput* fields = nullptr;
 };
 
 struct RunResult {

@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 namespace solvent {
@@ -75,14 +76,12 @@ class VtkDocument {
   std::string& text() { return text_; }
 
   // One DataArray; in text form one line per `per_line` values (a row of the first axis, so
-  // the file reads like the grid it holds).
-  void array(std::string_view name, std::span<const double> v, std::size_t per_line) {
-    text_ += fmt::format("        <DataArray type=\"{}\"", format_.float32 ? "Float32" : "Float64");
-    if (!name.empty()) text_ += fmt::format(" Name=\"{}\"", xml_attribute(name));
+  // the file reads like the grid it holds); `tuple`: NumberOfComponents (3 for points).
+  void array(std::string_view name, std::span<const double> v, std::size_t per_line,
+             int tuple = 1) {
+    open_array(format_.float32 ? "Float32" : "Float64", name, tuple);
     if (format_.binary) {
-      text_ += fmt::format(" format=\"appended\" offset=\"{}\"/>\n", offset_);
-      offset_ += sizeof(std::uint64_t) + v.size() * value_bytes();
-      arrays_.push_back(v);
+      append(v, v.size() * value_bytes());
       return;
     }
     text_ += " format=\"ascii\">\n";
@@ -94,8 +93,22 @@ class VtkDocument {
       else
         fmt::format_to(it, "{:.17g}", v[i]);
     }
-    if (!v.empty()) text_ += '\n';
-    text_ += "        </DataArray>\n";
+    close_text(v.size());
+  }
+  // Indices (a polydata's connectivity and offsets): Int64 in either precision.
+  void array(std::string_view name, std::span<const std::int64_t> v, std::size_t per_line) {
+    open_array("Int64", name, 1);
+    if (format_.binary) {
+      append(v, v.size() * sizeof(std::int64_t));
+      return;
+    }
+    text_ += " format=\"ascii\">\n";
+    auto it = std::back_inserter(text_);
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      text_ += i == 0 ? "          " : i % per_line == 0 ? "\n          " : " ";
+      fmt::format_to(it, "{}", v[i]);
+    }
+    close_text(v.size());
   }
 
   void write(const std::filesystem::path& file) const {
@@ -107,7 +120,7 @@ class VtkDocument {
       f.write(text_);
       if (format_.binary) {
         f.write("  <AppendedData encoding=\"raw\">\n   _");
-        for (const auto& v : arrays_) write_raw(f, v);
+        for (const auto& v : arrays_) std::visit([&](auto a) { write_raw(f, a); }, v);
         f.write("\n  </AppendedData>\n");
       }
       f.write("</VTKFile>\n");
@@ -115,8 +128,30 @@ class VtkDocument {
   }
 
  private:
+  using Values = std::variant<std::span<const double>, std::span<const std::int64_t>>;
+
   std::size_t value_bytes() const { return format_.float32 ? sizeof(float) : sizeof(double); }
 
+  void open_array(std::string_view type, std::string_view name, int tuple) {
+    text_ += fmt::format("        <DataArray type=\"{}\"", type);
+    if (!name.empty()) text_ += fmt::format(" Name=\"{}\"", xml_attribute(name));
+    if (tuple != 1) text_ += fmt::format(" NumberOfComponents=\"{}\"", tuple);
+  }
+  void append(Values v, std::size_t bytes) {
+    text_ += fmt::format(" format=\"appended\" offset=\"{}\"/>\n", offset_);
+    offset_ += sizeof(std::uint64_t) + bytes;
+    arrays_.push_back(v);
+  }
+  void close_text(std::size_t values) {
+    if (values > 0) text_ += '\n';
+    text_ += "        </DataArray>\n";
+  }
+
+  void write_raw(CheckedFile& f, std::span<const std::int64_t> v) const {
+    const std::uint64_t bytes = v.size() * sizeof(std::int64_t);
+    f.write({reinterpret_cast<const char*>(&bytes), sizeof bytes});
+    f.write({reinterpret_cast<const char*>(v.data()), bytes});
+  }
   void write_raw(CheckedFile& f, std::span<const double> v) const {
     const std::uint64_t bytes = v.size() * value_bytes();
     f.write({reinterpret_cast<const char*>(&bytes), sizeof bytes});
@@ -138,7 +173,7 @@ class VtkDocument {
   std::string type_;
   VtkFormat format_;
   std::string text_;
-  std::vector<std::span<const double>> arrays_;
+  std::vector<Values> arrays_;
   std::size_t offset_ = 0;
 };
 
@@ -274,12 +309,13 @@ bool vtk_uniform_coordinates(std::span<const double> c, double origin, double sp
 
 void write_vtk_image_piece(const std::filesystem::path& file, const VtkImage& image,
                            const VtkPiece& piece, const std::vector<std::string>& components,
-                           std::span<const double> u, const VtkFormat& format) {
+                           std::span<const double> u, const VtkFormat& format,
+                           std::optional<double> time) {
   const std::size_t values = piece_values(piece, components.size());
   if (u.size() != values)
     throw Error(fmt::format("{}: a piece of extent {} has {} values, given {}", file.string(),
                             extent_text(piece.first, piece.last), values, u.size()));
-  write_image_data(file, image, piece.first, piece.last, components, u, format);
+  write_image_data(file, image, piece.first, piece.last, components, u, format, time);
 }
 
 void write_vtk_image_pieces(const std::filesystem::path& file, const VtkImage& image,
@@ -306,6 +342,42 @@ void write_vtk_image_pieces(const std::filesystem::path& file, const VtkImage& i
                        xml_attribute(p.source));
   out += "  </PImageData>\n</VTKFile>\n";
   write_file_atomic(file, out);
+}
+
+void write_vtk_lines(const std::filesystem::path& file, const LinesOutput& lines,
+                     const VtkFormat& format, std::optional<double> time) {
+  const std::size_t points = lines.points.size() / 3, segments = lines.ends.size() / 2;
+  if (lines.points.size() != 3 * points || lines.ends.size() != 2 * segments)
+    throw Error(fmt::format("{}: {} point coordinates and {} segment ends", file.string(),
+                            lines.points.size(), lines.ends.size()));
+  for (const auto& [name, v] : lines.point_data)
+    if (v.size() != points)
+      throw Error(fmt::format("{}: {} values of {} for {} points", file.string(), v.size(), name,
+                              points));
+  for (const auto& [name, v] : lines.segment_data)
+    if (v.size() != segments)
+      throw Error(fmt::format("{}: {} values of {} for {} segments", file.string(), v.size(),
+                              name, segments));
+  std::vector<std::int64_t> offsets(segments);
+  for (std::size_t e = 0; e < segments; ++e) offsets[e] = 2 * static_cast<std::int64_t>(e + 1);
+  VtkDocument doc("PolyData", format);
+  std::string& out = doc.text();
+  out += "  <PolyData>\n";
+  append_time(out, time);
+  out += fmt::format(
+      "    <Piece NumberOfPoints=\"{}\" NumberOfVerts=\"0\" NumberOfLines=\"{}\" "
+      "NumberOfStrips=\"0\" NumberOfPolys=\"0\">\n      <Points>\n",
+      points, segments);
+  doc.array("", lines.points, 3, 3);
+  doc.text() += "      </Points>\n      <PointData>\n";
+  for (const auto& [name, v] : lines.point_data) doc.array(name, v, 1);
+  doc.text() += "      </PointData>\n      <CellData>\n";
+  for (const auto& [name, v] : lines.segment_data) doc.array(name, v, 1);
+  doc.text() += "      </CellData>\n      <Lines>\n";
+  doc.array("connectivity", lines.ends, 2);
+  doc.array("offsets", offsets, 1);
+  doc.text() += "      </Lines>\n    </Piece>\n  </PolyData>\n";
+  doc.write(file);
 }
 
 }  // namespace solvent

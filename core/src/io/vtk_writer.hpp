@@ -7,6 +7,7 @@
 // "vtk-ascii", inline as text with 17 significant digits (9 in float32), as in the CSV files.
 // A grid held in blocks by several ranks is written as pieces: one ImageData file per rank
 // over its part of the global index range, and a PImageData (.pvti) listing them.
+#include <solvent/io/field_output.hpp>
 #include <solvent/model.hpp>
 #include <solvent/parameters.hpp>
 
@@ -70,7 +71,8 @@ bool vtk_uniform_coordinates(std::span<const double> c, double origin, double sp
 // piece's nodes with axis 1 fastest; its Extent is the piece's global index range.
 void write_vtk_image_piece(const std::filesystem::path& file, const VtkImage& image,
                            const VtkPiece& piece, const std::vector<std::string>& components,
-                           std::span<const double> u, const VtkFormat& format);
+                           std::span<const double> u, const VtkFormat& format,
+                           std::optional<double> time = std::nullopt);
 
 // Writes `file` (.pvti): the whole grid of `nodes` nodes per axis (WholeExtent 0..n-1), its
 // components, and one <Piece Extent Source> per piece.
@@ -78,5 +80,11 @@ void write_vtk_image_pieces(const std::filesystem::path& file, const VtkImage& i
                             const std::array<std::int64_t, 3>& nodes,
                             const std::vector<std::string>& components,
                             std::span<const VtkPiece> pieces, const VtkFormat& format);
+
+// Writes `file` (.vtp): the lines as PolyData, one line cell per segment, the point and
+// segment values as point and cell data (Float64 or Float32 as the format says; the
+// connectivity Int64), and the time as TimeValue.
+void write_vtk_lines(const std::filesystem::path& file, const LinesOutput& lines,
+                     const VtkFormat& format, std::optional<double> time = std::nullopt);
 
 }  // namespace solvent

@@ -207,7 +207,11 @@ void write_partial(const fs::path& file, const fs::path& partial, const VtkImage
   Handle file_space(w.check(H5Screate_simple(3, whole, nullptr), "dataspace"), H5Sclose);
   w.check_status(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, count, nullptr),
                  "hyperslab");
-  Handle memory_space(w.check(H5Screate_simple(3, count, nullptr), "dataspace"), H5Sclose);
+  const hsize_t held[3] = {hsize_t(block.held[2]), hsize_t(block.held[1]), hsize_t(block.held[0])};
+  const hsize_t origin[3] = {0, 0, 0};
+  Handle memory_space(w.check(H5Screate_simple(3, held, nullptr), "dataspace"), H5Sclose);
+  w.check_status(H5Sselect_hyperslab(memory_space, H5S_SELECT_SET, origin, nullptr, count, nullptr),
+                 "hyperslab");
   Handle dcpl(w.check(H5Pcreate(H5P_DATASET_CREATE), "dataset creation"), H5Pclose);
   // Every value is written below: filling the dataset first would write it twice.
   w.check_status(H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER), "fill time");
@@ -232,15 +236,21 @@ void write_vtkhdf_image(const fs::path& file, const VtkImage& image,
                         const std::array<std::int64_t, 3>& nodes, const VtkhdfBlock& block,
                         const std::vector<std::string>& components, std::span<const double> u,
                         bool float32, std::optional<double> time, const Communicator& comm) {
-  const std::size_t points =
-      static_cast<std::size_t>(block.count[0] * block.count[1] * block.count[2]);
+  VtkhdfBlock b = block;
+  for (std::size_t d = 0; d < 3; ++d) {
+    if (b.held[d] == 0) b.held[d] = b.count[d];
+    if (b.held[d] < b.count[d])
+      throw Error(fmt::format("{}: values over {} nodes of axis {} for a block of {}",
+                              file.string(), b.held[d], d + 1, b.count[d]));
+  }
+  const std::size_t points = static_cast<std::size_t>(b.held[0] * b.held[1] * b.held[2]);
   if (u.size() != points * components.size())
     throw Error(fmt::format("{}: a block of {} nodes and {} components given {} values",
                             file.string(), points, components.size(), u.size()));
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors become messages, not stack dumps
   const fs::path partial = partial_name(file);
   try {
-    write_partial(file, partial, image, nodes, block, components, u, points, float32, time, comm);
+    write_partial(file, partial, image, nodes, b, components, u, points, float32, time, comm);
   } catch (const Error&) {
     std::error_code ec;
     if (comm.rank() == 0) fs::remove(partial, ec);  // a file cut short is not kept

@@ -35,11 +35,14 @@ bool vtkhdf_available();
 struct VtkhdfBlock {
   std::array<std::int64_t, 3> first{0, 0, 0};
   std::array<std::int64_t, 3> count{1, 1, 1};
+  // The nodes the values cover per axis, where they are more than the block (a piece's
+  // upper layers, GridBlockOutput::held): the block is taken out of them, without a copy.
+  std::array<std::int64_t, 3> held{0, 0, 0};
 };
 
 // Writes `file` (.vtkhdf) over the whole grid of `nodes` nodes per axis. Every rank of `comm`
 // calls it with its block and its values u (component after component, each over the
-// block's nodes, axis 1 fastest). A failure throws solvent::Error naming the file and
+// block's nodes, or its held nodes, axis 1 fastest). A failure throws solvent::Error naming the file and
 // HDF5's reason, on every rank that met it (the caller agrees across ranks).
 void write_vtkhdf_image(const std::filesystem::path& file, const VtkImage& image,
                         const std::array<std::int64_t, 3>& nodes, const VtkhdfBlock& block,

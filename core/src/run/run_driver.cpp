@@ -3,6 +3,7 @@
 #include "config/config_validation.hpp"
 #include "io/csv_observer.hpp"
 #include "io/distributed_solution_writer.hpp"
+#include "io/field_series.hpp"
 #include "io/output_dir.hpp"
 #include "loader/plugin_library.hpp"
 #include "log/logging.hpp"
@@ -242,6 +243,8 @@ RunSummary run_experiment(const RunOptions& opt, const IntegratorCall& call) {
   ctx.timer = &timer;
   ctx.log = log.get();
   ctx.comm = &comm;
+  FieldSeries fields(summary.output_dir, cfg.output, comm, opt.resume.has_value());
+  ctx.fields = &fields;
 
   std::shared_ptr<Model> model = plugins.model;
   std::shared_ptr<Integrator> integrator = plugins.integrator;

@@ -3,7 +3,7 @@
 #include "src/png_projection.hpp"
 #include "src/rank_blocks.hpp"
 #include "src/stability.hpp"
-#include "src/vtk_output.hpp"
+#include "src/snapshot_output.hpp"
 
 #include <solvent/device/rank_device.hpp>
 #include <solvent/errors.hpp>
@@ -65,11 +65,6 @@ void with_whole_state(const SimulationState& part, const solvent::GridBlocks* bl
     use(*whole);
 }
 
-void write_snapshot(const SimulationState& s, const fs::path& dir) {
-  write_file_atomic(dir / fmt::format("fields_{:08d}.vti", s.step), fields_vti(s));
-  write_file_atomic(dir / fmt::format("network_{:08d}.vtp", s.step), network_vtp(s));
-}
-
 }  // namespace
 
 namespace {
@@ -116,7 +111,8 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
   solvent::PhaseTimer& timer = ctx.timer ? *ctx.timer : own_timer;
   const solvent::Communicator& comm = *ctx.comm;
   // Over several ranks: the model's blocks (docs/architecture.md, "The hybrid stencil over
-  // ranks"); rank 0 alone writes files, from the whole state it gathers.
+  // ranks"); each rank writes its block of the fields, and rank 0 the checkpoint and the
+  // PNG from the whole state it gathers.
   const auto* blocks = solvent::family<solvent::angiogenesis_3d::BlocksFamily>(model);
   if (comm.size() > 1 && !blocks)
     throw solvent::Error("explicit-stencil3d: over several ranks the model must give its blocks");
@@ -238,12 +234,16 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
               "explicit-stencil3d: at step {} dt = {:g} exceeds the step limit {:.6g} of "
               "the current state ({})",
               step, dt, now.dt, now.reason);
-        if (snapshot) write_snapshot(whole, ctx.output_dir);
         if (checkpoint)
           write_file_atomic(ctx.output_dir / checkpoint_name, checkpoint_bytes(whole));
         if (last && q_.boolean("png"))
           write_file_atomic(ctx.output_dir / "network.png", network_png(whole));
       });
+      // The fields by the ranks that hold them, through the core's writer.
+      if (snapshot && ctx.fields) {
+        write_fields(state, *ctx.fields);
+        write_network(state, comm, *ctx.fields);
+      }
     }
   }
   if (reached && log)

@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
-# explicit-stencil3d over MPI ranks writes what one process writes, byte for byte: the
-# fields (.vti), the networks (.vtp) every 20 steps, the observables and the checkpoint, for
-# 1, 2 and 4 ranks and splits along one and two axes. The run must branch,
+# explicit-stencil3d over MPI ranks writes what one process writes: the networks (.vtp)
+# every 20 steps, the observables and the checkpoint byte for byte, and the fields, which
+# each rank writes for its own block (fields_S.pvti and its pieces, or one fields_S.vtkhdf
+# with output.format = "vtkhdf"), equal to one process's .vti bit for bit as Debian's VTK
+# and h5py read them (read_fields.py; without them only the other files are compared), for
+# 1, 2 and 4 ranks and splits along one and two axes; series.pvd lists every file with
+# the time each file holds. The run must branch,
 # anastomose, fill every tip slot and cross between blocks, or it would prove little. With
 # DEVICE cuda the ranks run the CUDA engine (one GPU a rank, shared where there are fewer)
 # against the one-process CPU files; with DEVICE mixed rank 0 runs the CUDA engine and the
 # others the CPU engine; exit 77 (skipped) where no GPU can be used. Each run names every
 # rank's device (integrator.device = "cpu,cpu,..."), and the record says which each took.
-#   distributed_cli_test.sh SOLVENT MPIEXEC CONFIG WORKDIR [DEVICE]
+#   distributed_cli_test.sh SOLVENT MPIEXEC CONFIG WORKDIR DEVICE [PYTHON READ_FIELDS HDF5]
+# HDF5: 1 where Solvent was built with HDF5 (a 4-rank run then writes VTKHDF too).
 set -u
-solvent=$1 mpiexec=$2 config=$3 work=$4 device=${5:-cpu}
+solvent=$1 mpiexec=$2 config=$3 work=$4 device=$5 python=${6:-} readers=${7:-} hdf5=${8:-0}
 rm -rf "$work" && mkdir -p "$work"
 fail() { echo "FAIL: $*"; [ -f "$work/out.txt" ] && cat "$work/out.txt"; exit 1; }
 if [ "$device" != cpu ]; then
@@ -31,17 +36,25 @@ one="$work/one"
 # Every slot taken: branches beyond the free slots were withdrawn, across ranks too.
 [ "$(value "$one" sprouts)" = "$(sed -n 's/^max_tips = //p' "$config")" ] ||
   fail "the run leaves tip slots free"
-files=$(cd "$one" && ls fields_*.vti network_*.vtp checkpoint.bin observables.csv)
-[ "$(echo "$files" | wc -l)" -eq 8 ] || fail "the one-process run wrote $(echo $files)"
+files=$(cd "$one" && ls network_*.vtp checkpoint.bin observables.csv)
+fields=$(cd "$one" && ls fields_*.vti)
+[ "$(echo $files $fields | wc -w)" -eq 8 ] || fail "the one-process run wrote $(echo $files $fields)"
+if [ -n "$readers" ]; then
+  "$python" "$readers" series "$one/series.pvd" > "$work/series.txt" || fail "$(cat "$work/series.txt")"
+  [ "$(wc -l < "$work/series.txt")" -eq 6 ] || fail "series.pvd: $(cat "$work/series.txt")"
+fi
 
-for run in "1 auto" "2 auto" "4 auto" "4 2x2x1" "4 4x1x1" "2 1x2x1"; do
+runs=("1 auto" "2 auto" "4 auto" "4 2x2x1" "4 4x1x1" "2 1x2x1")
+[ "$hdf5" = 1 ] && runs+=("4 1x2x2 vtkhdf")
+for run in "${runs[@]}"; do
   set -- $run
-  n=$1 split=$2 dir="$work/n$1-$2"
+  n=$1 split=$2 format=${3:-vtk} dir="$work/n$1-$2${3:+-$3}"
   # One entry a rank: "cuda,cpu,cpu,cpu" for mixed.
   devices=$([ "$device" = mixed ] && echo cuda || echo "$device")
   for ((r = 1; r < n; ++r)); do devices+=",$([ "$device" = mixed ] && echo cpu || echo "$device")"; done
   "$mpiexec" --oversubscribe -n "$n" "$solvent" run "$config" --output "$dir" \
     --set "model.split=\"$split\"" --set "integrator.device=\"$devices\"" "${settings[@]}" \
+    --set "output.format=\"$format\"" \
     > "$work/out.txt" 2>&1 ||
     fail "$n ranks ($split, $devices): exit $?"
   if [ "$n" -gt 1 ]; then
@@ -53,10 +66,22 @@ for run in "1 auto" "2 auto" "4 auto" "4 2x2x1" "4 4x1x1" "2 1x2x1"; do
   for f in $files; do
     cmp "$one/$f" "$dir/$f" || fail "$f of $n ranks ($split) differs from one process's"
   done
+  for f in $fields; do
+    stem=${f%.vti}
+    own=$(cd "$dir" && ls "$stem".* | grep -v _pieces)
+    [ "$own" = "$stem.$([ "$format" = vtkhdf ] && echo vtkhdf || ([ "$n" -gt 1 ] && echo pvti || echo vti))" ] ||
+      fail "$n ranks ($split, $format) wrote $own for $f"
+    if [ -n "$readers" ]; then
+      "$python" "$readers" compare "$dir/$own" "$one/$f" > "$work/compare.txt" ||
+        fail "$own of $n ranks ($split): $(cat "$work/compare.txt")"
+    fi
+  done
+  [ -z "$readers" ] || "$python" "$readers" series "$dir/series.pvd" > "$work/series.txt" ||
+    fail "series.pvd of $n ranks: $(cat "$work/series.txt")"
   if [ "$n" -gt 1 ]; then
     crossings=$(value "$dir" segments_between_blocks)
     [ "${crossings:-0}" -gt 0 ] || fail "$n ranks ($split): no tip crossed between blocks"
-    echo "$n ranks ($split, $device): identical, $crossings segments between blocks"
+    echo "$n ranks ($split, $device, $format): identical, $crossings segments between blocks"
   fi
 done
 # A list of devices that does not fit the ranks is refused with the configuration.

@@ -2,6 +2,8 @@
 // Running the angiogenesis-3d model through the explicit-stencil3d plugin as `solvent run`
 // does, on grids small enough for CI, with parameters that make tips move and branch
 // within a few hundred steps.
+#include "io/field_series.hpp"
+
 #include <solvent/testkit.hpp>
 
 #include <doctest/doctest.h>
@@ -78,6 +80,12 @@ inline RunOutcome run(const Settings& model, const Settings& integ, const fs::pa
   ctx.resume_from = resume;
   ctx.observer = &out.observer;
   ctx.timer = &timer;
+  // The fields and network as `solvent run` writes them by default (binary VTK, series.pvd).
+  solvent::Parameters output;
+  output.set("format", std::string("vtk"));
+  output.set("precision", std::string("float64"));
+  solvent::FieldSeries fields(dir, output, solvent::single_rank(), resume.has_value());
+  ctx.fields = &fields;
   std::string why;
   REQUIRE(i->accepts(*m, why));
   out.result = i->run(*m, nullptr, ctx);
