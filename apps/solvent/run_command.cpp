@@ -136,7 +136,9 @@ Command add_run_command(CLI::App& app, const Args& argv) {
             if (*member) {
               // Member N of the file's [sweep], as the sweep that started this process runs it.
               if (*from_sweep) end_with_parent();
-              opt->document = member_document(plan_sweep(opt->config, opt->overrides), **member);
+              opt->document = [plan = plan_sweep(opt->config, opt->overrides), n = **member] {
+                return member_document(plan, n);
+              };
             } else if (is_sweep(*opt)) {
               return run_sweep_command(*opt, *jobs);
             }

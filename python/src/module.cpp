@@ -283,7 +283,8 @@ py::dict run(const std::filesystem::path& config, const std::optional<std::strin
   opt.progress = progress ? solvent::ProgressMode::Always : solvent::ProgressMode::Never;
   opt.argv = {"python3", "solvent.run", config.string()};
   for (const auto& o : overrides) opt.argv.push_back("--set=" + o);
-  if (text) opt.document = solvent::parse_config_document(*text, config, overrides);
+  if (text)
+    opt.document = [&] { return solvent::parse_config_document(*text, config, overrides); };
   solvent::RunSummary s;
   {
     py::gil_scoped_release unlocked;

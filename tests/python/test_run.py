@@ -80,8 +80,10 @@ def test_text_and_dict_configurations_run_as_their_file(tmp_path):
     with open(A1D, "rb") as f:
         table = tomllib.load(f)
     command(A1D, SHORT, tmp_path / "cli")
-    solvent.run(text, set=SHORT, output=tmp_path / "text")
-    solvent.run(table, set=SHORT, output=tmp_path / "dict")
+    # Read as if in the file's folder, their relative paths ([output] directory) mean the same.
+    base = os.path.dirname(A1D)
+    solvent.run(text, set=SHORT, output=tmp_path / "text", base_dir=base)
+    solvent.run(table, set=SHORT, output=tmp_path / "dict", base_dir=base)
     # The resolved configuration keeps the file's comments out: config.toml is equal too.
     assert_same_files(tmp_path / "text", tmp_path / "cli")
     assert_same_files(tmp_path / "dict", tmp_path / "cli")

@@ -19,6 +19,9 @@ class ConfigError : public Error {
   explicit ConfigError(std::vector<std::string> problems);
   const std::vector<std::string>& problems() const { return problems_; }
   int exit_code() const override { return 2; }
+  // The same problems, each led by `prefix` ("file.toml:3:9: [model] (model 'x')"): a plugin
+  // that checks a key with a helper of the SDK places the helper's refusal at the key's line.
+  ConfigError prefixed(const std::string& prefix) const;
 
  private:
   std::vector<std::string> problems_;

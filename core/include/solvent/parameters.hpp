@@ -85,6 +85,9 @@ class Parameters {
   bool has(const std::string& name) const { return entries_.count(name) != 0; }
   // True when the user wrote the value (file or --set), false for a filled-in default.
   bool given(const std::string& name) const;
+  // "where: label" for a key the user wrote (where: "file.toml:12:5" or "--set"), `label`
+  // alone for a default: what a plugin's message about that key starts with.
+  std::string located(const std::string& name, const std::string& label) const;
 
   bool boolean(const std::string& name) const;
   std::int64_t integer(const std::string& name) const;

@@ -46,7 +46,10 @@ const Schema& plugins_schema() {
 
 const Schema& output_schema() {
   static const Schema s{
-      ParamSpec::string("directory", "", "Output directory; empty means out/<run.name>"),
+      ParamSpec::string("directory", "",
+                        "Output directory, relative to the configuration file's folder (from "
+                        "--set: to the working directory); empty means out/<run.name> in the "
+                        "working directory"),
       ParamSpec::integer("every", 10, "Write the state profiles every this many steps").at_least(1),
       ParamSpec::reals("times", {}, "Write the state profiles at these times instead"),
       ParamSpec::boolean("solution", true, "Write the solution vector of a steady solve"),
@@ -568,6 +571,18 @@ ResolvedConfig resolve_config(const ConfigDocument& doc) {
   }
   cfg.plugins = core_section("plugins", plugins_schema());
   cfg.output = core_section("output", output_schema());
+  // [output] directory, as the input files: a relative folder written in the file is
+  // relative to the file's folder (a run writes beside its configuration wherever the command
+  // is started), one given by --set to the working directory; recorded absolute.
+  if (const auto entry = cfg.output.entries().at("directory");
+      entry.origin != Origin::Default && !std::get<std::string>(entry.value).empty()) {
+    fs::path dir = std::get<std::string>(entry.value);
+    if (dir.is_relative())
+      dir = (entry.origin == Origin::CommandLine ? fs::current_path()
+                                                 : fs::absolute(doc.file).parent_path()) /
+            dir;
+    cfg.output.set("directory", dir.lexically_normal().string(), entry.origin, entry.where);
+  }
 
   std::vector<fs::path> search = config_plugin_path(doc, cfg.plugins);
   for (auto& d : PluginRegistry::default_search_path()) search.push_back(std::move(d));

@@ -61,7 +61,7 @@ void resolve_and_make_plugins(const RunOptions& opt, const fs::path& config,
                               CheckedRun& r) {
   check_run(
       comm,
-      [&] { return opt.document ? *opt.document : load_config_document(config, opt.overrides); },
+      [&] { return opt.document ? opt.document() : load_config_document(config, opt.overrides); },
       r, &timer,
       [&](const ResolvedConfig& cfg) {
         summary.output_dir = choose_output_dir(opt, cfg);

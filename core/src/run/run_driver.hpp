@@ -23,9 +23,12 @@ struct RunOptions {
   bool overwrite = false;                           // --overwrite: replace an earlier run
   ProgressMode progress = ProgressMode::Auto;
   std::vector<std::string> argv;  // for the record
-  // The configuration to run instead of reading `config`: a sweep's member, which the sweep
-  // resolves from its file (the driver runs one configuration and knows no sweeps).
-  std::optional<ConfigDocument> document;
+  // Makes the configuration to run instead of reading `config`: a sweep's member, which the
+  // sweep resolves from its file (the driver runs one configuration and knows no sweeps), or
+  // TOML text read as that file. A maker, not a document: TOML++ keeps no source positions
+  // in a copy, and a key's position says where its relative paths start and where its
+  // problems are reported.
+  std::function<ConfigDocument()> document;
 };
 
 struct RunSummary {

@@ -15,4 +15,10 @@ std::string join_lines(const std::vector<std::string>& lines) {
 ConfigError::ConfigError(std::vector<std::string> problems)
     : Error(join_lines(problems)), problems_(std::move(problems)) {}
 
+ConfigError ConfigError::prefixed(const std::string& prefix) const {
+  auto problems = problems_;
+  for (auto& p : problems) p = prefix + ": " + p;
+  return ConfigError(std::move(problems));
+}
+
 }  // namespace solvent

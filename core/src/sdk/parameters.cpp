@@ -104,6 +104,12 @@ bool Parameters::given(const std::string& name) const {
   return it != entries_.end() && it->second.origin != Origin::Default;
 }
 
+std::string Parameters::located(const std::string& name, const std::string& label) const {
+  const auto it = entries_.find(name);
+  if (it == entries_.end() || it->second.where.empty()) return label;
+  return it->second.where + ": " + label;
+}
+
 const Parameters::Entry& Parameters::entry(const std::string& name) const {
   auto it = entries_.find(name);
   if (it == entries_.end()) throw Error("internal: parameter '" + name + "' is not in the schema");

@@ -200,7 +200,7 @@ bool BatchedExecutor::run_batch(const std::vector<std::size_t>& group) {
     RunOptions opt;
     opt.config = plan_.file;
     opt.overrides = plan_.overrides;
-    opt.document = member_document(plan_, m->index);
+    opt.document = [this, index = m->index] { return member_document(plan_, index); };
     opt.output_dir = member_dir(members_dir_, m->index);
     opt.overwrite = true;
     opt.progress = ProgressMode::Never;

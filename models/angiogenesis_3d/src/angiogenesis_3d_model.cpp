@@ -110,10 +110,16 @@ Angiogenesis3dModel::Angiogenesis3dModel(const solvent::PluginContext& ctx) {
     const solvent::GridBlocks::Index3 nodes = {static_cast<int>(p_.nx), static_cast<int>(p_.ny),
                                                static_cast<int>(p_.nz)};
     const std::string& split = q.string("split");
-    blocks_ = split == "auto"
-                  ? solvent::GridBlocks(nodes, ranks)
-                  : solvent::GridBlocks(nodes, ranks,
-                                        solvent::GridBlocks::parse_split(split, "angiogenesis-3d"));
+    // A split that does not fit is refused at its key's line.
+    const auto who = q.located("split", "[model] (model 'angiogenesis-3d')");
+    if (split == "auto")
+      blocks_ = solvent::GridBlocks(nodes, ranks);
+    else
+      try {
+        blocks_ = solvent::GridBlocks(nodes, ranks, solvent::GridBlocks::parse_split(split, who));
+      } catch (const solvent::ConfigError& e) {
+        throw e.prefixed(who);
+      }
   }
 }
 

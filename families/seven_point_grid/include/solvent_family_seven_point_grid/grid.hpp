@@ -14,6 +14,7 @@
 #include <array>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -59,12 +60,19 @@ class Grid {
     // The automatic split cuts axes 2 and 3 only: every rank then holds whole lines of axis
     // 1, along which the Krylov solvers sum their dot products, and a solve repeats the
     // one-rank iterations bit for bit.
+    // A split that does not fit is refused at its key's line.
+    const auto who = ctx.params.located("split", fmt::format("[model] (model '{}')", model));
     const auto p = split == "auto"
                        ? GridBlocks::automatic_split({1, nodes[1], nodes[2]}, comm_->size())
-                       : GridBlocks::parse_split(split, model);
-    GridBlocks blocks(nodes, comm_->size(), p);
-    if (!ctx.rank_speeds.empty()) balance(blocks, ctx.rank_speeds);
-    block_ = std::make_shared<const GridBlock>(GridBlock{blocks, comm_->rank(), comm_});
+                       : GridBlocks::parse_split(split, who);
+    std::optional<GridBlocks> blocks;
+    try {
+      blocks.emplace(nodes, comm_->size(), p);
+    } catch (const ConfigError& e) {
+      throw e.prefixed(who);
+    }
+    if (!ctx.rank_speeds.empty()) balance(*blocks, ctx.rank_speeds);
+    block_ = std::make_shared<const GridBlock>(GridBlock{*blocks, comm_->rank(), comm_});
   }
 
   std::size_t n(int d) const { return n_[d]; }
