@@ -212,7 +212,7 @@ void CpuBackend::lower_sweep(const double* src, double omega, int slot) {
                                     hz ? y[m - s.n1 * s.n2] : 0.0, omega);
         prev = a.q + a.beta * prev;
         y[m] = prev;
-        dyy += s.c0[m] * prev * prev;
+        if (acc) dyy += s.c0[m] * prev * prev;
       }
       if (acc) *acc = dyy;
     });
@@ -255,6 +255,12 @@ double CpuBackend::omega_from_residual() {
   apply(r_.data(), false);
   const auto t = totals(2);  // (D r, r), (D^-1 R2 r, R2 r)
   return t[1] > 0.0 ? std::sqrt(t[0] / t[1]) : 0.0;
+}
+
+// x - tau w reads w on the own nodes only, so w needs no ghost layer here.
+void CpuBackend::precondition(double omega) {
+  lower_sweep(r_.data(), omega, -1);
+  upper_sweep(omega);
 }
 
 Dots CpuBackend::correction(double omega) {

@@ -37,6 +37,7 @@ class CpuBackend final : public MatmBackend {
   double update_and_residual(double tau) override;
   double omega_from_residual() override;
   Dots correction(double omega) override;
+  void precondition(double omega) override;
 
   // Over ranks: the fragments a sweep is cut into, the seconds spent in sweeps, and the part
   // of them spent waiting for a neighbour's strips (the pipeline's fill and drain, and any

@@ -398,6 +398,12 @@ double DeviceMatm::omega_from_residual() {
   return s[1] > 0.0 ? std::sqrt(s[0] / s[1]) : 0.0;
 }
 
+// x - tau w reads w on the own nodes only, so w needs no ghost layer here.
+void DeviceMatm::precondition(double omega) {
+  lower_sweep(r_, omega, nullptr);
+  upper_sweep(omega);
+}
+
 Dots DeviceMatm::correction(double omega) {
   lower_sweep(r_, omega, nullptr);
   upper_sweep(omega);

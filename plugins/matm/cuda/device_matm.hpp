@@ -67,6 +67,7 @@ class DeviceMatm final : public MatmBackend {
   double update_and_residual(double tau) override;
   double omega_from_residual() override;
   Dots correction(double omega) override;
+  void precondition(double omega) override;
 
  private:
   double* allocate(std::size_t n);

@@ -1,5 +1,9 @@
 #include <solvent_matm/iteration.hpp>
 
+#include <solvent/errors.hpp>
+
+#include <fmt/format.h>
+
 #include <cmath>
 #include <sstream>
 
@@ -24,6 +28,15 @@ Schema iteration_schema() {
           "omega0", 0.0,
           "w of the first iteration; 0 takes the w~ formula of eq. (5) on the first residual")
           .at_least(0.0),
+      ParamSpec::choice(
+          "parameters", "variational", {"variational", "given"},
+          "variational: w and tau of every iteration from the inner products of eq. (5); "
+          "given: the fixed omega and tau below, no inner product but the residual's (about "
+          "half the operations of an iteration: operations_per_node in the record)"),
+      ParamSpec::real("omega", 0.0, "with parameters = \"given\": the w of the preconditioner")
+          .at_least(0.0),
+      ParamSpec::real("tau", 0.0, "with parameters = \"given\": the step x <- x - tau w")
+          .at_least(0.0),
   };
 }
 
@@ -45,16 +58,49 @@ ParamSpec coupling_parameter() {
       "once (more iterations, no wait for a neighbour)");
 }
 
-IterationSettings iteration_settings(const solvent::Parameters& p) {
+IterationSettings iteration_settings(const solvent::Parameters& p, const std::string& solver) {
   IterationSettings s;
   s.tolerance = p.real("tolerance");
   s.max_iterations = p.integer("max_iterations");
   s.omega0 = p.real("omega0");
+  s.given = p.string("parameters") == "given";
+  s.omega = p.real("omega");
+  s.tau = p.real("tau");
+  // A key that would be ignored is refused rather than silently dropped.
+  if (s.given && !(s.omega > 0.0 && s.tau > 0.0))
+    throw ConfigError({solver + ": parameters = \"given\" needs omega > 0 and tau > 0 (got "
+                       "omega = " + number(s.omega) + ", tau = " + number(s.tau) + ")"});
+  if (!s.given && (p.given("omega") || p.given("tau")))
+    throw ConfigError({solver + ": omega and tau are read only with parameters = \"given\" "
+                       "(the variational iteration computes its own)"});
+  if (s.given && p.given("omega0"))
+    throw ConfigError({solver + ": omega0 is the first w of the variational iteration; with "
+                       "parameters = \"given\" every iteration takes omega"});
   return s;
+}
+
+// Counted from split_operator.hpp, per active node (a multiply-add is two operations):
+//   UpdatedValues x - tau w                                                    2
+//   apply_node: symmetric_products (3 + 3 products summed, a0 and r2: 18), the skew part
+//     (6 products summed: 12, non-self-adjoint only); r = a0 + a1 - f (2); (r, r) (2)
+//                                                                         22 or 34
+//   sweep_node (the factor 1 / ((1 + w/2) c0): 4; q: 6; beta: 2) and the recurrence
+//     q + beta y (2): 14; the upper sweep's source c0 y adds 1                 14 + 15
+//   the inner products of eq. (5): A0 w (A1 w) by apply_node (18 or 30), ProductSums (10),
+//     the lower sweep of A0 w with (D y, y) (14 + 3), of A1 w (17, non-self-adjoint)
+//                                                                         45 or 74
+OperationCount operations_per_node(bool given, bool self_adjoint) {
+  OperationCount c;
+  c.update = 2;
+  c.residual = self_adjoint ? 22 : 34;
+  c.sweeps = 14 + 15;
+  if (!given) c.inner_products = self_adjoint ? 18 + 10 + 17 : 30 + 10 + 17 + 17;
+  return c;
 }
 
 Outcome iterate(MatmBackend& backend, const IterationSettings& s) {
   Outcome o;
+  o.self_adjoint = backend.self_adjoint();
   SolveStats& st = o.stats;
   // Relative to ||f||; for f = 0 (solution 0) the absolute residual is all there is.
   const double f_norm = std::sqrt(backend.rhs_norm2());
@@ -78,6 +124,13 @@ Outcome iterate(MatmBackend& backend, const IterationSettings& s) {
     if (it >= s.max_iterations) {
       st.status = "max_iterations";
       break;
+    }
+    if (s.given) {
+      backend.precondition(s.omega);
+      o.last.omega = o.last.omega_next = s.omega;
+      o.last.tau = tau = s.tau;
+      o.last.valid = true;
+      continue;
     }
     if (it == 0 && omega <= 0.0) {
       omega = backend.omega_from_residual();
@@ -103,15 +156,24 @@ Outcome iterate(MatmBackend& backend, const IterationSettings& s) {
   return o;
 }
 
-Facts outcome_facts(const Outcome& o) {
-  return {{"iterations", std::to_string(o.stats.iterations)},
+Facts outcome_facts(const Outcome& o, const IterationSettings& s) {
+  const OperationCount c = operations_per_node(s.given, o.self_adjoint);
+  Facts f{{"parameters", s.given ? "given" : "variational"},
+          {"iterations", std::to_string(o.stats.iterations)},
           {"relative_residual", number(o.stats.residual)},
           {"status", o.stats.status},
-          {"omega", number(o.last.omega)},
-          {"s", number(std::sqrt(o.last.s2))},
-          {"k", number(std::sqrt(o.last.k2))},
-          {"theta", number(o.last.theta)},
-          {"tau", number(o.last.tau)}};
+          {"omega", number(o.last.omega)}};
+  // With given parameters there is no s, k or theta: nothing estimates them.
+  if (!s.given) {
+    f.push_back({"s", number(std::sqrt(o.last.s2))});
+    f.push_back({"k", number(std::sqrt(o.last.k2))});
+    f.push_back({"theta", number(o.last.theta)});
+  }
+  f.push_back({"tau", number(o.last.tau)});
+  f.push_back({"operations_per_node",
+               fmt::format("{} (update {}, residual {}, sweeps {}, inner products {})", c.total(),
+                           c.update, c.residual, c.sweeps, c.inner_products)});
+  return f;
 }
 
 }  // namespace solvent::matm

@@ -7,7 +7,7 @@
 namespace solvent::matm {
 
 SolverBase::SolverBase(const PluginContext& ctx, std::string name)
-    : log_(ctx.log), name_(std::move(name)), settings_(iteration_settings(ctx.params)) {}
+    : log_(ctx.log), name_(std::move(name)), settings_(iteration_settings(ctx.params, name_)) {}
 
 std::vector<OperatorForm> SolverBase::forms() const {
   return {{OperatorKind::Stencil7, ScalarKind::Real}};
@@ -16,7 +16,10 @@ std::vector<OperatorForm> SolverBase::forms() const {
 const SolveStats& SolverBase::run(MatmBackend& backend) {
   last_ = iterate(backend, settings_);
   const SolveStats& st = last_->stats;
-  if (log_)
+  if (log_ && settings_.given)
+    log_->info("{}: {} after {} iterations, relative residual {:.3e}, given w = {:.4g}, tau = {:.4g}",
+               name_, st.status, st.iterations, st.residual, settings_.omega, settings_.tau);
+  else if (log_)
     log_->info(
         "{}: {} after {} iterations, relative residual {:.3e}, w = {:.4g}, s = {:.4g}, k = {:.4g}",
         name_, st.status, st.iterations, st.residual, last_->last.omega, std::sqrt(last_->last.s2),
@@ -24,6 +27,6 @@ const SolveStats& SolverBase::run(MatmBackend& backend) {
   return st;
 }
 
-Facts SolverBase::outcome() const { return last_ ? outcome_facts(*last_) : Facts{}; }
+Facts SolverBase::outcome() const { return last_ ? outcome_facts(*last_, settings_) : Facts{}; }
 
 }  // namespace solvent::matm

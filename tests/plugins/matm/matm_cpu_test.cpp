@@ -1,5 +1,6 @@
 // `matm` on the CPU: conformance, the parameters of eq. (5), thread-count independence,
-// unconverged solves and the messages for operators MATM cannot take.
+// unconverged solves, the iteration with given parameters and the messages for operators
+// MATM cannot take.
 #include <solvent_test/grid_system.hpp>
 
 #include <cmath>
@@ -165,4 +166,81 @@ TEST_CASE("a zero right-hand side gives the zero solution at once") {
   const auto st = solver->solve(std::span<const double>(b), std::span<double>(x));
   CHECK(st.converged);
   CHECK(st.iterations == 0);
+}
+
+namespace {
+
+// The problem of the ConfigError that making `matm` with these settings throws, or "".
+std::string config_problem(const Settings& s) {
+  try {
+    solvent::testkit::make_linear_solver("matm", s);
+  } catch (const solvent::ConfigError& e) {
+    return e.problems().empty() ? "" : e.problems().front();
+  }
+  return "";
+}
+
+int operations(const solvent::Facts& f) { return std::stoi(fact(f, "operations_per_node")); }
+
+}  // namespace
+
+TEST_CASE("given omega and tau: the variational iteration's last values converge too") {
+  for (const Settings* model : {&poisson, &convection}) {
+    const Settings limit{{"max_iterations", std::int64_t(3000)}};
+    const auto variational = solvent::test::solve_grid(*model, "matm", limit);
+    REQUIRE(variational.stats.converged);
+    const double omega = std::stod(fact(variational.facts, "omega"));
+    const double tau = std::stod(fact(variational.facts, "tau"));
+    const auto given = solvent::test::solve_grid(*model, "matm",
+                                                 {{"max_iterations", std::int64_t(3000)},
+                                                  {"parameters", std::string("given")},
+                                                  {"omega", omega},
+                                                  {"tau", tau}});
+    INFO("self-adjoint " << fact(given.facts, "self_adjoint") << ": variational "
+                         << variational.stats.iterations << " iterations, given "
+                         << given.stats.iterations);
+    REQUIRE(given.stats.converged);
+    CHECK(given.stats.residual <= 1e-8);
+    CHECK(fact(given.facts, "parameters") == "given");
+    CHECK(fact(given.facts, "iterations") == std::to_string(given.stats.iterations));
+    CHECK(std::stod(fact(given.facts, "omega")) == doctest::Approx(omega));
+    CHECK(std::stod(fact(given.facts, "tau")) == doctest::Approx(tau));
+    CHECK(fact(given.facts, "theta").empty());  // nothing estimates s, k or theta
+    // The same solution, to the tolerance.
+    double d = 0, n = 0;
+    for (std::size_t m = 0; m < given.x.size(); ++m) {
+      d = std::max(d, std::abs(given.x[m] - variational.x[m]));
+      n = std::max(n, std::abs(variational.x[m]));
+    }
+    CHECK(d / n < 1e-6);
+    // Fixed parameters cost iterations, each about half the operations.
+    CHECK(given.stats.iterations < 4 * variational.stats.iterations);
+    CHECK(2 * operations(given.facts) < operations(variational.facts) + 10);
+  }
+}
+
+TEST_CASE("the record states the operations per node of an iteration, by phase") {
+  const auto r = solvent::test::solve_grid(poisson, "matm", {});
+  CHECK(fact(r.facts, "operations_per_node") ==
+        "98 (update 2, residual 22, sweeps 29, inner products 45)");
+  const auto g = solvent::test::solve_grid(
+      convection, "matm",
+      {{"parameters", std::string("given")}, {"omega", 1.0}, {"tau", 1e-4},
+       {"max_iterations", std::int64_t(1)}});
+  CHECK(fact(g.facts, "operations_per_node") ==
+        "65 (update 2, residual 34, sweeps 29, inner products 0)");
+}
+
+TEST_CASE("given parameters: contradictions are configuration errors") {
+  CHECK(config_problem({{"parameters", std::string("given")}, {"omega", 1.5}}) ==
+        "matm: parameters = \"given\" needs omega > 0 and tau > 0 (got omega = 1.5, tau = 0)");
+  CHECK(config_problem({{"tau", 0.1}}) ==
+        "matm: omega and tau are read only with parameters = \"given\" (the variational "
+        "iteration computes its own)");
+  CHECK(config_problem({{"parameters", std::string("given")},
+                        {"omega", 1.5},
+                        {"tau", 0.1},
+                        {"omega0", 2.0}}) ==
+        "matm: omega0 is the first w of the variational iteration; with parameters = \"given\" "
+        "every iteration takes omega");
 }

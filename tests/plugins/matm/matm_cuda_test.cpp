@@ -120,6 +120,27 @@ TEST_CASE("the paper's Algorithm 2 sweeps: the CPU's iterates") {
   }
 }
 
+TEST_CASE("given omega and tau: the CPU's iterates and its iteration count") {
+  for (const Settings* model : {&convection, &poisson}) {
+    const Settings given{{"parameters", std::string("given")},
+                         {"omega", 10.0},
+                         {"tau", 30.0},
+                         {"max_iterations", std::int64_t(3000)}};
+    const auto cpu = solvent::test::solve_grid(*model, "matm", given);
+    const auto gpu = solvent::test::solve_grid(*model, "matm-cuda", given);
+    REQUIRE(cpu.stats.converged);
+    REQUIRE(gpu.stats.converged);
+    CHECK(std::abs(gpu.stats.iterations - cpu.stats.iterations) <= 1);
+    const std::size_t common = std::min<std::size_t>(20, cpu.stats.residual_history.size());
+    for (std::size_t i = 0; i < common; ++i)
+      CHECK(gpu.stats.residual_history[i] ==
+            doctest::Approx(cpu.stats.residual_history[i]).epsilon(1e-9));
+    CHECK(max_relative_difference(cpu.x, gpu.x) < 1e-7);
+    CHECK(fact(gpu.facts, "parameters") == "given");
+    CHECK(fact(gpu.facts, "operations_per_node") == fact(cpu.facts, "operations_per_node"));
+  }
+}
+
 TEST_CASE("conformance kit") {
   solvent::testkit::LinearSolverChecks c;
   c.kind = solvent::OperatorKind::Stencil7;
