@@ -32,12 +32,17 @@ declare -A settings=(
   [cg-cuda-jacobi]="--set linear_solver.type=\"cg-cuda\" --set preconditioner.type=\"jacobi-cuda\" $given"
   [petsc-gamg]="--set linear_solver.type=\"petsc\" --set linear_solver.ksp_type=\"bcgs\" --set linear_solver.pc_type=\"gamg\" $given"
 )
-solvers=${SOLVERS:-"matm-cuda bicgstab-cuda-jacobi cg-cuda-jacobi petsc-gamg"}
+solvers=${SOLVERS:-"matm-cuda matm-cuda-given bicgstab-cuda-jacobi cg-cuda-jacobi petsc-gamg"}
 printf '%-22s %8s %8s %12s %12s %12s\n' solver its/layer max solve_s/layer layer_s/layer error_max \
   | tee "$OUT/summary.txt"
 for s in $solvers; do
   [ "$s" = cg-cuda-jacobi ] && [ "$VELOCITY" != none ] && continue
   [ "$s" = petsc-gamg ] && [ ! -e "$BUILD/lib/solvent/libsolvent-petsc.so" ] && continue
+  if [ "$s" = matm-cuda-given ]; then
+    last() { sed -n "s/^$1 = '\(.*\)'/\1/p" "$OUT/matm-cuda/record.toml" | head -1; }
+    [ -n "$(last omega)" ] || { echo "matm-cuda-given: no variational matm-cuda run to take omega and tau from"; continue; }
+    settings[$s]="--set linear_solver.type=\"matm-cuda\" --set linear_solver.parameters=\"given\" --set linear_solver.omega=$(last omega) --set linear_solver.tau=$(last tau)"
+  fi
   eval "$BUILD/bin/solvent run config/transport-basin.toml --output $OUT/$s \
     --set model.n1=$N --set model.n2=$N --set model.n3=$N --set model.velocity=\\\"$VELOCITY\\\" \
     --set integrator.steps=$LAYERS ${settings[$s]}" > "$OUT/$s.log" 2>&1 \
