@@ -6,7 +6,10 @@
 # the paper's setting is 1000: about LAYERS x iterations x the time of one iteration, so
 # give the command its 600 s or run the solvers one by one with SOLVERS) on an N^3 grid
 # (default 256) with each solver, every one warm-started from the previous layer:
-#   matm-cuda, bicgstab-cuda + jacobi-cuda, cg-cuda + jacobi-cuda (the symmetric case
+#   matm-cuda (variational), matm-cuda-given (parameters = "given" with the omega the
+#   variational run ended with and TAU_FACTOR (default 0.5) times its last tau: the last tau
+#   itself, fixed, diverged at 256^3 on an H200), bicgstab-cuda + jacobi-cuda,
+#   cg-cuda + jacobi-cuda (the symmetric case
 #   only: CG is not run on the convective default unless VELOCITY=none), and PETSc's
 #   BiCGSTAB + GAMG on the CPU where the build has PETSc.
 # One line each: iterations per layer (mean, max), solve and layer seconds per layer, the
@@ -41,7 +44,7 @@ for s in $solvers; do
   if [ "$s" = matm-cuda-given ]; then
     last() { sed -n "s/^$1 = '\(.*\)'/\1/p" "$OUT/matm-cuda/record.toml" | head -1; }
     [ -n "$(last omega)" ] || { echo "matm-cuda-given: no variational matm-cuda run to take omega and tau from"; continue; }
-    settings[$s]="--set linear_solver.type=\"matm-cuda\" --set linear_solver.parameters=\"given\" --set linear_solver.omega=$(last omega) --set linear_solver.tau=$(last tau)"
+    settings[$s]="--set linear_solver.type=\"matm-cuda\" --set linear_solver.parameters=\"given\" --set linear_solver.omega=$(last omega) --set linear_solver.tau=$(awk "BEGIN{print ${TAU_FACTOR:-0.5} * $(last tau)}")"
   fi
   eval "$BUILD/bin/solvent run config/transport-basin.toml --output $OUT/$s \
     --set model.n1=$N --set model.n2=$N --set model.n3=$N --set model.velocity=\\\"$VELOCITY\\\" \
