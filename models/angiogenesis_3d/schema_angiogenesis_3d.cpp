@@ -71,6 +71,12 @@ solvent::Schema model_schema() {
                          "it moves on through)"),
       ParamSpec::real("stop_x", 0.95, "end the run once a tip reaches x >= stop_x (> 1: never)")
           .above(0.0),
+      ParamSpec::choice("mode", "hybrid", {"hybrid", "continuous"},
+                        "hybrid: discrete tips, f and c change on vessel nodes; continuous: the "
+                        "continuous n, f, c system at every node, no tips"),
+      ParamSpec::real("parameters.n_width", 0.001,
+                      "continuous mode's initial cells: n = exp(-x^2 / n_width)")
+          .above(0.0),
       ParamSpec::string("split", "auto",
                         "over several MPI ranks, the p1xp2xp3 process grid the nodes are cut "
                         "into blocks by (e.g. \"1x2x2\"; p1 p2 p3 = ranks); \"auto\": the split "

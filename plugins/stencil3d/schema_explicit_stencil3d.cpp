@@ -1,5 +1,9 @@
 #include "schema_explicit_stencil3d.hpp"
 
+#include <solvent_stencil3d/stencil_engine.hpp>
+
+#include <iterator>
+
 namespace solvent::stencil3d {
 
 using solvent::ParamSpec;
@@ -35,6 +39,11 @@ solvent::Schema integrator_schema() {
                          "write checkpoint.bin every this many steps (0: only at the end)")
           .at_least(0),
       ParamSpec::boolean("png", true, "write network.png, the network projected on x-y"),
+      ParamSpec::choice("cuda_block", field_block_names[0],
+                        {std::begin(field_block_names), std::end(field_block_names)},
+                        "continuous mode on CUDA: the thread block of the field update, x by y "
+                        "by z threads, one a node (Darbyshire's Table 3 shapes), or z-march: "
+                        "32 x 8 threads each marching along z"),
       ParamSpec::integer("max_segments", 1 << 22, "capacity of the vessel-segment store")
           .at_least(1)
           .at_most(1 << 30),

@@ -106,6 +106,8 @@ Angiogenesis3dModel::Angiogenesis3dModel(const solvent::PluginContext& ctx) {
   p_.max_tips = q.integer("branching.max_tips");
   p_.anastomosis = q.boolean("anastomosis") ? 1 : 0;
   p_.stop_x = q.real("stop_x");
+  p_.mode = q.string("mode") == "continuous" ? Mode::Continuous : Mode::Hybrid;
+  p_.n_width = q.real("parameters.n_width");
   if (const int ranks = ctx.comm->size(); ranks > 1) {
     const solvent::GridBlocks::Index3 nodes = {static_cast<int>(p_.nx), static_cast<int>(p_.ny),
                                                static_cast<int>(p_.nz)};
@@ -133,6 +135,8 @@ solvent::Facts Angiogenesis3dModel::facts() const {
       {"grid", std::to_string(p_.nx) + "x" + std::to_string(p_.ny) + "x" + std::to_string(p_.nz)},
       {"h", std::to_string(p_.h)},
       {"tumour", p_.tumour == Tumour::Planar ? "planar" : "spherical"}};
+  // Named only when not the default, so that a hybrid run's record is what it was.
+  if (p_.mode == Mode::Continuous) facts.emplace_back("mode", "continuous");
   if (blocks_)
     facts.emplace_back("decomposition",
                        fmt::format("{}x{}x{} blocks over {} ranks", blocks_->split[0],

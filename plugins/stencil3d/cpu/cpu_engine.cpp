@@ -1,7 +1,9 @@
 // The CPU engine: the tip phases as loops over tips in the order the CUDA engine's barriers
 // impose, then the uptake on the vessel nodes. A step touches the tips and the vessel nodes
 // only, so it runs on one thread. Over several ranks it decides the tips on its block and
-// takes the others' decisions from their ranks before resolving.
+// takes the others' decisions from their ranks before resolving. In the continuous mode a
+// step is the update of n, f and c at every node, serially (the reference the CUDA engine's
+// speed-up is measured against).
 #include <solvent_stencil3d/stencil_engine.hpp>
 #include "src/rank_blocks.hpp"
 #include "src/step_plan.hpp"
@@ -24,10 +26,16 @@ class CpuEngine final : public StencilEngine {
     met_.assign(slots, -1);
     site_.assign(slots, -1);
     outcome_.assign(slots, 0);
+    n_new_.assign(s_.n.size(), 0.0);
+    f_new_.assign(s_.n.empty() ? 0 : s_.f.size(), 0.0);
+    c_new_.assign(s_.n.empty() ? 0 : s_.c.size(), 0.0);
   }
 
   void step() override {
-    tip_phase();
+    if (s_.p.mode == solvent::angiogenesis_3d::Mode::Continuous)
+      field_step();
+    else
+      tip_phase();
     ++s_.step;
   }
 
@@ -45,6 +53,19 @@ class CpuEngine final : public StencilEngine {
   std::string device_name() const override { return "cpu"; }
 
  private:
+  void field_step() {
+    const auto u = continuous_step(s_.p, s_.dt);
+    const auto g = solvent::angiogenesis_3d::grid_of(s_.p);
+    for (std::int32_t k = 0; k < g.nz; ++k)
+      for (std::int32_t j = 0; j < g.ny; ++j)
+        for (std::int32_t i = 0; i < g.nx; ++i)
+          continuous_node(u, g, i, j, k, s_.n.data(), s_.f.data(), s_.c.data(), n_new_.data(),
+                          f_new_.data(), c_new_.data());
+    s_.n.swap(n_new_);
+    s_.f.swap(f_new_);
+    s_.c.swap(c_new_);
+  }
+
   void tip_phase() {
     const TipView v =
         tip_view(s_, s_.f.data(), s_.c.data(), s_.owner.data(), s_.node.data(), s_.birth.data(),
@@ -93,6 +114,7 @@ class CpuEngine final : public StencilEngine {
   SimulationState s_;
   std::vector<std::int32_t> target_, met_, site_;
   std::vector<std::int64_t> outcome_;
+  std::vector<double> n_new_, f_new_, c_new_;  // the continuous mode's next fields
 };
 
 }  // namespace

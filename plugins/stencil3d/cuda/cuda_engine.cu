@@ -1,7 +1,10 @@
 // The CUDA engine: the whole state lives on the device; a step is two launches on one
 // stream (tip phase in one block, vessel uptake) and no host transfer. Over several ranks
 // the tip phase is cut in two around the exchange of decisions, which pass through the host.
-// Built with --fmad=false so that every tip's arithmetic rounds as the CPU engine's does.
+// In the continuous mode a step is one launch that updates n, f and c at every node, in
+// blocks of the chosen shape (FieldBlocks).
+// Built with --fmad=false so that every tip's and node's arithmetic rounds as the CPU
+// engine's does.
 #include <solvent_stencil3d/stencil_engine.hpp>
 #include "src/rank_blocks.hpp"
 #include "src/step_plan.hpp"
@@ -143,9 +146,25 @@ __global__ void vessel_kernel(VesselUptake u, Grid g, Box window,
     take_up_in(u, g, window, vessel[q], f, c);
 }
 
+// The continuous mode: one thread per node, the grid covered by blocks of the chosen shape;
+// or, with z_march, one thread per column (i, j), marching along z through its nodes.
+__global__ void continuous_kernel(ContinuousStep u, Grid g, bool z_march,
+                                  const double* __restrict__ n, const double* __restrict__ f,
+                                  const double* __restrict__ c, double* __restrict__ n_new,
+                                  double* __restrict__ f_new, double* __restrict__ c_new) {
+  const std::int32_t i = static_cast<std::int32_t>(blockIdx.x * blockDim.x + threadIdx.x);
+  const std::int32_t j = static_cast<std::int32_t>(blockIdx.y * blockDim.y + threadIdx.y);
+  const std::int32_t first =
+      z_march ? 0 : static_cast<std::int32_t>(blockIdx.z * blockDim.z + threadIdx.z);
+  const std::int32_t end = z_march ? g.nz : (first < g.nz ? first + 1 : first);
+  if (i >= g.nx || j >= g.ny) return;
+  for (std::int32_t k = first; k < end; ++k)
+    continuous_node(u, g, i, j, k, n, f, c, n_new, f_new, c_new);
+}
+
 class CudaEngine final : public StencilEngine {
  public:
-  explicit CudaEngine(const Communicator& comm) : comm_(comm) {
+  CudaEngine(const Communicator& comm, FieldBlocks blocks) : comm_(comm), blocks_(blocks) {
     int device = 0;
     check(cudaGetDevice(&device), "cudaGetDevice");
     cudaDeviceProp prop{};
@@ -175,6 +194,12 @@ class CudaEngine final : public StencilEngine {
     segments_.upload(s.segments.data(), s.segments.size());
     vessel_.upload(s.vessel.data(), s.vessel.size());
     counters_.upload(&s.counters, 1);
+    n_ = cuda::DeviceArray<double>(s.n.size(), context);
+    n_.upload(s.n.data(), s.n.size());
+    const std::size_t next = s.n.empty() ? 0 : size;
+    n_new_ = cuda::DeviceArray<double>(next, context);
+    f_new_ = cuda::DeviceArray<double>(next, context);
+    c_new_ = cuda::DeviceArray<double>(next, context);
     tip_threads_ = (static_cast<int>(s.p.max_tips) + 31) / 32 * 32;
     // target, met and site per tip slot, then the count of bad probabilities.
     decisions_ = cuda::DeviceArray<std::int32_t>(3 * s.node.size() + 1, context);
@@ -182,7 +207,10 @@ class CudaEngine final : public StencilEngine {
   }
 
   void step() override {
-    launch_tips();
+    if (host_.p.mode == solvent::angiogenesis_3d::Mode::Continuous)
+      launch_fields();
+    else
+      launch_tips();
     ++host_.step;
   }
 
@@ -196,6 +224,7 @@ class CudaEngine final : public StencilEngine {
     s = host_;
     f_.download(s.f.data(), s.f.size());
     c_.download(s.c.data(), s.c.size());
+    n_.download(s.n.data(), s.n.size());
     owner_.download(s.owner.data(), s.owner.size());
     node_.download(s.node.data(), s.node.size());
     active_.download(s.active.data(), s.active.size());
@@ -223,6 +252,24 @@ class CudaEngine final : public StencilEngine {
   std::string device_name() const override { return name_; }
 
  private:
+  void launch_fields() {
+    const auto g = solvent::angiogenesis_3d::grid_of(host_.p);
+    const auto u = continuous_step(host_.p, host_.dt);
+    const dim3 block(static_cast<unsigned>(blocks_.x), static_cast<unsigned>(blocks_.y),
+                     static_cast<unsigned>(blocks_.z));
+    const auto cover = [](std::int32_t nodes, unsigned threads) {
+      return (static_cast<unsigned>(nodes) + threads - 1) / threads;
+    };
+    const dim3 grid(cover(g.nx, block.x), cover(g.ny, block.y),
+                    blocks_.z_march ? 1u : cover(g.nz, block.z));
+    continuous_kernel<<<grid, block>>>(u, g, blocks_.z_march, n_.data(), f_.data(), c_.data(),
+                                       n_new_.data(), f_new_.data(), c_new_.data());
+    check_launch("continuous_kernel");
+    std::swap(n_, n_new_);
+    std::swap(f_, f_new_);
+    std::swap(c_, c_new_);
+  }
+
   void launch_tips() {
     const TipView v =
         tip_view(host_, f_.data(), c_.data(), owner_.data(), node_.data(), birth_.data(),
@@ -260,11 +307,13 @@ class CudaEngine final : public StencilEngine {
   }
 
   const Communicator& comm_;
+  FieldBlocks blocks_;
   std::string name_;
   int sms_ = 1;
   int tip_threads_ = 32;
   SimulationState host_;  // parameters and step; its arrays are not kept current
   cuda::DeviceArray<double> f_, c_;
+  cuda::DeviceArray<double> n_, n_new_, f_new_, c_new_;  // n and the next fields: continuous
   cuda::DeviceArray<std::int32_t> owner_, node_, active_, segments_, vessel_;
   cuda::DeviceArray<std::int64_t> birth_;
   cuda::DeviceArray<NetworkCounters> counters_;
@@ -274,13 +323,13 @@ class CudaEngine final : public StencilEngine {
 
 }  // namespace
 
-std::unique_ptr<StencilEngine> make_cuda_engine(const Communicator& comm) {
+std::unique_ptr<StencilEngine> make_cuda_engine(const Communicator& comm, FieldBlocks blocks) {
   // DeviceUnavailable before anything is allocated; over several ranks, one GPU per rank.
   if (comm.size() > 1)
     cuda::select_rank_device(comm, context);
   else
     cuda::current_device(context);
-  return std::make_unique<CudaEngine>(comm);
+  return std::make_unique<CudaEngine>(comm, blocks);
 }
 
 }  // namespace solvent::stencil3d

@@ -117,6 +117,12 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
   if (comm.size() > 1 && !blocks)
     throw solvent::Error("explicit-stencil3d: over several ranks the model must give its blocks");
   const bool root = comm.rank() == 0;
+  const bool continuous = p.mode == solvent::angiogenesis_3d::Mode::Continuous;
+  if (continuous && comm.size() > 1)
+    throw solvent::ConfigError({fmt::format(
+        "model.mode = \"continuous\" runs on one rank (this run has {}); run it without "
+        "mpirun or use mode = \"hybrid\"",
+        comm.size())});
 
   // This rank's part of the state: the whole grid on one rank; over several, its window
   // (decide() reads owner within density_radius of a tip and f, c one node away). Every
@@ -156,7 +162,7 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
   std::unique_ptr<StencilEngine> engine;
   if (device_ == solvent::RankDevice::Cuda) {
 #ifdef SOLVENT_STENCIL3D_HAVE_CUDA
-    engine = make_cuda_engine(comm);
+    engine = make_cuda_engine(comm, field_blocks(q_.string("cuda_block"), "integrator.cuda_block"));
 #else
     throw solvent::DeviceUnavailable(
         "explicit-stencil3d: device = \"cuda\" but this build has no CUDA support");
@@ -180,8 +186,13 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
     auto scope = timer.measure("upload");
     engine->load(state);
   }
+  // The continuous mode has no tips to count, and its fields stay on the device between
+  // outputs: its rows hold the step and time only.
+  const auto step_observables = [&](const NetworkCounters& n) {
+    return continuous ? std::vector<solvent::Observable>{} : observables(n, p.h);
+  };
   if (ctx.observer) {
-    const auto obs = observables(state.counters, p.h);
+    const auto obs = step_observables(state.counters);
     ctx.observer->on_step({state.step, steps, state.step * dt, dt}, {}, obs);
   }
   std::int64_t step = state.step;
@@ -201,7 +212,7 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
           "= {}); raise max_segments",
           step, q_.integer("max_segments")));
     if (ctx.observer) {
-      const auto obs = observables(counters, p.h);
+      const auto obs = step_observables(counters);
       ctx.observer->on_step({step, steps, step * dt, dt}, {}, obs);
     }
     // The tips' coefficients are evaluated on this step's c and f, so this guard follows
@@ -236,7 +247,7 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
               step, dt, now.dt, now.reason);
         if (checkpoint)
           write_file_atomic(ctx.output_dir / checkpoint_name, checkpoint_bytes(whole));
-        if (last && q_.boolean("png"))
+        if (last && !continuous && q_.boolean("png"))
           write_file_atomic(ctx.output_dir / "network.png", network_png(whole));
       });
       // The fields by the ranks that hold them, through the core's writer.

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 
@@ -34,6 +35,8 @@ SimulationState initial_part(const Parameters& p, double dt, std::uint64_t seed,
   s.f.resize(held);
   s.c.resize(held);
   s.owner.assign(held, -1);
+  const bool continuous = p.mode == solvent::angiogenesis_3d::Mode::Continuous;
+  if (continuous) s.n.resize(held);
   const auto* o = window.offset;
   for (std::int32_t k = o[2]; k < o[2] + window.extent[2]; ++k)
     for (std::int32_t j = o[1]; j < o[1] + window.extent[1]; ++j)
@@ -42,6 +45,7 @@ SimulationState initial_part(const Parameters& p, double dt, std::uint64_t seed,
         const auto m = static_cast<std::size_t>(window.index(i, j, k));
         s.f[m] = v.f;
         s.c[m] = v.c;
+        if (continuous) s.n[m] = std::exp(-(i * p.h) * (i * p.h) / p.n_width);
       }
   const auto slots = static_cast<std::size_t>(p.max_tips);
   s.node.assign(slots, 0);
@@ -51,6 +55,7 @@ SimulationState initial_part(const Parameters& p, double dt, std::uint64_t seed,
   // Every new vessel node comes with a segment, except the initial tips' own nodes.
   s.vessel.assign(std::min<std::size_t>(size, static_cast<std::size_t>(segment_capacity) + slots),
                   0);
+  if (continuous) return s;
   const auto tips = solvent::angiogenesis_3d::initial_tip_nodes(p);
   for (std::size_t t = 0; t < tips.size(); ++t) {
     s.node[t] = tips[t];
@@ -67,8 +72,9 @@ SimulationState initial_part(const Parameters& p, double dt, std::uint64_t seed,
 
 namespace {
 
-// Version 2: no continuous n, and the probability counters.
-constexpr char magic[8] = {'A', 'N', 'G', '3', 'D', 'C', 'K', '2'};
+// Version 3: the parameters name the mode (and n_width); n follows c in the continuous
+// mode. Version 2 had no mode; version 1 held a continuous n the hybrid mode did not use.
+constexpr char magic[8] = {'A', 'N', 'G', '3', 'D', 'C', 'K', '3'};
 
 struct Header {
   char magic[8];
@@ -171,6 +177,7 @@ SimulationState restore(Reader& in, const Parameters& p, double dt, std::uint64_
   const Box grid = whole_grid(solvent::angiogenesis_3d::grid_of(p));
   in.read(s.f, grid, window);
   in.read(s.c, grid, window);
+  if (!s.n.empty()) in.read(s.n, grid, window);
   in.read(s.owner, grid, window);
   in.read(s.node);
   in.read(s.active);
@@ -198,6 +205,7 @@ std::string checkpoint_bytes(const SimulationState& s) {
   std::string out(reinterpret_cast<const char*>(&h), sizeof h);
   append(out, s.f);
   append(out, s.c);
+  append(out, s.n);
   append(out, s.owner);
   append(out, s.node);
   append(out, s.active);

@@ -34,7 +34,9 @@ void write_fields(const SimulationState& s, solvent::FieldOutput& out) {
             s.window.index(static_cast<std::int32_t>(grid.first[0] + i),
                            static_cast<std::int32_t>(grid.first[1] + j),
                            static_cast<std::int32_t>(grid.first[2] + k)));
-        n[at] = s.owner[w] >= 0 ? 1.0 : 0.0;
+        // The hybrid mode's n is the cell occupancy (1 on vessel nodes); the continuous
+        // mode's the field itself.
+        n[at] = s.n.empty() ? (s.owner[w] >= 0 ? 1.0 : 0.0) : s.n[w];
         f[at] = s.f[w];
         c[at] = s.c[w];
         sprout[at] = s.owner[w];

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #ifdef _OPENMP
@@ -34,11 +35,19 @@ StabilityLimit stability_limit(const SimulationState& s, int threads) {
         centre = std::min(centre, solvent::angiogenesis_3d::centre_step_limit(
                                       s.p, gather(s.c.data(), nb), gather(s.f.data(), nb)));
       }
-  const double uptake_rate = std::max(s.p.gamma, s.p.eta);
+  // The uptake runs at rate max(gamma, eta) n: n = 1 on the vessel nodes of the hybrid mode,
+  // the largest n in the continuous one.
+  const bool continuous = s.p.mode == solvent::angiogenesis_3d::Mode::Continuous;
+  const double n_max = continuous ? *std::max_element(s.n.begin(), s.n.end()) : 1.0;
+  const double uptake_rate = std::max(s.p.gamma, s.p.eta) * n_max;
   const double uptake = uptake_rate > 0.0 ? 1.0 / uptake_rate : 1e300;
   if (centre <= uptake)
-    return {centre, "P0 >= 0 (the stay probability of a tip, from diffusion and taxis)"};
-  return {uptake, "k max(gamma, eta) <= 1 (vessel uptake of f and c)"};
+    return {centre, continuous ? "P0 >= 0 (the weight of n at its own node, from diffusion and "
+                                 "taxis)"
+                               : "P0 >= 0 (the stay probability of a tip, from diffusion and "
+                                 "taxis)"};
+  return {uptake, continuous ? "k max(gamma, eta) max(n) <= 1 (uptake of f and c by the cells)"
+                             : "k max(gamma, eta) <= 1 (vessel uptake of f and c)"};
 }
 
 void check_fields(const SimulationState& s) {
@@ -50,8 +59,19 @@ void check_fields(const SimulationState& s) {
     const char* name;
     const std::vector<double>& v;
     double lower, upper;
+    const char* cause;
   };
-  for (const Field& field : {Field{"c", s.c, 0.0, 1.0}, Field{"f", s.f, 0.0, f_max}})
+  const char* uptake = s.n.empty()
+                           ? "the vessel uptake is unstable (k max(gamma, eta) > 1?) — reduce dt"
+                           : "the uptake is unstable (k max(gamma, eta) max(n) > 1?) — reduce dt";
+  // n leaves [0, inf) where a weight of the update is negative: P0 (dt too large) or a move
+  // weight, where taxis outweighs diffusion over one cell, whatever dt.
+  const char* cells =
+      "a weight of the n update is negative (P0 < 0: reduce dt; P1..P6 < 0 where taxis "
+      "outweighs diffusion over a cell: refine h)";
+  for (const Field& field :
+       {Field{"c", s.c, 0.0, 1.0, uptake}, Field{"f", s.f, 0.0, f_max, uptake},
+        Field{"n", s.n, 0.0, std::numeric_limits<double>::infinity(), cells}})
     for (std::size_t m = 0; m < field.v.size(); ++m) {
       const double v = field.v[m];
       if (std::isfinite(v) && v >= field.lower - slack && v <= field.upper + slack) continue;
@@ -59,10 +79,10 @@ void check_fields(const SimulationState& s) {
       g.coordinates(static_cast<std::int32_t>(m), i, j, k);
       throw solvent::DivergenceError(fmt::format(
           "explicit-stencil3d: at step {} (t = {:.6g}) {} = {:g} at node ({}, {}, {}) is {} "
-          "[{:g}, {:g}]; the vessel uptake is unstable (k max(gamma, eta) > 1?) — reduce dt",
+          "[{:g}, {:g}]; {}",
           s.step, static_cast<double>(s.step) * s.dt, field.name, v, i, j, k,
           std::isfinite(v) ? "outside its range" : "not finite, range", field.lower,
-          field.upper));
+          field.upper, field.cause));
     }
 }
 

@@ -13,14 +13,15 @@ struct StabilityLimit {
 };
 
 // P0 >= 0 at every node (the tips' stay probability; it depends on c and f, so it is
-// evaluated again whenever the state comes to the host), and k gamma <= 1, k eta <= 1 (the
-// vessel uptake keeps f between its start and beta / gamma and c in [0, 1]). `threads` as
+// evaluated again whenever the state comes to the host), and k gamma n <= 1, k eta n <= 1
+// (n = 1 on the vessel nodes of the hybrid mode, max n in the continuous one: the uptake
+// keeps f between its start and beta / gamma and c in [0, 1]). `threads` as
 // integrator.threads (0: OpenMP's default).
 StabilityLimit stability_limit(const SimulationState& s, int threads);
 
 // Throws solvent::DivergenceError naming the step, the field and the node (i, j, k) of the
-// first value of f or c that is not finite or leaves its range: c in [0, 1], f >= 0 and,
-// when gamma > 0, f <= max(f_amplitude, beta / gamma).
+// first value of f, c or (continuous mode) n that is not finite or leaves its range: c in
+// [0, 1], f >= 0 and, when gamma > 0, f <= max(f_amplitude, beta / gamma), n >= 0.
 void check_fields(const SimulationState& s);
 
 }  // namespace solvent::stencil3d

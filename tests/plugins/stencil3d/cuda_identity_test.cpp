@@ -1,6 +1,6 @@
 // explicit-stencil3d with device = "cuda" against device = "cpu": the same seed must give
 // the identical state — fields, tips, vessel network and probability counters, byte for
-// byte — and the identical observables. Reports itself skipped (exit 77) where no CUDA device can
+// byte — and the identical observables; in the continuous mode the same n, f and c. Reports itself skipped (exit 77) where no CUDA device can
 // be used.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <solvent_test/angiogenesis_3d_runs.hpp>
@@ -60,6 +60,26 @@ TEST_CASE("with hundreds of tips (several warps in the tip block)") {
   CHECK(read_file(dir / "checkpoint.bin") == read_file(gpu_dir / "checkpoint.bin"));
   MESSAGE("41^3: " << cpu.observer.last("sprouts") << " sprouts, "
                    << cpu.observer.last("anastomoses") << " anastomoses — identical");
+}
+
+TEST_CASE("the continuous mode: n, f and c at every node, bit for bit, every block shape") {
+  // 37 x 21 x 45: no axis a multiple of any block's, so every shape has partial blocks.
+  auto model = continuous_model(21);
+  model["nx"] = std::int64_t(37);
+  model["nz"] = std::int64_t(45);
+  const auto cpu = fresh_dir("cuda-continuous-cpu");
+  run(model, integrator(200, {{"dt", 0.001}}), cpu, 21);
+  for (const char* shape : solvent::stencil3d::field_block_names) {
+    INFO("cuda_block = " << shape);
+    const auto gpu = fresh_dir(std::string("cuda-continuous-") + shape);
+    run(model,
+        integrator(200, {{"dt", 0.001},
+                         {"device", std::string("cuda")},
+                         {"cuda_block", std::string(shape)}}),
+        gpu, 21);
+    CHECK(read_file(cpu / "checkpoint.bin") == read_file(gpu / "checkpoint.bin"));
+    CHECK(read_file(cpu / "fields_00000200.vti") == read_file(gpu / "fields_00000200.vti"));
+  }
 }
 
 int main(int argc, char** argv) {

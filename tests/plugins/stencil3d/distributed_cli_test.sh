@@ -84,12 +84,19 @@ for run in "${runs[@]}"; do
     echo "$n ranks ($split, $device, $format): identical, $crossings segments between blocks"
   fi
 done
-# A list of devices that does not fit the ranks is refused with the configuration.
-"$mpiexec" --oversubscribe -n 2 "$solvent" run "$config" --output "$work/misfit" \
-  --set 'integrator.device="cpu,cpu,cpu"' --no-progress > "$work/out.txt" 2>&1
-rc=$?
-[ $rc -eq 2 ] || fail "three devices for two ranks: exit $rc, expected 2"
-grep -q 'explicit-stencil3d: device = "cpu,cpu,cpu": 3 entries for 2 ranks: give one device for every rank, or one for all (cpu, cuda or auto)' \
-  "$work/out.txt" || fail "three devices for two ranks: not the expected message"
+# refused WHAT MESSAGE SETTING: two ranks with SETTING are refused as a configuration error
+# (exit 2, MESSAGE), the run's folder in $work/WHAT.
+refused() {
+  "$mpiexec" --oversubscribe -n 2 "$solvent" run "$config" --output "$work/$1" \
+    --set "$3" --no-progress > "$work/out.txt" 2>&1
+  rc=$?
+  [ $rc -eq 2 ] || fail "$1: exit $rc, expected 2"
+  grep -qF "$2" "$work/out.txt" || fail "$1: not the expected message"
+}
+refused misfit 'explicit-stencil3d: device = "cpu,cpu,cpu": 3 entries for 2 ranks: give one device for every rank, or one for all (cpu, cuda or auto)' \
+  'integrator.device="cpu,cpu,cpu"'
 [ ! -e "$work/misfit" ] || fail "three devices for two ranks: the run's folder was made"
+# The continuous mode runs on one rank only, for now.
+refused continuous 'model.mode = "continuous" runs on one rank (this run has 2); run it without mpirun or use mode = "hybrid"' \
+  'model.mode="continuous"'
 echo "every rank count and split wrote the one-process files"

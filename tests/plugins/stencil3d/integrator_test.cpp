@@ -18,18 +18,6 @@
 
 using namespace solvent::test;
 
-namespace {
-
-solvent::stencil3d::SimulationState load_checkpoint(const fs::path& dir, const Settings& model,
-                                                    double dt, std::uint64_t seed) {
-  auto m = solvent::testkit::make_model("angiogenesis-3d", model);
-  const auto& p = *solvent::family<solvent::angiogenesis_3d::ParametersFamily>(*m);
-  return solvent::stencil3d::restore_checkpoint(read_file(dir / "checkpoint.bin"), p, dt, seed,
-                                                (dir / "checkpoint.bin").string());
-}
-
-}  // namespace
-
 TEST_CASE("a dt above the explicit limit is refused with the limit; forced, the guards stop it") {
   const auto dir = fresh_dir("stability");
   try {

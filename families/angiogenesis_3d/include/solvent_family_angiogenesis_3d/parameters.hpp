@@ -31,6 +31,10 @@ inline constexpr int branch_table_size = 5;  // probability bands of the TAF con
 
 enum class Tumour : std::int64_t { Planar = 0, Spherical = 1 };
 
+// Hybrid: the discrete tips are the cells, f and c change on vessel nodes only. Continuous:
+// Anderson and Chaplain's continuous n, f, c system at every node, no tips.
+enum class Mode : std::int64_t { Hybrid = 0, Continuous = 1 };
+
 struct Parameters {
   // Grid: nx x ny x nz nodes, spacing h = 1 / (nx - 1) in every direction, so the box is
   // [0, 1] x [0, (ny-1) h] x [0, (nz-1) h]. Node index m = i + nx (j + ny k).
@@ -77,6 +81,12 @@ struct Parameters {
 
   // The run ends early once a tip reaches x >= stop_x (a value above 1 never stops it).
   double stop_x;
+
+  // Continuous mode: n, f and c advance at every node by the forward-Euler scheme whose
+  // coefficients are the tips' probabilities, from n = exp(-x^2 / n_width) at the parent
+  // vessel (docs/models/angiogenesis-3d.md, "The continuous mode").
+  Mode mode;
+  double n_width;
 };
 
 }  // namespace solvent::angiogenesis_3d

@@ -1,7 +1,8 @@
 #pragma once
 // The whole state of a run on the host: fields, vessel ownership, tips and the network.
-// There is no continuous cell density: the cells are the tips and the vessel nodes, and the
-// n written out is their occupancy (1 where owner >= 0).
+// In the hybrid mode there is no continuous cell density: the cells are the tips and the
+// vessel nodes, and the n written out is their occupancy (1 where owner >= 0). In the
+// continuous mode n is a field like f and c, and there are no tips.
 // It is what an engine loads and stores, what the VTK and PNG writers read and what a
 // checkpoint holds. Over several ranks an engine holds f, c and owner on its window only
 // (tips and network whole); the writers and checkpoints take the whole grid.
@@ -29,6 +30,7 @@ struct SimulationState {
   // grid except in an engine over several ranks.
   Box window{}, block{};
   std::vector<double> f, c;
+  std::vector<double> n;  // on `window` in the continuous mode; empty in the hybrid one
   std::vector<std::int32_t> owner;
 
   std::vector<std::int32_t> node, active;  // per tip slot (p.max_tips slots)
@@ -42,7 +44,7 @@ struct SimulationState {
 };
 
 // The initial state of the model: fields from the initial conditions, one sprout per
-// initial tip, its node on the network.
+// initial tip, its node on the network (the continuous mode: n, no tips).
 SimulationState initial_state(const solvent::angiogenesis_3d::Parameters& p, double dt,
                               std::uint64_t seed, std::int32_t segment_capacity);
 // The same as a rank's part: f, c and owner on `window` only, the tips on `block` its own.

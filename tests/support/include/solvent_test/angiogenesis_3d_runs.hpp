@@ -5,6 +5,9 @@
 #include "io/field_series.hpp"
 
 #include <solvent/testkit.hpp>
+#include <solvent_stencil3d/simulation_state.hpp>
+
+#include <solvent_family_angiogenesis_3d/parameters.hpp>
 
 #include <doctest/doctest.h>
 
@@ -31,6 +34,22 @@ inline Settings fast_model(std::int64_t n = 21) {
           {"branching.probabilities", std::vector<double>{0.5, 0.5, 0.5, 0.5, 0.5}},
           {"branching.max_tips", std::int64_t(100)},
           {"stop_x", 2.0}};
+}
+
+// The continuous mode on n^3 nodes: a smooth initial n (n_width 0.05), a spherical tumour
+// (so that n, f and c vary on every axis), diffusion that outweighs taxis over a cell on
+// grids from 17^3 (every weight of the update non-negative).
+inline Settings continuous_model(std::int64_t n = 17) {
+  return {{"nx", n},
+          {"ny", n},
+          {"nz", n},
+          {"mode", std::string("continuous")},
+          {"tumour", std::string("spherical")},
+          {"parameters.D", 0.02},
+          {"parameters.n_width", 0.05},
+          {"parameters.beta", 0.5},
+          {"parameters.gamma", 1.0},
+          {"parameters.eta", 1.0}};
 }
 
 inline Settings integrator(std::int64_t steps, Settings extra = {}) {
@@ -98,6 +117,16 @@ inline std::string read_file(const fs::path& p) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+// The state in a run's checkpoint.bin.
+inline solvent::stencil3d::SimulationState load_checkpoint(const fs::path& dir,
+                                                           const Settings& model, double dt,
+                                                           std::uint64_t seed) {
+  auto m = solvent::testkit::make_model("angiogenesis-3d", model);
+  const auto& p = *solvent::family<solvent::angiogenesis_3d::ParametersFamily>(*m);
+  return solvent::stencil3d::restore_checkpoint(read_file(dir / "checkpoint.bin"), p, dt, seed,
+                                                (dir / "checkpoint.bin").string());
 }
 
 }  // namespace solvent::test
