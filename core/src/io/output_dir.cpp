@@ -105,12 +105,12 @@ OutputDirLock::~OutputDirLock() {
 }
 
 namespace {
-// The temporaries of write_file_atomic and write_atomically ("NAME.tmp.PID") that a run
+// The temporaries of write_file_atomic and write_atomically ("NAME.tmp.PID[.SERIAL]") that a run
 // killed in the middle of a write left behind. Called with the directory's lock held, so
 // no live run of Solvent is writing there; a continued or replaced run must not keep them
 // (a resumed folder would hold a file its uninterrupted twin never had).
 void remove_stale_temporaries(const fs::path& dir) {
-  static const std::regex temporary(R"(.+\.tmp\.[0-9]+)");
+  static const std::regex temporary(R"(.+\.tmp\.[0-9]+(\.[0-9]+)?)");
   std::error_code ec;
   std::vector<fs::path> stale;
   for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::end(it);

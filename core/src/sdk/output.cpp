@@ -23,7 +23,10 @@ void write_file_atomic(const std::filesystem::path& path, std::string_view conte
 void write_atomically(const std::filesystem::path& path,
                       const std::function<void(CheckedFile&)>& fill) {
   auto tmp = path;
-  tmp += ".tmp." + std::to_string(::getpid());
+  // Unique to the process and the thread: threads of one process may write files of the same
+  // name (runs embedded side by side), and a shared temporary would be renamed from under one.
+  static std::atomic<unsigned> serial{0};
+  tmp += ".tmp." + std::to_string(::getpid()) + "." + std::to_string(serial++);
   try {
     CheckedFile f(tmp);
     fill(f);
@@ -37,8 +40,9 @@ void write_atomically(const std::filesystem::path& path,
   std::error_code ec;
   std::filesystem::rename(tmp, path, ec);
   if (ec) {
+    const std::string why = ec.message();  // before remove() resets ec
     std::filesystem::remove(tmp, ec);
-    throw Error("cannot rename " + tmp.string() + " to " + path.string() + ": " + ec.message());
+    throw Error("cannot rename " + tmp.string() + " to " + path.string() + ": " + why);
   }
   if (const WriteListener l = listener.load()) l(path);
 }

@@ -372,7 +372,9 @@ RunResult ArkIntegrator::run(Model& model, LinearSolver* solver, RunContext& ctx
       result.last_solve = last_solve;
       first_stage();
       report(t >= t_end);
-      if (t >= t_end || (p.checkpoint_every > 0 && s.step % p.checkpoint_every == 0)) {
+      // No output folder, no checkpoint (as imex_stepper.cpp says why).
+      if (!ctx.output_dir.empty() &&
+          (t >= t_end || (p.checkpoint_every > 0 && s.step % p.checkpoint_every == 0))) {
         auto scope = ctx.timer->measure("output");
         write_file_atomic(ctx.output_dir / checkpoint_name, checkpoint_bytes(s, name_, p.dt));
       }

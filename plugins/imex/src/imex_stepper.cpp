@@ -237,7 +237,10 @@ RunResult ImexIntegrator::run(Model& model, LinearSolver* solver, RunContext& ct
     report(step, result.t);
     // After the step's row and profile: a run stopped between the two writes continues from
     // the step before, whose files the resume writes again, with the same bytes.
-    if (step == steps_ || (checkpoint_every_ > 0 && step % checkpoint_every_ == 0)) {
+    // A run without an output folder (a benchmark's, an embedding program's) has nothing to
+    // resume into, and runs sharing the working directory would overwrite one another's file.
+    if (!ctx.output_dir.empty() &&
+        (step == steps_ || (checkpoint_every_ > 0 && step % checkpoint_every_ == 0))) {
       auto scope = ctx.timer->measure("output");
       s.step = step;
       s.t = result.t;

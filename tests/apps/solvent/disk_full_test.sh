@@ -41,7 +41,7 @@ done
 dir="$work/profile"
 run "$dir" step_00000020.csv 100 -1; rc=$?
 [ $rc -eq 1 ] || fail "a profile's disk full: exit $rc, expected 1"
-grep -q "^error: cannot write $dir/profiles/step_00000020.csv.tmp.[0-9]*: No space left on device$" \
+grep -q "^error: cannot write $dir/profiles/step_00000020.csv.tmp.[0-9.]*: No space left on device$" \
   "$work/out.txt" || fail "a profile's disk full: the message does not name the file"
 [ -z "$(find "$dir" -name 'step_00000020.csv*')" ] || fail "a profile's temporary was left"
 grep -q "status = 'failed'" "$dir/record.toml" || fail "a profile's disk full: record not failed"
@@ -50,7 +50,7 @@ grep -q "status = 'failed'" "$dir/record.toml" || fail "a profile's disk full: r
 dir="$work/record"
 run "$dir" record.toml 0 -1; rc=$?
 [ $rc -eq 1 ] || fail "record.toml's disk full: exit $rc, expected 1"
-grep -q "^error: cannot write $dir/record.toml.tmp.[0-9]*: No space left on device$" \
+grep -q "^error: cannot write $dir/record.toml.tmp.[0-9.]*: No space left on device$" \
   "$work/out.txt" || fail "record.toml's disk full: the message does not name the file"
 [ ! -e "$dir/observables.csv.partial" ] || fail "the run went on without a record"
 echo "disk full: every failed write named, recorded, and nothing cut short kept"

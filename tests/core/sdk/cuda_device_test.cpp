@@ -58,5 +58,6 @@ TEST_CASE("a copy past the staging size goes up and down bit for bit, its tail c
   solvent::cuda::PinnedRegion pinned(down.data(), down.size() * sizeof(double));
   std::fill(down.begin(), down.end(), -1.0);
   d.download(down.data(), down.size());
+  solvent::cuda::synchronize();  // a copy into pinned memory returns before it is done
   CHECK(down == up);
 }
