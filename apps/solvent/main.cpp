@@ -177,17 +177,8 @@ int parse_and_run(int argc, char** argv) {
       ->execute();
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::fputs(usage, stderr);
-    return 2;
-  }
-  // Under mpirun every rank gets here: MPI ends with the process.
-  struct FinishMpi {
-    ~FinishMpi() { solvent::finish_world(); }
-  } finish_mpi;
+// The command's exit code; every error is reported here, once.
+int command(int argc, char** argv) {
   try {
     return parse_and_run(argc, argv);
   } catch (const solvent::OtherRankFailed& e) {
@@ -212,4 +203,18 @@ int main(int argc, char** argv) {
     std::fputs("error: a plugin threw an exception that is not a std::exception\n", stderr);
     return 1;
   }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fputs(usage, stderr);
+    return 2;
+  }
+  // Under mpirun every rank gets here: MPI ends with the process, aborted with the exit code
+  // where the ranks left an operation unfinished.
+  const int code = command(argc, argv);
+  solvent::finish_world(code);
+  return code;
 }

@@ -6,8 +6,9 @@ namespace solvent {
 
 // Initialises MPI on first use where the process was started by mpirun.
 const Communicator& world();
-// MPI_Finalize, at the end of main (after it, world() must not be used).
-void finish_world();
+// MPI_Finalize, at the end of main (after it, world() must not be used); where an operation
+// between the ranks was left unfinished, MPI_Abort with `code` (the process's exit code).
+void finish_world(int code = 1);
 // Ends every rank of a run of several with `code` (MPI_Abort); returns in a run of one.
 void abort_world(int code);
 bool built_with_mpi();
@@ -46,6 +47,23 @@ class RankWaitError : public Error {
   int rank_;
 };
 
+// What a rank throws that waited in an operation which another rank, having failed, will
+// never join: the failed rank announced itself (announce_failure), and the waiting rank,
+// before it left the operation, took part in the exchange of statuses that the failed
+// rank waits in (as agree_across_ranks would have), giving `stopped_status`. Carries
+// every rank's status; its message and exit code are the lowest failed rank's.
+inline const std::string stopped_status = "-1";
+class PeerFailed : public Error {
+ public:
+  explicit PeerFailed(std::vector<std::string> statuses);
+  int exit_code() const override { return code_; }
+  const std::vector<std::string>& statuses() const { return statuses_; }
+
+ private:
+  std::vector<std::string> statuses_;
+  int code_ = 1;
+};
+
 // The error of another rank, as rank 0 reports it: the other rank's exit code.
 class RankError : public Error {
  public:
@@ -55,6 +73,14 @@ class RankError : public Error {
  private:
   int code_;
 };
+
+// The exchanges of agree_across_ranks, apart from every other operation of `comm` (under
+// MPI on a communicator of their own, so that the statuses of ranks that failed never
+// match a collective the other ranks wait in). announce_failure tells every other rank,
+// without waiting, that this one failed: their waits in any operation of `comm` then end
+// with PeerFailed instead of waiting for it.
+std::vector<std::string> gather_status(const Communicator& comm, const std::string& mine);
+void announce_failure(const Communicator& comm);
 
 // Runs `step` on every rank, then agrees: if it threw on any rank, rank 0 throws the lowest
 // failing rank's error (its own as thrown; another's with "rank r:" before the message

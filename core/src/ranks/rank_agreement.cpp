@@ -1,10 +1,13 @@
 #include "ranks/communicator_world.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <exception>
+#include <optional>
 #include <string_view>
 #include <thread>
 
@@ -17,7 +20,39 @@ std::string encode(int code, const std::vector<std::string>& lines) {
   for (const auto& l : lines) out += '\n' + l;
   return out;
 }
+
+// A rank's status: its exit code (0: its step succeeded), and its problems.
+struct Status {
+  int code = 0;
+  std::vector<std::string> lines;
+};
+Status decode(const std::string& status) {
+  Status s;
+  s.code = std::stoi(status.substr(0, status.find('\n')));
+  for (std::size_t at = status.find('\n'); at != std::string::npos;) {
+    const auto next = status.find('\n', at + 1);
+    s.lines.push_back(status.substr(at + 1, next - at - 1));
+    at = next;
+  }
+  return s;
+}
+bool failed(const Status& s) { return s.code != 0 && s.code != std::stoi(stopped_status); }
+
+// The lowest failed rank's problems, each "rank r: ...", and its exit code.
+std::pair<int, std::vector<std::string>> first_failure(const std::vector<std::string>& all) {
+  for (std::size_t r = 0; r < all.size(); ++r)
+    if (auto s = decode(all[r]); failed(s)) {
+      for (auto& l : s.lines) l = fmt::format("rank {}: {}", r, l);
+      return {s.code, std::move(s.lines)};
+    }
+  return {1, {"a rank stopped waiting for a failed rank that reported nothing"}};
+}
 }  // namespace
+
+PeerFailed::PeerFailed(std::vector<std::string> statuses)
+    : Error(fmt::format("{}", fmt::join(first_failure(statuses).second, "\n"))),
+      statuses_(std::move(statuses)),
+      code_(first_failure(statuses_).first) {}
 
 void agree_across_ranks(const Communicator& comm, const std::function<std::string()>& step) {
   if (comm.size() == 1) {
@@ -26,8 +61,11 @@ void agree_across_ranks(const Communicator& comm, const std::function<std::strin
   }
   std::exception_ptr failure;
   std::string mine;
+  std::optional<std::vector<std::string>> gathered;
   try {
     mine = encode(0, {step()});
+  } catch (const PeerFailed& e) {
+    gathered = e.statuses();  // exchanged as this rank left the wait, with its status
   } catch (const RankWaitError&) {
     throw;  // the ranks are out of step: gathering the outcome would wait as long again
   } catch (const ConfigError& e) {
@@ -43,23 +81,14 @@ void agree_across_ranks(const Communicator& comm, const std::function<std::strin
     failure = std::current_exception();
     mine = encode(1, {"a plugin threw an exception that is not a std::exception"});
   }
-  const auto all = comm.gather_all(mine);
-  for (int r = 0; r < comm.size(); ++r) {
-    const std::string& theirs = all[static_cast<std::size_t>(r)];
-    const int code = std::stoi(theirs.substr(0, theirs.find('\n')));
-    if (code == 0) continue;
+  if (failure) announce_failure(comm);
+  const auto all = gathered ? std::move(*gathered) : gather_status(comm, mine);
+  if (std::any_of(all.begin(), all.end(), [](const auto& s) { return failed(decode(s)); })) {
+    auto [code, lines] = first_failure(all);
     if (comm.rank() != 0) throw OtherRankFailed(code);
-    if (r == 0) std::rethrow_exception(failure);
-    std::vector<std::string> lines;
-    for (std::size_t at = theirs.find('\n'); at != std::string::npos;) {
-      const auto next = theirs.find('\n', at + 1);
-      lines.push_back(fmt::format("rank {}: {}", r, theirs.substr(at + 1, next - at - 1)));
-      at = next;
-    }
+    if (failure) std::rethrow_exception(failure);  // rank 0's own, as thrown
     if (code == 2) throw ConfigError(std::move(lines));
-    std::string text;
-    for (const auto& l : lines) text += (text.empty() ? "" : "\n") + l;
-    throw RankError(code, text);
+    throw RankError(code, fmt::format("{}", fmt::join(lines, "\n")));
   }
   for (int r = 1; r < comm.size(); ++r)
     if (all[static_cast<std::size_t>(r)] != all[0]) {

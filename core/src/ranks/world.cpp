@@ -84,6 +84,7 @@ class MpiWorld final : public Communicator {
           "MPI_Comm_split_type");
     MPI_Comm_rank(node, &local_rank_);
     MPI_Comm_free(&node);
+    check(MPI_Comm_dup(MPI_COMM_WORLD, &status_), "MPI_Comm_dup");
 #if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
     // Built with CUDA support is not enough: the library loaded at run time must say so.
     device_memory_ = MPIX_Query_cuda_support() == 1;
@@ -92,7 +93,9 @@ class MpiWorld final : public Communicator {
   ~MpiWorld() override {
     int ended = 0;
     MPI_Finalized(&ended);
-    if (owns_mpi_ && ended == 0) MPI_Finalize();
+    if (ended != 0) return;
+    MPI_Comm_free(&status_);
+    if (owns_mpi_) MPI_Finalize();
   }
 
   int rank() const override { return rank_; }
@@ -131,26 +134,27 @@ class MpiWorld final : public Communicator {
     wait({&r, 1}, "MPI_Bcast", root);
   }
   std::vector<std::string> gather_all(const std::string& mine) const override {
-    int n = static_cast<int>(mine.size());
-    std::vector<int> sizes(static_cast<std::size_t>(size_)), offsets(sizes.size());
-    MPI_Request r;
-    check(MPI_Iallgather(&n, 1, MPI_INT, sizes.data(), 1, MPI_INT, MPI_COMM_WORLD, &r),
-          "MPI_Allgather");
-    wait({&r, 1}, "MPI_Allgather", -1);
-    int total = 0;
-    for (std::size_t k = 0; k < sizes.size(); ++k) {
-      offsets[k] = total;
-      total += sizes[k];
+    return gather_on(MPI_COMM_WORLD, mine);
+  }
+  // The ranks' statuses, on a communicator of their own: a rank whose step failed gathers
+  // here while the others may still wait in an operation of the world's, which this gather
+  // must never complete in their place.
+  std::vector<std::string> gather_status(const std::string& mine) const {
+    return gather_on(status_, mine);
+  }
+  // Tells every other rank that this one failed, without waiting for them (they may be in
+  // an operation this rank will never join); their waits look for the message.
+  void announce_failure() const {
+    // Messages no rank may receive: finalizing would wait for them, so the world ends by
+    // abort.
+    world_broken = true;
+    static const int payload = 0;  // outlives the sends, which are never waited for
+    for (int peer = 0; peer < size_; ++peer) {
+      if (peer == rank_) continue;
+      MPI_Request r;
+      check(MPI_Isend(&payload, 1, MPI_INT, peer, failed_tag, status_, &r), "MPI_Isend");
+      MPI_Request_free(&r);
     }
-    std::string all(static_cast<std::size_t>(total), '\0');
-    check(MPI_Iallgatherv(mine.data(), n, MPI_CHAR, all.data(), sizes.data(), offsets.data(),
-                          MPI_CHAR, MPI_COMM_WORLD, &r),
-          "MPI_Allgatherv");
-    wait({&r, 1}, "MPI_Allgatherv", -1);
-    std::vector<std::string> out;
-    for (std::size_t k = 0; k < sizes.size(); ++k)
-      out.push_back(all.substr(static_cast<std::size_t>(offsets[k]), static_cast<std::size_t>(sizes[k])));
-    return out;
   }
   void exchange(int peer, std::span<const std::byte> send,
                 std::span<std::byte> receive) const override {
@@ -194,6 +198,31 @@ class MpiWorld final : public Communicator {
   [[noreturn]] void abort(int code) const { MPI_Abort(MPI_COMM_WORLD, code); std::_Exit(code); }
 
  private:
+  static constexpr int failed_tag = 7;
+
+  std::vector<std::string> gather_on(MPI_Comm comm, const std::string& mine) const {
+    const bool statuses = comm == status_;
+    int n = static_cast<int>(mine.size());
+    std::vector<int> sizes(static_cast<std::size_t>(size_)), offsets(sizes.size());
+    MPI_Request r;
+    check(MPI_Iallgather(&n, 1, MPI_INT, sizes.data(), 1, MPI_INT, comm, &r), "MPI_Allgather");
+    wait({&r, 1}, "MPI_Allgather", -1, !statuses);
+    int total = 0;
+    for (std::size_t k = 0; k < sizes.size(); ++k) {
+      offsets[k] = total;
+      total += sizes[k];
+    }
+    std::string all(static_cast<std::size_t>(total), '\0');
+    check(MPI_Iallgatherv(mine.data(), n, MPI_CHAR, all.data(), sizes.data(), offsets.data(),
+                          MPI_CHAR, comm, &r),
+          "MPI_Allgatherv");
+    wait({&r, 1}, "MPI_Allgatherv", -1, !statuses);
+    std::vector<std::string> out;
+    for (std::size_t k = 0; k < sizes.size(); ++k)
+      out.push_back(all.substr(static_cast<std::size_t>(offsets[k]), static_cast<std::size_t>(sizes[k])));
+    return out;
+  }
+
   std::vector<double> gathered(std::span<const double> values) const {
     std::vector<double> all(values.size() * static_cast<std::size_t>(size_));
     MPI_Request r;
@@ -204,8 +233,10 @@ class MpiWorld final : public Communicator {
     return all;
   }
   // Every operation is started non-blocking and waited for here, so that no wait outlasts
-  // limit_.
-  void wait(std::span<MPI_Request> requests, const char* operation, int peer) const {
+  // limit_, and none outlasts a rank that announced its failure (the statuses' own gather
+  // waits for every rank, the failed one included).
+  void wait(std::span<MPI_Request> requests, const char* operation, int peer,
+            bool watch_failures = true) const {
     const auto start = std::chrono::steady_clock::now();
     for (;;) {
       int done = 0;
@@ -213,6 +244,18 @@ class MpiWorld final : public Communicator {
                         MPI_STATUSES_IGNORE),
             operation);
       if (done) return;
+      if (watch_failures) {
+        int failed = 0;
+        MPI_Status st;
+        check(MPI_Iprobe(MPI_ANY_SOURCE, failed_tag, status_, &failed, &st), "MPI_Iprobe");
+        if (failed) {
+          // The operation stays unfinished: MPI may still write into its buffers, which
+          // live until this wait returns, so the statuses are exchanged before it does, and
+          // the process ends without finalizing.
+          world_broken = true;
+          throw PeerFailed(gather_on(status_, stopped_status));
+        }
+      }
       const auto waited = std::chrono::steady_clock::now() - start;
       if (waited > limit_) {
         world_broken = true;
@@ -228,6 +271,7 @@ class MpiWorld final : public Communicator {
     }
   }
   std::chrono::duration<double> limit_{};
+  MPI_Comm status_ = MPI_COMM_NULL;
   int rank_ = 0, size_ = 1, local_rank_ = 0;
   bool device_memory_ = false;
   bool owns_mpi_ = true;
@@ -277,12 +321,32 @@ const Communicator& world() {
   return single_rank();
 }
 
-void finish_world() {
+void finish_world(int code) {
 #ifdef SOLVENT_HAVE_MPI
-  // After a failed or timed-out operation the other ranks may never reach MPI_Finalize.
-  if (const auto& w = mpi_world(); world_broken && w && w->size() > 1) w->abort(1);
+  // After a failed, timed-out or abandoned operation the other ranks may never reach
+  // MPI_Finalize. Rank 0, which speaks for the run, aborts first: Open MPI's launcher can
+  // crash on the messages of several ranks that abort at once.
+  if (const auto& w = mpi_world(); world_broken && w && w->size() > 1) {
+    if (w->rank() != 0) std::this_thread::sleep_for(std::chrono::seconds(3));
+    w->abort(code);
+  }
   mpi_world().reset();
 #endif
+  (void)code;
+}
+
+std::vector<std::string> gather_status(const Communicator& comm, const std::string& mine) {
+#ifdef SOLVENT_HAVE_MPI
+  if (const auto& w = mpi_world(); w && &comm == w.get()) return w->gather_status(mine);
+#endif
+  return comm.gather_all(mine);
+}
+
+void announce_failure(const Communicator& comm) {
+#ifdef SOLVENT_HAVE_MPI
+  if (const auto& w = mpi_world(); w && &comm == w.get()) w->announce_failure();
+#endif
+  (void)comm;
 }
 
 void abort_world(int code) {

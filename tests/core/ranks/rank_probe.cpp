@@ -4,14 +4,14 @@
 // all ranks (so a run on N ranks has a known answer), and throws on rank `fail_rank` at
 // step `fail_step`: a failure on one rank only, while the others wait in a collective; rank
 // `stall_rank` stops answering at that step instead (it sleeps for a minute). The
-// model fails to "read its input" on rank `unreadable_on_rank` (a model is made before it
-// is given the communicator, so it learns its rank from the launcher's environment).
+// model fails to "read its input" on rank `unreadable_on_rank`; with `setup_collective`
+// the other ranks then meet in a collective while it is made, as a model that partitions
+// its rows over the ranks does, which the failed rank never joins.
 #include <solvent/errors.hpp>
 #include <solvent/integrator.hpp>
 #include <solvent/plugin.hpp>
 
 #include <chrono>
-#include <cstdlib>
 #include <thread>
 
 namespace {
@@ -19,9 +19,12 @@ namespace {
 class RankProbeModel final : public solvent::Model {
  public:
   explicit RankProbeModel(const solvent::PluginContext& ctx) {
-    const char* rank = std::getenv("OMPI_COMM_WORLD_RANK");
-    if (rank && std::atoi(rank) == ctx.params.integer("unreadable_on_rank"))
+    if (ctx.comm->rank() == ctx.params.integer("unreadable_on_rank"))
       throw solvent::InputError("rank-probe.dat:1: the input this rank reads is malformed");
+    if (ctx.params.boolean("setup_collective")) {
+      double v[1] = {1.0};
+      ctx.comm->sum(v);
+    }
   }
 };
 
@@ -59,7 +62,9 @@ class RankProbeSteps final : public solvent::Integrator {
 namespace {
 solvent::Schema model_schema() {
   return {solvent::ParamSpec::integer("unreadable_on_rank", -1,
-                                      "the rank whose input is malformed (-1: none)")};
+                                      "the rank whose input is malformed (-1: none)"),
+          solvent::ParamSpec::boolean("setup_collective", false,
+                                      "the ranks meet in a collective as the model is made")};
 }
 }  // namespace
 SOLVENT_PLUGIN(solvent::distributed(solvent::describe_model<RankProbeModel>(

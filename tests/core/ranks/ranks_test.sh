@@ -41,6 +41,19 @@ ranks 2 run "$probe" --set model.unreadable_on_rank=1 --output "$work/setup"; rc
 [ "$(grep -c "error: rank 1: rank-probe.dat:1: the input this rank reads is malformed" "$work/out.txt")" -eq 1 ] \
   || fail "bad input on rank 1: not reported exactly once"
 
+# The same while the other ranks meet in a collective as the model is made (a partition of
+# its rows), which rank 1 never joins: its status must not be taken for their collective's
+# data (MPI_ERR_TRUNCATE, exit 1, the file unnamed), and they must not wait for it.
+for n in 2 4; do
+  start=$SECONDS
+  ranks $n run "$probe" --set model.unreadable_on_rank=1 --set model.setup_collective=true \
+    --output "$work/setup-collective"; rc=$?
+  [ $rc -eq 4 ] || fail "-n $n, bad input on rank 1 while the others meet: exit $rc, expected 4"
+  [ $((SECONDS - start)) -lt 30 ] || fail "-n $n, bad input on rank 1 while the others meet: $((SECONDS - start)) s"
+  [ "$(grep -c "error: rank 1: rank-probe.dat:1: the input this rank reads is malformed" "$work/out.txt")" -eq 1 ] \
+    || fail "-n $n, bad input on rank 1 while the others meet: not reported exactly once"
+done
+
 # A failure on rank 1 while rank 0 waits in a collective: all end, quickly, with exit 5.
 start=$SECONDS
 ranks 2 run "$probe" --set integrator.fail_rank=1 --output "$work/compute"; rc=$?
