@@ -4,6 +4,9 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
+
 using namespace solvent;
 using namespace solvent::test;
 using testkit::Settings;
@@ -130,6 +133,26 @@ TEST_CASE("max_iterations: unconverged, named, with the best iterate") {
     CHECK(st.status == "max_iterations");
     CHECK(st.iterations == 3);
     check_stats_honest(a, b, x, st, std::string(name) != "tfqmr");
+  }
+}
+
+TEST_CASE("an unreachable tolerance stops unconverged with the best iterate, never an overflow") {
+  // 1e-300 is below what rounding lets any residual reach: each method runs until its
+  // recurrences break down (bicgstab-l's residual overflows) or stagnate, and hands back its
+  // best iterate, whose residual is finite and small.
+  const auto a = helmholtz_box(8, 8, 8, 6.0);
+  const auto b = helmholtz_rhs(a.rows);
+  for (const char* name : nonsymmetric_solvers) {
+    CAPTURE(name);
+    std::vector<complex> x(a.rows);
+    const auto st = solve_with<complex>(
+        name, {{"tolerance", 1e-300}, {"max_iterations", std::int64_t(5000)}}, share(a), b, x);
+    CAPTURE(st.status);
+    CHECK_FALSE(st.converged);
+    CHECK(std::isfinite(st.residual));
+    CHECK(st.residual < 1e-8);
+    CHECK(std::all_of(x.begin(), x.end(),
+                      [](const complex& v) { return std::isfinite(std::abs(v)); }));
   }
 }
 

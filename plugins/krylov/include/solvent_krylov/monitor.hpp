@@ -75,7 +75,8 @@ class Monitor {
       }
     }
     history_.push_back(residual_norm / rhs_norm_);
-    if (!std::isfinite(residual_norm)) return stop("breakdown: the residual is not finite");
+    // Before the finiteness check: a residual that is no longer finite must leave the last
+    // best iterate to be restored, not the iterate that overflowed.
     if (residual_norm < best_norm_) {
       best_norm_ = residual_norm;
       best_iteration_ = iterations();
@@ -84,6 +85,7 @@ class Monitor {
     } else {
       best_is_last_ = false;
     }
+    if (!std::isfinite(residual_norm)) return stop("breakdown: the residual is not finite");
     if (iterations() >= o_.max_iterations) return stop("max_iterations");
     if (iterations() - best_iteration_ >= o_.stagnation_window)
       return stop("stagnation: no new smallest residual in " +
