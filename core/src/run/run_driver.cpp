@@ -116,7 +116,11 @@ std::shared_ptr<LinearSolver> wire_linear_solver(
     spdlog::logger& log, std::optional<RunRecord>& record, RunSummary& summary) {
   summary.linear_solver = cfg.linear_solver->plugin->descriptor->name;
   SolverPolicy policy = solver_policy_of(cfg.solver_core);
-  policy.on_conversion = [&log, &record, &summary](const std::string& what) {
+  // An integrator that sets its solver up again whenever its step changes (imex-ark23)
+  // converts the same way each time: said and recorded once per kind of conversion.
+  auto said = std::make_shared<std::set<std::string>>();
+  policy.on_conversion = [&log, &record, &summary, said](const std::string& what) {
+    if (!said->insert(what).second) return;
     log.info("operator converted for linear solver '{}': {}", summary.linear_solver, what);
     if (record) record->add_conversion(what);
   };

@@ -13,6 +13,7 @@
 #include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <memory>
@@ -91,6 +92,19 @@ std::optional<Parameters> batch_parameters(const Schema& schema, const Parameter
   return p;
 }
 
+// Why the members of `member` (their integrator) cannot be batched by a batch integrator
+// whose schema is `schema`, or nothing. A batch integrator names the single-run integrators
+// whose steps it takes in its key `scheme`; members of another integrator (an adaptive one
+// whose steps are its own, another scheme) would be advanced by steps that are not theirs.
+std::optional<std::string> scheme_problem(const Schema& schema, const std::string& member) {
+  for (const auto& spec : schema)
+    if (spec.name == "scheme" &&
+        std::find(spec.choices.begin(), spec.choices.end(), member) == spec.choices.end())
+      return fmt::format("their integrator '{}' is not one the batch takes the steps of ({})",
+                         member, fmt::join(spec.choices, ", "));
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::string> batch_problem(const SweepPlan& plan) {
@@ -159,6 +173,11 @@ bool BatchedExecutor::run_batch(const std::vector<std::size_t>& group) {
     }
     auto& first = *members.front();
     const auto& lib = first.cfg->registry->find(plan_.batch, PluginKind::Integrator);
+    if (const auto problem =
+            scheme_problem(lib.descriptor->schema(), first.cfg->integrator->type)) {
+      log->warn("sweep members {} run one by one: {}", fmt::join(group, ", "), *problem);
+      return false;
+    }
     std::string why;
     const auto params =
         batch_parameters(lib.descriptor->schema(), first.cfg->integrator->params, why);

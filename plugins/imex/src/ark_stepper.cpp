@@ -259,6 +259,8 @@ RunResult ArkIntegrator::run(Model& model, LinearSolver* solver, RunContext& ctx
         auto scope = ctx.timer->measure("assembly");
         system->use(h * gamma_);
       }
+      if (h != x[LastAttempt]) x[Setups] += 1;
+      x[LastAttempt] = h;
       std::copy(u.begin(), u.end(), z.begin());
       for (int i = 1; i < stages && failure == nullptr; ++i) {
         for (std::size_t j = 0; j < n; ++j) {

@@ -16,6 +16,11 @@ namespace af = solvent::angiogenesis_1d;
 
 Schema batched_schema() {
   Schema s = common_schema();
+  // A [sweep] batches only members of this integrator (core/src/sweep/batched_groups.cpp).
+  s.push_back(ParamSpec::choice("scheme", "imex-trapezoid", {"imex-trapezoid"},
+                                "the single-run integrator whose steps the batch takes: a "
+                                "[sweep] batches only its members (adaptive imex-ark23 members "
+                                "take steps of their own and run one by one)"));
   s.push_back(std::move(
       ParamSpec::integer("report_every", 1,
                          "report every member's state and observables to its observer every this "

@@ -46,15 +46,7 @@ mode = "grid"
 k1 = [0.5, 1.0, 2.0]
 [sweep.linear_solver]
 type = ["banded", "lapack"]'
-# sweep.csv without its wall_s column (the one column that differs between two sweeps).
-without_wall() {
-  awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "wall_s") w = i }
-           { out = ""; for (i = 1; i <= NF; i++) if (i != w) out = out (out == "" ? "" : ",") $i; print out }' "$1"
-}
-same_csv() {
-  diff <(without_wall "$1/sweep.csv") <(without_wall "$2/sweep.csv") > diff.txt \
-    || { cat diff.txt; fail "$3: sweep.csv differs"; }
-}
+source "$(dirname "$0")/../../support/sweep_csv.sh"  # without_wall, same_csv
 value() { sed -n "s/^ *$2 = //p" "$1" | head -1 | tr -d "'"; }
 
 case $case in
