@@ -148,7 +148,9 @@ __global__ void vessel_kernel(VesselUptake u, Grid g, Box window,
 
 // The continuous mode: one thread per node, the grid covered by blocks of the chosen shape;
 // or, with z_march, one thread per column (i, j), marching along z through its nodes.
-__global__ void continuous_kernel(ContinuousStep u, Grid g, bool z_march,
+// Bounded for 1024 threads, the largest shapes (16x16x4, 64x4x4): compiled for fewer, its
+// registers made those launches fail with "too many resources requested" on an H100.
+__global__ void __launch_bounds__(1024) continuous_kernel(ContinuousStep u, Grid g, bool z_march,
                                   const double* __restrict__ n, const double* __restrict__ f,
                                   const double* __restrict__ c, double* __restrict__ n_new,
                                   double* __restrict__ f_new, double* __restrict__ c_new) {
