@@ -143,6 +143,14 @@ void write_partial(const fs::path& file, const fs::path& partial, const VtkImage
                    const Communicator& comm) {
   const Writer w(file);
   const bool parallel = comm.size() > 1;
+  // Where every rank's block is one run of the file (whole planes of axes 1 and 2, the
+  // automatic split's blocks), each rank writes its run independently: a collective write
+  // would first pass the values between the ranks (two-phase I/O) for nothing, which made 2
+  // and 4 ranks slower than one (docs/benchmarks.md, "Writing fields"). Blocks cut along
+  // axis 1 or 2 are many short runs, which collective I/O merges into large writes. Every
+  // rank takes the same mode.
+  double scattered = block.count[0] == nodes[0] && block.count[1] == nodes[1] ? 0.0 : 1.0;
+  if (parallel) comm.max(std::span<double>(&scattered, 1));
 
   Handle fapl(w.check(H5Pcreate(H5P_FILE_ACCESS), "file access"), H5Pclose);
   Handle dxpl(w.check(H5Pcreate(H5P_DATASET_XFER), "transfer"), H5Pclose);
@@ -152,7 +160,9 @@ void write_partial(const fs::path& file, const fs::path& partial, const VtkImage
     w.check_status(H5Pset_fapl_mpio(fapl, MPI_COMM_WORLD, MPI_INFO_NULL), "MPI-IO");
     w.check_status(H5Pset_all_coll_metadata_ops(fapl, true), "collective metadata");
     w.check_status(H5Pset_coll_metadata_write(fapl, true), "collective metadata");
-    w.check_status(H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE), "collective transfer");
+    w.check_status(
+        H5Pset_dxpl_mpio(dxpl, scattered != 0.0 ? H5FD_MPIO_COLLECTIVE : H5FD_MPIO_INDEPENDENT),
+        "transfer mode");
 #else
     throw Error(fmt::format("cannot write {} from {} ranks: this HDF5 is not parallel",
                             file.string(), comm.size()));

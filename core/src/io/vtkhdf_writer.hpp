@@ -6,8 +6,10 @@
 //   /VTKHDF/PointData/NAME        one dataset per component, shape (n3, n2, n1): axis 1
 //                                 fastest, as the layout holds it; Float64 or Float32
 //   /VTKHDF/FieldData/TimeValue   the state's time, where it has one
-// Over several ranks every rank writes its own block into the one file, collectively through
-// MPI-IO (parallel HDF5): one hyperslab per rank and component, nothing gathered to rank 0,
+// Over several ranks every rank writes its own block into the one file through MPI-IO
+// (parallel HDF5; the file's structure made collectively): one hyperslab per rank and
+// component, written independently where every block is one run of the file, collectively
+// where blocks cut axis 1 or 2 (docs/benchmarks.md, "Writing fields"), nothing gathered to rank 0,
 // no copy of the values (HDF5 converts to float32 through its own bounded buffer). The file
 // is written as NAME.partial and renamed by rank 0 once every rank has closed it, so a write
 // cut short never leaves a file that looks whole.

@@ -1,4 +1,4 @@
-/* A full disk for one file, by LD_PRELOAD: write(2) to a file whose path contains
+/* A full disk for one file, by LD_PRELOAD: write(2) (and pwrite, pwritev) to a file whose path contains
  * SOLVENT_FAULT_MATCH fails with ENOSPC once SOLVENT_FAULT_AFTER bytes have gone to such
  * files, and goes on failing for SOLVENT_FAULT_FAILURES calls (default: for ever) — a disk
  * that fills, or one that fills for a moment and frees again. Other files are untouched, so
@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 static long long written = 0;
@@ -48,12 +49,11 @@ int remove(const char* path) {
   return real_remove(path);
 }
 
-ssize_t write(int fd, const void* buf, size_t count) {
-  static ssize_t (*real_write)(int, const void*, size_t) = NULL;
-  if (real_write == NULL) real_write = (ssize_t(*)(int, const void*, size_t))dlsym(RTLD_NEXT, "write");
+/* Whether a write of `count` bytes to fd fails for want of room (errno set). */
+static int full(int fd, size_t count) {
   if (!freed && failures > 0 && path_contains(fd, getenv("SOLVENT_FAULT_DISK"))) {
     errno = ENOSPC;
-    return -1;
+    return 1;
   }
   if (path_contains(fd, getenv("SOLVENT_FAULT_MATCH"))) {
     const char* after = getenv("SOLVENT_FAULT_AFTER");
@@ -63,9 +63,39 @@ ssize_t write(int fd, const void* buf, size_t count) {
     if (written + (long long)count > budget && (max_failures < 0 || failures < max_failures)) {
       ++failures;
       errno = ENOSPC;
-      return -1;
+      return 1;
     }
     written += (long long)count;
   }
+  return 0;
+}
+
+ssize_t write(int fd, const void* buf, size_t count) {
+  static ssize_t (*real_write)(int, const void*, size_t) = NULL;
+  if (real_write == NULL) real_write = (ssize_t(*)(int, const void*, size_t))dlsym(RTLD_NEXT, "write");
+  if (full(fd, count)) return -1;
   return real_write(fd, buf, count);
+}
+
+/* HDF5 and MPI-IO write at offsets (pwrite, pwritev): the same disk for them. */
+ssize_t pwrite(int fd, const void* buf, size_t count, off_t offset) {
+  static ssize_t (*real_pwrite)(int, const void*, size_t, off_t) = NULL;
+  if (real_pwrite == NULL)
+    real_pwrite = (ssize_t(*)(int, const void*, size_t, off_t))dlsym(RTLD_NEXT, "pwrite");
+  if (full(fd, count)) return -1;
+  return real_pwrite(fd, buf, count, offset);
+}
+
+ssize_t pwrite64(int fd, const void* buf, size_t count, off_t offset) {
+  return pwrite(fd, buf, count, offset);
+}
+
+ssize_t pwritev(int fd, const struct iovec* iov, int n, off_t offset) {
+  static ssize_t (*real_pwritev)(int, const struct iovec*, int, off_t) = NULL;
+  if (real_pwritev == NULL)
+    real_pwritev = (ssize_t(*)(int, const struct iovec*, int, off_t))dlsym(RTLD_NEXT, "pwritev");
+  size_t count = 0;
+  for (int i = 0; i < n; ++i) count += iov[i].iov_len;
+  if (full(fd, count)) return -1;
+  return real_pwritev(fd, iov, n, offset);
 }
