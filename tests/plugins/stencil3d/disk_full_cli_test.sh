@@ -43,5 +43,5 @@ dir="$work/pieces-full"
 "$mpiexec" --oversubscribe -n 2 -x LD_PRELOAD="$fault" -x SOLVENT_FAULT_MATCH=fields_00000040_pieces/piece_0001 \
   "$solvent" run "$config" --output "$dir" "${settings[@]}" > "$work/out.txt" 2>&1
 check "$dir" fields_00000040.pvti pvti \
-  "rank 1: cannot write $dir/fields_00000040_pieces/piece_0001.vti.tmp.[0-9]*: No space left on device$" $?
+  "rank 1: cannot write $dir/fields_00000040_pieces/piece_0001.vti.tmp.[0-9.]*: No space left on device$" $?
 echo "a full disk during a piece's write: one message naming the rank and the file, exit 1"
