@@ -15,9 +15,10 @@
 // Communicator::exchange; ParamSpec::reads_file (input files resolved by the core).
 // 9: Stencil7's coefficient arrays are HostArray (pages first touched by all threads).
 // 10: RunContext::fields (an integrator's own fields written by the core).
+// 11: SolverPolicy::on_iteration (the live monitor) and LinearSolver's blocks rule.
 #include <cstdint>
 
-#define SOLVENT_PLUGIN_ABI_VERSION 10u
+#define SOLVENT_PLUGIN_ABI_VERSION 11u
 
 namespace solvent {
 

@@ -9,6 +9,7 @@
 // ordering, and verify the result; a plugin implements only setup_impl and solve_impl and
 // is never handed anything it did not declare.
 #include <solvent/conversion.hpp>
+#include <solvent/grid/grid_blocks.hpp>
 #include <solvent/operator.hpp>
 #include <solvent/plugin_object.hpp>
 #include <solvent/preconditioner.hpp>
@@ -47,6 +48,10 @@ struct SolverPolicy {
   // Called with a sentence when setup converted the operator (the run driver logs it and
   // writes it into the record).
   std::function<void(const std::string&)> on_conversion;
+  // Called by an iterative solver while it runs, after iteration k with the relative
+  // residual of its stopping rule (SolveStats::residual_history's entry k): [linear_solver]
+  // monitor = N logs every Nth, as a long solve goes on.
+  std::function<void(std::int64_t iteration, double residual)> on_iteration;
 };
 
 // Hints an integrator gives with the operator.
@@ -75,6 +80,10 @@ class LinearSolver : public PluginObject {
 
   // Whether `form` is in forms().
   bool accepts(OperatorForm form) const;
+  // Why this solver cannot solve a system split over ranks in `blocks` (a split its method
+  // cannot follow), empty when it can: the core asks before anything is assembled, so that
+  // `solvent validate` refuses what setup would.
+  std::string blocks_problem(const GridBlocks& blocks) const;
 
   // The operator stays alive, unchanged, for as long as the solver uses it. Throws
   // UnsupportedOperator when no storage in forms() can be produced from it, naming both.
@@ -107,6 +116,11 @@ class LinearSolver : public PluginObject {
   virtual SolveStats solve_impl(std::span<const complex> b, std::span<complex> x);
   // The preconditioner set up for the current operator, or nullptr.
   const Preconditioner* preconditioner() const;
+  // For blocks_problem: the solver's rule for the blocks of a split grid (from its
+  // constructor; without one, every split is taken).
+  void refuse_blocks(std::function<std::string(const GridBlocks&)> why);
+  // An iterative solver reports each iteration's relative residual (SolverPolicy::on_iteration).
+  void report_iteration(std::int64_t iteration, double residual) const;
 
  private:
   template <class T>

@@ -291,6 +291,11 @@ const Schema& linear_solver_core_schema() {
       ParamSpec::boolean("verify_residual", true,
                          "compute ||b - Ax|| / ||b|| after every solve of a solver that reports "
                          "none (the direct solvers): one matrix-vector product per solve"),
+      ParamSpec::integer("monitor", 0,
+                         "log the iteration and its relative residual every this many "
+                         "iterations while an iterative solver runs (0: only the summary "
+                         "after each solve)")
+          .at_least(0),
   };
   return s;
 }
@@ -299,6 +304,11 @@ SolverPolicy solver_policy_of(const Parameters& core) {
   SolverPolicy policy;
   policy.conversion.max_bytes = std::size_t(core.real("max_conversion_mib") * double(1 << 20));
   policy.verify_residual = core.boolean("verify_residual");
+  // As PETSc's -ksp_monitor: a long solve shows how it goes while it runs.
+  if (const auto every = core.integer("monitor"); every > 0)
+    policy.on_iteration = [every, log = core_logger()](std::int64_t k, double residual) {
+      if (k > 0 && k % every == 0) log->info("  iteration {:>6}: relative residual {:.6e}", k, residual);
+    };
   return policy;
 }
 

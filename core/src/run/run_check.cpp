@@ -2,6 +2,7 @@
 
 #include "ranks/communicator_world.hpp"
 #include "record/sha256.hpp"
+#include "run/device_probe.hpp"
 #include "run/rank_checks.hpp"
 
 #include <solvent/errors.hpp>
@@ -24,6 +25,8 @@ void check_run(const Communicator& comm, const std::function<ConfigDocument()>& 
     if (comm.size() > 1)
       if (auto problems = rank_problems(cfg, comm.size()); !problems.empty())
         throw ConfigError(std::move(problems));
+    // Exit 7 as the plugin's own probe would give, but before anything is made or written.
+    if (auto problem = gpu_only_problem(cfg); !problem.empty()) throw DeviceUnavailable(problem);
     std::ostringstream text;
     text << "# Resolved configuration (defaults filled in) of this run.\n" << cfg.to_toml() << '\n';
     out.resolved = text.str();

@@ -30,6 +30,7 @@ struct LinearSolver::State {
   PerScalar<PermutedVectors<double>, PermutedVectors<complex>> work;
   std::optional<SolveStats> last;
   std::int64_t solves = 0;
+  std::function<std::string(const GridBlocks&)> blocks_rule;
 };
 
 namespace {
@@ -75,6 +76,18 @@ bool LinearSolver::accepts(OperatorForm form) const {
 }
 
 void LinearSolver::set_policy(SolverPolicy policy) { state_->policy = std::move(policy); }
+
+std::string LinearSolver::blocks_problem(const GridBlocks& blocks) const {
+  return state_->blocks_rule ? state_->blocks_rule(blocks) : std::string();
+}
+
+void LinearSolver::refuse_blocks(std::function<std::string(const GridBlocks&)> why) {
+  state_->blocks_rule = std::move(why);
+}
+
+void LinearSolver::report_iteration(std::int64_t iteration, double residual) const {
+  if (state_->policy.on_iteration) state_->policy.on_iteration(iteration, residual);
+}
 
 void LinearSolver::set_preconditioner(std::shared_ptr<Preconditioner> pc) {
   state_->pc = std::move(pc);

@@ -19,7 +19,9 @@ MatmSolver::MatmSolver(const PluginContext& ctx)
     : SolverBase(ctx, "matm"),
       threads_(cpu_threads(static_cast<int>(ctx.params.integer("threads")))),
       fragments_(static_cast<int>(ctx.params.integer("fragments"))),
-      pipelined_(ctx.params.string("coupling") == "pipeline") {}
+      pipelined_(ctx.params.string("coupling") == "pipeline") {
+  refuse_blocks(&SplitStencil::axis1_problem);
+}
 
 void MatmSolver::setup_impl(std::shared_ptr<const Operator> op) {
   split_.emplace(std::get<Stencil7<double>>(*op), name_);

@@ -112,6 +112,7 @@ Outcome iterate(MatmBackend& backend, const IterationSettings& s) {
     st.iterations = it;
     st.residual = res;
     st.residual_history.push_back(res);
+    if (s.on_iteration) s.on_iteration(it, res);
     if (!std::isfinite(res)) {
       st.status = "breakdown: non-finite residual";
       break;

@@ -7,7 +7,11 @@
 namespace solvent::matm {
 
 SolverBase::SolverBase(const PluginContext& ctx, std::string name)
-    : log_(ctx.log), name_(std::move(name)), settings_(iteration_settings(ctx.params, name_)) {}
+    : log_(ctx.log), name_(std::move(name)), settings_(iteration_settings(ctx.params, name_)) {
+  settings_.on_iteration = [this](std::int64_t k, double residual) {
+    report_iteration(k, residual);
+  };
+}
 
 std::vector<OperatorForm> SolverBase::forms() const {
   return {{OperatorKind::Stencil7, ScalarKind::Real}};

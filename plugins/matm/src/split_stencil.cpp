@@ -75,17 +75,21 @@ SplitStencil::SplitStencil(const Stencil7<double>& a, const std::string& who, bo
   }
 }
 
+std::string SplitStencil::axis1_problem(const GridBlocks& blocks) {
+  if (blocks.split[0] == 1) return {};
+  std::ostringstream s;
+  s << "over ranks the triangular sweeps are pipelined along axis 1, which must not be split "
+    << "(the grid is split " << blocks.split[0] << "x" << blocks.split[1] << "x"
+    << blocks.split[2]
+    << "); split axes 2 and 3 (model.split = \"auto\" does), or run matm-cuda with a GPU per "
+    << "rank on one host, whose sweeps go from GPU to GPU";
+  return s.str();
+}
+
 void SplitStencil::split_block(const Stencil7<double>& a, const std::string& who,
                                bool axis1_split) {
-  if (block_->blocks.split[0] != 1 && !axis1_split) {
-    std::ostringstream s;
-    s << who << ": over ranks the triangular sweeps are pipelined along axis 1, which must not "
-      << "be split (the grid is split " << block_->blocks.split[0] << "x" << block_->blocks.split[1]
-      << "x" << block_->blocks.split[2]
-      << "); split axes 2 and 3 (model.split = \"auto\" does), or run matm-cuda with a GPU "
-      << "per rank on one host, whose sweeps go from GPU to GPU";
-    throw SolverError(s.str());
-  }
+  if (const auto why = axis1_problem(block_->blocks); !why.empty() && !axis1_split)
+    throw SolverError(who + ": " + why);
   const auto offset = block_->offset();
   split(with_ghost_layer(a), who, {offset[0] - 1, offset[1] - 1, offset[2] - 1});
   own_ = {{1, 1, 1}, {index_t(a.n1) + 1, index_t(a.n2) + 1, index_t(a.n3) + 1}};

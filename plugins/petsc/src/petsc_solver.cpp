@@ -108,10 +108,13 @@ void PetscSolver::setup_impl(std::shared_ptr<const Operator> op) {
 }
 
 PetscErrorCode PetscSolver::record_norm(KSP, PetscInt it, PetscReal norm, void* self) {
-  auto& h = static_cast<PetscSolver*>(self)->history_;
+  auto* solver = static_cast<PetscSolver*>(self);
+  auto& h = solver->history_;
   const auto k = static_cast<std::size_t>(it);
   if (h.size() <= k) h.resize(k + 1, norm);
   h[k] = norm;
+  // Relative to the initial norm, as the history is recorded.
+  if (h[0] > 0) solver->report_iteration(it, double(norm) / double(h[0]));
   return 0;
 }
 

@@ -3,8 +3,8 @@
 # messages and exit code, and the run then leaves no folder: both go through one check
 # (core/src/run/run_check.hpp). One case per refusal the check makes: a key the schema
 # refuses, plugins that do not fit together, a dense conversion beyond max_conversion_mib,
-# a missing input file; under mpirun also a plugin that runs on one rank only and a split
-# that does not match the ranks.
+# a missing input file; under mpirun also a plugin that runs on one rank only, a split
+# that does not match the ranks (at the split's line) and a split the solver cannot follow.
 # usage: validate_agrees_test.sh SOLVENT CONFIG_DIR WORK_DIR [MPIEXEC]
 set -uo pipefail
 solvent=$1 configs=$2 work=$3 mpiexec=${4:-}
@@ -47,6 +47,8 @@ if [ -n "$mpiexec" ]; then
     "${mpi[@]}" -- "$a1d"
   agree 2 "error: --set: [model] (model 'grid-equations-3d'): the split 1×1×3 of the 65×65×65 node grid makes 3 blocks, but the run has 2 ranks" \
     "${mpi[@]}" -- "$configs/matm-poisson.toml" --set model.split='"1x1x3"'
+  agree 2 "error: $configs/matm-poisson.toml:22:8: linear solver 'matm' cannot solve model 'grid-equations-3d' in its blocks: over ranks the triangular sweeps are pipelined along axis 1, which must not be split (the grid is split 2x1x1); split axes 2 and 3 (model.split = \"auto\" does), or run matm-cuda with a GPU per rank on one host, whose sweeps go from GPU to GPU" \
+    "${mpi[@]}" -- "$configs/matm-poisson.toml" --set model.split='"2x1x1"'
 fi
 
 [ "$failures" -eq 0 ] && echo "validate and run: the same refusals, nothing written"

@@ -4,7 +4,8 @@
 # residual history repeats the one-rank run bit for bit (so the iteration count does), the
 # maximum error is the same, and the solution pieces reassembled equal the one-rank
 # solution to 1e-12 (axis 1 has 70 nodes: fragments are whole warps, so at most three). A
-# split of axis 1, along which the sweeps are pipelined, is refused.
+# split of axis 1, along which the sweeps are pipelined, is refused before anything is
+# assembled, as a configuration error.
 # usage: distributed_solve_test.sh SOLVENT MPIEXEC PYTHON READ_PVTI WORK_DIR
 set -u
 solvent=$1 mpiexec=$2 python=$3 read_pvti=$4 work=$5
@@ -45,8 +46,8 @@ done
 "$mpiexec" --oversubscribe -n 2 "$solvent" run "$work/poisson.toml" --output "$work/axis1" \
   --set 'model.split="2x1x1"' --no-progress > "$work/out.txt" 2>&1
 rc=$?
-[ $rc -ne 0 ] || fail "a split of axis 1 was accepted"
-grep -q "matm: over ranks the triangular sweeps are pipelined along axis 1, which must not be split (the grid is split 2x1x1); split axes 2 and 3 (model.split = \"auto\" does), or run matm-cuda with a GPU per rank on one host, whose sweeps go from GPU to GPU" \
+[ $rc -eq 2 ] || fail "a split of axis 1: exit $rc, expected 2 (refused with the configuration)"
+grep -q "linear solver 'matm' cannot solve model 'grid-equations-3d' in its blocks: over ranks the triangular sweeps are pipelined along axis 1, which must not be split (the grid is split 2x1x1); split axes 2 and 3 (model.split = \"auto\" does), or run matm-cuda with a GPU per rank on one host, whose sweeps go from GPU to GPU" \
   "$work/out.txt" || fail "a split of axis 1: not the expected message"
 # Blocks sized by each rank's measured speed ([run] balance = "measured"): the record holds
 # every rank's speed and the sizes; the solve is the one-rank solve, bit for bit.

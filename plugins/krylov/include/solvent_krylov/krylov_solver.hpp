@@ -24,6 +24,9 @@ class KrylovSolver final : public LinearSolver {
  public:
   explicit KrylovSolver(const PluginContext& ctx)
       : options_(read_krylov_options(ctx.params)), log_(ctx.log) {
+    options_.on_iteration = [this](std::int64_t k, double residual) {
+      report_iteration(k, residual);
+    };
     // A device space takes its rank's GPU before anything (the preconditioner included)
     // touches a device.
     if constexpr (requires { Space<double>::claim_device(*ctx.comm, ""); })

@@ -63,7 +63,7 @@ class Monitor {
       true_residual(y, scratch_);
       const double true_norm = s_.norm(scratch_);
       if (true_norm <= target()) {
-        history_.push_back(true_norm / rhs_norm_);
+        push(true_norm / rhs_norm_);
         converged_ = true;
         status_ = "converged";
         return Next::stop;
@@ -74,7 +74,7 @@ class Monitor {
         next = Next::residual_replaced;
       }
     }
-    history_.push_back(residual_norm / rhs_norm_);
+    push(residual_norm / rhs_norm_);
     // Before the finiteness check: a residual that is no longer finite must leave the last
     // best iterate to be restored, not the iterate that overflowed.
     if (residual_norm < best_norm_) {
@@ -111,6 +111,11 @@ class Monitor {
   }
 
  private:
+  void push(double relative) {
+    history_.push_back(relative);
+    if (o_.on_iteration) o_.on_iteration(iterations(), relative);
+  }
+
   Space& s_;
   Operator b_op_;
   const Vector& r0_;

@@ -4,6 +4,7 @@
 #include <solvent/parameters.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace solvent::krylov {
@@ -14,6 +15,8 @@ struct KrylovOptions {
   bool use_initial_guess = false;  // false: start from x = 0
   std::int64_t stagnation_window = 300;
   int degree = 8;  // BiCGSTAB(l) only
+  // Called after each iteration with its relative residual (LinearSolver::report_iteration).
+  std::function<void(std::int64_t, double)> on_iteration;
 };
 
 Schema krylov_schema();              // BiCGSTAB, TFQMR, CG

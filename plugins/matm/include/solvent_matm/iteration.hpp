@@ -7,6 +7,7 @@
 #include <solvent_matm/iteration_parameters.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace solvent::matm {
@@ -35,6 +36,8 @@ struct IterationSettings {
   // eq. (5)'s inner products formed (the paper's MATM with known omega and tau).
   bool given = false;
   double omega = 0.0, tau = 0.0;
+  // Called after each iteration with its relative residual (LinearSolver::report_iteration).
+  std::function<void(std::int64_t, double)> on_iteration;
 };
 
 // The floating-point operations per active node of one iteration, counted from the node

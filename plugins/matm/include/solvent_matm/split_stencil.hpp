@@ -30,6 +30,10 @@ class SplitStencil {
   // Nodes are named by their global coordinates.
   SplitStencil(const Stencil7<double>& a, const std::string& who, bool axis1_split = false);
 
+  // Why the sweeps pipelined along axis 1 cannot follow `blocks` (a split of axis 1), empty
+  // when they can: matm's rule for its blocks, checked before setup.
+  static std::string axis1_problem(const GridBlocks& blocks);
+
   SplitView view() const;
   bool self_adjoint() const { return skew_[0].empty(); }
   std::size_t size() const { return c0_.size(); }
