@@ -75,7 +75,7 @@ TEST_CASE("a section's keys are the plugin's and the core's: both suggested, bot
                       "'fallbak'; did you mean 'fallback'?\n") != std::string::npos);
   CHECK(r.output.find("error: --set: [linear_solver] (linear_solver 'banded'): unknown key "
                       "'reuse' (valid keys: reuse_factorization, type, fallback, "
-                      "max_conversion_mib, verify_residual)\n") != std::string::npos);
+                      "max_conversion_mib, verify_residual, monitor)\n") != std::string::npos);
   // Removing the type of an optional section says how to switch it off.
   auto pc = solvent("validate " + config("angiogenesis-1d-banded.toml") +
                     " --set preconditioner.foo=1");
