@@ -100,6 +100,11 @@ void* allocate(std::size_t bytes, const char* context) {
                       " bytes of device memory: " + cudaGetErrorString(e));
   }
   check(cudaMemset(p, 0, bytes), context, "cudaMemset");
+  // cudaMemset runs on the legacy default stream, and the plugins' streams are made with
+  // cudaStreamNonBlocking, which do not wait for it: without this wait a copy into the new
+  // buffer on such a stream could be overwritten by the zeros when the device is busy with
+  // other work (the dense solvers then factored a zero matrix).
+  check(cudaStreamSynchronize(nullptr), context, "cudaMemset");
   return p;
 }
 
