@@ -1,13 +1,10 @@
 #pragma once
 // The checkpoint of the IMEX step loops (imex-trapezoid, imex-cnab2, imex-sbdf2, imex-ark23):
-// checkpoint.bin in the run's output directory, everything the loop carries from one step to
-// the next, so that a resumed run continues with the same bits as one never interrupted.
-//
-// Layout (native byte order; a checkpoint is read back on the machine kind that wrote it):
-//   magic "SVIMEXCK", u32 format version, i64 step, f64 t, f64 dt, f64 projected,
-//   u64 n (values in the state), u32 length + bytes of the method's name,
-//   u32 vector count v, u32 scalar count k, k f64 scalars, v vectors of n f64 (LoopState's
-//   order), u64 FNV-1a checksum of every byte before it.
+// checkpoint.bin in the run's output directory in the SDK's time-stepper format
+// (solvent/io/checkpoint.hpp), holding everything the loop carries from one step to the
+// next, so that a resumed run continues with the same bits as one never interrupted.
+#include <solvent/io/checkpoint.hpp>
+
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -18,8 +15,6 @@
 namespace solvent::imex {
 
 inline constexpr const char* checkpoint_name = "checkpoint.bin";
-// Raised whenever the layout above changes: an older file is then refused by name.
-inline constexpr std::uint32_t checkpoint_version = 2;
 
 // What the step loop carries past the end of a step. The fixed-step methods keep all five
 // vectors: the trapezoid scheme needs only u, CNAB2 also N^{n-1} (explicit_now, evaluated on
@@ -48,13 +43,9 @@ struct LoopState {
   std::vector<const std::vector<double>*> kept() const;
 };
 
-// The bytes of `s`'s checkpoint for `method` run with time step `dt`.
+// The bytes of `s`'s checkpoint for `method` run with time step `dt`: the kept vectors, and
+// `projected` before the method's scalars.
 std::string checkpoint_bytes(const LoopState& s, std::string_view method, double dt);
-
-// The step of the checkpoint `file`, or nothing where there is no file. Throws
-// solvent::InputError naming the file where it is cut short before its header ends, is no
-// IMEX checkpoint or has another format version.
-std::optional<std::int64_t> checkpoint_step(const std::filesystem::path& file);
 
 // The loop state in `file`, checked against this run (its method, dt, the model's n values,
 // the vectors and scalars the method keeps); any damage or mismatch throws

@@ -68,7 +68,7 @@ std::optional<OperatorForm> ImexLoop::system_form(Model&) const {
 
 std::optional<std::int64_t> ImexLoop::checkpoint_step(
     const std::filesystem::path& dir) const {
-  return imex::checkpoint_step(dir / checkpoint_name);
+  return solvent::checkpoint_step(dir / checkpoint_name);
 }
 
 bool ImexLoop::accepts(Model& model, std::string& why) const {

@@ -66,11 +66,11 @@ head -c $((size - 100)) "$work/INT-stopped/checkpoint.bin" > "$work/cut/checkpoi
 refused "$work/cut" "cut/checkpoint.bin: a damaged checkpoint: $((size - 100)) bytes where its header says $size; rerun with --overwrite"
 # Cut inside its header.
 head -c 20 "$work/INT-stopped/checkpoint.bin" > "$work/cut/checkpoint.bin"
-refused "$work/cut" "cut/checkpoint.bin: a damaged checkpoint: 20 bytes, cut short before its 56-byte header ends; rerun with --overwrite"
+refused "$work/cut" "cut/checkpoint.bin: a damaged checkpoint: 20 bytes, cut short before its 48-byte header ends; rerun with --overwrite"
 # Another format version (the u32 after the 8-byte mark).
 cp -r "$work/INT-stopped" "$work/version"
 printf '\x63\x00\x00\x00' | dd of="$work/version/checkpoint.bin" bs=1 seek=8 conv=notrunc 2>/dev/null
-refused "$work/version" "version/checkpoint.bin: checkpoint format version 99, this build reads version 2; rerun with --overwrite"
+refused "$work/version" "version/checkpoint.bin: checkpoint format version 99, this build reads version 3; rerun with --overwrite"
 # One byte of the state flipped: the checksum finds it.
 cp -r "$work/INT-stopped" "$work/flipped"
 printf '\xff' | dd of="$work/flipped/checkpoint.bin" bs=1 seek=500 conv=notrunc 2>/dev/null

@@ -1,0 +1,56 @@
+#pragma once
+// A time stepper's checkpoint: everything its step loop carries from one step to the next
+// (the step, its time, some scalars and some state vectors of one length), so that a run
+// continued from it (`solvent run --resume`) takes the same steps with the same bits as a
+// run never interrupted. One format for every integrator that has no reason for its own
+// (the IMEX steppers, implicit-stencil7), so one reader is checked and fuzzed.
+//
+// Layout (native byte order; a checkpoint is read back on the machine kind that wrote it):
+//   mark "SVIMEXCK", u32 format version, i64 step, f64 t, f64 dt, u64 n (values in each
+//   vector), u32 length + bytes of the writer's name, u32 vector count v, u32 scalar
+//   count k, k f64 scalars, v vectors of n f64, u64 FNV-1a checksum of every byte before it.
+// The mark is the one the IMEX steppers' first format had, so that their older files are
+// refused by their version rather than as a stranger's file.
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace solvent {
+
+// Raised whenever the layout above changes: an older file is then refused by its version.
+inline constexpr std::uint32_t stepper_checkpoint_version = 3;
+
+struct StepperCheckpoint {
+  std::int64_t step = 0;  // the last step taken
+  double t = 0.0;         // the time it ended at
+  std::vector<double> scalars;
+  std::vector<std::vector<double>> vectors;  // all of one length
+};
+
+// What a run expects of the checkpoint it continues from.
+struct CheckpointShape {
+  std::string_view writer;  // the integrator, and whatever else must match (a rank)
+  double dt = 0.0;
+  std::size_t n = 0;        // values in each vector
+  std::size_t vectors = 0;
+  std::size_t scalars = 0;
+};
+
+// The bytes of `s`'s checkpoint as `writer` running with time step `dt` writes it.
+std::string checkpoint_bytes(const StepperCheckpoint& s, std::string_view writer, double dt);
+
+// The step of the checkpoint `file`, or nothing where there is no file. Throws
+// solvent::InputError naming the file where it is cut short before its header ends, is not
+// of this format or has another format version.
+std::optional<std::int64_t> checkpoint_step(const std::filesystem::path& file);
+
+// The checkpoint in `file`, checked whole (size, checksum) and against `expected`; any damage
+// or mismatch throws solvent::InputError naming the file and what is wrong, ending with the
+// way out (rerun with --overwrite).
+StepperCheckpoint read_checkpoint(const std::filesystem::path& file,
+                                  const CheckpointShape& expected);
+
+}  // namespace solvent

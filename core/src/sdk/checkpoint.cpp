@@ -1,0 +1,199 @@
+#include <solvent/errors.hpp>
+#include <solvent/io/checkpoint.hpp>
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+namespace solvent {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::array<char, 8> magic = {'S', 'V', 'I', 'M', 'E', 'X', 'C', 'K'};
+// mark, version, step, t, dt, n, name length: what checkpoint_step reads.
+constexpr std::size_t header_size = 8 + 4 + 8 + 8 + 8 + 8 + 4;
+// The most vectors a reader accepts before it checks the size they need: any integrator's
+// loop state is a handful of them.
+constexpr std::uint32_t max_vectors = 64;
+
+// FNV-1a: a bit flipped anywhere in the file is found, without a dependency for it.
+std::uint64_t checksum(std::string_view bytes) {
+  std::uint64_t h = 14695981039346656037ull;
+  for (const char c : bytes) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+template <class T>
+void put(std::string& out, const T& v) {
+  out.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
+
+void put(std::string& out, const std::vector<double>& v) {
+  out.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(double));
+}
+
+// Reads the fields in the order they were put; the caller has checked the size first.
+class Cursor {
+ public:
+  explicit Cursor(std::string_view bytes) : bytes_(bytes) {}
+  template <class T>
+  T get() {
+    T v;
+    std::memcpy(&v, bytes_.data() + at_, sizeof v);
+    at_ += sizeof v;
+    return v;
+  }
+  void get(std::vector<double>& v) {
+    std::memcpy(v.data(), bytes_.data() + at_, v.size() * sizeof(double));
+    at_ += v.size() * sizeof(double);
+  }
+  std::string_view get(std::size_t n) {
+    const auto s = bytes_.substr(at_, n);
+    at_ += n;
+    return s;
+  }
+
+ private:
+  std::string_view bytes_;
+  std::size_t at_ = 0;
+};
+
+struct Header {
+  std::int64_t step;
+  double t, dt;
+  std::uint64_t n;
+  std::uint32_t name_length;
+};
+
+// Every message ends with the way out: the run cannot be continued from this file.
+[[noreturn]] void refuse(const fs::path& file, const std::string& what) {
+  throw InputError(fmt::format("{}: {}; rerun with --overwrite", file.string(), what));
+}
+
+// The fixed header of `bytes`, the first bytes of `file`: mark and version checked first, so
+// that a file of another format or version is named as such rather than as damaged.
+Header parse_header(std::string_view bytes, const fs::path& file) {
+  if (bytes.size() < header_size)
+    refuse(file, fmt::format("a damaged checkpoint: {} bytes, cut short before its {}-byte "
+                             "header ends",
+                             bytes.size(), header_size));
+  Cursor in(bytes);
+  if (in.get(magic.size()) != std::string_view(magic.data(), magic.size()))
+    refuse(file,
+           "not a checkpoint of Solvent's time steppers (its first bytes are not the format's "
+           "mark)");
+  if (const auto version = in.get<std::uint32_t>(); version != stepper_checkpoint_version)
+    refuse(file, fmt::format("checkpoint format version {}, this build reads version {}", version,
+                             stepper_checkpoint_version));
+  Header h{};
+  h.step = in.get<std::int64_t>();
+  h.t = in.get<double>();
+  h.dt = in.get<double>();
+  h.n = in.get<std::uint64_t>();
+  h.name_length = in.get<std::uint32_t>();
+  return h;
+}
+
+// At most `limit` bytes of `file` (all of it by default).
+std::string read_bytes(const fs::path& file, std::streamsize limit = -1) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) refuse(file, "the checkpoint cannot be read (missing or not readable)");
+  if (limit < 0) return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  std::string bytes(static_cast<std::size_t>(limit), '\0');
+  in.read(bytes.data(), limit);
+  bytes.resize(static_cast<std::size_t>(in.gcount()));
+  return bytes;
+}
+
+}  // namespace
+
+std::string checkpoint_bytes(const StepperCheckpoint& s, std::string_view writer, double dt) {
+  const std::uint64_t n = s.vectors.empty() ? 0 : s.vectors.front().size();
+  std::string out(magic.data(), magic.size());
+  put(out, stepper_checkpoint_version);
+  put(out, s.step);
+  put(out, s.t);
+  put(out, dt);
+  put(out, n);
+  put(out, static_cast<std::uint32_t>(writer.size()));
+  out.append(writer);
+  put(out, static_cast<std::uint32_t>(s.vectors.size()));
+  put(out, static_cast<std::uint32_t>(s.scalars.size()));
+  put(out, s.scalars);
+  for (const auto& v : s.vectors) {
+    if (v.size() != n)
+      throw Error(fmt::format("{}: a checkpoint's vectors must be of one length ({} and {})",
+                              writer, n, v.size()));
+    put(out, v);
+  }
+  put(out, checksum(out));
+  return out;
+}
+
+std::optional<std::int64_t> checkpoint_step(const fs::path& file) {
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec)) return std::nullopt;
+  return parse_header(read_bytes(file, header_size), file).step;
+}
+
+StepperCheckpoint read_checkpoint(const fs::path& file, const CheckpointShape& expected) {
+  const std::string bytes = read_bytes(file);
+  const Header h = parse_header(bytes, file);
+  // The sizes the header promises, before anything past them is read.
+  const std::uint64_t counts_end = header_size + std::uint64_t(h.name_length) + 8;
+  if (h.n > bytes.size() || counts_end + sizeof(std::uint64_t) > bytes.size())
+    refuse(file, fmt::format("a damaged checkpoint: {} bytes where its header says it holds "
+                             "vectors of {} values",
+                             bytes.size(), h.n));
+  Cursor counts(std::string_view(bytes).substr(counts_end - 8));
+  const auto v = counts.get<std::uint32_t>();
+  const auto k = counts.get<std::uint32_t>();
+  if (v > max_vectors || k > bytes.size())
+    refuse(file,
+           fmt::format("a damaged checkpoint: it says it holds {} vectors and {} scalars", v, k));
+  const std::uint64_t expected_size =
+      counts_end + (k + v * h.n) * sizeof(double) + sizeof(std::uint64_t);
+  if (bytes.size() != expected_size)
+    refuse(file, fmt::format("a damaged checkpoint: {} bytes where its header says {}",
+                             bytes.size(), expected_size));
+  const std::string_view body(bytes.data(), bytes.size() - sizeof(std::uint64_t));
+  Cursor tail(std::string_view(bytes).substr(body.size()));
+  if (tail.get<std::uint64_t>() != checksum(body))
+    refuse(file, "a damaged checkpoint: its checksum does not match its contents");
+  Cursor in(body);
+  in.get(header_size);
+  const auto written_by = in.get(h.name_length);
+  if (written_by != expected.writer)
+    refuse(file, fmt::format("a checkpoint of {}, and this run is {}", written_by,
+                             expected.writer));
+  if (h.n != expected.n)
+    refuse(file, fmt::format("the checkpoint holds vectors of {} values, this run's have {}", h.n,
+                             expected.n));
+  if (h.dt != expected.dt)
+    refuse(file, fmt::format("the checkpoint was written with dt = {}, this run has dt = {}", h.dt,
+                             expected.dt));
+  // The writer matched, so a count that differs is the file's damage.
+  if (v != expected.vectors || k != expected.scalars)
+    refuse(file, fmt::format("a damaged checkpoint: {} vectors and {} scalars where {} keeps {} "
+                             "and {}",
+                             v, k, expected.writer, expected.vectors, expected.scalars));
+  in.get(8);
+  StepperCheckpoint s;
+  s.step = h.step;
+  s.t = h.t;
+  s.scalars.resize(k);
+  in.get(s.scalars);
+  s.vectors.assign(v, std::vector<double>(h.n));
+  for (auto& x : s.vectors) in.get(x);
+  return s;
+}
+
+}  // namespace solvent
