@@ -97,7 +97,11 @@ SOLVENT_HD void band_lu_substitute(const BandLu<T>& f, T* x, Stride stride) {
     std::size_t i = j + 1;
     T previous = x[j * s];  // x[i - 1]
     T before{};             // x[i - 2], once that is in the run
-    for (; i < n && pivot(i) == i; ++i) {
+    // Row i's pivot is read while row i - 1 is swept: read at the loop's test, it would put
+    // a second memory wait on every row's chain (on a GPU, where nothing is read ahead).
+    std::size_t pivot_i = i < n ? pivot(i) : i;
+    for (; i < n && pivot_i == i; ++i) {
+      const std::size_t pivot_next = i + 1 < n ? pivot(i + 1) : i + 1;
       T far = x[i * s];
       const std::size_t reach = lesser(kl, i - j);
       for (std::size_t k = reach; k >= 3; --k) far -= at(i, i - k) * x[(i - k) * s];
@@ -105,6 +109,7 @@ SOLVENT_HD void band_lu_substitute(const BandLu<T>& f, T* x, Stride stride) {
       before = previous;
       previous = minus_product(far, at(i, i - 1), previous);
       x[i * s] = previous;
+      pivot_i = pivot_next;
     }
     const std::size_t e = i;
     // What the run's last columns owe the rows from e on.
@@ -114,9 +119,13 @@ SOLVENT_HD void band_lu_substitute(const BandLu<T>& f, T* x, Stride stride) {
     j = e;
   }
   T next{}, after{};  // x[i + 1], x[i + 2]
+  // As the pivots above: row i's reach, which decides which of U's entries it reads, is read
+  // while row i + 1 is swept.
+  std::size_t reach_next = n > 0 ? std::size_t(f.u_reach[(n - 1) * s]) : 0;
   for (std::size_t i = n; i-- > 0;) {
+    const std::size_t reach = reach_next;
+    if (i > 0) reach_next = std::size_t(f.u_reach[(i - 1) * s]);
     T far = x[i * s];
-    const auto reach = std::size_t(f.u_reach[i * s]);
     for (std::size_t k = reach; k >= 3; --k) far -= at(i, i + k) * x[(i + k) * s];
     if (reach >= 2) far -= at(i, i + 2) * after;
     if (reach >= 1) far = minus_product(far, at(i, i + 1), next);
