@@ -20,6 +20,15 @@ struct Solve {
   std::shared_ptr<const GridBlock> block;
 };
 
+// Jacobi where the method takes a preconditioner (the Krylov solvers; MATM builds its own), on
+// the solver's device: a CUDA solver's vectors are in device memory, which the CPU jacobi
+// would read as host pointers.
+void set_jacobi(LinearSolver& solver, const std::string& name, const Communicator& comm) {
+  if (!solver.uses_preconditioner()) return;
+  const bool cuda = device_of(name, PluginKind::LinearSolver) == "cuda";
+  solver.set_preconditioner(make_preconditioner(cuda ? "jacobi-cuda" : "jacobi", {}, comm));
+}
+
 Solve solve(const std::string& name, const Settings& s, const Communicator& comm, long n) {
   const Settings model{{"n1", std::int64_t(n)}, {"n2", std::int64_t(n)}, {"n3", std::int64_t(n)}};
   Solve out;
@@ -29,11 +38,7 @@ Solve solve(const std::string& name, const Settings& s, const Communicator& comm
   out.b = std::get<std::vector<double>>(m->linear()->rhs());
   out.x.assign(out.b.size(), 0.0);
   auto solver = make_linear_solver(name, s, comm);
-  // Jacobi where the method takes a preconditioner (the Krylov solvers); MATM builds its own.
-  if (solver->uses_preconditioner()) {
-    const bool cuda = device_of(name, PluginKind::LinearSolver) == "cuda";
-    solver->set_preconditioner(make_preconditioner(cuda ? "jacobi-cuda" : "jacobi", {}, comm));
-  }
+  set_jacobi(*solver, name, comm);
   solver->setup(out.a);
   out.stats = solver->solve(std::span<const double>(out.b), std::span<double>(out.x));
   return out;
@@ -66,8 +71,7 @@ std::pair<CsrMatrix<double>, std::vector<double>> poisson_csr(long n) {
 SolveStats solve_csr(const std::string& name, const Settings& s, const Communicator& comm,
                      CsrMatrix<double> a, std::span<const double> b, std::span<double> x) {
   auto solver = make_linear_solver(name, s, comm);
-  if (solver->uses_preconditioner())
-    solver->set_preconditioner(make_preconditioner("jacobi", {}, comm));
+  set_jacobi(*solver, name, comm);
   solver->setup(std::make_shared<const Operator>(std::move(a)));
   return solver->solve(b, x);
 }

@@ -84,11 +84,12 @@ std::vector<std::string> distributed_linear_solver_problems(const std::string& n
                                                             long n = 12);
 
 // The same over a CSR matrix distributed by rows: that Poisson system as CSR, its rows split
-// over the ranks of `comm` by Scotch (partition_rows), solved with jacobi and compared with
-// the whole matrix's solve on one rank: converged to the tolerance (true residual), the
-// iterations within 10 % (and 2), the solution within 100 x tolerance (the split reorders the
-// sums, so it is never bit for bit). Throws what the solver throws at setup (a solver that
-// refuses a distributed matrix: UnsupportedOperator).
+// over the ranks of `comm` by Scotch (partition_rows), solved with the Jacobi preconditioner
+// of the solver's device (jacobi or jacobi-cuda) and compared with the whole matrix's solve on
+// one rank: converged to the tolerance (true residual), the iterations within 10 % (and 2), the
+// solution within 100 x tolerance (the split reorders the sums, so it is never bit for bit).
+// Throws what the solver throws at setup (a solver that refuses a distributed matrix:
+// UnsupportedOperator).
 std::vector<std::string> distributed_csr_problems(const std::string& name, const Settings& s,
                                                   const Communicator& comm, long n = 10);
 
