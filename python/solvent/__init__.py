@@ -23,7 +23,7 @@ from .errors import (ConfigError, DeviceUnavailableError, InputError, NotConverg
 from .results import Result, open  # noqa: A004 (solvent.open mirrors `solvent status DIR`)
 
 __version__ = _solvent.version
-__all__ = ["LinearSolver", "SolveInfo", "run", "open", "Result", "plugins", "describe",
+__all__ = ["LinearSolver", "SolveInfo", "run", "open", "Result", "plugins", "describe", "row_range",
            "SolventError", "ConfigError", "PluginError", "InputError", "SolverError",
            "NotConvergedError", "DeviceUnavailableError"]
 
@@ -53,6 +53,27 @@ class SolveInfo:
                 f"iterations={self.iterations}, true_residual={self.true_residual:.3g})")
 
 
+def _handle(comm):
+    # An mpi4py communicator as the core takes it: its Fortran handle, which names the same
+    # communicator in the MPI library that both load.
+    if comm is None:
+        return None
+    if not hasattr(comm, "py2f"):
+        raise ConfigError(f"comm: an mpi4py communicator (mpi4py.MPI.Comm), not a "
+                          f"{type(comm).__name__}")
+    return comm.py2f()
+
+
+def row_range(n, comm):
+    """The rows of an n-row matrix that this rank of `comm` passes to a distributed
+    LinearSolver.solve: range(first, last), contiguous, rank 0's first, the first n % size
+    ranks one row more (any contiguous split in rank order is accepted)."""
+    size, rank = comm.Get_size(), comm.Get_rank()
+    base, extra = divmod(n, size)
+    first = rank * base + min(rank, extra)
+    return range(first, first + base + (rank < extra))
+
+
 def _scalar_type(dtype):
     if np.issubdtype(dtype, np.complexfloating):
         return np.complex128
@@ -66,19 +87,27 @@ class LinearSolver:
     the TOML path checks them (an unknown key raises ConfigError naming it and the valid
     keys). The core's own keys of [linear_solver] (max_conversion_mib, verify_residual) are
     accepted too. `preconditioner`: a name, or a dict with "type" and its parameters, as a
-    [preconditioner] section.
+    [preconditioner] section. `comm`: an mpi4py communicator to solve over (every rank of
+    it calls solve together with its own rows, see solve); None: this process alone.
 
     solve(A, b) takes a scipy.sparse matrix (CSR used as given; CSC, COO and the others are
     converted to CSR by SciPy) or a dense 2-D NumPy array, real or complex, and returns
-    (x, SolveInfo). Copies: A's arrays are copied once into the core's storage (it owns its
-    arrays); b is read in place when it is C-contiguous of A's scalar type; x is a new array
-    the solver writes into directly. The GIL is released while the core sets up and solves.
+    (x, SolveInfo). Over a communicator of several ranks each rank passes its own rows: A
+    of shape (rows of this rank, n), b and x the same rows (row_range gives an even split);
+    the solution returned is this rank's rows of x.
+
+    Copies: A's arrays are copied once into the core's storage (its CsrMatrix owns its
+    arrays; a CSC, COO or dense A is converted first, one more copy; a distributed A's
+    columns are renumbered by the core); b is read in place when it is C-contiguous of A's
+    scalar type; x is a new array the solver writes into directly. The GIL is released
+    while the core sets up and solves, so other Python threads run meanwhile.
 
     A solve that did not converge, or whose recomputed residual contradicts a claimed
     convergence, raises NotConvergedError (carrying x and info) unless
     raise_on_failure=False, in which case info.converged says so."""
 
-    def __init__(self, type, preconditioner=None, **parameters):  # noqa: A002 (TOML's key)
+    def __init__(self, type, preconditioner=None, comm=None,  # noqa: A002 (TOML's key)
+                 **parameters):
         policy_keys = set(_solvent.policy_keys())
         core = {k: v for k, v in parameters.items() if k in policy_keys}
         own = {k: v for k, v in parameters.items() if k not in policy_keys}
@@ -97,7 +126,10 @@ class LinearSolver:
         self.type = type
         self.preconditioner = pc_name
         self.parameters = dict(parameters)
-        self._solver = _solvent.Solver(type, own, core, pc_name, pc_settings)
+        handle = _handle(comm)
+        self.comm = comm
+        self._distributed = comm is not None and comm.Get_size() > 1
+        self._solver = _solvent.Solver(type, own, core, pc_name, pc_settings, handle)
         tolerance = self._solver.tolerance
         self._residual_limit = (TOLERANCE_FACTOR * tolerance if tolerance is not None
                                 else DIRECT_RESIDUAL_LIMIT)
@@ -116,6 +148,21 @@ class LinearSolver:
             import scipy.sparse as sp
         except ImportError:
             sp = None
+        if self._distributed:
+            if sp is None:
+                raise SolverError("a distributed solve takes its rows as scipy.sparse (SciPy "
+                                  "is not installed)")
+            A = sp.csr_matrix(A)
+            if not A.has_canonical_format:
+                A = A.copy()
+                A.sum_duplicates()
+            if max(A.nnz, A.shape[1]) >= 2**31:
+                raise SolverError(f"{A.shape[1]} columns with {A.nnz} non-zeros on this rank: "
+                                  "the core's CSR has 32-bit indices")
+            self._solver.setup_rows(A.shape[1], np.ascontiguousarray(A.indptr, dtype=np.int32),
+                                    np.ascontiguousarray(A.indices, dtype=np.int64),
+                                    np.ascontiguousarray(A.data, dtype=scalar))
+            return
         if sp is not None and sp.issparse(A):
             A = A.tocsr()
             if not A.has_canonical_format:  # duplicates summed, columns sorted in each row
@@ -183,12 +230,14 @@ def _toml_value(value):
 
 
 def run(config, set=None, output=None, overwrite=False, progress=False,  # noqa: A002
-        base_dir=None):
+        base_dir=None, comm=None):
     """Runs one experiment as `solvent run` does and returns its Result (also on disk, in
     the output folder). `config`: a path to a TOML file, TOML text, or a dict of sections;
     text and dicts are read as a file "<string>" or "<dict>" in `base_dir` (default: the
     current folder), from which their relative paths resolve. `set`: {"section.key": value}
-    as --set; `output`: --output DIR; `overwrite`: --overwrite.
+    as --set; `output`: --output DIR; `overwrite`: --overwrite. `comm`: an mpi4py
+    communicator whose ranks run it together, as mpirun's would (every rank of it calls run
+    with the same arguments; rank 0 writes); None: the processes mpirun started, else one.
 
     Errors raise the classes of solvent.errors; Ctrl-C raises KeyboardInterrupt after the
     step in flight, with the outputs kept and the record saying "interrupted"."""
@@ -196,6 +245,9 @@ def run(config, set=None, output=None, overwrite=False, progress=False,  # noqa:
     base = os.path.abspath(base_dir or os.getcwd())
     text = None
     if _is_sweep(config):
+        if comm is not None:
+            raise ConfigError("comm: a sweep runs its members as processes of the solvent "
+                              "command, not on the caller's ranks; run it without comm")
         return _run_sweep(config, overrides, output, overwrite)
     if isinstance(config, dict):
         import toml
@@ -205,7 +257,7 @@ def run(config, set=None, output=None, overwrite=False, progress=False,  # noqa:
     else:
         path = os.fspath(config)
     summary = _solvent.run(path, text, overrides, None if output is None else os.fspath(output),
-                           overwrite, progress)
+                           overwrite, progress, _handle(comm))
     return open(summary["output_dir"])
 
 

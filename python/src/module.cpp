@@ -11,6 +11,7 @@
 #include <solvent/abi.hpp>
 #include <solvent/errors.hpp>
 #include <solvent/plugin_factory.hpp>
+#include <solvent/sparse/row_distribution.hpp>
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -72,16 +73,24 @@ solvent::plugins::Settings to_settings(const py::dict& d) {
   return s;
 }
 
-// A linear solver made by name, with its preconditioner, and the operator it was last set
-// up with (kept alive: the solver holds it by pointer, and the true residual is computed on
-// it after every solve).
+// The ranks of an mpi4py communicator (its Fortran handle, Comm.py2f()); none: one rank.
+std::shared_ptr<const solvent::Communicator> ranks_of(const std::optional<std::int64_t>& handle) {
+  if (!handle) return {};
+  return solvent::communicator_of(*handle);
+}
+
+// A linear solver made by name, with its preconditioner, the ranks it solves over, and the
+// operator it was last set up with (kept alive: the solver holds it by pointer, and the
+// true residual is computed on it after every solve).
 class Solver {
  public:
   Solver(const std::string& name, const py::dict& settings, const py::dict& core,
-         const std::optional<std::string>& pc_name, const py::dict& pc_settings)
-      : name_(name) {
+         const std::optional<std::string>& pc_name, const py::dict& pc_settings,
+         const std::optional<std::int64_t>& comm)
+      : name_(name), comm_(ranks_of(comm)) {
     const auto own = to_settings(settings);
-    solver_ = solvent::plugins::make_linear_solver(name, own);
+    const solvent::Communicator& ranks = comm_ ? *comm_ : solvent::single_rank();
+    solver_ = solvent::plugins::make_linear_solver(name, own, ranks);
     // The tolerance the solver stops at, where it has one: given, else its schema's default.
     for (const auto& spec : solvent::plugins::schema_of(name, solvent::PluginKind::LinearSolver))
       if (spec.name == "tolerance") {
@@ -98,7 +107,7 @@ class Solver {
         throw solvent::ConfigError({fmt::format(
             "linear solver '{}' applies no preconditioner; preconditioner '{}' would be ignored",
             name, *pc_name)});
-      pc_ = solvent::plugins::make_preconditioner(*pc_name, to_settings(pc_settings));
+      pc_ = solvent::plugins::make_preconditioner(*pc_name, to_settings(pc_settings), ranks);
       solver_->set_preconditioner(pc_);
     }
   }
@@ -114,6 +123,36 @@ class Solver {
     a.col_idx.assign(col_idx.data(), col_idx.data() + col_idx.size());
     a.values.assign(values.data(), values.data() + values.size());
     setup(std::make_shared<const solvent::Operator>(std::move(a)));
+  }
+
+  // This rank's rows of a matrix of `global_rows` rows spread over the solver's ranks, as
+  // the core's row distribution takes them: each rank a contiguous run of rows, rank 0's
+  // first, columns numbered globally. The core renumbers them (own unknowns, then ghosts),
+  // so the arrays are copied whatever their layout.
+  template <class T>
+  void setup_rows(std::size_t global_rows, const Array<std::int32_t>& row_ptr,
+                  const Array<std::int64_t>& col_idx, const Array<T>& values) {
+    if (!comm_) throw solvent::SolverError(fmt::format(
+        "linear solver '{}': rows of a distributed matrix, but no communicator", name_));
+    const std::size_t mine = std::size_t(row_ptr.size()) - 1;
+    std::vector<int> owner;
+    std::shared_ptr<const solvent::Operator> op;
+    {
+      py::gil_scoped_release unlocked;
+      const auto counts = comm_->gather_all(std::to_string(mine));
+      for (std::size_t r = 0; r < counts.size(); ++r)
+        owner.insert(owner.end(), std::stoull(counts[r]), int(r));
+      // Every rank holds every count, so every rank refuses together.
+      if (owner.size() != global_rows)
+        throw solvent::SolverError(fmt::format(
+            "the ranks hold {} rows together, but A has {} (each rank passes its own rows: "
+            "solvent.row_range gives them)", owner.size(), global_rows));
+      op = std::make_shared<const solvent::Operator>(solvent::distributed_rows<T>(
+          global_rows, owner, {row_ptr.data(), mine + 1},
+          {col_idx.data(), std::size_t(col_idx.size())},
+          {values.data(), std::size_t(values.size())}, *comm_));
+    }
+    setup(std::move(op));
   }
 
   template <class T>
@@ -189,6 +228,9 @@ class Solver {
   }
 
   std::string name_;
+  // Declared before what uses it: the solver, the preconditioner and a distributed
+  // operator hold it by reference.
+  std::shared_ptr<const solvent::Communicator> comm_;
   std::shared_ptr<solvent::LinearSolver> solver_;
   std::shared_ptr<solvent::Preconditioner> pc_;
   std::shared_ptr<const solvent::Operator> op_;
@@ -274,8 +316,11 @@ py::dict list_plugins(const std::vector<std::filesystem::path>& first) {
 // file (its relative paths resolve from the file's folder).
 py::dict run(const std::filesystem::path& config, const std::optional<std::string>& text,
              const std::vector<std::string>& overrides,
-             const std::optional<std::filesystem::path>& output, bool overwrite, bool progress) {
+             const std::optional<std::filesystem::path>& output, bool overwrite, bool progress,
+             const std::optional<std::int64_t>& comm) {
+  const auto ranks = ranks_of(comm);
   solvent::RunOptions opt;
+  opt.comm = ranks.get();
   opt.config = config;
   opt.overrides = overrides;
   opt.output_dir = output;
@@ -336,11 +381,14 @@ PYBIND11_MODULE(_solvent, m) {
 
   py::class_<Solver>(m, "Solver")
       .def(py::init<const std::string&, const py::dict&, const py::dict&,
-                    const std::optional<std::string>&, const py::dict&>(),
+                    const std::optional<std::string>&, const py::dict&,
+                    const std::optional<std::int64_t>&>(),
            py::arg("name"), py::arg("settings"), py::arg("core"), py::arg("preconditioner"),
-           py::arg("preconditioner_settings"))
+           py::arg("preconditioner_settings"), py::arg("comm"))
       .def("setup_csr", &Solver::setup_csr<double>)
       .def("setup_csr", &Solver::setup_csr<complex>)
+      .def("setup_rows", &Solver::setup_rows<double>)
+      .def("setup_rows", &Solver::setup_rows<complex>)
       .def("setup_dense", &Solver::setup_dense<double>)
       .def("setup_dense", &Solver::setup_dense<complex>)
       // No conversion of x: the solution is written into the caller's array itself.
@@ -363,5 +411,5 @@ PYBIND11_MODULE(_solvent, m) {
   m.def("describe", &describe, py::arg("name"));
   m.def("plugins", &list_plugins, py::arg("path"));
   m.def("run", &run, py::arg("config"), py::arg("text"), py::arg("overrides"), py::arg("output"),
-        py::arg("overwrite"), py::arg("progress"));
+        py::arg("overwrite"), py::arg("progress"), py::arg("comm"));
 }

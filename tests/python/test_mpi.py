@@ -1,6 +1,7 @@
 """`mpirun -n 2 python3 script.py`: a run from Python over two ranks writes the files the
 command writes over two ranks, byte for byte (the record aside), whether the core starts MPI
 or mpi4py started it first (the core then neither starts nor ends it)."""
+import json
 import os
 import subprocess
 import sys
@@ -32,3 +33,77 @@ def test_a_run_over_two_ranks_from_python_equals_the_commands(tmp_path, first):
     said = "".join(two_ranks(sys.executable, "-c", script).stdout.split())
     assert said == "22"
     assert_same_files(tmp_path / "py", tmp_path / "cli")
+
+
+def test_a_run_on_a_communicator_of_mpi4py_equals_the_commands(tmp_path):
+    # Each rank alone (Split by rank), then both with their order reversed: the runs are the
+    # command's on one rank and on two, whichever world rank is the communicator's rank 0.
+    sets = [f"--set={k}={v}" for k, v in SMALL_GRID.items()]
+    subprocess.run([COMMAND, "run", POISSON, *sets, "--output", str(tmp_path / "cli1")],
+                   env=ENV, check=True, capture_output=True)
+    two_ranks(COMMAND, "run", POISSON, *sets, "--output", str(tmp_path / "cli2"))
+    script = ("from mpi4py import MPI\nimport solvent\n"
+              "w = MPI.COMM_WORLD\n"
+              f"alone = solvent.run({POISSON!r}, set={SMALL_GRID!r}, comm=w.Split(w.rank), "
+              f"output={str(tmp_path)!r} + f'/alone{{w.rank}}')\n"
+              f"both = solvent.run({POISSON!r}, set={SMALL_GRID!r}, "
+              f"comm=w.Split(0, w.size - 1 - w.rank), output={str(tmp_path / 'both')!r})\n"
+              "print(alone.record['host']['ranks'], both.record['host']['ranks'])\n")
+    said = two_ranks(sys.executable, "-c", script).stdout.split()
+    assert sorted(said) == ["1", "1", "2", "2"]
+    assert_same_files(tmp_path / "alone0", tmp_path / "cli1")
+    assert_same_files(tmp_path / "alone1", tmp_path / "cli1")
+    assert_same_files(tmp_path / "both", tmp_path / "cli2")
+
+
+# A nonsymmetric system (convection-diffusion in 1-D plus random couplings), each rank
+# passing its rows; x gathered and compared with spsolve, and with the same solver on one
+# rank. Rank 0 prints, for each rank (mpirun may join two ranks' lines): iterations,
+# converged, the differences from spsolve and from the solve on one rank, the true residual
+# reported and NumPy's.
+DISTRIBUTED_SOLVE = """
+import json
+import numpy as np, scipy.sparse as sp, scipy.sparse.linalg as spla
+from mpi4py import MPI
+import solvent
+w = MPI.COMM_WORLD
+n = 300
+rng = np.random.default_rng(7)
+A = (sp.diags([-1.3, 2.6, -0.7], [-1, 0, 1], shape=(n, n))
+     + 0.05 * sp.random(n, n, density=0.01, random_state=rng)).tocsr()
+b = rng.standard_normal(n) + ({scalar} 0)
+rows = solvent.row_range(n, w)
+solver = solvent.LinearSolver("{solver}", preconditioner="{pc}", tolerance=1e-11, comm=w)
+x, info = solver.solve(A[rows.start:rows.stop], b[rows.start:rows.stop])
+whole = np.concatenate(w.allgather(x))
+alone, _ = solvent.LinearSolver("{solver}", preconditioner="{pc}", tolerance=1e-11).solve(A, b)
+mine = [info.iterations, info.converged, np.max(np.abs(whole - spla.spsolve(A.tocsc(), b))),
+        np.max(np.abs(whole - alone)), info.true_residual,
+        np.linalg.norm(b - A @ whole) / np.linalg.norm(b)]
+every = w.gather([float(v) for v in mine], root=0)
+if w.rank == 0:
+    print(json.dumps(every))
+"""
+
+
+@pytest.mark.parametrize("solver,pc,scalar", [("bicgstab", "jacobi", ""), ("tfqmr", "ilu0", "1j *")])
+def test_a_linear_solve_over_two_ranks_of_mpi4py_agrees_with_spsolve(solver, pc, scalar):
+    out = two_ranks(sys.executable, "-c",
+                    DISTRIBUTED_SOLVE.format(solver=solver, pc=pc, scalar=scalar)).stdout
+    ranks = json.loads(out)
+    assert len(ranks) == 2
+    # Both ranks took the same iterations and report the same true residual, bit for bit.
+    assert ranks[0][0] == ranks[1][0] and ranks[0][4] == ranks[1][4]
+    for iterations, converged, from_spsolve, from_alone, true_residual, numpy_residual in ranks:
+        assert iterations >= 1 and converged == 1.0
+        assert from_spsolve < 1e-8 and from_alone < 1e-8
+        assert true_residual <= 1e-10
+        assert numpy_residual == pytest.approx(true_residual, rel=1e-3, abs=1e-14)
+
+
+def test_a_communicator_that_is_not_one_is_refused():
+    done = subprocess.run([sys.executable, "-c", "import solvent\n"
+                           "solvent.LinearSolver('cg', comm=3)"],
+                          env=ENV, capture_output=True, text=True)
+    assert "solvent.errors.ConfigError: comm: an mpi4py communicator (mpi4py.MPI.Comm), not a int" \
+        in done.stderr

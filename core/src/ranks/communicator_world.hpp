@@ -2,6 +2,9 @@
 // The run's communicator, for the core: MPI_COMM_WORLD when started by mpirun, else one rank.
 #include <solvent/communicator.hpp>
 
+#include <cstdint>
+#include <memory>
+
 namespace solvent {
 
 // Initialises MPI on first use where the process was started by mpirun.
@@ -9,9 +12,15 @@ const Communicator& world();
 // MPI_Finalize, at the end of main (after it, world() must not be used); where an operation
 // between the ranks was left unfinished, MPI_Abort with `code` (the process's exit code).
 void finish_world(int code = 1);
-// Ends every rank of a run of several with `code` (MPI_Abort); returns in a run of one.
-void abort_world(int code);
+// Ends every rank of `comm` with `code` where it has several (MPI_Abort on it; Open MPI
+// ends the whole job); returns where it has one.
+void abort_ranks(const Communicator& comm, int code);
 bool built_with_mpi();
+// The ranks of an MPI communicator that a program embedding Solvent started MPI for and
+// chose (mpi4py's Comm.py2f() gives `fortran_handle`, MPI_Comm_c2f's value): a run or a
+// solve on a part of its world. The core neither starts nor ends MPI for it. ConfigError
+// where MPI is not running, the handle is MPI_COMM_NULL, or Solvent was built without MPI.
+std::shared_ptr<const Communicator> communicator_of(std::int64_t fortran_handle);
 
 }  // namespace solvent
 

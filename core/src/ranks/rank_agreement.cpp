@@ -104,7 +104,7 @@ void end_all_ranks(const Communicator& comm, int code, const std::string& what) 
   if (comm.rank() != 0) std::this_thread::sleep_for(std::chrono::seconds(3));
   std::fprintf(stderr, "error: rank %d: %s\n", comm.rank(), what.c_str());
   std::fflush(stderr);
-  abort_world(code);
+  abort_ranks(comm, code);
   std::_Exit(code);
 }
 

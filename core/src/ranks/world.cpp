@@ -62,41 +62,42 @@ std::chrono::duration<double> wait_limit(int rank) {
   std::_Exit(2);
 }
 
-class MpiWorld final : public Communicator {
+// The ranks of one MPI communicator: the world's, or one that a program embedding Solvent
+// gives (a part of its world, from mpi4py). Operations run on a duplicate of it, so that
+// none of them ever matches a message of the program's own.
+class MpiRanks final : public Communicator {
  public:
-  MpiWorld() {
-    // A program that embeds Solvent (Python with mpi4py) may have started MPI already: the
-    // core then uses it and leaves ending it to that program.
-    int started = 0;
-    MPI_Initialized(&started);
-    owns_mpi_ = started == 0;
-    int provided = 0;
-    // FUNNELED: OpenMP threads compute, only the main thread calls MPI.
-    if (owns_mpi_)
-      check(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+  // `owns_mpi`: this object started MPI (the world, where no one had) and ends it.
+  MpiRanks(MPI_Comm given, bool owns_mpi) : owns_mpi_(owns_mpi) {
+    check(MPI_Comm_dup(given, &comm_), "MPI_Comm_dup");
     // Errors are returned, not fatal, so that they become a solvent::Error with a message.
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
-    MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(comm_, &rank_);
+    MPI_Comm_size(comm_, &size_);
     limit_ = wait_limit(rank_);
     MPI_Comm node;
-    check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node),
+    check(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node),
           "MPI_Comm_split_type");
     MPI_Comm_rank(node, &local_rank_);
     MPI_Comm_free(&node);
-    check(MPI_Comm_dup(MPI_COMM_WORLD, &status_), "MPI_Comm_dup");
+    check(MPI_Comm_dup(comm_, &status_), "MPI_Comm_dup");
 #if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
     // Built with CUDA support is not enough: the library loaded at run time must say so.
     device_memory_ = MPIX_Query_cuda_support() == 1;
 #endif
   }
-  ~MpiWorld() override {
+  ~MpiRanks() override {
+    // After the embedding program ended MPI (mpi4py at the interpreter's exit) nothing may
+    // be freed; MPI freed it.
     int ended = 0;
     MPI_Finalized(&ended);
     if (ended != 0) return;
     MPI_Comm_free(&status_);
+    MPI_Comm_free(&comm_);
     if (owns_mpi_) MPI_Finalize();
   }
+  MpiRanks(const MpiRanks&) = delete;
+  MpiRanks& operator=(const MpiRanks&) = delete;
 
   int rank() const override { return rank_; }
   int size() const override { return size_; }
@@ -104,7 +105,7 @@ class MpiWorld final : public Communicator {
   bool device_memory() const override { return device_memory_; }
   void barrier() const override {
     MPI_Request r;
-    check(MPI_Ibarrier(MPI_COMM_WORLD, &r), "MPI_Ibarrier");
+    check(MPI_Ibarrier(comm_, &r), "MPI_Ibarrier");
     wait({&r, 1}, "MPI_Barrier", -1);
   }
 
@@ -119,22 +120,22 @@ class MpiWorld final : public Communicator {
   void max(std::span<double> values) const override {
     MPI_Request r;
     check(MPI_Iallreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_DOUBLE,
-                         MPI_MAX, MPI_COMM_WORLD, &r),
+                         MPI_MAX, comm_, &r),
           "MPI_Allreduce");
     wait({&r, 1}, "MPI_Allreduce (maximum over ranks)", -1);
   }
   void broadcast(std::string& bytes, int root) const override {
     unsigned long long n = bytes.size();
     MPI_Request r;
-    check(MPI_Ibcast(&n, 1, MPI_UNSIGNED_LONG_LONG, root, MPI_COMM_WORLD, &r), "MPI_Bcast");
+    check(MPI_Ibcast(&n, 1, MPI_UNSIGNED_LONG_LONG, root, comm_, &r), "MPI_Bcast");
     wait({&r, 1}, "MPI_Bcast", root);
     bytes.resize(n);
-    check(MPI_Ibcast(bytes.data(), static_cast<int>(n), MPI_CHAR, root, MPI_COMM_WORLD, &r),
+    check(MPI_Ibcast(bytes.data(), static_cast<int>(n), MPI_CHAR, root, comm_, &r),
           "MPI_Bcast");
     wait({&r, 1}, "MPI_Bcast", root);
   }
   std::vector<std::string> gather_all(const std::string& mine) const override {
-    return gather_on(MPI_COMM_WORLD, mine);
+    return gather_on(comm_, mine);
   }
   // The ranks' statuses, on a communicator of their own: a rank whose step failed gathers
   // here while the others may still wait in an operation of the world's, which this gather
@@ -160,9 +161,9 @@ class MpiWorld final : public Communicator {
                 std::span<std::byte> receive) const override {
     MPI_Request r[2];
     check(MPI_Irecv(receive.data(), static_cast<int>(receive.size()), MPI_BYTE, peer, 0,
-                    MPI_COMM_WORLD, &r[0]),
+                    comm_, &r[0]),
           "MPI_Irecv");
-    check(MPI_Isend(send.data(), static_cast<int>(send.size()), MPI_BYTE, peer, 0, MPI_COMM_WORLD,
+    check(MPI_Isend(send.data(), static_cast<int>(send.size()), MPI_BYTE, peer, 0, comm_,
                     &r[1]),
           "MPI_Isend");
     wait(r, "MPI_Sendrecv (halo exchange)", peer);
@@ -172,10 +173,10 @@ class MpiWorld final : public Communicator {
     for (std::size_t k = 0; k < transfers.size(); ++k) {
       const auto& t = transfers[k];
       check(MPI_Irecv(t.receive.data(), static_cast<int>(t.receive.size()), MPI_BYTE, t.peer, 0,
-                      MPI_COMM_WORLD, &r[2 * k]),
+                      comm_, &r[2 * k]),
             "MPI_Irecv");
       check(MPI_Isend(t.send.data(), static_cast<int>(t.send.size()), MPI_BYTE, t.peer, 0,
-                      MPI_COMM_WORLD, &r[2 * k + 1]),
+                      comm_, &r[2 * k + 1]),
             "MPI_Isend");
     }
     wait(r, "MPI_Sendrecv (ghost exchange)", transfers.size() == 1 ? transfers[0].peer : -1);
@@ -184,18 +185,18 @@ class MpiWorld final : public Communicator {
   void send(int peer, std::span<const std::byte> bytes) const override {
     MPI_Request r;
     check(MPI_Isend(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, peer, 1,
-                    MPI_COMM_WORLD, &r),
+                    comm_, &r),
           "MPI_Send");
     wait({&r, 1}, "MPI_Send", peer);
   }
   void receive(int peer, std::span<std::byte> bytes) const override {
     MPI_Request r;
     check(MPI_Irecv(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, peer, 1,
-                    MPI_COMM_WORLD, &r),
+                    comm_, &r),
           "MPI_Recv");
     wait({&r, 1}, "MPI_Recv", peer);
   }
-  [[noreturn]] void abort(int code) const { MPI_Abort(MPI_COMM_WORLD, code); std::_Exit(code); }
+  [[noreturn]] void abort(int code) const { MPI_Abort(comm_, code); std::_Exit(code); }
 
  private:
   static constexpr int failed_tag = 7;
@@ -227,7 +228,7 @@ class MpiWorld final : public Communicator {
     std::vector<double> all(values.size() * static_cast<std::size_t>(size_));
     MPI_Request r;
     check(MPI_Iallgather(values.data(), static_cast<int>(values.size()), MPI_DOUBLE, all.data(),
-                         static_cast<int>(values.size()), MPI_DOUBLE, MPI_COMM_WORLD, &r),
+                         static_cast<int>(values.size()), MPI_DOUBLE, comm_, &r),
           "MPI_Allgather");
     wait({&r, 1}, "MPI_Allgather (sum over ranks)", -1);
     return all;
@@ -271,10 +272,11 @@ class MpiWorld final : public Communicator {
     }
   }
   std::chrono::duration<double> limit_{};
+  MPI_Comm comm_ = MPI_COMM_NULL;
   MPI_Comm status_ = MPI_COMM_NULL;
   int rank_ = 0, size_ = 1, local_rank_ = 0;
   bool device_memory_ = false;
-  bool owns_mpi_ = true;
+  bool owns_mpi_ = false;
 };
 
 // Started by mpirun (OpenMPI, or any PMI/PMIx launcher)? A process started alone does not
@@ -304,11 +306,27 @@ bool started_by_embedding_program() {
   return size > 1;
 }
 
-std::unique_ptr<MpiWorld>& mpi_world() {
-  static std::unique_ptr<MpiWorld> world =
-      launched_by_mpirun() || started_by_embedding_program() ? std::make_unique<MpiWorld>()
-                                                             : nullptr;
+// The world's ranks. A program that embeds Solvent (Python with mpi4py) may have started
+// MPI already: the core then uses it and leaves ending it to that program.
+std::unique_ptr<MpiRanks> make_world() {
+  int started = 0;
+  MPI_Initialized(&started);
+  if (started == 0) {
+    int provided = 0;
+    // FUNNELED: OpenMP threads compute, only the main thread calls MPI.
+    check(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+  }
+  return std::make_unique<MpiRanks>(MPI_COMM_WORLD, started == 0);
+}
+
+std::unique_ptr<MpiRanks>& mpi_world() {
+  static std::unique_ptr<MpiRanks> world =
+      launched_by_mpirun() || started_by_embedding_program() ? make_world() : nullptr;
   return world;
+}
+
+const MpiRanks* mpi_ranks_of(const Communicator& comm) {
+  return dynamic_cast<const MpiRanks*>(&comm);
 }
 #endif
 
@@ -337,23 +355,44 @@ void finish_world(int code) {
 
 std::vector<std::string> gather_status(const Communicator& comm, const std::string& mine) {
 #ifdef SOLVENT_HAVE_MPI
-  if (const auto& w = mpi_world(); w && &comm == w.get()) return w->gather_status(mine);
+  if (const auto* m = mpi_ranks_of(comm)) return m->gather_status(mine);
 #endif
   return comm.gather_all(mine);
 }
 
 void announce_failure(const Communicator& comm) {
 #ifdef SOLVENT_HAVE_MPI
-  if (const auto& w = mpi_world(); w && &comm == w.get()) w->announce_failure();
+  if (const auto* m = mpi_ranks_of(comm)) m->announce_failure();
 #endif
   (void)comm;
 }
 
-void abort_world(int code) {
+void abort_ranks(const Communicator& comm, int code) {
 #ifdef SOLVENT_HAVE_MPI
-  if (const auto& w = mpi_world(); w && w->size() > 1) w->abort(code);
+  if (const auto* m = mpi_ranks_of(comm); m && m->size() > 1) m->abort(code);
 #endif
+  (void)comm;
   (void)code;
+}
+
+std::shared_ptr<const Communicator> communicator_of(std::int64_t fortran_handle) {
+#ifdef SOLVENT_HAVE_MPI
+  int started = 0, ended = 0;
+  MPI_Initialized(&started);
+  MPI_Finalized(&ended);
+  if (started == 0 || ended != 0)
+    throw ConfigError({"comm: MPI is not running (start it first, e.g. with `from mpi4py "
+                       "import MPI`)"});
+  const MPI_Comm given = MPI_Comm_f2c(static_cast<MPI_Fint>(fortran_handle));
+  if (given == MPI_COMM_NULL)
+    throw ConfigError({"comm: MPI_COMM_NULL (a rank that Split left out of every part) has "
+                       "no ranks to run on"});
+  return std::make_shared<MpiRanks>(given, false);
+#else
+  (void)fortran_handle;
+  throw ConfigError({"comm: this Solvent was built without MPI (libopenmpi-dev), so it runs "
+                     "on one rank only; pass no communicator"});
+#endif
 }
 
 bool built_with_mpi() {

@@ -212,7 +212,7 @@ void close_record(RunRecord& record, CsvObserver& csv, const PhaseTimer& timer,
 RunSummary run_experiment(const RunOptions& opt, const IntegratorCall& call) {
   const auto wall_start = std::chrono::steady_clock::now();
   auto log = core_logger();
-  const Communicator& comm = world();
+  const Communicator& comm = opt.comm != nullptr ? *opt.comm : world();
   const bool root = comm.rank() == 0;
   // Rank 0 speaks for the run; the others say only what fails on them.
   if (!root) log->set_level(spdlog::level::err);

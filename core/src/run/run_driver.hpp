@@ -29,6 +29,10 @@ struct RunOptions {
   // in a copy, and a key's position says where its relative paths start and where its
   // problems are reported.
   std::function<ConfigDocument()> document;
+  // The ranks the run goes over; null: the world (the processes mpirun started, else one).
+  // A program embedding Solvent passes a part of its world (communicator_of); it outlives
+  // the run.
+  const Communicator* comm = nullptr;
 };
 
 struct RunSummary {
