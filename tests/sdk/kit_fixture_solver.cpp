@@ -1,8 +1,9 @@
 // A Jacobi solver for dense and matrix-free real systems — preconditioned Richardson
 // iteration x += M^{-1} (b - A x), M the diagonal unless the core gives it a preconditioner —
-// built once honest and once with each of the flaws the conformance kit must catch
-// (KIT_FLAW): a kit that passes any of the flawed builds would let a plugin report success
-// on a wrong answer, or declare what it cannot do.
+// honest by default and, with `flaw`, broken in one of the ways the conformance kit must
+// catch: a kit that passes any of the flawed solvers would let a plugin report success on a
+// wrong answer, or declare what it cannot do. One library for all of them: the flaw is a
+// setting, not a build.
 #include <solvent/solvent.hpp>
 
 #include <cmath>
@@ -11,25 +12,16 @@
 
 namespace {
 
-enum Flaw {
-  honest,
-  always_converged,
-  zero_residual,
-  claims_every_form,
-  never_converges,
-  refuses_matrix_free,
-  ignores_preconditioner
-};
-
 class JacobiFixture : public solvent::LinearSolver {
  public:
   explicit JacobiFixture(const solvent::PluginContext& ctx)
-      : tolerance_(ctx.params.real("tolerance")),
+      : flaw_(ctx.params.string("flaw")),
+        tolerance_(ctx.params.real("tolerance")),
         max_iterations_(ctx.params.integer("max_iterations")) {}
 
   std::vector<solvent::OperatorForm> forms() const override {
     using solvent::OperatorKind, solvent::ScalarKind;
-    if (KIT_FLAW != claims_every_form)
+    if (flaw_ != "claims-every-form")
       return {{OperatorKind::Dense, ScalarKind::Real},
               {OperatorKind::MatrixFree, ScalarKind::Real}};
     std::vector<solvent::OperatorForm> all;
@@ -44,8 +36,8 @@ class JacobiFixture : public solvent::LinearSolver {
   void setup_impl(std::shared_ptr<const solvent::Operator> op) override {
     const bool dense = std::holds_alternative<solvent::DenseMatrix<double>>(*op);
     const bool matrix_free = std::holds_alternative<solvent::MatrixFree<double>>(*op);
-    // The flawed builds declare forms above that they cannot handle here.
-    if (matrix_free && KIT_FLAW == refuses_matrix_free)
+    // The flawed ones declare forms above that they cannot handle here.
+    if (matrix_free && flaw_ == "refuses-matrix-free")
       throw solvent::UnsupportedOperator("jacobi fixture: no matrix-free operators after all");
     if (!dense && !matrix_free)
       throw solvent::UnsupportedOperator(
@@ -69,12 +61,12 @@ class JacobiFixture : public solvent::LinearSolver {
     std::vector<double> r(n), z(n);
     solvent::SolveStats s;
     const double bnorm = norm(b);
-    const auto* pc = KIT_FLAW == ignores_preconditioner ? nullptr : preconditioner();
+    const auto* pc = flaw_ == "ignores-preconditioner" ? nullptr : preconditioner();
     for (s.iterations = 0;; ++s.iterations) {
       residual(b, x, r);
       s.residual = norm(r) / bnorm;
       if (s.iterations == max_iterations_ ||
-          (s.residual <= tolerance_ && KIT_FLAW != never_converges))
+          (s.residual <= tolerance_ && flaw_ != "never-converges"))
         break;
       if (pc)
         pc->apply(std::span<const double>(r), std::span<double>(z));
@@ -82,9 +74,9 @@ class JacobiFixture : public solvent::LinearSolver {
         for (std::size_t i = 0; i < n; ++i) z[i] = r[i] / diagonal_[i];
       for (std::size_t i = 0; i < n; ++i) x[i] += z[i];
     }
-    s.converged = s.residual <= tolerance_ && KIT_FLAW != never_converges;
-    if (KIT_FLAW == always_converged) s.converged = true;
-    if (KIT_FLAW == zero_residual) s.residual = 0.0;
+    s.converged = s.residual <= tolerance_ && flaw_ != "never-converges";
+    if (flaw_ == "always-converged") s.converged = true;
+    if (flaw_ == "zero-residual") s.residual = 0.0;
     s.status = s.converged ? "converged" : "max_iterations";
     return s;
   }
@@ -102,6 +94,7 @@ class JacobiFixture : public solvent::LinearSolver {
     for (std::size_t i = 0; i < r.size(); ++i) r[i] = b[i] - r[i];
   }
 
+  std::string flaw_;
   double tolerance_;
   std::int64_t max_iterations_;
   std::shared_ptr<const solvent::Operator> op_;
@@ -109,11 +102,16 @@ class JacobiFixture : public solvent::LinearSolver {
 };
 
 solvent::Schema schema() {
-  return {solvent::ParamSpec::real("tolerance", 1e-10, "relative residual to reach").above(0.0),
+  return {solvent::ParamSpec::choice("flaw", "none",
+                                     {"none", "always-converged", "zero-residual",
+                                      "claims-every-form", "never-converges",
+                                      "refuses-matrix-free", "ignores-preconditioner"},
+                                     "the flaw built in (none: an honest solver)"),
+          solvent::ParamSpec::real("tolerance", 1e-10, "relative residual to reach").above(0.0),
           solvent::ParamSpec::integer("max_iterations", 1000, "iterations at most").at_least(1)};
 }
 
 }  // namespace
 
 SOLVENT_PLUGIN(solvent::describe_linear_solver<JacobiFixture>(
-    KIT_FIXTURE_NAME, "1.0.0", "Jacobi iteration, a conformance-kit fixture", &schema))
+    "kit-jacobi", "1.0.0", "Jacobi iteration, a conformance-kit fixture", &schema))

@@ -113,8 +113,10 @@ std::vector<std::string> integrator_problems(const std::string& name, const Sett
 // What a model promises before anything runs, checked on the core families it offers:
 // - an ImexProblem: its layout has components and points; the initial state, of the layout's
 //   size, is finite and inside the declared ranges (one range per component, or none); the
-//   linear operator is square, of that size, and finite; an exact state at t = 0 (where it
-//   gives one) is the initial state;
+//   linear operator is square, of that size, and finite; an exact state (where it gives
+//   one) is the initial state at t = 0 and solves u' = Lin u + N(u, t): its time derivative
+//   (finite differences around t = 0.003) minus Lin u + N(u, t) is below `tolerance` (at
+//   least 1e-8) of the largest of those terms;
 // - a LinearProblem: the matrix is finite and square, the right-hand side finite and of its
 //   size, form() is the matrix's form, and an exact solution (where it gives one) has that
 //   size and a relative residual ||b - A x|| / ||b|| below `tolerance`. The default 1e-3
