@@ -25,5 +25,6 @@ Command add_validate_command(CLI::App& app);               // solvent validate F
 Command add_plugins_command(CLI::App& app);                // solvent plugins [--path DIR]...
 Command add_describe_command(CLI::App& app);               // solvent describe NAME
 Command add_status_command(CLI::App& app);                 // solvent status DIR
+Command add_verify_command(CLI::App& app, const Args& argv);  // solvent verify DIR
 
 }  // namespace solvent::cli

@@ -34,6 +34,9 @@ usage:
                                   its member N alone; a --set of a swept key fixes that key
   solvent run --resume DIR        continue a checkpointed run, or a sweep's unfinished members
   solvent status DIR              what DIR holds, how its run ended, whether it can be resumed
+  solvent verify DIR [--member N] [--keep]
+                                  rerun what DIR records (same config, rank and thread counts)
+                                  and compare every output byte for byte, timings and logs aside
   solvent validate FILE [--set section.key=value]...
   solvent plugins [--path DIR]... [--markdown]  list plugins found, and why any library was skipped
   solvent describe NAME           parameters of a plugin, or of a section (run, output, sweep,
@@ -49,6 +52,7 @@ Plugins are searched in the config's [plugins] path, then SOLVENT_PLUGIN_PATH
 
 exit codes: 0 success, 1 other error, 2 configuration error, 3 plugin error,
 4 malformed input file, 5 solver failure, 6 not converged or diverged, 7 no device,
+8 (status) the run died without closing its record, 9 (verify) the rerun differs,
 130 / 143 interrupted by SIGINT / SIGTERM (outputs up to the last step kept);
 a sweep: 0 when every member completed, else 100 + the number that failed (at most 125)
 )";
@@ -155,6 +159,7 @@ int parse_and_run(int argc, char** argv) {
                                                     solvent::cli::add_plugins_command(app),
                                                     solvent::cli::add_describe_command(app),
                                                     solvent::cli::add_status_command(app),
+                                                    solvent::cli::add_verify_command(app, all),
                                                     {help, [] {
                                                        std::fputs(usage, stdout);
                                                        return 0;

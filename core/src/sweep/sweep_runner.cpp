@@ -38,8 +38,7 @@ std::optional<toml::table> sweep_record(const fs::path& dir) {
   return std::nullopt;
 }
 
-// The sweep's file and --set overrides: as given, or, with --resume, as its record says,
-// the file unchanged since (its members would otherwise differ from those that ran).
+// The sweep's file and --set overrides: as given, or, with --resume, as its record says.
 std::pair<fs::path, std::vector<std::string>> sweep_source(const RunOptions& opt) {
   if (!opt.resume) return {opt.config, opt.overrides};
   if (!opt.config.empty() || !opt.overrides.empty())
@@ -47,21 +46,8 @@ std::pair<fs::path, std::vector<std::string>> sweep_source(const RunOptions& opt
         {fmt::format("--resume {}: a sweep continues as it was started; give no "
                      "FILE and no --set",
                      opt.resume->string())});
-  const auto record = *sweep_record(*opt.resume);
-  const fs::path file = record["run"]["config"].value_or(std::string());
-  std::vector<std::string> overrides;
-  if (const auto* a = record["run"]["overrides"].as_array())
-    for (const auto& o : *a) overrides.push_back(o.value_or(std::string()));
-  std::error_code ec;
-  if (!fs::exists(file, ec))
-    throw ConfigError({fmt::format("--resume {}: the sweep's file {} no longer exists",
-                                   opt.resume->string(), file.string())});
-  if (sha256_of_file(file) != record["run"]["config_sha256"].value_or(std::string()))
-    throw ConfigError({fmt::format(
-        "--resume {}: {} changed since the sweep started, so its members would not be the "
-        "ones that ran; rerun with --overwrite",
-        opt.resume->string(), file.string())});
-  return {file, overrides};
+  return recorded_sweep_source(*opt.resume, "--resume " + opt.resume->string(),
+                               "rerun with --overwrite");
 }
 
 std::string members_text(const std::vector<std::size_t>& members, std::size_t all) {
@@ -154,6 +140,27 @@ void serve_members(MemberDispatch& dispatch, MemberExecutor& executor) {
 }
 
 }  // namespace
+
+std::pair<fs::path, std::vector<std::string>> recorded_sweep_source(const fs::path& dir,
+                                                                   const std::string& who,
+                                                                   const std::string& remedy) {
+  const auto record = sweep_record(dir);
+  if (!record) throw ConfigError({fmt::format("{}: {} holds no sweep's record", who, dir.string())});
+  const fs::path file = (*record)["run"]["config"].value_or(std::string());
+  std::vector<std::string> overrides;
+  if (const auto* a = (*record)["run"]["overrides"].as_array())
+    for (const auto& o : *a) overrides.push_back(o.value_or(std::string()));
+  std::error_code ec;
+  if (!fs::exists(file, ec))
+    throw ConfigError(
+        {fmt::format("{}: the sweep's file {} no longer exists", who, file.string())});
+  if (sha256_of_file(file) != (*record)["run"]["config_sha256"].value_or(std::string()))
+    throw ConfigError({fmt::format(
+        "{}: {} changed since the sweep started, so its members would not be the ones that "
+        "ran; {}",
+        who, file.string(), remedy)});
+  return {file, overrides};
+}
 
 bool is_sweep(const RunOptions& opt) {
   bool sweep = false;

@@ -35,6 +35,12 @@ std::string check_members(const SweepPlan& plan);
 SweepPlan agreed_sweep_plan(const Communicator& comm, const std::filesystem::path& file,
                             const std::vector<std::string>& overrides);
 
+// The file and --set overrides that the sweep recorded in `dir` ran, the file unchanged
+// since (its members would otherwise differ from those that ran): for --resume and
+// `solvent verify`. `who` begins each message, `remedy` ends the one for a changed file.
+std::pair<std::filesystem::path, std::vector<std::string>> recorded_sweep_source(
+    const std::filesystem::path& dir, const std::string& who, const std::string& remedy);
+
 // What a sweep's output directory holds, for `solvent status`.
 struct SweepState {
   std::string mode;
