@@ -2,14 +2,16 @@
 // impose, then the uptake on the vessel nodes. A step touches the tips and the vessel nodes
 // only, so it runs on one thread. Over several ranks it decides the tips on its block and
 // takes the others' decisions from their ranks before resolving. In the continuous mode a
-// step is the update of n, f and c at every node, serially (the reference the CUDA engine's
-// speed-up is measured against).
+// step is the update of n, f and c at every node of the block, serially (the reference the
+// CUDA engine's speed-up is measured against), and over several ranks the exchange of the
+// layer around the block (WindowHalo).
 #include <solvent_stencil3d/stencil_engine.hpp>
 #include "src/rank_blocks.hpp"
 #include "src/step_plan.hpp"
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <vector>
 
 namespace solvent::stencil3d {
@@ -17,7 +19,7 @@ namespace {
 
 class CpuEngine final : public StencilEngine {
  public:
-  explicit CpuEngine(const Communicator& comm) : comm_(comm) {}
+  CpuEngine(const Communicator& comm, const GridBlocks* blocks) : comm_(comm), blocks_(blocks) {}
 
   void load(const SimulationState& s) override {
     s_ = s;
@@ -29,6 +31,8 @@ class CpuEngine final : public StencilEngine {
     n_new_.assign(s_.n.size(), 0.0);
     f_new_.assign(s_.n.empty() ? 0 : s_.f.size(), 0.0);
     c_new_.assign(s_.n.empty() ? 0 : s_.c.size(), 0.0);
+    halo_.reset();
+    if (!s_.n.empty() && comm_.size() > 1) halo_.emplace(*blocks_, comm_, s_.window, 3);
   }
 
   void step() override {
@@ -56,14 +60,19 @@ class CpuEngine final : public StencilEngine {
   void field_step() {
     const auto u = continuous_step(s_.p, s_.dt);
     const auto g = solvent::angiogenesis_3d::grid_of(s_.p);
-    for (std::int32_t k = 0; k < g.nz; ++k)
-      for (std::int32_t j = 0; j < g.ny; ++j)
-        for (std::int32_t i = 0; i < g.nx; ++i)
-          continuous_node(u, g, i, j, k, s_.n.data(), s_.f.data(), s_.c.data(), n_new_.data(),
-                          f_new_.data(), c_new_.data());
+    const Box& b = s_.block;
+    for (std::int32_t k = b.offset[2]; k < b.offset[2] + b.extent[2]; ++k)
+      for (std::int32_t j = b.offset[1]; j < b.offset[1] + b.extent[1]; ++j)
+        for (std::int32_t i = b.offset[0]; i < b.offset[0] + b.extent[0]; ++i)
+          continuous_node(u, g, s_.window, i, j, k, s_.n.data(), s_.f.data(), s_.c.data(),
+                          n_new_.data(), f_new_.data(), c_new_.data());
     s_.n.swap(n_new_);
     s_.f.swap(f_new_);
     s_.c.swap(c_new_);
+    if (halo_) {
+      double* const fields[] = {s_.n.data(), s_.f.data(), s_.c.data()};
+      halo_->exchange(fields);
+    }
   }
 
   void tip_phase() {
@@ -111,6 +120,8 @@ class CpuEngine final : public StencilEngine {
   }
 
   const Communicator& comm_;
+  const GridBlocks* blocks_;
+  std::optional<WindowHalo> halo_;  // continuous mode over several ranks
   SimulationState s_;
   std::vector<std::int32_t> target_, met_, site_;
   std::vector<std::int64_t> outcome_;
@@ -119,8 +130,9 @@ class CpuEngine final : public StencilEngine {
 
 }  // namespace
 
-std::unique_ptr<StencilEngine> make_cpu_engine(const Communicator& comm) {
-  return std::make_unique<CpuEngine>(comm);
+std::unique_ptr<StencilEngine> make_cpu_engine(const Communicator& comm,
+                                               const GridBlocks* blocks) {
+  return std::make_unique<CpuEngine>(comm, blocks);
 }
 
 }  // namespace solvent::stencil3d

@@ -154,7 +154,7 @@ __global__ void vessel_kernel(VesselUptake u, Grid g, Box window,
 // or, with z_march, one thread per column (i, j), marching along z through its nodes.
 // Bounded for 1024 threads, the largest shapes (16x16x4, 64x4x4): compiled for fewer, its
 // registers made those launches fail with "too many resources requested" on an H100.
-__global__ void __launch_bounds__(1024) continuous_kernel(ContinuousStep u, Grid g, bool z_march,
+__global__ void __launch_bounds__(1024) continuous_kernel(ContinuousStep u, Grid g, Box window, bool z_march,
                                   const double* __restrict__ n, const double* __restrict__ f,
                                   const double* __restrict__ c, double* __restrict__ n_new,
                                   double* __restrict__ f_new, double* __restrict__ c_new) {
@@ -165,7 +165,7 @@ __global__ void __launch_bounds__(1024) continuous_kernel(ContinuousStep u, Grid
   const std::int32_t end = z_march ? g.nz : (first < g.nz ? first + 1 : first);
   if (i >= g.nx || j >= g.ny) return;
   for (std::int32_t k = first; k < end; ++k)
-    continuous_node(u, g, i, j, k, n, f, c, n_new, f_new, c_new);
+    continuous_node(u, g, window, i, j, k, n, f, c, n_new, f_new, c_new);
 }
 
 // The continuous mode with a shared plane ("tiled"): a tile of TX x TY threads marches
@@ -346,8 +346,9 @@ class CudaEngine final : public StencilEngine {
     } else {
       const dim3 grid(cover(g.nx, block.x), cover(g.ny, block.y),
                       blocks_.z_march ? 1u : cover(g.nz, block.z));
-      continuous_kernel<<<grid, block>>>(u, g, blocks_.z_march, n_.data(), f_.data(), c_.data(),
-                                         n_new_.data(), f_new_.data(), c_new_.data());
+      continuous_kernel<<<grid, block>>>(u, g, host_.window, blocks_.z_march, n_.data(), f_.data(),
+                                         c_.data(), n_new_.data(), f_new_.data(),
+                                         c_new_.data());
       check_launch("continuous_kernel");
     }
     std::swap(n_, n_new_);

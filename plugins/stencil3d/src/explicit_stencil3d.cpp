@@ -110,26 +110,33 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
   solvent::PhaseTimer own_timer;
   solvent::PhaseTimer& timer = ctx.timer ? *ctx.timer : own_timer;
   const solvent::Communicator& comm = *ctx.comm;
-  // Over several ranks: the model's blocks (docs/architecture.md, "The hybrid stencil over
-  // ranks"); each rank writes its block of the fields, and rank 0 the checkpoint and the
-  // PNG from the whole state it gathers.
+  // Over several ranks: the model's blocks (docs/architecture.md, "The stencil over
+  // ranks"); each rank checks and writes its block of the fields, and rank 0 writes the
+  // checkpoint and the PNG from the whole state it gathers.
   const auto* blocks = solvent::family<solvent::angiogenesis_3d::BlocksFamily>(model);
   if (comm.size() > 1 && !blocks)
     throw solvent::Error("explicit-stencil3d: over several ranks the model must give its blocks");
-  const bool root = comm.rank() == 0;
   const bool continuous = p.mode == solvent::angiogenesis_3d::Mode::Continuous;
-  if (continuous && comm.size() > 1)
-    throw solvent::ConfigError({fmt::format(
-        "model.mode = \"continuous\" runs on one rank (this run has {}); run it without "
-        "mpirun or use mode = \"hybrid\"",
-        comm.size())});
+  if (continuous && comm.size() > 1) {
+    // Every rank refuses together where any rank would run the CUDA engine.
+    double cuda_ranks[] = {device_ == solvent::RankDevice::Cuda ? 1.0 : 0.0};
+    comm.max(cuda_ranks);
+    if (cuda_ranks[0] > 0.0)
+      throw solvent::ConfigError({fmt::format(
+          "model.mode = \"continuous\" runs on one rank on the CUDA engine (this run has {}); "
+          "run it without mpirun, on the CPU (integrator.device = \"cpu\") or use mode = "
+          "\"hybrid\"",
+          comm.size())});
+  }
 
   // This rank's part of the state: the whole grid on one rank; over several, its window
-  // (decide() reads owner within density_radius of a tip and f, c one node away). Every
+  // (decide() reads owner within density_radius of a tip and f, c one node away; the
+  // continuous update n, f and c one node away). Every
   // rank reads its part of a checkpoint from the file itself: each has read the run's
   // config.toml from the same folder.
   const Box grid = whole_grid(solvent::angiogenesis_3d::grid_of(p));
-  const int depth = static_cast<int>(std::max<std::int64_t>(1, p.density_radius));
+  const int depth =
+      continuous ? 1 : static_cast<int>(std::max<std::int64_t>(1, p.density_radius));
   const Box block = blocks ? block_box(*blocks, comm.rank()) : grid;
   const Box window = blocks ? window_box(*blocks, comm.rank(), depth) : grid;
   SimulationState state;
@@ -140,15 +147,12 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
                          block, window);
   }
 
-  // The checks of the whole state: over several ranks rank 0 alone refuses, and its
-  // failure ends the others.
-  StabilityLimit limit{0.0, ""};
-  with_whole_state(state, blocks, comm, [&](const SimulationState& whole) {
-    check_fields(whole);
-    limit = stability_limit(whole, threads);
-  });
+  // The checks of the whole state, each rank on its block: every rank reaches the same
+  // verdict, and all of them refuse together.
+  check_fields(state, comm);
+  const StabilityLimit limit = stability_limit(state, threads, comm);
   facts_ = {{"dt_limit", fmt::format("{:.6g}", limit.dt)}, {"dt_limit_reason", limit.reason}};
-  if (root && dt > limit.dt) {
+  if (dt > limit.dt) {
     const auto message = fmt::format(
         "integrator.dt = {:g} exceeds the explicit stability limit {:.6g} of this grid and state "
         "({}); use dt <= {:.6g} or set integrator.force_dt = true",
@@ -168,7 +172,7 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
         "explicit-stencil3d: device = \"cuda\" but this build has no CUDA support");
 #endif
   } else {
-    engine = make_cpu_engine(comm);
+    engine = make_cpu_engine(comm, blocks);
   }
   facts_.emplace_back("device", engine->device_name());
   if (comm.size() > 1) {
@@ -235,21 +239,22 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
     if (snapshot || checkpoint) {
       auto scope = timer.measure("output");
       engine->store(state);
-      with_whole_state(state, blocks, comm, [&](const SimulationState& whole) {
-        check_fields(whole);
-        // The step limit again, on the fields the vessels have changed since the start.
-        const auto now = stability_limit(whole, threads);
-        dt_limit_min = std::min(dt_limit_min, now.dt);
-        if (dt > now.dt && log)
-          log->warn(
-              "explicit-stencil3d: at step {} dt = {:g} exceeds the step limit {:.6g} of "
-              "the current state ({})",
-              step, dt, now.dt, now.reason);
-        if (checkpoint)
-          write_file_atomic(ctx.output_dir / checkpoint_name, checkpoint_bytes(whole));
-        if (last && !continuous && q_.boolean("png"))
-          write_file_atomic(ctx.output_dir / "network.png", network_png(whole));
-      });
+      check_fields(state, comm);
+      // The step limit again, on the fields the vessels have changed since the start.
+      const auto now = stability_limit(state, threads, comm);
+      dt_limit_min = std::min(dt_limit_min, now.dt);
+      if (dt > now.dt && log)
+        log->warn(
+            "explicit-stencil3d: at step {} dt = {:g} exceeds the step limit {:.6g} of "
+            "the current state ({})",
+            step, dt, now.dt, now.reason);
+      const bool png = last && !continuous && q_.boolean("png");
+      if (checkpoint || png)
+        with_whole_state(state, blocks, comm, [&](const SimulationState& whole) {
+          if (checkpoint)
+            write_file_atomic(ctx.output_dir / checkpoint_name, checkpoint_bytes(whole));
+          if (png) write_file_atomic(ctx.output_dir / "network.png", network_png(whole));
+        });
       // The fields by the ranks that hold them, through the core's writer.
       if (snapshot && ctx.fields) {
         write_fields(state, *ctx.fields);

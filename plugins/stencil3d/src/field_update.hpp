@@ -9,6 +9,24 @@
 
 namespace solvent::stencil3d {
 
+// The seven array indices of the stencil at global node (i, j, k) in an array laid out as
+// `window` (the whole grid on one rank: solvent::angiogenesis_3d::neighbours), with the grid's
+// mirror ghosts: over ranks a face neighbour on another rank's block is in the window's
+// ghost layer, and the mirror node of a grid face is in the block or that layer.
+SOLVENT_HD inline solvent::angiogenesis_3d::Neighbours window_neighbours(const Grid& g,
+                                                                        const Box& window,
+                                                                        std::int32_t i,
+                                                                        std::int32_t j,
+                                                                        std::int32_t k) {
+  using solvent::angiogenesis_3d::mirror_above;
+  using solvent::angiogenesis_3d::mirror_below;
+  const std::int32_t sx = 1, sy = window.extent[0], sz = window.extent[0] * window.extent[1];
+  const std::int32_t c = window.index(i, j, k);
+  return {{c, c + (mirror_below(i) - i) * sx, c + (mirror_above(i, g.nx) - i) * sx,
+           c + (mirror_below(j) - j) * sy, c + (mirror_above(j, g.ny) - j) * sy,
+           c + (mirror_below(k) - k) * sz, c + (mirror_above(k, g.nz) - k) * sz}};
+}
+
 SOLVENT_HD inline solvent::angiogenesis_3d::Stencil gather(
     const double* v, const solvent::angiogenesis_3d::Neighbours& nb) {
   return {{v[nb.m[0]], v[nb.m[1]], v[nb.m[2]], v[nb.m[3]], v[nb.m[4]], v[nb.m[5]], v[nb.m[6]]}};
@@ -65,12 +83,13 @@ SOLVENT_HD inline NodeValues continuous_update(const ContinuousStep& u,
           c.v[0] - u.k_eta * n0 * c.v[0]};
 }
 
-// The update of node (i, j, k) of the grid from the old fields into the new ones.
-SOLVENT_HD inline void continuous_node(const ContinuousStep& u, const Grid& g, std::int32_t i,
-                                       std::int32_t j, std::int32_t k, const double* n,
-                                       const double* f, const double* c, double* n_new,
-                                       double* f_new, double* c_new) {
-  const auto nb = solvent::angiogenesis_3d::neighbours(g, i, j, k);
+// The update of global node (i, j, k) from the old fields into the new ones, all laid out
+// as `window`.
+SOLVENT_HD inline void continuous_node(const ContinuousStep& u, const Grid& g, const Box& window,
+                                       std::int32_t i, std::int32_t j, std::int32_t k,
+                                       const double* n, const double* f, const double* c,
+                                       double* n_new, double* f_new, double* c_new) {
+  const auto nb = window_neighbours(g, window, i, j, k);
   const NodeValues v = continuous_update(u, gather(n, nb), gather(c, nb), gather(f, nb));
   n_new[nb.m[0]] = v.n;
   f_new[nb.m[0]] = v.f;

@@ -27,8 +27,10 @@ std::vector<T> cut(const Box& part, const Box& from, const std::vector<T>& v) {
   return out;
 }
 
-// A rank's block of f, c and owner, one after another, as bytes.
-constexpr std::size_t bytes_per_node = 2 * sizeof(double) + sizeof(std::int32_t);
+// A rank's block of f, c, n (continuous mode) and owner, one after another, as bytes.
+std::size_t bytes_per_node(const SimulationState& s) {
+  return (s.n.empty() ? 2 : 3) * sizeof(double) + sizeof(std::int32_t);
+}
 
 template <class T>
 std::byte* put(std::byte* at, const std::vector<T>& v) {
@@ -86,10 +88,11 @@ std::optional<SimulationState> gather_whole(const SimulationState& part, const G
   const int me = comm.rank();
   if (me != 0) {
     const Box b = block_box(blocks, me);
-    std::vector<std::byte> bytes(static_cast<std::size_t>(b.size()) * bytes_per_node);
+    std::vector<std::byte> bytes(static_cast<std::size_t>(b.size()) * bytes_per_node(part));
     std::byte* at = bytes.data();
     at = put(at, cut(b, part.window, part.f));
     at = put(at, cut(b, part.window, part.c));
+    if (!part.n.empty()) at = put(at, cut(b, part.window, part.n));
     put(at, cut(b, part.window, part.owner));
     comm.exchange(0, bytes, {});
     return std::nullopt;
@@ -100,26 +103,30 @@ std::optional<SimulationState> gather_whole(const SimulationState& part, const G
   whole.f.assign(size, 0.0);
   whole.c.assign(size, 0.0);
   whole.owner.assign(size, -1);
+  if (!part.n.empty()) whole.n.assign(size, 0.0);
   whole.window = whole.block = all;
   for (int r = 0; r < comm.size(); ++r) {
     const Box b = block_box(blocks, r);
-    const auto n = static_cast<std::size_t>(b.size());
-    std::vector<double> f(n), c(n);
-    std::vector<std::int32_t> owner(n);
+    const auto nodes = static_cast<std::size_t>(b.size());
+    std::vector<double> f(nodes), c(nodes), n(part.n.empty() ? 0 : nodes);
+    std::vector<std::int32_t> owner(nodes);
     if (r == 0) {
       f = cut(b, part.window, part.f);
       c = cut(b, part.window, part.c);
+      if (!n.empty()) n = cut(b, part.window, part.n);
       owner = cut(b, part.window, part.owner);
     } else {
-      std::vector<std::byte> bytes(n * bytes_per_node);
+      std::vector<std::byte> bytes(nodes * bytes_per_node(part));
       comm.exchange(r, {}, bytes);
       const std::byte* at = bytes.data();
       at = take(at, f);
       at = take(at, c);
+      if (!n.empty()) at = take(at, n);
       take(at, owner);
     }
     copy_box(b, b, f.data(), all, whole.f.data());
     copy_box(b, b, c.data(), all, whole.c.data());
+    if (!n.empty()) copy_box(b, b, n.data(), all, whole.n.data());
     copy_box(b, b, owner.data(), all, whole.owner.data());
   }
   return whole;
@@ -150,6 +157,68 @@ std::int32_t share_decisions(const Communicator& comm, std::int32_t tips, std::i
     }
   }
   return total;
+}
+
+WindowHalo::WindowHalo(const GridBlocks& blocks, const Communicator& comm, const Box& window,
+                       int fields)
+    : comm_(comm), window_(window), fields_(fields) {
+  const Box block = block_box(blocks, comm.rank());
+  const auto peers = blocks.neighbours(comm.rank());
+  for (int a = 0; a < 3; ++a) {
+    std::size_t at = 0;
+    for (int side = 0; side < 2; ++side) {
+      const int peer = peers[static_cast<std::size_t>(2 * a + side)];
+      if (peer < 0) continue;
+      // Along the axes done before this one the slab spans the window, along the others
+      // the block; along this one it is one layer: the block's last, and the one beyond.
+      Slab slab{peer, block, block, at};
+      for (int b = 0; b < a; ++b) {
+        slab.send.offset[b] = slab.receive.offset[b] = window.offset[b];
+        slab.send.extent[b] = slab.receive.extent[b] = window.extent[b];
+      }
+      const std::int32_t last = side == 0 ? block.offset[a] : block.offset[a] + block.extent[a] - 1;
+      slab.send.offset[a] = last;
+      slab.receive.offset[a] = side == 0 ? last - 1 : last + 1;
+      slab.send.extent[a] = slab.receive.extent[a] = 1;
+      at += static_cast<std::size_t>(fields) * static_cast<std::size_t>(slab.send.size());
+      slabs_[static_cast<std::size_t>(a)].push_back(slab);
+    }
+    values_[static_cast<std::size_t>(a)] = at;
+  }
+  const std::size_t most = *std::max_element(values_.begin(), values_.end());
+  send_.resize(most);
+  receive_.resize(most);
+}
+
+void WindowHalo::transfer(int axis, std::span<const double> send, std::span<double> receive) const {
+  std::vector<Communicator::Transfer> transfers;
+  for (const Slab& slab : slabs(axis)) {
+    const std::size_t values =
+        static_cast<std::size_t>(fields_) * static_cast<std::size_t>(slab.send.size());
+    transfers.push_back({slab.peer, std::as_bytes(send.subspan(slab.at, values)),
+                         std::as_writable_bytes(receive.subspan(slab.at, values))});
+  }
+  comm_.exchange(transfers);
+}
+
+void WindowHalo::exchange(std::span<double* const> fields) {
+  for (int a = 0; a < 3; ++a) {
+    for (const Slab& slab : slabs(a)) {
+      double* out = send_.data() + slab.at;
+      for (double* field : fields) {
+        copy_box(slab.send, window_, field, slab.send, out);
+        out += slab.send.size();
+      }
+    }
+    transfer(a, send_, receive_);
+    for (const Slab& slab : slabs(a)) {
+      const double* in = receive_.data() + slab.at;
+      for (double* field : fields) {
+        copy_box(slab.receive, slab.receive, in, window_, field);
+        in += slab.receive.size();
+      }
+    }
+  }
 }
 
 std::int64_t segments_between_blocks(const SimulationState& s, const GridBlocks& blocks) {

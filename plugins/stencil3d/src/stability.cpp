@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <string>
 #include <vector>
 
 #ifdef _OPENMP
@@ -19,26 +21,34 @@
 
 namespace solvent::stencil3d {
 
-StabilityLimit stability_limit(const SimulationState& s, int threads) {
+StabilityLimit stability_limit(const SimulationState& s, int threads, const Communicator& comm) {
   const auto g = solvent::angiogenesis_3d::grid_of(s.p);
-  double centre = 1e300;
+  const bool continuous = s.p.mode == solvent::angiogenesis_3d::Mode::Continuous;
+  const Box& b = s.block;
+  double centre = 1e300, n_max = continuous ? 0.0 : 1.0;
 #ifdef _OPENMP
   const int team = threads > 0 ? threads : omp_get_max_threads();
 #else
   (void)threads;
 #endif
-#pragma omp parallel for collapse(2) reduction(min : centre) num_threads(team)
-  for (std::int32_t k = 0; k < g.nz; ++k)
-    for (std::int32_t j = 0; j < g.ny; ++j)
-      for (std::int32_t i = 0; i < g.nx; ++i) {
-        const auto nb = solvent::angiogenesis_3d::neighbours(g, i, j, k);
+#pragma omp parallel for collapse(2) reduction(min : centre) reduction(max : n_max) \
+    num_threads(team)
+  for (std::int32_t k = b.offset[2]; k < b.offset[2] + b.extent[2]; ++k)
+    for (std::int32_t j = b.offset[1]; j < b.offset[1] + b.extent[1]; ++j)
+      for (std::int32_t i = b.offset[0]; i < b.offset[0] + b.extent[0]; ++i) {
+        const auto nb = window_neighbours(g, s.window, i, j, k);
         centre = std::min(centre, solvent::angiogenesis_3d::centre_step_limit(
                                       s.p, gather(s.c.data(), nb), gather(s.f.data(), nb)));
+        if (continuous) n_max = std::max(n_max, s.n[static_cast<std::size_t>(nb.m[0])]);
       }
+  // Over the ranks' blocks: a minimum and a maximum are exact, so every rank count gives
+  // the limit of one process.
+  double extremes[] = {-centre, n_max};
+  comm.max(extremes);
+  centre = -extremes[0];
+  n_max = extremes[1];
   // The uptake runs at rate max(gamma, eta) n: n = 1 on the vessel nodes of the hybrid mode,
   // the largest n in the continuous one.
-  const bool continuous = s.p.mode == solvent::angiogenesis_3d::Mode::Continuous;
-  const double n_max = continuous ? *std::max_element(s.n.begin(), s.n.end()) : 1.0;
   const double uptake_rate = std::max(s.p.gamma, s.p.eta) * n_max;
   const double uptake = uptake_rate > 0.0 ? 1.0 / uptake_rate : 1e300;
   if (centre <= uptake)
@@ -50,7 +60,16 @@ StabilityLimit stability_limit(const SimulationState& s, int threads) {
                              : "k max(gamma, eta) <= 1 (vessel uptake of f and c)"};
 }
 
-void check_fields(const SimulationState& s) {
+namespace {
+
+// The first value of the block that fails its field's range, in the order one process checks
+// (c, f, n, each in the grid's node order): its place in that order and the message.
+struct Fault {
+  std::int64_t order;
+  std::string message;
+};
+
+std::optional<Fault> first_fault(const SimulationState& s) {
   const auto g = solvent::angiogenesis_3d::grid_of(s.p);
   // Rounding may leave a value an ulp outside a bound it tends to.
   const double slack = 1e-12;
@@ -69,21 +88,46 @@ void check_fields(const SimulationState& s) {
   const char* cells =
       "a weight of the n update is negative (P0 < 0: reduce dt; P1..P6 < 0 where taxis "
       "outweighs diffusion over a cell: refine h)";
+  const Box& b = s.block;
+  std::int64_t order = 0;
   for (const Field& field :
        {Field{"c", s.c, 0.0, 1.0, uptake}, Field{"f", s.f, 0.0, f_max, uptake},
-        Field{"n", s.n, 0.0, std::numeric_limits<double>::infinity(), cells}})
-    for (std::size_t m = 0; m < field.v.size(); ++m) {
-      const double v = field.v[m];
-      if (std::isfinite(v) && v >= field.lower - slack && v <= field.upper + slack) continue;
-      std::int32_t i, j, k;
-      g.coordinates(static_cast<std::int32_t>(m), i, j, k);
-      throw solvent::DivergenceError(fmt::format(
-          "explicit-stencil3d: at step {} (t = {:.6g}) {} = {:g} at node ({}, {}, {}) is {} "
-          "[{:g}, {:g}]; {}",
-          s.step, static_cast<double>(s.step) * s.dt, field.name, v, i, j, k,
-          std::isfinite(v) ? "outside its range" : "not finite, range", field.lower,
-          field.upper, field.cause));
-    }
+        Field{"n", s.n, 0.0, std::numeric_limits<double>::infinity(), cells}}) {
+    if (field.v.empty()) continue;
+    for (std::int32_t k = b.offset[2]; k < b.offset[2] + b.extent[2]; ++k)
+      for (std::int32_t j = b.offset[1]; j < b.offset[1] + b.extent[1]; ++j)
+        for (std::int32_t i = b.offset[0]; i < b.offset[0] + b.extent[0]; ++i) {
+          const double v = field.v[static_cast<std::size_t>(s.window.index(i, j, k))];
+          if (std::isfinite(v) && v >= field.lower - slack && v <= field.upper + slack) continue;
+          return Fault{
+              order + g.index(i, j, k),
+              fmt::format(
+                  "explicit-stencil3d: at step {} (t = {:.6g}) {} = {:g} at node ({}, {}, {}) "
+                  "is {} [{:g}, {:g}]; {}",
+                  s.step, static_cast<double>(s.step) * s.dt, field.name, v, i, j, k,
+                  std::isfinite(v) ? "outside its range" : "not finite, range", field.lower,
+                  field.upper, field.cause)};
+        }
+    order += g.size();
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+void check_fields(const SimulationState& s, const Communicator& comm) {
+  // Each rank checks its block; all of them then throw the fault one process would have
+  // found first, so the message does not depend on the ranks.
+  std::string mine;
+  if (const auto fault = first_fault(s)) mine = std::to_string(fault->order) + " " + fault->message;
+  std::optional<Fault> first;
+  for (const std::string& theirs : comm.gather_all(mine)) {
+    if (theirs.empty()) continue;
+    const auto space = theirs.find(' ');
+    const std::int64_t order = std::stoll(theirs.substr(0, space));
+    if (!first || order < first->order) first = Fault{order, theirs.substr(space + 1)};
+  }
+  if (first) throw solvent::DivergenceError(first->message);
 }
 
 }  // namespace solvent::stencil3d

@@ -3,6 +3,8 @@
 // uptake rates), and the physical ranges of the fields that are written.
 #include <solvent_stencil3d/simulation_state.hpp>
 
+#include <solvent/communicator.hpp>
+
 #include <string>
 
 namespace solvent::stencil3d {
@@ -17,11 +19,15 @@ struct StabilityLimit {
 // (n = 1 on the vessel nodes of the hybrid mode, max n in the continuous one: the uptake
 // keeps f between its start and beta / gamma and c in [0, 1]). `threads` as
 // integrator.threads (0: OpenMP's default).
-StabilityLimit stability_limit(const SimulationState& s, int threads);
+// Each rank evaluates its block and every rank returns the limit of the whole grid.
+StabilityLimit stability_limit(const SimulationState& s, int threads,
+                               const Communicator& comm = single_rank());
 
 // Throws solvent::DivergenceError naming the step, the field and the node (i, j, k) of the
 // first value of f, c or (continuous mode) n that is not finite or leaves its range: c in
 // [0, 1], f >= 0 and, when gamma > 0, f <= max(f_amplitude, beta / gamma), n >= 0.
-void check_fields(const SimulationState& s);
+// Each rank checks its block, and every rank throws the same error: that of the value one
+// process would have found first. Every rank calls it together.
+void check_fields(const SimulationState& s, const Communicator& comm = single_rank());
 
 }  // namespace solvent::stencil3d

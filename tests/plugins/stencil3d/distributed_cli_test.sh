@@ -96,7 +96,4 @@ refused() {
 refused misfit 'explicit-stencil3d: device = "cpu,cpu,cpu": 3 entries for 2 ranks: give one device for every rank, or one for all (cpu, cuda or auto)' \
   'integrator.device="cpu,cpu,cpu"'
 [ ! -e "$work/misfit" ] || fail "three devices for two ranks: the run's folder was made"
-# The continuous mode runs on one rank only, for now.
-refused continuous 'model.mode = "continuous" runs on one rank (this run has 2); run it without mpirun or use mode = "hybrid"' \
-  'model.mode="continuous"'
 echo "every rank count and split wrote the one-process files"

@@ -12,16 +12,7 @@ solvent=$1 mpiexec=$2 config=$3 work=$4 python=${5:-} readers=${6:-}
 rm -rf "$work" && mkdir -p "$work"
 fail() { echo "FAIL: $*"; [ -f "$work/out.txt" ] && cat "$work/out.txt"; exit 1; }
 settings=(--set integrator.max_segments=4000 --no-progress)
-# run RANKS ARGS...: 0 ranks is a plain process, without mpirun.
-run() {
-  local n=$1
-  shift
-  if [ "$n" -eq 0 ]; then
-    "$solvent" run "$@" "${settings[@]}" > "$work/out.txt" 2>&1
-  else
-    "$mpiexec" --oversubscribe -n "$n" "$solvent" run "$@" "${settings[@]}" > "$work/out.txt" 2>&1
-  fi
-}
+source "$(dirname "$0")/run_ranks.sh"
 
 # series.pvd's times and parts, one line each.
 times() { sed -n 's/.*timestep="\([^"]*\)" part="\([0-9]\)".*/\1 \2/p' "$1/series.pvd"; }

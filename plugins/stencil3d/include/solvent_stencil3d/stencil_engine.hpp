@@ -7,6 +7,7 @@
 #include <solvent_stencil3d/simulation_state.hpp>
 
 #include <solvent/communicator.hpp>
+#include <solvent/grid/grid_blocks.hpp>
 
 #include <cstdint>
 #include <memory>
@@ -30,7 +31,10 @@ class StencilEngine {
   virtual std::string device_name() const = 0;
 };
 
-std::unique_ptr<StencilEngine> make_cpu_engine(const Communicator& comm = single_rank());
+// `blocks`: the ranks' blocks of the grid, which the continuous mode needs over several
+// ranks (to know its neighbours); the state's window then holds one node around the block.
+std::unique_ptr<StencilEngine> make_cpu_engine(const Communicator& comm = single_rank(),
+                                               const GridBlocks* blocks = nullptr);
 
 // The thread blocks of the CUDA engine's field update (continuous mode): x × y × z threads
 // a block, one a node (Darbyshire's Table 3 shapes), or z_march: a tile of x × y threads,
