@@ -1,18 +1,21 @@
 #!/usr/bin/env python3
 """Runs the shipped sweep (config/sweep-angiogenesis-1d.toml) and plots the final max_C of
-each member against the swept k1, one line per a3, with matplotlib (python3-matplotlib).
+each member against the swept k1, one line per a3, with matplotlib (python3-matplotlib),
+into OUT/max_C-k1.png (no window: it runs where there is no display, too).
 
     PYTHONPATH=build/python /usr/bin/python3 examples/python/sweep_plot.py [OUT]"""
+import os
 import sys
 
-import matplotlib
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
-import solvent  # noqa: E402
+import solvent
 
+# The repository's config/, wherever the script is run from.
+CONFIG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "config",
+                      "sweep-angiogenesis-1d.toml")
 out = sys.argv[1] if len(sys.argv) > 1 else "out/sweep-angiogenesis-1d"
-result = solvent.run("config/sweep-angiogenesis-1d.toml", output=out, overwrite=True)
+result = solvent.run(CONFIG, output=out, overwrite=True)
 table = result.sweep  # sweep.csv: a row a member
 k1, a3 = table["model.parameters.k1"], table["model.parameters.a3"]
 for value in sorted(set(a3)):

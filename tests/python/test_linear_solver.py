@@ -2,6 +2,9 @@
 linear solver of the build with every CPU preconditioner, every SciPy storage, real and
 complex; and the failures: an unknown key, a solve that does not converge, a singular
 matrix."""
+import threading
+import time
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -194,3 +197,52 @@ def test_non_finite_entries_never_give_a_converged_answer():
     for name in ["lapack", "gepp-cpu", "bicgstab", "tfqmr"]:
         with pytest.raises(solvent.SolventError):
             solvent.LinearSolver(name).solve(a.tocsr(), rhs(N * N))
+
+
+def test_other_python_threads_run_while_the_core_factors_and_solves():
+    # A thread that only notes the time: while the main thread is in the core with the GIL
+    # released it keeps noting, so no gap between its notes comes near the call's length
+    # (held, the gap would be the whole factorisation).
+    a = np.random.default_rng(3).standard_normal((900, 900)) + 30 * np.identity(900)
+    b = np.ones(900)
+    notes, done = [], threading.Event()
+
+    def note():
+        while not done.is_set():
+            notes.append(time.perf_counter())
+
+    solver = solvent.LinearSolver("gepp-cpu")
+    clock = threading.Thread(target=note)
+    clock.start()
+    time.sleep(0.01)
+    start = time.perf_counter()
+    x, info = solver.solve(a, b)
+    end = time.perf_counter()
+    done.set()
+    clock.join()
+    assert info.converged and end - start > 0.05  # long enough for the gaps to say something
+    inside = [start] + [t for t in notes if start < t < end] + [end]
+    assert max(np.diff(inside)) < 0.5 * (end - start)
+
+
+CUDA = [p["name"] for p in solvent.plugins()["plugins"]
+        if p["kind"] == "linear_solver" and p["device"] == "cuda" and p["name"] != "matm-cuda"]
+
+
+@pytest.mark.skipif(not CUDA, reason="no CUDA linear solver in this build (nvcc at build time)")
+@pytest.mark.parametrize("name", CUDA)
+def test_a_cuda_solver_solves_as_the_cpu_ones_or_says_there_is_no_device(name):
+    # With a usable GPU: spsolve's answer, as a CPU solver gives it. Without one
+    # (CUDA_VISIBLE_DEVICES= hides them): the no-device class, with the core's message.
+    a = laplacian() if name == "cg-cuda" else convection()
+    b = rhs(a.shape[0])
+    settings = {"tolerance": 1e-12} if "tolerance" in [
+        p["name"] for p in solvent.describe(name)["parameters"]] else {}
+    try:
+        x, info = solvent.LinearSolver(name, **settings).solve(a, b)
+    except solvent.DeviceUnavailableError as e:
+        assert e.exit_code == 7
+        assert str(e).startswith(f"{name}: ") and ": no CUDA device" in str(e), str(e)
+        return
+    assert info.converged
+    assert agrees(x, spla.spsolve(a.tocsc(), b))
