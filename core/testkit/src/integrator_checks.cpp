@@ -2,6 +2,9 @@
 // with a manufactured exact solution.
 #include <solvent/testkit.hpp>
 
+#include "run/observers.hpp"
+#include "run/state_guard.hpp"
+
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
@@ -60,16 +63,21 @@ class KnownSystem : public Model, public LinearProblem {
   std::optional<Vector> exact_solution() const override { return std::vector<double>{1, 2, 3}; }
 };
 
-// What run_integrator returns: the last state (time steppers) or the solution (steady).
+// What run_integrator returns: the last state (time steppers) or the solution (steady), with
+// the observables reported with it.
 class FinalState : public Observer {
  public:
   explicit FinalState(IntegratorRun& run) : run_(run) {}
-  void on_step(const StepInfo&, std::span<const double> u, std::span<const Observable>) override {
+  void on_step(const StepInfo&, std::span<const double> u,
+               std::span<const Observable> observables) override {
     ++run_.states;
     run_.state.assign(u.begin(), u.end());
+    run_.observables.assign(observables.begin(), observables.end());
   }
-  void on_solution(const Vector& x, const SolveStats&, std::span<const Observable>) override {
+  void on_solution(const Vector& x, const SolveStats&,
+                   std::span<const Observable> observables) override {
     run_.solution = x;
+    run_.observables.assign(observables.begin(), observables.end());
   }
 
  private:
@@ -78,16 +86,34 @@ class FinalState : public Observer {
 
 }  // namespace
 
+std::optional<double> IntegratorRun::observable(const std::string& name) const {
+  for (const auto& o : observables)
+    if (o.name == name) return o.value;
+  return std::nullopt;
+}
+
 IntegratorRun run_integrator(const std::string& integrator, Model& model, const Settings& s,
-                             const std::string& solver, const Settings& solver_settings) {
+                             const std::string& solver, const Settings& solver_settings,
+                             const std::string& preconditioner,
+                             const Settings& preconditioner_settings) {
   auto integ = make_integrator(integrator, s);
-  const auto lin =
-      integ->needs_linear_solver() ? make_linear_solver(solver, solver_settings) : nullptr;
+  std::shared_ptr<LinearSolver> lin;
+  if (integ->needs_linear_solver()) {
+    lin = make_linear_solver(solver, solver_settings);
+    // As the run driver does: a solver that applies no preconditioner is given none.
+    if (!preconditioner.empty() && lin->uses_preconditioner())
+      lin->set_preconditioner(make_preconditioner(preconditioner, preconditioner_settings));
+  }
   IntegratorRun run;
-  FinalState obs(run);
+  // The run driver's observers between the integrator and the caller: every state checked
+  // finite and inside the model's ranges (a DivergenceError otherwise, as `solvent run`
+  // ends with exit 6), and the error against the model's exact solution added.
+  FinalState last(run);
+  ExactErrorObserver with_errors(model, last, single_rank());
+  StateGuard guard(model, with_errors);
   PhaseTimer timer;
   RunContext ctx;
-  ctx.observer = &obs;
+  ctx.observer = &guard;
   ctx.timer = &timer;
   run.result = integ->run(model, lin.get(), ctx);
   return run;
@@ -95,9 +121,12 @@ IntegratorRun run_integrator(const std::string& integrator, Model& model, const 
 
 IntegratorRun run_integrator(const std::string& integrator, const std::string& model,
                              const Settings& s, const Settings& model_settings,
-                             const std::string& solver, const Settings& solver_settings) {
+                             const std::string& solver, const Settings& solver_settings,
+                             const std::string& preconditioner,
+                             const Settings& preconditioner_settings) {
   auto m = make_model(model, model_settings);
-  return run_integrator(integrator, *m, s, solver, solver_settings);
+  return run_integrator(integrator, *m, s, solver, solver_settings, preconditioner,
+                        preconditioner_settings);
 }
 
 double measured_time_order(const std::string& integrator, const Settings& s,

@@ -132,25 +132,36 @@ void check_model(const std::string& name, const Settings& s = {}, double toleran
                  std::source_location where = std::source_location::current());
 
 // A run of an integrator as `solvent run` does it, for tests of a model of one's own: no
-// logger, observer or timer to write, nothing written to disk by the core.
+// logger, observer or timer to write, nothing written to disk by the core. As in `solvent
+// run`, every reported state is checked finite and inside the model's ranges (a
+// DivergenceError naming step, field and point otherwise), and where the model knows its
+// exact solution the observables gain exact_error_max and exact_error_rel_l2.
 struct IntegratorRun {
-  RunResult result;                // steps, final time, last solve
-  std::int64_t states = 0;         // the states the integrator reported, the initial one included
-  std::vector<double> state;       // the last state reported (time steppers)
-  std::optional<Vector> solution;  // the solution reported (steady integrators)
+  RunResult result;                      // steps, final time, last solve
+  std::int64_t states = 0;               // the states the integrator reported, the initial one included
+  std::vector<double> state;             // the last state reported (time steppers)
+  std::optional<Vector> solution;        // the solution reported (steady integrators)
+  std::vector<Observable> observables;   // reported with the last state or the solution
+  // The value of the observable `name` reported last, if any ("exact_error_max").
+  std::optional<double> observable(const std::string& name) const;
 };
 
 // Runs the installed `integrator` (with its settings `s`) on `model` with the linear solver
-// `solver` (its settings `solver_settings`) where the integrator needs one. Throws what the
-// run throws (DivergenceError, SolverError, ...).
+// `solver` (its settings `solver_settings`) and the preconditioner `preconditioner` (empty:
+// none; left out for a solver that applies none, as `solvent run` does) where the
+// integrator needs a solver. Throws what the run throws (DivergenceError, SolverError, ...).
 IntegratorRun run_integrator(const std::string& integrator, Model& model, const Settings& s = {},
                              const std::string& solver = "lapack",
-                             const Settings& solver_settings = {});
+                             const Settings& solver_settings = {},
+                             const std::string& preconditioner = "",
+                             const Settings& preconditioner_settings = {});
 // The same on the installed model `model`, made with `model_settings`.
 IntegratorRun run_integrator(const std::string& integrator, const std::string& model,
                              const Settings& s = {}, const Settings& model_settings = {},
                              const std::string& solver = "lapack",
-                             const Settings& solver_settings = {});
+                             const Settings& solver_settings = {},
+                             const std::string& preconditioner = "",
+                             const Settings& preconditioner_settings = {});
 
 // Runs an ImexProblem-advancing integrator on a linear test problem u' = Lin u + N(u, t)
 // with a known solution and returns the measured order of accuracy in dt.
