@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -27,7 +29,47 @@ double profile_difference(const Table& a, const Table& b) {
   return worst;
 }
 
+// The total variation of C on [0.05, 0.15] (around the initial jump at x = 0.1) in a profile:
+// 0.0231 for a converged run at t = 1 (dt = 1e-4), 0.63 when Crank-Nicolson rings.
+double ringing(const Table& profile) {
+  REQUIRE(profile.header.size() > 1);
+  REQUIRE(profile.header[1] == "C");
+  double tv = 0;
+  for (std::size_t r = 1; r < profile.rows.size(); ++r)
+    if (profile.rows[r - 1][0] >= 0.05 && profile.rows[r][0] <= 0.15)
+      tv += std::abs(profile.rows[r][1] - profile.rows[r - 1][1]);
+  return tv;
+}
+
+// The number docs/models/angiogenesis-1d.md quotes right after `before`, as written there.
+std::string quoted(const std::string& before) {
+  const auto doc = file_bytes(fs::path(CONFIG_DIR) / ".." / "docs" / "models" / "angiogenesis-1d.md");
+  const auto at = doc.find(before);
+  REQUIRE_MESSAGE(at != std::string::npos, "docs/models/angiogenesis-1d.md lacks: " << before);
+  const auto from = at + before.size();
+  return doc.substr(from, doc.find_first_not_of("0123456789.", from) - from);
+}
+
+// The last value of an observable, to as many decimals as `like` has.
+std::string final_value(const fs::path& dir, const std::string& column, const std::string& like) {
+  const auto obs = read_csv(dir / "observables.csv");
+  const auto col = std::find(obs.header.begin(), obs.header.end(), column) - obs.header.begin();
+  REQUIRE(col < static_cast<std::ptrdiff_t>(obs.header.size()));
+  const auto decimals = like.size() - like.find('.') - 1;
+  return fmt::format("{:.{}f}", obs.rows.back()[col], decimals);
+}
+
 }  // namespace
+
+TEST_CASE("the final max_C the model's page quotes for the shipped configs") {
+  const auto banded = run_dir("quoted-banded"), cnab2 = run_dir("quoted-cnab2");
+  for (const auto& [file, dir] : {std::pair{"angiogenesis-1d-banded.toml", banded},
+                                  std::pair{"angiogenesis-1d-cnab2.toml", cnab2}})
+    REQUIRE(solvent("run " + config(file) + " --overwrite --output " + dir.string()).exit_code == 0);
+  const auto trapezoid = quoted("max_C "), second_order = quoted("ends at max_C ");
+  CHECK(final_value(banded, "max_C", trapezoid) == trapezoid);
+  CHECK(final_value(cnab2, "max_C", second_order) == second_order);
+}
 
 TEST_CASE("default experiment: gepp-cpu and lapack trajectories agree to 1e-12") {
   const auto gepp = run_dir("default-gepp-cpu"), lapack = run_dir("default-lapack");
@@ -50,6 +92,13 @@ TEST_CASE("default experiment: gepp-cpu and lapack trajectories agree to 1e-12")
   }
   CHECK(profiles == 11);  // steps 0, 10, ..., 100
 
+  // The main experiment does not ring: no warning, and at t = 1 the neighbourhood of the
+  // initial jump is as smooth as the converged solution's (which `make run` plots).
+  CHECK(a.output.find("diffusion number") == std::string::npos);
+  const double smooth = ringing(read_csv(gepp / "profiles" / "step_00000100.csv"));
+  MESSAGE("total variation of C on [0.05, 0.15] at t = 1: " << smooth);
+  CHECK(smooth < 0.03);
+
   // Observables every step: masses agree to 1e-12 relative.
   const auto oa = read_csv(gepp / "observables.csv"), ob = read_csv(lapack / "observables.csv");
   REQUIRE(oa.rows.size() == 101);
@@ -57,6 +106,17 @@ TEST_CASE("default experiment: gepp-cpu and lapack trajectories agree to 1e-12")
   const auto col = std::find(oa.header.begin(), oa.header.end(), "mass_C") - oa.header.begin();
   for (std::size_t r = 0; r < oa.rows.size(); ++r)
     CHECK(std::abs(oa.rows[r][col] - ob.rows[r][col]) <= 1e-12 * std::abs(ob.rows[r][col]));
+}
+
+TEST_CASE("the ringing demonstration rings and says so; its cure is the main experiment's") {
+  const auto dir = run_dir("ringing");
+  auto r = solvent("run " + config("angiogenesis-1d-ringing.toml") + " --overwrite --output " +
+                   dir.string());
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.output.find("diffusion number dt/2 max|Lin_ii| = 159 > 1") != std::string::npos);
+  CHECK(r.output.find("Cure: rannacher_steps = 2") != std::string::npos);
+  CHECK(ringing(read_csv(dir / "profiles" / "step_00000100.csv")) > 0.5);
 }
 
 TEST_CASE("a rerun of the same file reproduces every output byte") {

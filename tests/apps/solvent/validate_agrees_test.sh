@@ -43,7 +43,7 @@ agree 2 "error: --set: [model] (model 'matrix-file'): key 'matrix': cannot open 
 
 if [ -n "$mpiexec" ]; then
   mpi=("$mpiexec" -n 2 --oversubscribe)
-  agree 2 "error: $a1d:39:8: [linear_solver] plugin 'banded' runs on 1 rank only; this run has 2 (mpirun -n 2): run it without mpirun, or choose a distributed plugin (solvent plugins)" \
+  agree 2 "error: $a1d:42:8: [linear_solver] plugin 'banded' runs on 1 rank only; this run has 2 (mpirun -n 2): run it without mpirun, or choose a distributed plugin (solvent plugins)" \
     "${mpi[@]}" -- "$a1d"
   agree 2 "error: --set: [model] (model 'grid-equations-3d'): the split 1×1×3 of the 65×65×65 node grid makes 3 blocks, but the run has 2 ranks" \
     "${mpi[@]}" -- "$configs/matm-poisson.toml" --set model.split='"1x1x3"'
