@@ -84,6 +84,7 @@ CpuBackend::CpuBackend(const SplitStencil& a, std::span<const double> f, std::sp
   if (a.block()) {
     links_.emplace(*a.block(), pipelined);
     fragments_ = links_->fragments(fragments);
+    default_fragments_ = fragments == 0;
   }
   // f and x arrive as the block's values; inactive nodes hold u = 0.
   std::size_t b = 0;
@@ -102,6 +103,13 @@ CpuBackend::~CpuBackend() {
     for (index_t j = own_.lo[1]; j < own_.hi[1]; ++j)
       for (index_t i = own_.lo[0]; i < own_.hi[0]; ++i, ++b)
         x_out_[b] = x_[static_cast<std::size_t>(view_.index(i, j, k))];
+}
+
+std::optional<LinkFit> CpuBackend::adapt_fragments(const std::optional<LinkFit>& known) {
+  if (!links_ || !links_->pipelined() || !default_fragments_ || links_->pipeline_depth() < 2)
+    return std::nullopt;
+  link_ = known ? *known : links_->measure();
+  return link_;
 }
 
 std::pair<index_t, index_t> CpuBackend::fragment(int q, bool forward) const {
@@ -192,6 +200,7 @@ void CpuBackend::lower_sweep(const double* src, double omega, int slot) {
   const SplitView& s = view_;
   double* y = y_.data();
   const Stopwatch sweep(sweep_s_);
+  sweeps_ += 1;
   for (int q = 0; q < fragments_; ++q) {
     const auto [i0, i1] = fragment(q, true);
     if (links_) {
@@ -247,6 +256,13 @@ void CpuBackend::upper_sweep(double omega) {
       }
     });
     if (links_) links_->send_fragment(w_, i0, i1, false);
+  }
+  sweeps_ += 1;
+  if (link_) {
+    // Every rank ends its first upper sweep here, so this collective meets on all of them.
+    // The sweeps timed so far are the lower ones (this one's stopwatch is still running).
+    fragments_ = links_->fragments_for(*link_, (sweep_s_ - wait_s_) / (sweeps_ - 1));
+    link_.reset();
   }
 }
 

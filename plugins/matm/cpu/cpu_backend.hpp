@@ -45,6 +45,11 @@ class CpuBackend final : public MatmBackend {
   int fragments() const { return fragments_; }
   double sweep_seconds() const { return sweep_s_; }
   double wait_seconds() const { return wait_s_; }
+  // Collective, over ranks with the pipeline and `fragments` 0: the link model (`known`, from
+  // an earlier solve, or measured now), by which the sweeps after the first iteration's are
+  // cut in RankLinks::fragments_for's count, from the rank's sweep work timed in that
+  // iteration. The iterates do not depend on the cuts. Without a pipeline, nothing.
+  std::optional<LinkFit> adapt_fragments(const std::optional<LinkFit>& known);
 
  private:
   // Fragment q of a sweep in its direction (RankLinks::fragment), the whole line on one rank.
@@ -65,6 +70,9 @@ class CpuBackend final : public MatmBackend {
   int threads_;
   std::optional<RankLinks> links_;
   int fragments_ = 1;
+  bool default_fragments_ = false;  // fragments 0 was asked for
+  std::optional<LinkFit> link_;     // while set, the count is still to be chosen
+  int sweeps_ = 0;
   double sweep_s_ = 0.0, wait_s_ = 0.0;
   std::vector<double> f_, x_, r_, w_, y_, z0_, z1_, line_sums_;
 };

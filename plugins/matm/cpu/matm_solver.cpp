@@ -33,6 +33,7 @@ void MatmSolver::setup_impl(std::shared_ptr<const Operator> op) {
 
 SolveStats MatmSolver::solve_impl(std::span<const double> b, std::span<double> x) {
   CpuBackend backend(*split_, b, x, threads_, fragments_, pipelined_);
+  link_ = backend.adapt_fragments(link_);  // measured in the first solve, kept for the others
   const SolveStats& st = run(backend);
   // The slowest rank's: the pipeline is as slow as it.
   pipeline_ = {double(backend.fragments()), backend.sweep_seconds(), backend.wait_seconds()};
@@ -51,6 +52,13 @@ Facts MatmSolver::facts() const {
     f.push_back({"fragments", fmt::format("{}", pipeline_[0])});
     f.push_back({"sweep_seconds", fmt::format("{:.4g}", pipeline_[1])});
     f.push_back({"sweep_wait_seconds", fmt::format("{:.4g}", pipeline_[2])});
+    if (link_) {
+      f.push_back({"fragments_from", "link model"});
+      f.push_back({"link_latency_us", fmt::format("{:.4g}", 1e6 * link_->latency_s)});
+      f.push_back({"link_gb_per_s", fmt::format("{:.4g}", link_->seconds_per_byte > 0.0
+                                                               ? 1e-9 / link_->seconds_per_byte
+                                                               : 0.0)});
+    }
   }
   return f;
 }

@@ -2,6 +2,7 @@
 // `matm`: the modified alternating-triangular method (Sukhinov et al.) on the CPU.
 #include <solvent_matm/solver_base.hpp>
 #include <solvent_matm/split_stencil.hpp>
+#include "src/rank_links.hpp"
 
 #include <array>
 #include <optional>
@@ -28,6 +29,8 @@ class MatmSolver final : public SolverBase {
   // Of the last solve over ranks: fragments, sweep seconds, of them waiting (each the
   // slowest rank's).
   std::array<double, 3> pipeline_{};
+  // With fragments 0 over a pipeline: the ranks' links, measured in the first solve.
+  std::optional<LinkFit> link_;
   std::optional<SplitStencil> split_;
 };
 

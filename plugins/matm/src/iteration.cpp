@@ -43,8 +43,9 @@ Schema iteration_schema() {
 ParamSpec fragments_parameter() {
   return ParamSpec::integer("fragments", 0,
                             "over several ranks, the pieces of axis 1 each triangular sweep "
-                            "is pipelined in (at most one per 32 nodes of axis 1); 0: four "
-                            "per rank the sweep passes through")
+                            "is pipelined in (at most one per 32 nodes of axis 1); 0: matm "
+                            "chooses them after the first iteration from the ranks' measured "
+                            "links, matm-cuda takes four per rank the sweep passes through")
       .at_least(0.0)
       .at_most(1 << 20);
 }

@@ -30,6 +30,13 @@ struct Strip {
   std::size_t size() const { return rows * length; }
 };
 
+// The time of one message of V bytes between neighbouring ranks, T = latency + V /
+// bandwidth, fitted from exchanges at two sizes (RankLinks::measure): what chooses how many
+// fragments a sweep is cut in, and what the record keeps of the links.
+struct LinkFit {
+  double latency_s = 0.0, seconds_per_byte = 0.0;
+};
+
 class RankLinks {
  public:
   // pipelined: the sweeps of the whole grid, passed on between ranks. Otherwise ("block"
@@ -51,11 +58,20 @@ class RankLinks {
   void sum(std::span<ExactSum> sums) const { sum_over_ranks(sums, comm_); }
   // The ranks a sweep passes through one after another: p2 + p3 - 1.
   int pipeline_depth() const { return depth_; }
-  // The fragments a sweep is cut in: `requested`, or for 0 four per rank the sweep passes
-  // through, so that the pipeline's fill and drain (depth - 1 fragments of idle time per
-  // rank) cost about a fifth of a sweep; at most one per warp of axis 1 (see fragment()).
+  // The fragments a sweep is cut in at first: `requested`, or for 0 four per rank the sweep
+  // passes through, so that the pipeline's fill and drain (depth - 1 fragments of idle time
+  // per rank) cost about a fifth of a sweep; at most one per warp of axis 1 (see fragment()).
   // Not pipelined: 1, the whole line.
   int fragments(int requested) const;
+  // Collective: the slowest link of any rank to the neighbours its sweeps talk to, timed
+  // with messages of one value and of a whole strip (the best of a few exchanges each).
+  LinkFit measure();
+  // Collective: the fragment count that makes a sweep over the pipeline quickest when a
+  // rank's own part of it takes `work_s` seconds (the slowest rank's, and its strips, count):
+  // cut in F, the sweep takes about (F + D - 1)(work_s / F + a + b V / F) for D ranks in a
+  // row, links a + b V and strips of V bytes in all, least at F = sqrt((D - 1)(work_s + b V)
+  // / a); within 1 and one a warp of axis 1. Every rank gets the same count.
+  int fragments_for(const LinkFit& link, double work_s) const;
   // Fragment q of `count` (0 first in the sweep's direction: the lower sweep's from the
   // line's start, the upper sweep's from its end), as view indices i0 <= i < i1 along
   // axis 1. Every backend cuts its sweeps here, so a rank and its neighbour, on a CPU or a

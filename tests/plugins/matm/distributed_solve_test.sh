@@ -41,6 +41,15 @@ for problem in poisson convection-diffusion; do
   done
   grep -q "decomposition = '1x2x2 blocks over 4 ranks'" "$work/$problem-n4-auto-f0-t1/record.toml" ||
     fail "$problem: the automatic split of 4 ranks is not 1x2x2"
+  # fragments = 0: the count chosen after the first iteration from the measured links (the
+  # history above is still one rank's); the record states the fit.
+  "$python" - "$work/$problem-n4-auto-f0-t1/record.toml" <<'PY' || fail "$problem: the link model's record"
+import sys, tomllib
+s = tomllib.load(open(sys.argv[1], "rb"))["facts"]["linear_solver"]
+assert s["fragments_from"] == "link model", s
+assert float(s["link_latency_us"]) > 0 and float(s["link_gb_per_s"]) > 0, s
+assert 1 <= int(float(s["fragments"])) <= 3, s  # 70 nodes of axis 1: at most three warps
+PY
 done
 
 "$mpiexec" --oversubscribe -n 2 "$solvent" run "$work/poisson.toml" --output "$work/axis1" \
