@@ -8,10 +8,6 @@
 #include <type_traits>
 #include <vector>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 namespace solvent::krylov::host {
 namespace {
 
@@ -75,56 +71,46 @@ void elementwise_product(std::span<const T> d, std::span<T> x) {
   for_each_element(n, [&](Index i) { x[i] = mul(d[i], x[i]); });
 }
 
-// out[s K + k], s < S, k < K = ys.size(): the sum of conj(x) ys[k] over block s of S
-// consecutive blocks of `terms` terms from `first`, the S blocks side by side. Each block's sum starts at
-// zero and adds its terms in index order, in a local (accumulated in memory the compiler
-// must assume aliases the inputs, every term was stored and reloaded), so it is the same
-// bits whatever S is; S independent chains of additions let the core overlap them where one
-// chain waits the adder's latency for every term. Both together took the real CPU solvers
-// from 2.2-3.2 times PETSc's time per iteration to 1.0-1.5 times it on one core
-// (docs/benchmarks.md, "Peers").
-template <Index S, class T>
+// out[k] = the sum of conj(x) ys[k] over the `terms` terms from `first`: the terms dealt in
+// turn to `lanes` accumulators (term i to lane i mod lanes), each adding its terms in index
+// order, then the lanes added pairwise in a fixed tree. The bits depend on nothing but where
+// the block starts and ends. One serial chain waited the adder's latency (4 cycles) for every
+// term; eight independent chains are what the compiler turns into vector instructions (four
+// two-wide SSE2 chains on the baseline x86-64 target), as the OpenBLAS dot under PETSc's
+// VecDot keeps several (docs/benchmarks.md, "Peers").
+template <class T>
 void block_sums(const T* x, std::span<const T* const> ys, Index first, Index terms, T* out) {
+  constexpr Index lanes = 8;
+  const Index whole = terms - terms % lanes;
   for (std::size_t k = 0; k < ys.size(); ++k) {
-    const T* y = ys[k];
-    T sum[S] = {};
-    for (Index i = 0; i < terms; ++i)
-      for (Index s = 0; s < S; ++s) {
-        const Index j = first + s * terms + i;
-        sum[s] = conj_mul_add(x[j], y[j], sum[s]);
-      }
-    for (Index s = 0; s < S; ++s) out[static_cast<std::size_t>(s) * ys.size() + k] = sum[s];
+    const T* xb = x + first;
+    const T* y = ys[k] + first;
+    T lane[lanes] = {};
+    for (Index i = 0; i < whole; i += lanes)
+      for (Index l = 0; l < lanes; ++l) lane[l] = conj_mul_add(xb[i + l], y[i + l], lane[l]);
+    for (Index i = whole; i < terms; ++i)
+      lane[i - whole] = conj_mul_add(xb[i], y[i], lane[i - whole]);
+    for (Index width = lanes / 2; width > 0; width /= 2)
+      for (Index l = 0; l < width; ++l) lane[l] += lane[l + width];
+    out[k] = lane[0];
   }
 }
 
-// Partial sums over fixed blocks of the index range, each summed in index order, then the
-// blocks in block order: the same additions in the same order for any thread count (as the
-// GPU's two-phase reduction), so iteration counts and results do not change with
-// OMP_NUM_THREADS. The block is large enough that the partial sums stay a small fraction
-// of the work and small enough that 16 threads still share a 10^5-element vector; where
-// every thread has four blocks or more, a thread sums four at a time (block_sums).
+// Partial sums over fixed blocks of the index range (block_sums), then the blocks in block
+// order: the same additions in the same order for any thread count (as the GPU's two-phase
+// reduction), so iteration counts and results do not change with OMP_NUM_THREADS. The block
+// is large enough that the partial sums stay a small fraction of the work and small enough
+// that 16 threads still share a 10^5-element vector.
 template <class T>
 void dots(std::span<const T> x, std::span<const T* const> ys, std::span<T> out) {
   constexpr Index block = 4096;
   const Index n = length(x.size());
   const Index blocks = (n + block - 1) / block;
-  const Index whole = n / block;  // the last block may be shorter
-  int threads = 1;
-#ifdef _OPENMP
-  threads = omp_get_max_threads();
-#endif
-  const Index side = whole >= 4 * Index(threads) ? 4 : 1;
   const std::size_t k_count = ys.size();
   std::vector<T> partial(static_cast<std::size_t>(blocks) * k_count, T(0));
-  for_each_index((blocks + side - 1) / side, n >= parallel_from, [&](Index g) {
-    Index b = g * side;
-    if (side == 4 && b + 4 <= whole) {
-      block_sums<4>(x.data(), ys, b * block, block, partial.data() + b * k_count);
-      return;
-    }
-    for (; b < std::min(blocks, (g + 1) * side); ++b)
-      block_sums<1>(x.data(), ys, b * block, std::min(n, (b + 1) * block) - b * block,
-                    partial.data() + b * k_count);
+  for_each_index(blocks, n >= parallel_from, [&](Index b) {
+    block_sums(x.data(), ys, b * block, std::min(n, (b + 1) * block) - b * block,
+               partial.data() + b * k_count);
   });
   for (std::size_t k = 0; k < k_count; ++k) out[k] = T(0);
   for (std::size_t p = 0; p < partial.size(); p += k_count)
@@ -152,7 +138,7 @@ void line_dots(std::span<const T> x, std::span<const T* const> ys, std::size_t l
           mine[2 * k + 1].add(s.imag());
         }
       }
-    // Exact sums: the order in which the threads add theirs does not matter.
+      // Exact sums: the order in which the threads add theirs does not matter.
 #pragma omp critical
     for (std::size_t p = 0; p < mine.size(); ++p) sums[p].add(mine[p]);
   }
@@ -204,19 +190,19 @@ void face_rows(const Stencil7<T>& a, const FaceOffsets& faces, std::span<const T
   }
 }
 
-#define SOLVENT_KRYLOV_HOST_KERNELS(T)                                                \
-  template void assign<T>(std::span<const T>, std::span<T>);                          \
-  template void scale<T>(T, std::span<T>);                                            \
-  template void axpy<T>(T, std::span<const T>, std::span<T>);                         \
-  template void axpby<T>(T, std::span<const T>, T, std::span<T>);                     \
-  template void elementwise_product<T>(std::span<const T>, std::span<T>);             \
-  template T dot<T>(std::span<const T>, std::span<const T>);                          \
-  template double norm2<T>(std::span<const T>);                                       \
-  template void dots<T>(std::span<const T>, std::span<const T* const>, std::span<T>); \
-  template void line_dots<T>(std::span<const T>, std::span<const T* const>, std::size_t,    \
-                             std::span<ExactSum>);                                        \
-  template void apply<T>(const MatrixView<T>&, std::span<const T>, std::span<T>);          \
-  template void face_rows<T>(const Stencil7<T>&, const FaceOffsets&, std::span<const T>,   \
+#define SOLVENT_KRYLOV_HOST_KERNELS(T)                                                   \
+  template void assign<T>(std::span<const T>, std::span<T>);                             \
+  template void scale<T>(T, std::span<T>);                                               \
+  template void axpy<T>(T, std::span<const T>, std::span<T>);                            \
+  template void axpby<T>(T, std::span<const T>, T, std::span<T>);                        \
+  template void elementwise_product<T>(std::span<const T>, std::span<T>);                \
+  template T dot<T>(std::span<const T>, std::span<const T>);                             \
+  template double norm2<T>(std::span<const T>);                                          \
+  template void dots<T>(std::span<const T>, std::span<const T* const>, std::span<T>);    \
+  template void line_dots<T>(std::span<const T>, std::span<const T* const>, std::size_t, \
+                             std::span<ExactSum>);                                       \
+  template void apply<T>(const MatrixView<T>&, std::span<const T>, std::span<T>);        \
+  template void face_rows<T>(const Stencil7<T>&, const FaceOffsets&, std::span<const T>, \
                              std::span<const T>, std::span<T>);
 SOLVENT_KRYLOV_HOST_KERNELS(double)
 SOLVENT_KRYLOV_HOST_KERNELS(complex)

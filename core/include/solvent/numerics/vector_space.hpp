@@ -37,12 +37,14 @@ concept VectorSpace = requires(const S& s, const typename S::Vector& x, typename
   { s.dots(x, many) } -> std::same_as<std::vector<typename S::Scalar>>;  // fused dots
 };
 
-// A vector space that also applies a linear operator and its preconditioner in place.
+// A vector space that also applies a linear operator and its preconditioner. The
+// preconditioner writes into another vector, as PETSc's PCApply does: in place it would
+// cost a copy of its input first (one more pass over two vectors, every iteration).
 template <class S>
 concept OperatorSpace = VectorSpace<S> &&
     requires(const S& s, const typename S::Vector& x, typename S::Vector& y) {
-  s.apply(x, y);      // y = A x
-  s.precondition(y);  // y = M^{-1} y (identity without a preconditioner)
+  s.apply(x, y);         // y = A x
+  s.precondition(x, y);  // y = M^{-1} x (y = x without a preconditioner)
 };
 
 }  // namespace solvent

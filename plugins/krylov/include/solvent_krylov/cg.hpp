@@ -3,7 +3,9 @@
 // operators (the self-adjoint grid equations of Sukhinov et al.). y solves A y = r0 directly.
 #include <solvent_krylov/monitor.hpp>
 
+#include <cmath>
 #include <complex>
+#include <vector>
 
 namespace solvent::krylov {
 
@@ -19,13 +21,10 @@ struct Cg {
     using Vector = typename Space::Vector;
     Vector r = s.vector(), z = s.vector(), p = s.vector(), q = s.vector();
     s.assign(r0, r);
-    auto precondition = [&] {
-      s.assign(r, z);
-      s.precondition(z);
-      return std::real(s.dot(r, z));
-    };
-    double rz = precondition();
+    s.precondition(r, z);
+    double rz = std::real(s.dot(r, z));
     s.assign(z, p);
+    const Vector* rz_pair[2] = {&r, &z};
     for (;;) {
       a_op(p, q);
       const double pq = std::real(s.dot(p, q));
@@ -36,8 +35,17 @@ struct Cg {
       const T alpha = T(rz / pq);
       s.axpy(alpha, p, y);
       s.axpy(-alpha, q, r);
-      if (mon.record(s.norm(r), y, &r) == Next::stop) return;
-      const double rz_new = precondition();
+      // z = M^-1 r before the convergence check, so that ||r|| and <r, z> come from one
+      // pass over r (the last iteration preconditions once in vain).
+      s.precondition(r, z);
+      std::vector<T> rr_rz = s.dots(r, rz_pair);
+      const Next next = mon.record(std::sqrt(std::real(rr_rz[0])), y, &r);
+      if (next == Next::stop) return;
+      if (next == Next::residual_replaced) {
+        s.precondition(r, z);
+        rr_rz[1] = s.dot(r, z);
+      }
+      const double rz_new = std::real(rr_rz[1]);
       if (!(rz_new > 0.0)) {
         mon.stop("breakdown: r^H M^-1 r <= 0 (the preconditioner is not positive definite)");
         return;

@@ -180,9 +180,13 @@ class DeviceSpace {
     solvent::cuda::copy_to_device(receive_.data(), halo_->receive_buffer().data(), bytes);
     device::face_rows<T>(stencil_, faces_, x.data(), receive_.data(), y.data());
   }
-  // The preconditioner works on device memory: the spans hold device pointers.
-  void precondition(Vector& x) const {
-    if (pc_) pc_->apply(std::span<const T>(x.data(), n_), std::span<T>(x.data(), n_));
+  // y = M^{-1} x (y = x without preconditioner); y is not x. The preconditioner works on
+  // device memory: the spans hold device pointers.
+  void precondition(const Vector& x, Vector& y) const {
+    if (pc_)
+      pc_->apply(std::span<const T>(x.data(), n_), std::span<T>(y.data(), n_));
+    else
+      assign(x, y);
   }
 
  private:

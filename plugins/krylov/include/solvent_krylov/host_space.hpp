@@ -15,8 +15,8 @@
 #include <solvent_krylov/host_kernels.hpp>
 
 #include <solvent/grid/grid_blocks.hpp>
-#include <solvent/sparse/row_distribution.hpp>
 #include <solvent/preconditioner.hpp>
+#include <solvent/sparse/row_distribution.hpp>
 
 #include <cmath>
 #include <memory>
@@ -105,9 +105,12 @@ class HostSpace {
     if (halo_)
       host::face_rows<T>(*std::get<const Stencil7<T>*>(a_), faces_, x, halo_->receive_buffer(), y);
   }
-  // x = M^{-1} x (a no-op without preconditioner).
-  void precondition(Vector& x) const {
-    if (pc_) pc_->apply(std::span<const T>(x), std::span<T>(x));
+  // y = M^{-1} x (y = x without preconditioner); y is not x.
+  void precondition(const Vector& x, Vector& y) const {
+    if (pc_)
+      pc_->apply(std::span<const T>(x), std::span<T>(y));
+    else
+      host::assign<T>(x, y);
   }
 
  private:

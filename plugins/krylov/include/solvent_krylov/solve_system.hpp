@@ -37,8 +37,7 @@ SolveStats solve_system(Space& s, std::span<const typename Space::Scalar> b_host
   auto b_op = [&](const Vector& in, Vector& out) {
     if constexpr (Method::right_preconditioned) {
       if (s.preconditioned()) {
-        s.assign(in, scratch);
-        s.precondition(scratch);
+        s.precondition(in, scratch);
         s.apply(scratch, out);
         return;
       }
@@ -53,8 +52,12 @@ SolveStats solve_system(Space& s, std::span<const typename Space::Scalar> b_host
   } else {
     Method::run(s, b_op, r0, y, mon, o);
     mon.restore_best(y);
-    if constexpr (Method::right_preconditioned) s.precondition(y);
-    s.axpy(T(1), y, x);
+    if constexpr (Method::right_preconditioned) {
+      s.precondition(y, scratch);
+      s.axpy(T(1), scratch, x);
+    } else {
+      s.axpy(T(1), y, x);
+    }
     stats.iterations = mon.iterations();
     stats.residual_history = mon.history();
     stats.converged = mon.converged();

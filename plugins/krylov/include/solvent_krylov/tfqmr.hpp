@@ -23,8 +23,8 @@ struct Tfqmr {
                   typename Space::Vector& y, Monitor<Space>& mon, const KrylovOptions&) {
     using T = typename Space::Scalar;
     using Vector = typename Space::Vector;
-    Vector w = s.vector(), u = s.vector(), u2 = s.vector(), bu = s.vector(), bu2 = s.vector(),
-           v = s.vector(), d = s.vector(), r = s.vector();
+    Vector w = s.vector(), u = s.vector(), bu = s.vector(), bu2 = s.vector(), v = s.vector(),
+           d = s.vector(), r = s.vector();
     const double shadow_norm = s.norm(r0);
     double tau = 0.0, theta = 0.0;
     std::int64_t steps = 0;  // full iterations since the (re)start, for the bound
@@ -64,13 +64,14 @@ struct Tfqmr {
       const T alpha = rho / sigma;
       s.axpy(-alpha, bu, w);
       half_step(u, alpha, s.norm(w));
-      s.assign(u, u2);
-      s.axpy(-alpha, v, u2);
-      b_op(u2, bu2);
+      // u is not needed after its half-step: the second half-step's vector u - alpha v
+      // takes its place (no copy), and becomes the next u below.
+      s.axpy(-alpha, v, u);
+      b_op(u, bu2);
       s.axpy(-alpha, bu2, w);
       const Vector* wv[2] = {&w, &r0};
       const std::vector<T> ww_wr0 = s.dots(w, wv);
-      half_step(u2, alpha, std::sqrt(std::real(ww_wr0[0])));
+      half_step(u, alpha, std::sqrt(std::real(ww_wr0[0])));
       const Next next =
           mon.record(tau, y, &r, tau * std::sqrt(2.0 * static_cast<double>(steps) + 1.0));
       if (next == Next::stop) return;
@@ -85,8 +86,7 @@ struct Tfqmr {
       }
       const T beta = rho_new / rho;
       rho = rho_new;
-      s.axpby(T(1), w, beta, u2);  // u2 becomes the next u
-      std::swap(u, u2);
+      s.axpby(T(1), w, beta, u);
       b_op(u, bu);
       s.axpby(T(1), bu2, beta, v);
       s.axpby(T(1), bu, beta, v);
