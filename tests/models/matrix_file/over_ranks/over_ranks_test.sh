@@ -3,9 +3,9 @@
 # rows split by Scotch, each rank its own; every Krylov solver with no or a split-independent
 # preconditioner (Jacobi) ends with one rank's solution and, to rounding, its iteration
 # count (within 10 %: the split reorders the sums, and BiCGSTAB amplifies that), block Jacobi
-# (ilu0), PETSc's bjacobi/ILU and asm on one MPIAIJ matrix converge to it too; the iteration counts
-# against the number of ranks are printed; a malformed file ends every rank with one located
-# message; a GPU solver is refused a distributed matrix.
+# (ilu0), PETSc's bjacobi/ILU, asm, hypre and gamg on one MPIAIJ matrix converge to it too;
+# the iteration counts against the number of ranks are printed; a malformed file ends every
+# rank with one located message; a GPU solver is refused a distributed matrix.
 # usage: over_ranks_test.sh SOLVENT MPIEXEC PYTHON DATA_DIR WORK_DIR
 set -uo pipefail
 solvent=$1 mpiexec=$2 python=$3 data=$4 work=$5
@@ -97,6 +97,27 @@ if "$solvent" plugins 2>/dev/null | grep -q "^linear_solver *petsc "; then
     --set preconditioner.pc_type='"asm"' || fail "petsc-pc-n2: exit $?"
   echo "bicgstab petsc-pc(asm) 2 $(iterations petsc-pc-n2)"
   agrees petsc-pc-n2 bicgstab-none-n1 1e-9
+  # hypre's BoomerAMG and PETSc's GAMG on the same MPIAIJ matrix, 1 to 4 ranks: the solution
+  # of one rank without preconditioner; multigrid takes under a fifth of its iterations, and
+  # more subdomains (coarsening per rank) add at most two.
+  for pc in hypre gamg; do
+    for n in 1 2 3 4; do
+      name="petsc-pc-$pc-n$n"
+      run $n "$name" --set model.matrix="\"$work/laplacian.mtx\"" --set preconditioner.type='"petsc-pc"' \
+        --set preconditioner.pc_type="\"$pc\"" || fail "$name: exit $?"
+      echo "bicgstab petsc-pc($pc) $n $(iterations "$name")"
+      agrees "$name" bicgstab-none-n1 1e-9
+      [ $(( 5 * $(iterations "$name") )) -lt "$(iterations bicgstab-none-n1)" ] \
+        || fail "$name: $(iterations "$name") iterations, not under a fifth of $(iterations bicgstab-none-n1)"
+      [ "$(iterations "$name")" -le $(( $(iterations "petsc-pc-$pc-n1") + 2 )) ] \
+        || fail "$name: $(iterations "$name") iterations, one rank $(iterations "petsc-pc-$pc-n1")"
+    done
+    # PETSc's own KSP (GMRES) with it over 2 ranks.
+    run 2 "petsc-$pc-n2" --set model.matrix="\"$work/laplacian.mtx\"" --set linear_solver.type='"petsc"' \
+      --set linear_solver.pc_type="\"$pc\"" --set preconditioner.type='"none"' || fail "petsc-$pc-n2: exit $?"
+    echo "petsc $pc 2 $(iterations "petsc-$pc-n2")"
+    agrees "petsc-$pc-n2" bicgstab-none-n1 1e-8
+  done
 fi
 
 # Complex values, 81 rows over 4 ranks (uneven counts).
