@@ -118,3 +118,19 @@ def test_a_communicator_that_is_not_one_is_refused():
                           env=ENV, capture_output=True, text=True)
     assert "solvent.errors.ConfigError: comm: an mpi4py communicator (mpi4py.MPI.Comm), not a int" \
         in done.stderr
+
+
+def test_a_rank_that_solves_alone_leaves_the_others_free():
+    # Rank 0 alone uses Solvent (on COMM_SELF); rank 1 never loads it. Neither waits for the
+    # other at its exit (the core makes no communicator of the world it was not asked for).
+    script = ("from mpi4py import MPI\nimport numpy as np, scipy.sparse as sp\n"
+              "w = MPI.COMM_WORLD\n"
+              "if w.rank == 0:\n"
+              "    import solvent\n"
+              "    x, _ = solvent.LinearSolver('bicgstab', comm=MPI.COMM_SELF).solve(\n"
+              "        2 * sp.identity(5, format='csr'), np.ones(5))\n"
+              "    print('x', x.tolist())\n")
+    done = subprocess.run([MPIEXEC, "-n", "2", "--oversubscribe", sys.executable, "-c", script],
+                          env=ENV, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "x [0.5, 0.5, 0.5, 0.5, 0.5]"

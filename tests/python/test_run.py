@@ -175,3 +175,14 @@ def test_a_vtkhdf_field_reads_back_as_the_vti_one(tmp_path):
         pytest.skip(f"this build writes no VTKHDF: {e}")
     assert (tmp_path / "hdf" / "solution.vtkhdf").is_file()
     assert np.array_equal(hdf.solution["u"], vti)
+
+
+def test_a_communicator_must_be_one_and_a_sweep_takes_none(tmp_path):
+    with pytest.raises(solvent.ConfigError) as e:
+        solvent.run(A1D, set=SHORT, output=tmp_path / "a", comm=3)
+    assert str(e.value) == "comm: an mpi4py communicator (mpi4py.MPI.Comm), not a int"
+    with pytest.raises(solvent.ConfigError) as e:
+        solvent.run(os.path.join(SOURCE, "config", "sweep-angiogenesis-1d.toml"), comm=object())
+    assert str(e.value) == ("comm: a sweep runs its members as processes of the solvent "
+                            "command, not on the caller's ranks; run it without comm")
+    assert not os.path.exists(tmp_path / "a")

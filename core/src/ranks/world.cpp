@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <mutex>
 #include <thread>
 
 #ifdef SOLVENT_HAVE_MPI
@@ -319,10 +320,22 @@ std::unique_ptr<MpiRanks> make_world() {
   return std::make_unique<MpiRanks>(MPI_COMM_WORLD, started == 0);
 }
 
+// The world's ranks once made (null before, and where the process is one rank): made on
+// first use only, since making them is collective over the world (MPI_Comm_dup). A program
+// that embeds Solvent and runs it on a part of its world (rank 0 alone, say) never makes
+// them, and must not at its exit either, where the other ranks would never join.
+std::unique_ptr<MpiRanks>& world_ranks() {
+  static std::unique_ptr<MpiRanks> ranks;
+  return ranks;
+}
+
 std::unique_ptr<MpiRanks>& mpi_world() {
-  static std::unique_ptr<MpiRanks> world =
-      launched_by_mpirun() || started_by_embedding_program() ? make_world() : nullptr;
-  return world;
+  // Once, also where threads of an embedding program start runs at the same time.
+  static std::once_flag once;
+  std::call_once(once, [] {
+    if (launched_by_mpirun() || started_by_embedding_program()) world_ranks() = make_world();
+  });
+  return world_ranks();
 }
 
 const MpiRanks* mpi_ranks_of(const Communicator& comm) {
@@ -344,11 +357,12 @@ void finish_world(int code) {
   // After a failed, timed-out or abandoned operation the other ranks may never reach
   // MPI_Finalize. Rank 0, which speaks for the run, aborts first: Open MPI's launcher can
   // crash on the messages of several ranks that abort at once.
-  if (const auto& w = mpi_world(); world_broken && w && w->size() > 1) {
+  auto& w = world_ranks();
+  if (world_broken && w && w->size() > 1) {
     if (w->rank() != 0) std::this_thread::sleep_for(std::chrono::seconds(3));
     w->abort(code);
   }
-  mpi_world().reset();
+  w.reset();
 #endif
   (void)code;
 }
