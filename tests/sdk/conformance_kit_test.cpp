@@ -83,6 +83,23 @@ TEST_CASE("ignoring the preconditioner is caught") {
   CHECK_FALSE(found(problems, "n = 64"));
 }
 
+TEST_CASE("with ILU(0) on a tridiagonal system, as a GPU solver is judged") {
+  // The kit's exact preconditioner lives in host memory; a solver of another device gets
+  // ILU(0) of its device on a system where that is the exact LU. The same path on the CPU:
+  auto checks = iterative();
+  checks.preconditioner = "ilu0";
+  std::vector<std::string> notes;
+  const auto honest = tk::linear_solver_problems("kit-jacobi", {}, checks, &notes);
+  for (const auto& p : honest) FAIL_CHECK(p);
+  CHECK(found(notes, "matrix-free real operators not run with 'ilu0', which needs entries"));
+  const auto ignoring =
+      tk::linear_solver_problems("kit-jacobi", {{"flaw", std::string("ignores-preconditioner")}},
+                                 checks);
+  CHECK(found(ignoring,
+              "dense real system, n = 216, with a preconditioner: it ignores its preconditioner: "
+              "with 'ilu0', exact on this tridiagonal system, it took"));
+}
+
 TEST_CASE("never converging is caught") {
   const auto problems = jacobi_problems("never-converges");
   CHECK(found(problems,

@@ -122,23 +122,25 @@ Operator to_operator(const DenseMatrix<T>& a, OperatorKind kind) {
       "testkit: dense matrices are made into dense, CSR, banded and matrix-free operators only");
 }
 
-// A random symmetric seven-point operator on an m^3 grid and its dense form (A u = c0 u -
-// sum of c_d times the neighbours): a weighted graph Laplacian plus `shift` times the
+// A random symmetric seven-point operator on an nx x ny x nz grid and its dense form (A u =
+// c0 u - sum of c_d times the neighbours): a weighted graph Laplacian plus `shift` times the
 // identity, so positive definite with smallest eigenvalue `shift`. Shift 1 makes it strictly
-// diagonally dominant and easy; a small shift makes a Krylov method work for it.
+// diagonally dominant and easy; a small shift makes a Krylov method work for it. On an
+// n x 1 x 1 grid it is tridiagonal, so ILU(0) is its exact LU.
 template <class T>
-std::pair<Stencil7<T>, DenseMatrix<T>> make_stencil(std::size_t m, std::mt19937_64& rng,
+std::pair<Stencil7<T>, DenseMatrix<T>> make_stencil(std::size_t nx, std::size_t ny,
+                                                    std::size_t nz, std::mt19937_64& rng,
                                                     double shift = 1.0) {
-  Stencil7<T> s(m, m, m);
+  Stencil7<T> s(nx, ny, nz);
   const std::size_t n = s.size();
   DenseMatrix<T> a(n, n);
   std::uniform_real_distribution<double> u(0.1, 1.0);
-  const std::size_t step[3] = {1, m, m * m};
-  for (std::size_t k = 0; k < m; ++k)
-    for (std::size_t j = 0; j < m; ++j)
-      for (std::size_t i = 0; i < m; ++i) {
+  const std::size_t step[3] = {1, nx, nx * ny};
+  for (std::size_t k = 0; k < nz; ++k)
+    for (std::size_t j = 0; j < ny; ++j)
+      for (std::size_t i = 0; i < nx; ++i) {
         const std::size_t r = s.index(i, j, k);
-        const bool has_next[3] = {i + 1 < m, j + 1 < m, k + 1 < m};
+        const bool has_next[3] = {i + 1 < nx, j + 1 < ny, k + 1 < nz};
         // One weight per edge, written on both of its ends: the operator is symmetric.
         for (int axis = 0; axis < 3; ++axis) {
           if (!has_next[axis]) continue;
@@ -410,7 +412,7 @@ void check_form(LinearSolver& solver, OperatorKind kind, const LinearSolverCheck
                 bool impossible, Problems& out) {
   std::mt19937_64 rng(20261122);
   if (kind == OperatorKind::Stencil7) {
-    auto [s, a] = make_stencil<T>(5, rng);
+    auto [s, a] = make_stencil<T>(5, 5, 5, rng);
     check_system(solver, a, Operator(s), c, rng, "symmetric diagonally dominant stencil",
                  impossible, out);
     return;
@@ -478,19 +480,26 @@ void check_forms(LinearSolver& solver, const LinearSolverChecks& c, bool impossi
 }
 
 // Whether the solver applies the preconditioner it is given, in one declared form: the same
-// system solved without one and with the exact one. The system is the stencil with a small
-// shift (condition number ~100), which takes a Krylov method tens of iterations; with
-// M = A a method that applies M converges in one or two, so one that still needs more than
-// 3, or more than a quarter of its iterations without, never applied it.
+// system solved without one and with a preconditioner exact for it. With `pc_name` empty
+// that is the kit's M = A on the stencil with a small shift (216 unknowns, condition number
+// ~100), which takes a Krylov method tens of iterations; otherwise the plugin `pc_name`
+// (ILU(0), of the solver's device) on the tridiagonal chain of 216 unknowns with the same
+// shift, where ILU(0) is the exact LU. With M = A a method that applies M converges in one
+// or two iterations, so one that still needs more than 3, or more than a quarter of its
+// iterations without, never applied it.
 template <class T>
 void check_preconditioned(const std::string& name, const Settings& s, OperatorKind kind,
-                          const LinearSolverChecks& c, Problems& out) {
+                          const LinearSolverChecks& c, const std::string& pc_name, Problems& out) {
   std::mt19937_64 rng(20261123);
-  auto [st, a] = make_stencil<T>(6, rng, 0.1);
+  auto [st, a] = pc_name.empty() ? make_stencil<T>(6, 6, 6, rng, 0.1)
+                                 : make_stencil<T>(216, 1, 1, rng, 0.1);
   const auto op = std::make_shared<const Operator>(
       kind == OperatorKind::Stencil7 ? Operator(st) : to_operator(a, kind));
   const std::string where = fmt::format("{} system, n = {}, with a preconditioner",
                                         form_text(kind, scalar_kind_of<T>), a.rows);
+  const std::string exact =
+      pc_name.empty() ? "an exact one (M = A)"
+                      : fmt::format("'{}', exact on this tridiagonal system,", pc_name);
   std::vector<T> b(a.rows), x;
   for (auto& v : b) v = draw<T>(rng);
   // A fresh solver each time, so nothing of the first solve helps the second.
@@ -504,7 +513,8 @@ void check_preconditioned(const std::string& name, const Settings& s, OperatorKi
   SolveStats without, with;
   try {
     without = solve(nullptr);
-    with = solve(std::make_shared<ExactPreconditioner>());
+    with = solve(pc_name.empty() ? std::make_shared<ExactPreconditioner>()
+                                 : make_preconditioner(pc_name));
   } catch (const DeviceUnavailable&) {
     throw;
   } catch (const std::exception& e) {
@@ -515,14 +525,21 @@ void check_preconditioned(const std::string& name, const Settings& s, OperatorKi
   const std::int64_t most = std::max<std::int64_t>(3, without.iterations / 4);
   if (with.iterations > most)
     out.push_back(fmt::format(
-        "{}: it ignores its preconditioner: with an exact one (M = A) it took {} iterations, "
-        "without one {}; a method that applies it needs at most {}",
-        where, with.iterations, without.iterations, most));
+        "{}: it ignores its preconditioner: with {} it took {} iterations, without one {}; a "
+        "method that applies it needs at most {}",
+        where, exact, with.iterations, without.iterations, most));
   else if (!with.converged || !(truth <= 10.0 * c.tolerance))
     out.push_back(fmt::format(
-        "{}: with an exact preconditioner (M = A) it did not reach the tolerance (status '{}', "
-        "true relative residual {:.3g})",
-        where, with.status, truth));
+        "{}: with {} it did not reach the tolerance (status '{}', true relative residual {:.3g})",
+        where, exact, with.status, truth));
+}
+
+// The preconditioner plugin a solver of `device` is run with: ILU(0) of that device (exact
+// on the kit's tridiagonal system), or empty where none is installed.
+std::string ilu0_of(const std::string& device) {
+  for (const auto& p : installed(PluginKind::Preconditioner))
+    if (p.rfind("ilu0", 0) == 0 && device_of(p, PluginKind::Preconditioner) == device) return p;
+  return {};
 }
 
 }  // namespace
@@ -541,17 +558,30 @@ std::vector<std::string> linear_solver_problems(const std::string& name, const S
   check_forms(*solver, c, false, true, out);
 
   if (solver->uses_preconditioner()) {
+    // The kit's exact preconditioner works in host memory; a solver of another device is
+    // given ILU(0) of its device on a system where that is exact, and so may a CPU solver be
+    // (checks.preconditioner).
     const auto device = device_of(name, PluginKind::LinearSolver);
-    if (device != "cpu") {
+    const std::string pc_name = device == "cpu" ? c.preconditioner : ilu0_of(device);
+    if (device != "cpu" && pc_name.empty()) {
       if (notes)
-        notes->push_back(
-            fmt::format("not run with a preconditioner: it works in {} memory, the kit's exact "
-                        "preconditioner in host memory",
-                        device));
+        notes->push_back(fmt::format(
+            "not run with a preconditioner: it works in {} memory, the kit's exact "
+            "preconditioner in host memory, and no ILU(0) of its device is installed",
+            device));
     } else {
       for_each_form([&](OperatorForm f) { return solver->accepts(f); },
                     [&](OperatorKind kind, auto zero) {
-                      check_preconditioned<decltype(zero)>(name, s, kind, c, out);
+                      // A preconditioner plugin is built from entries, which a matrix-free
+                      // operator does not have.
+                      if (!pc_name.empty() && kind == OperatorKind::MatrixFree) {
+                        if (notes)
+                          notes->push_back(fmt::format(
+                              "matrix-free {} operators not run with '{}', which needs entries",
+                              to_string(scalar_kind_of<decltype(zero)>), pc_name));
+                        return;
+                      }
+                      check_preconditioned<decltype(zero)>(name, s, kind, c, pc_name, out);
                     });
     }
   }

@@ -45,9 +45,12 @@ bool device_available(Preconditioner& pc);
 // - forms() is the truth: matrix-free operators included, every declared form is set up and
 //   solved, and a solver that declares one and then refuses it or throws is named with it;
 // - a solver that uses_preconditioner() applies it: every declared form is solved without
-//   one and with an exact one (M = A, by LAPACK, in host memory), which must bring the
-//   iterations down to at most 3 or a quarter of those without it. Solvers of another device
-//   are not run with it; `notes` (where given) says so.
+//   one and with an exact one, which must bring the iterations down to at most 3 or a
+//   quarter of those without it. For a CPU solver that is M = A (by LAPACK, in host memory,
+//   so matrix-free forms too); for a solver of another device, ILU(0) of that device on a
+//   tridiagonal system, where it is the exact LU (matrix-free forms, which have no entries,
+//   are not run with it, and without an ILU(0) of its device nothing is); `notes` (where
+//   given) says what was not run.
 // `kind`, `real` and `complex` say which forms the solver must at least declare.
 struct LinearSolverChecks {
   bool real = true;
@@ -56,6 +59,9 @@ struct LinearSolverChecks {
   bool direct = true;                       // direct solvers: backward error ~ machine epsilon
   double tolerance = 1e-10;                 // iterative solvers: relative residual asked for
   std::size_t n = 64;
+  // The preconditioner plugin a CPU solver is run with instead of the kit's M = A (ILU(0)
+  // on the tridiagonal system, as a solver of another device is): empty for M = A.
+  std::string preconditioner{};
 };
 
 // What is wrong with the solver, one sentence each, naming the operator form and scalar;
