@@ -44,8 +44,11 @@ usage:
   solvent --version | --help
 
 Log messages go to stderr at level info; --log-level trace|debug|info|warn|error|off
-(-v is debug, -q is warn), before or after the subcommand, or the environment variable
-SOLVENT_LOG_LEVEL, choose the level; the command line wins over the variable.
+(-v is debug, -q is warn: no closing summary either), before or after the subcommand, or the
+environment variable SOLVENT_LOG_LEVEL, choose the level; the command line wins over the
+variable. --log-timestamps begins each line with the UTC time and the rank. A run keeps its
+whole log, with times and rank, in DIR/log.txt (info and above, whatever stderr shows);
+run --log-per-rank also writes each rank's as DIR/log.rank-N.txt.
 
 Plugins are searched in the config's [plugins] path, then SOLVENT_PLUGIN_PATH
 (colon-separated), then next to the Solvent core library.
@@ -85,9 +88,15 @@ std::optional<spdlog::level::level_enum> log_level_named(std::string_view name) 
   return std::nullopt;
 }
 
-// The log options on the top level and on every subcommand, all writing `level`, so that
+struct LogOptions {
+  std::string level;
+  bool timestamps = false;
+};
+
+// The log options on the top level and on every subcommand, all writing `options`, so that
 // `solvent -v run FILE` and `solvent run FILE -v` mean the same.
-void add_log_options(CLI::App& app, std::string& level) {
+void add_log_options(CLI::App& app, LogOptions& options) {
+  auto& level = options.level;
   std::vector<std::string> names;
   for (const auto& entry : log_levels) names.emplace_back(entry.first);
   auto* named = app.add_option("--log-level", level,
@@ -100,10 +109,15 @@ void add_log_options(CLI::App& app, std::string& level) {
                                       "show only warnings and errors (--log-level warn)");
   named->excludes(verbose)->excludes(quiet);
   verbose->excludes(quiet);
+  app.add_flag("--log-timestamps", options.timestamps,
+               "begin each log line on stderr with the UTC time and the rank (a run's log.txt "
+               "always has them)");
 }
 
 // The command line's level, else SOLVENT_LOG_LEVEL's, else spdlog's default (info).
-void apply_log_level(const std::string& from_command_line) {
+void apply_log_options(const LogOptions& options) {
+  if (options.timestamps) solvent::timestamp_terminal(solvent::world().rank());
+  const auto& from_command_line = options.level;
   const char* from_environment = std::getenv("SOLVENT_LOG_LEVEL");
   if (from_command_line.empty() && from_environment == nullptr) return;
   const std::string name = from_command_line.empty() ? from_environment : from_command_line;
@@ -111,7 +125,7 @@ void apply_log_level(const std::string& from_command_line) {
   if (!level)  // the command line's value was checked by CLI11
     throw solvent::ConfigError({fmt::format(
         "SOLVENT_LOG_LEVEL={}: not a log level (trace, debug, info, warn, error, off)", name)});
-  solvent::core_logger()->set_level(*level);
+  solvent::set_log_level(*level);
 }
 
 // CLI11 names what it could not place, but not in which subcommand, and for an unknown
@@ -164,10 +178,10 @@ int parse_and_run(int argc, char** argv) {
                                                        std::fputs(usage, stdout);
                                                        return 0;
                                                      }}};
-  std::string log_level;
-  add_log_options(app, log_level);
+  LogOptions log_options;
+  add_log_options(app, log_options);
   for (auto* sub : app.get_subcommands({}))
-    if (sub != help) add_log_options(*sub, log_level);
+    if (sub != help) add_log_options(*sub, log_options);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {  // --help, --version
@@ -175,7 +189,7 @@ int parse_and_run(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     throw solvent::ConfigError({parse_problem(app, e)});
   }
-  apply_log_level(log_level);
+  apply_log_options(log_options);
   const CLI::App* given = app.get_subcommands().front();  // exactly one: require_subcommand(1)
   return std::find_if(commands.begin(), commands.end(),
                       [&](const auto& c) { return c.parser == given; })

@@ -41,6 +41,9 @@ std::string swept_text(const SweepPlan& plan) {
   return text;
 }
 
+// -q (or --log-level warn and above): no closing summary, only warnings and errors.
+bool quiet() { return log_level() > spdlog::level::info; }
+
 // What a run did, beyond "completed": a steady solve's iterations, residual and time; a
 // run in time its steps and its last step's solve (all of it is also in record.toml).
 void print_outcome(const RunSummary& s) {
@@ -67,6 +70,12 @@ void print_outcome(const RunSummary& s) {
 int run_sweep_command(const RunOptions& opt, std::size_t jobs) {
   const auto s = run_sweep(opt, jobs);
   if (world().rank() != 0) return 0;
+  const int code = s.failed == 0 ? 0 : 100 + int(std::min<std::size_t>(s.failed, 25));
+  if (quiet()) {  // the failures alone: errors are shown at every level but off
+    if (log_level() < spdlog::level::off)
+      for (const auto& f : s.failures) std::fprintf(stderr, "error: %s\n", f.c_str());
+    return code;
+  }
   std::printf("sweep completed: %zu members (%s), %zu ran now, %zu failed\n", s.members,
               s.mode.c_str(), s.ran, s.failed);
   if (!s.fixed.empty())
@@ -74,7 +83,7 @@ int run_sweep_command(const RunOptions& opt, std::size_t jobs) {
   for (const auto& f : s.failures) std::printf("  %s\n", f.c_str());
   std::printf("  results in %s; the table: %s\n", s.output_dir.c_str(),
               (s.output_dir / "sweep.csv").c_str());
-  return s.failed == 0 ? 0 : 100 + int(std::min<std::size_t>(s.failed, 25));
+  return code;
 }
 }  // namespace
 
@@ -126,6 +135,8 @@ Command add_run_command(CLI::App& app, const Args& argv) {
          "--progress", [opt] { opt->progress = ProgressMode::Always; },
          "show a progress line (default: when stderr is a terminal)")
       ->trigger_on_parse();
+  run->add_flag("--log-per-rank", opt->log_per_rank,
+                "a run over ranks: each rank's log also in log.rank-N.txt (log.txt is rank 0's)");
   run->add_flag_callback(
          "--no-progress", [opt] { opt->progress = ProgressMode::Never; }, "show no progress line")
       ->trigger_on_parse();
@@ -147,7 +158,7 @@ Command add_run_command(CLI::App& app, const Args& argv) {
                                              "no [sweep] table",
                                              *jobs, opt->config.string())});
             const auto s = run_experiment(*opt);
-            if (world().rank() != 0) return 0;  // rank 0 speaks for the run
+            if (world().rank() != 0 || quiet()) return 0;  // rank 0 speaks for the run
             std::printf("run completed: model %s, integrator %s%s%s\n", s.model.c_str(),
                         s.integrator.c_str(), s.linear_solver.empty() ? "" : ", linear solver ",
                         s.linear_solver.c_str());
@@ -170,7 +181,7 @@ Command add_validate_command(CLI::App& app) {
   return {validate, [opt] {
             const std::filesystem::path file = opt->file;
             // Rank 0 speaks for the ranks, as in a run.
-            if (world().rank() != 0) core_logger()->set_level(spdlog::level::err);
+            if (world().rank() != 0) quiet_terminal(spdlog::level::err);
             RunOptions as_run;
             as_run.config = file;
             as_run.overrides = opt->overrides;

@@ -147,7 +147,7 @@ void rerun(const Target& t, const VerifyOptions& opt, const fs::path& into) {
 
 int verify(const VerifyOptions& opt) {
   // Rank 0 speaks for the ranks, as in a run.
-  if (world().rank() != 0) core_logger()->set_level(spdlog::level::err);
+  if (world().rank() != 0) quiet_terminal(spdlog::level::err);
   Target target;
   agree_across_ranks(world(), [&] {
     target = target_of(opt.dir, opt.member);

@@ -29,12 +29,13 @@ def command(config, settings, output, *extra):
 
 
 def written(folder):
-    """Every file a run wrote, but its record (relative path -> absolute path)."""
+    """Every file a run wrote, but its record and its log, which hold times (relative path ->
+    absolute path)."""
     found = {}
     for root, _, files in os.walk(folder):
         for f in files:
             rel = os.path.relpath(os.path.join(root, f), folder)
-            if rel != "record.toml":
+            if rel not in ("record.toml", "log.txt"):
                 found[rel] = os.path.join(root, f)
     return found
 

@@ -5,6 +5,7 @@
 #include "io/distributed_solution_writer.hpp"
 #include "io/field_series.hpp"
 #include "io/output_dir.hpp"
+#include "io/output_manifest.hpp"
 #include "loader/plugin_library.hpp"
 #include "log/logging.hpp"
 #include "ranks/communicator_world.hpp"
@@ -70,12 +71,18 @@ void resolve_and_make_plugins(const RunOptions& opt, const fs::path& config,
       });
 }
 
-// What rank 0 holds open while the run computes (the other ranks hold nothing).
+// What rank 0 holds open while the run computes (the other ranks hold their own log with
+// --log-per-rank, and nothing else).
 struct RunOutput {
+  std::optional<LogFile> log, rank_log;
   std::optional<OutputDirLock> lock;
   std::optional<RunRecord> record;
   std::optional<CsvObserver> csv;
 };
+
+fs::path rank_log_file(const fs::path& dir, int rank) {
+  return dir / fmt::format("log.rank-{}.txt", rank);
+}
 
 // Phase 2: rank 0 alone prepares the output directory (checking a --resume) and writes the
 // core's files; the others wait for it, so that none starts computing into a run that was
@@ -90,6 +97,11 @@ void open_output(const RunOptions& opt, const fs::path& config, const Communicat
     if (comm.rank() != 0) return std::string();
     out.lock.emplace(prepare_output_dir(summary.output_dir, {opt.resume.has_value(), opt.overwrite,
                                                              opt.resume ? fs::path() : config}));
+    // From here the run's whole log, the messages before it included, is in its folder.
+    out.log.emplace(summary.output_dir / "log.txt", 0, opt.resume.has_value());
+    note_written(summary.output_dir / "log.txt");
+    if (opt.log_per_rank)
+      for (int k = 0; k < comm.size(); ++k) note_written(rank_log_file(summary.output_dir, k));
     const auto resume =
         opt.resume ? check_resume(summary.output_dir, cfg, r.resolved, *r.plugins.integrator)
                    : ResumePlan{};
@@ -106,6 +118,13 @@ void open_output(const RunOptions& opt, const fs::path& config, const Communicat
     out.csv.emplace(summary.output_dir, cfg.output, opt.resume.has_value());
     return std::string();
   });
+  if (opt.log_per_rank)
+    agree_across_ranks(comm, [&] {
+      out.rank_log.emplace(rank_log_file(summary.output_dir, comm.rank()), comm.rank(),
+                           opt.resume.has_value());
+      return std::string();
+    });
+  end_early_messages();
 }
 
 // Phase 3 for a run with a linear solver: its policy (conversions, residual check) and
@@ -215,7 +234,7 @@ RunSummary run_experiment(const RunOptions& opt, const IntegratorCall& call) {
   const Communicator& comm = opt.comm != nullptr ? *opt.comm : world();
   const bool root = comm.rank() == 0;
   // Rank 0 speaks for the run; the others say only what fails on them.
-  if (!root) log->set_level(spdlog::level::err);
+  if (!root) quiet_terminal(spdlog::level::err);
   fs::path config = opt.config;
   if (config.empty() && opt.resume) config = *opt.resume / "config.toml";
 

@@ -22,6 +22,7 @@ struct RunOptions {
   std::optional<std::filesystem::path> resume;      // --resume DIR
   bool overwrite = false;                           // --overwrite: replace an earlier run
   ProgressMode progress = ProgressMode::Auto;
+  bool log_per_rank = false;  // --log-per-rank: each rank's log as log.rank-N.txt too
   std::vector<std::string> argv;  // for the record
   // Makes the configuration to run instead of reading `config`: a sweep's member, which the
   // sweep resolves from its file (the driver runs one configuration and knows no sweeps), or

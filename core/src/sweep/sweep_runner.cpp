@@ -247,7 +247,7 @@ SweepSummary run_sweep(const RunOptions& opt, std::size_t jobs) {
   const Communicator& comm = world();
   const bool root = comm.rank() == 0;
   auto log = core_logger();
-  if (!root) log->set_level(spdlog::level::err);
+  if (!root) quiet_terminal(spdlog::level::err);
   std::optional<SweepPlan> plan;
   SweepSummary summary;
   std::string name;

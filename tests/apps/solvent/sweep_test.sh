@@ -74,7 +74,7 @@ grid)
       [ "$(value $dir/record.toml status)" = completed ] || fail "member $i: not completed"
       "$solvent" run base.toml --set model.parameters.k1=$k1 --set linear_solver.type=$type \
         --output single$i > out.txt 2>&1 || fail "single run $i: exit $?"
-      diff -r -x record.toml single$i $dir > diff.txt \
+      diff -r -x record.toml -x log.txt single$i $dir > diff.txt \
         || { cat diff.txt; fail "member $i differs from the single run k1=$k1 type=$type"; }
       i=$((i + 1))
     done
@@ -94,14 +94,14 @@ narrow)
     grep -qx "  fixed by --set, so not swept: model.parameters.k1" out.txt || fail "the summary"
   grep -qx "  results in out; the table: out/sweep.csv" out.txt || fail "the summary's table"
   head -1 out/sweep.csv | grep -q "^member,linear_solver.type,status," || fail "sweep.csv columns"
-  diff -r -x record.toml single out/members/0001 > diff.txt \
+  diff -r -x record.toml -x log.txt single out/members/0001 > diff.txt \
     || { cat diff.txt; fail "the narrowed sweep's member 1 differs from the single run"; }
   "$solvent" validate grid.toml --set model.parameters.k1=1.0 --set linear_solver.type=lapack > out.txt 2>&1 \
     && grep -qx "grid.toml: valid sweep of 1 member (no key swept; fixed by --set: model.parameters.k1, linear_solver.type); every member checked" out.txt \
     || fail "every swept key fixed: not one member"
   # --member N: the single run of member N, as the sweep runs it.
   "$solvent" run grid.toml --member 3 --output m3 > out.txt 2>&1 || fail "--member 3: exit $?"
-  diff -r -x record.toml single m3 > diff.txt || { cat diff.txt; fail "--member 3 differs from the single run"; }
+  diff -r -x record.toml -x log.txt single m3 > diff.txt || { cat diff.txt; fail "--member 3 differs from the single run"; }
   "$solvent" run grid.toml --member 6 --output m6 > out.txt 2>&1; rc=$?
   [ $rc -eq 2 ] && grep -qx "error: grid.toml: the sweep has 6 members; there is no member 6" out.txt \
     && [ ! -e m6 ] || fail "--member past the members: exit $rc"
@@ -143,7 +143,7 @@ jobs)
   tr '\r' '\n' < out.txt | grep -q "^  member 6/6  0 failed  elapsed" || fail "no progress line"
   same_csv one two "--jobs 2 against --jobs 1"
   for i in 0 1 2 3 4 5; do
-    diff -r -x record.toml one/members/000$i two/members/000$i > /dev/null || fail "member $i differs"
+    diff -r -x record.toml -x log.txt one/members/000$i two/members/000$i > /dev/null || fail "member $i differs"
   done
   [ "$(value two/record.toml jobs)" = 2 ] || fail "the record does not say --jobs 2"
   echo "jobs: --jobs 2 equals --jobs 1" ;;

@@ -37,7 +37,7 @@ for signal in INT KILL; do
     || fail "resume after SIG$signal at row $at: exit $?"
   grep -q "continuing from the checkpoint at step" "$work/out.txt" || fail "SIG$signal: no resume"
   cmp "$work/reference/observables.csv" "$dir/observables.csv" || fail "SIG$signal: observables.csv"
-  diff -r -q -x record.toml "$work/reference" "$dir" > "$work/diff.txt" \
+  diff -r -q -x record.toml -x log.txt "$work/reference" "$dir" > "$work/diff.txt" \
     || { cat "$work/diff.txt"; fail "SIG$signal at row $at: the resumed run's files differ"; }
 done
 
@@ -50,7 +50,7 @@ at=$((100 + RANDOM % (total / 2)))
 interrupt "$work/times" KILL $at "${run[@]}" "${times[@]}" --output "$work/times"
 "$solvent" run --resume "$work/times" --no-progress > "$work/out.txt" 2>&1 \
   || fail "resume with times after SIGKILL at row $at: exit $?"
-diff -r -q -x record.toml "$work/times-reference" "$work/times" > "$work/diff.txt" \
+diff -r -q -x record.toml -x log.txt "$work/times-reference" "$work/times" > "$work/diff.txt" \
   || { cat "$work/diff.txt"; fail "times, SIGKILL at row $at: the resumed run's files differ"; }
 
 # refused DIR MESSAGE: a resume of DIR exits 4 with MESSAGE.
