@@ -42,9 +42,8 @@ solvent::Schema integrator_schema() {
       ParamSpec::choice("cuda_block", field_block_names[0],
                         {std::begin(field_block_names), std::end(field_block_names)},
                         "continuous mode on CUDA: the thread block of the field update, x by y "
-                        "by z threads, one a node (Darbyshire's Table 3 shapes), z-march: "
-                        "32 x 8 threads each marching along z, or tiled: 32 x 8 threads "
-                        "marching through chunks of z with their plane in shared memory"),
+                        "by z threads, one a node (Darbyshire's Table 3 shapes), or z-march: "
+                        "32 x 8 threads each marching along z"),
       ParamSpec::integer("max_segments", 1 << 22, "capacity of the vessel-segment store")
           .at_least(1)
           .at_most(1 << 30),

@@ -15,7 +15,6 @@
 
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,9 +23,6 @@ namespace solvent::stencil3d {
 namespace {
 
 constexpr int max_tip_block = 1024;
-
-// The tile of the "tiled" field update: a warp along x, so that a plane's loads coalesce.
-constexpr unsigned tile_x = 32, tile_y = 8;
 
 constexpr const char* context = "explicit-stencil3d (cuda)";
 
@@ -168,74 +164,6 @@ __global__ void __launch_bounds__(1024) continuous_kernel(ContinuousStep u, Grid
     continuous_node(u, g, window, i, j, k, n, f, c, n_new, f_new, c_new);
 }
 
-// The continuous mode with a shared plane ("tiled"): a tile of TX x TY threads marches
-// through `chunk` planes of z. Each thread keeps its column's values at k - 1, k and k + 1
-// in registers and puts the plane k into shared memory, where its x and y neighbours read
-// them; only a neighbour outside the tile comes from global memory (through L1). So each
-// value crosses from L2 about once a step instead of up to seven times: the per-node shapes
-// were bound by L2 traffic, not by DRAM. The stencils handed to continuous_update are the
-// ones gather() would have read, so the bits equal every other shape's.
-template <int TX, int TY>
-__global__ void __launch_bounds__(TX* TY)
-    continuous_tiled_kernel(ContinuousStep u, Grid g, std::int32_t chunk,
-                            const double* __restrict__ n, const double* __restrict__ f,
-                            const double* __restrict__ c, double* __restrict__ n_new,
-                            double* __restrict__ f_new, double* __restrict__ c_new) {
-  namespace a3 = solvent::angiogenesis_3d;
-  __shared__ double plane[3][TY][TX];  // n, c, f at this block's nodes of plane k
-  const std::int32_t x0 = blockIdx.x * TX, y0 = blockIdx.y * TY;
-  const std::int32_t i = x0 + threadIdx.x, j = y0 + threadIdx.y;
-  const bool inside = i < g.nx && j < g.ny;
-  // Threads beyond the grid's edge read the edge's column and store nothing; they take part
-  // in the barriers, and no stencil of an inside node reads their slots.
-  const std::int32_t ic = i < g.nx ? i : g.nx - 1, jc = j < g.ny ? j : g.ny - 1;
-  const std::int64_t sz = std::int64_t(g.nx) * g.ny;
-  const std::int32_t k0 = static_cast<std::int32_t>(blockIdx.z) * chunk;
-  const std::int32_t k1 = k0 + chunk < g.nz ? k0 + chunk : g.nz;
-  const double* fields[3] = {n, c, f};
-  auto column = [&](int q, std::int32_t k) { return fields[q][ic + g.nx * jc + sz * k]; };
-  // The neighbour (ni, nj) of plane k: from the shared plane where the tile holds it.
-  auto neighbour = [&](int q, std::int32_t ni, std::int32_t nj, std::int32_t k) {
-    const std::int32_t li = ni - x0, lj = nj - y0;
-    if (li >= 0 && li < TX && lj >= 0 && lj < TY) return plane[q][lj][li];
-    return fields[q][ni + g.nx * nj + sz * k];
-  };
-  double below[3], centre[3], above[3];
-  for (int q = 0; q < 3; ++q) {
-    centre[q] = column(q, k0);
-    below[q] = column(q, a3::mirror_below(k0));
-    above[q] = column(q, a3::mirror_above(k0, g.nz));
-  }
-  const std::int32_t xm = a3::mirror_below(ic), xp = a3::mirror_above(ic, g.nx);
-  const std::int32_t ym = a3::mirror_below(jc), yp = a3::mirror_above(jc, g.ny);
-  for (std::int32_t k = k0; k < k1; ++k) {
-    __syncthreads();  // every stencil of plane k - 1 has been read
-    for (int q = 0; q < 3; ++q) plane[q][threadIdx.y][threadIdx.x] = centre[q];
-    __syncthreads();
-    // The next plane's loads go out before this plane's arithmetic waits on anything.
-    double ahead[3];
-    for (int q = 0; q < 3; ++q)
-      ahead[q] = k + 1 < k1 ? column(q, a3::mirror_above(k + 1, g.nz)) : 0.0;
-    if (inside) {
-      a3::Stencil s[3];
-      for (int q = 0; q < 3; ++q)
-        s[q] = {{centre[q], neighbour(q, xm, jc, k), neighbour(q, xp, jc, k),
-                 neighbour(q, ic, ym, k), neighbour(q, ic, yp, k), below[q], above[q]}};
-      const NodeValues v = continuous_update(u, s[0], s[1], s[2]);
-      const std::int64_t m = ic + g.nx * jc + sz * k;
-      n_new[m] = v.n;
-      f_new[m] = v.f;
-      c_new[m] = v.c;
-    }
-    // Down one plane: the z- neighbour of k + 1 is k, its z+ neighbour the one just read.
-    for (int q = 0; q < 3; ++q) {
-      below[q] = centre[q];
-      centre[q] = above[q];
-      above[q] = ahead[q];
-    }
-  }
-}
-
 class CudaEngine final : public StencilEngine {
  public:
   CudaEngine(const Communicator& comm, FieldBlocks blocks) : comm_(comm), blocks_(blocks) {
@@ -334,23 +262,11 @@ class CudaEngine final : public StencilEngine {
     const auto cover = [](std::int32_t nodes, unsigned threads) {
       return (static_cast<unsigned>(nodes) + threads - 1) / threads;
     };
-    if (blocks_.tiled) {
-      // Chunks of 16 planes: enough blocks for every SM on the paper's grids, and the two
-      // planes each chunk reads again cost an eighth more reads, mostly from L2.
-      const std::int32_t chunk = 16;
-      const dim3 grid(cover(g.nx, tile_x), cover(g.ny, tile_y), cover(g.nz, unsigned(chunk)));
-      continuous_tiled_kernel<tile_x, tile_y><<<grid, dim3(tile_x, tile_y)>>>(
-          u, g, chunk, n_.data(), f_.data(), c_.data(), n_new_.data(), f_new_.data(),
-          c_new_.data());
-      check_launch("continuous_tiled_kernel");
-    } else {
-      const dim3 grid(cover(g.nx, block.x), cover(g.ny, block.y),
-                      blocks_.z_march ? 1u : cover(g.nz, block.z));
-      continuous_kernel<<<grid, block>>>(u, g, host_.window, blocks_.z_march, n_.data(), f_.data(),
-                                         c_.data(), n_new_.data(), f_new_.data(),
-                                         c_new_.data());
-      check_launch("continuous_kernel");
-    }
+    const dim3 grid(cover(g.nx, block.x), cover(g.ny, block.y),
+                    blocks_.z_march ? 1u : cover(g.nz, block.z));
+    continuous_kernel<<<grid, block>>>(u, g, host_.window, blocks_.z_march, n_.data(), f_.data(),
+                                       c_.data(), n_new_.data(), f_new_.data(), c_new_.data());
+    check_launch("continuous_kernel");
     std::swap(n_, n_new_);
     std::swap(f_, f_new_);
     std::swap(c_, c_new_);

@@ -13,7 +13,6 @@ namespace solvent::stencil3d {
 
 FieldBlocks field_blocks(std::string_view name, std::string_view key) {
   if (name == "z-march") return {32, 8, 1, true};
-  if (name == "tiled") return {32, 8, 1, false, true};
   for (const char* shape : field_block_names)
     if (name == shape) {
       FieldBlocks b;
