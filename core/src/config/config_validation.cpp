@@ -357,6 +357,27 @@ std::pair<std::vector<std::string>, const toml::table*> type_settings(
 // any path on a command line); the plugin gets the path absolute, and config.toml records
 // it so, so that a run folder reruns from anywhere. A file that cannot be opened is refused
 // here, at its key, with the system's reason: validate and run refuse it alike.
+// A shipped mesh is not shipped as a mesh: scripts/make-meshes writes NAME-LEVEL.msh from
+// meshes/NAME.geo, which lies beside config/ in the source tree and in share/solvent. For a
+// missing file of that name whose .geo is there, the command that makes it; else nothing.
+std::string how_to_make(const fs::path& missing, const fs::path& config_dir) {
+  if (missing.extension() != ".msh" || fs::exists(missing)) return {};
+  const auto stem = missing.stem().string();
+  const auto dash = stem.rfind('-');
+  if (dash == std::string::npos || dash == 0) return {};
+  const auto name = stem.substr(0, dash);
+  for (const auto& dir : {config_dir, config_dir.parent_path()}) {
+    std::error_code ec;
+    if (!fs::is_regular_file(dir / "meshes" / (name + ".geo"), ec)) continue;
+    // The script of that tree by its full path, which runs from any folder.
+    const auto script = dir / "scripts" / "make-meshes";
+    return fmt::format(" (a shipped mesh: make it with `{} -o {} {}`, which needs gmsh)",
+                       fs::is_regular_file(script, ec) ? script.string() : "scripts/make-meshes",
+                       missing.parent_path().string(), name);
+  }
+  return {};
+}
+
 void resolve_input_files(const Schema& schema, const fs::path& config_dir,
                          const std::string& label, Parameters& params,
                          std::vector<std::string>& problems) {
@@ -380,8 +401,9 @@ void resolve_input_files(const Schema& schema, const fs::path& config_dir,
       ::close(fd);
     if (!why.empty()) {
       // Only a value that was written has no default to fall back on, so `where` is known.
-      problems.push_back(fmt::format("{}: {}: key '{}': cannot open {}: {}", entry.where, label,
-                                     spec.name, path.string(), why));
+      problems.push_back(fmt::format("{}: {}: key '{}': cannot open {}: {}{}", entry.where, label,
+                                     spec.name, path.string(), why,
+                                     how_to_make(path, config_dir)));
       continue;
     }
     params.set(spec.name, path.string(), entry.origin, entry.where);

@@ -31,8 +31,19 @@ std::vector<fs::path> PluginRegistry::default_search_path() {
   return dirs;
 }
 
+fs::path install_root(const fs::path& core_dir, const fs::path& libdir) {
+  fs::path root = core_dir;
+  std::vector<fs::path> tail(libdir.begin(), libdir.end());
+  for (auto part = tail.rbegin(); part != tail.rend(); ++part) {
+    if (root.filename() != *part) return core_dir.parent_path();
+    root = root.parent_path();
+  }
+  return tail.empty() ? core_dir.parent_path() : root;
+}
+
 fs::path solvent_root() {
-  return fs::path(boost::dll::this_line_location().string()).parent_path().parent_path();
+  return install_root(fs::path(boost::dll::this_line_location().string()).parent_path(),
+                      SOLVENT_INSTALL_LIBDIR);
 }
 
 PluginRegistry::PluginRegistry(const std::vector<fs::path>& search_path,

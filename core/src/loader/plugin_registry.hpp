@@ -52,8 +52,15 @@ class PluginRegistry {
   std::map<std::filesystem::path, PluginLibrary> loaded_;  // a map: references stay valid
 };
 
-// The folder above the one holding libsolvent-core: the install prefix, or the build tree.
+// The install prefix, or the build tree: the folder holding libsolvent-core without the
+// library folder it lies in (install_root).
 std::filesystem::path solvent_root();
+
+// The root above `core_dir`, the folder of libsolvent-core: `core_dir` less `libdir` (the
+// install's CMAKE_INSTALL_LIBDIR, two folders deep on a multiarch system: lib/x86_64-linux-gnu)
+// where it ends so, else its parent (a build tree keeps the core in lib/).
+std::filesystem::path install_root(const std::filesystem::path& core_dir,
+                                   const std::filesystem::path& libdir);
 
 // The closest of `candidates` to `word` by edit distance, or empty if none is close.
 std::string nearest(const std::string& word, const std::vector<std::string>& candidates);

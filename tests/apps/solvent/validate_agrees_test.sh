@@ -40,6 +40,14 @@ agree 2 "error: --set: linear solver 'lapack' takes dense storage: the stencil7 
   -- "$configs/matm-poisson.toml" --set linear_solver.type=lapack
 agree 2 "error: --set: [model] (model 'matrix-file'): key 'matrix': cannot open $work/nothing-here.mtx: No such file or directory" \
   -- "$configs/matrix-file.toml" --set model.matrix=$work/nothing-here.mtx
+# A shipped mesh not yet made: the message names the command that makes it. The config in a
+# copy of the tree's layout (config/ beside meshes/), so that out/meshes is surely empty.
+mkdir -p "$work/tree/config" "$work/tree/meshes" "$work/tree/scripts"
+cp "$configs/helmholtz-gmsh-cabin.toml" "$work/tree/config/"
+cp "$configs/../meshes/cabin.geo" "$work/tree/meshes/"
+cp "$configs/../scripts/make-meshes" "$work/tree/scripts/"
+agree 2 "error: $work/tree/config/helmholtz-gmsh-cabin.toml:10:8: [model] (model 'helmholtz'): key 'mesh': cannot open $work/tree/out/meshes/cabin-1.msh: No such file or directory (a shipped mesh: make it with \`$work/tree/scripts/make-meshes -o $work/tree/out/meshes cabin\`, which needs gmsh)" \
+  -- "$work/tree/config/helmholtz-gmsh-cabin.toml"
 
 if [ -n "$mpiexec" ]; then
   mpi=("$mpiexec" -n 2 --oversubscribe)

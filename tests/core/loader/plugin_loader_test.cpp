@@ -198,3 +198,12 @@ TEST_CASE("[plugins] path: relative to the config's folder, written absolute, wa
             "code\n");
   fs::remove_all(root);
 }
+
+TEST_CASE("the root above the core's folder, for a build tree and a multiarch install") {
+  CHECK(install_root("/work/build/lib", "lib") == "/work/build");
+  CHECK(install_root("/usr/lib/x86_64-linux-gnu", "lib/x86_64-linux-gnu") == "/usr");
+  CHECK(install_root("/opt/solvent/lib64", "lib64") == "/opt/solvent");
+  // A build tree of a multiarch configuration keeps the core in lib/ all the same.
+  CHECK(install_root("/work/build/lib", "lib/x86_64-linux-gnu") == "/work/build");
+  CHECK(install_root("/usr/lib", "") == "/usr");
+}

@@ -4,6 +4,7 @@
 
 #include <sys/wait.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -45,6 +46,18 @@ std::string record_value(const std::string& run, const std::string& key) {
 
 std::string output_dir(const std::string& run) { return (fs::path(WORK_DIR) / run).string(); }
 
+// The figure a file of the source tree quotes right after `before`, as written there.
+std::string quoted(const std::string& file, const std::string& before) {
+  std::ifstream f(fs::path(SOURCE_DIR) / file);
+  std::stringstream s;
+  s << f.rdbuf();
+  const auto text = s.str();
+  const auto at = text.find(before);
+  REQUIRE_MESSAGE(at != std::string::npos, file << " lacks: " << before);
+  const auto from = at + before.size();
+  return text.substr(from, text.find_first_not_of("0123456789.e-", from) - from);
+}
+
 }  // namespace
 
 TEST_CASE("helmholtz duct config: bicgstab converges, plane-wave error as expected") {
@@ -56,6 +69,20 @@ TEST_CASE("helmholtz duct config: bicgstab converges, plane-wave error as expect
   const double error = std::stod(record_value("duct", "relative_l2_error"));
   CHECK(error > 0.01);
   CHECK(error < 0.06);
+}
+
+TEST_CASE("helmholtz duct config at its own resolution: the error and iterations the docs quote") {
+  const auto r = solvent("run config/helmholtz-duct.toml --output " + output_dir("duct-32"));
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  char error[16];
+  std::snprintf(error, sizeof error, "%.1e", std::stod(record_value("duct-32", "relative_l2_error")));
+  // printf writes 1.2e-02; the docs write 1.2e-2.
+  std::string written = error;
+  written.erase(written.find("e-0") + 2, 1);
+  CHECK(quoted("config/helmholtz-duct.toml", "the relative L2 error of the P1 solution\n# (") == written);
+  CHECK(quoted("docs/models/helmholtz.md", "to 1e-9 gives a relative L2 error of ") == written);
+  CHECK(quoted("docs/models/helmholtz.md", written + " after ") == record_value("duct-32", "iterations"));
 }
 
 TEST_CASE("matrix-file config: the known solution comes back") {
