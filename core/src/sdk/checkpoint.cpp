@@ -1,8 +1,10 @@
 #include <solvent/errors.hpp>
 #include <solvent/io/checkpoint.hpp>
+#include <solvent/io/output.hpp>
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <fstream>
@@ -194,6 +196,63 @@ StepperCheckpoint read_checkpoint(const fs::path& file, const CheckpointShape& e
   s.vectors.assign(v, std::vector<double>(h.n));
   for (auto& x : s.vectors) in.get(x);
   return s;
+}
+
+namespace {
+
+fs::path rank_file(const fs::path& dir, const Communicator& comm, bool previous) {
+  std::string name = "checkpoint";
+  if (comm.rank() > 0) name += fmt::format(".rank-{}", comm.rank());
+  if (previous) name += ".previous";
+  return dir / (name + ".bin");
+}
+
+std::string rank_writer(std::string_view writer, const Communicator& comm) {
+  if (comm.size() == 1) return std::string(writer);
+  return fmt::format("{} on rank {} of {}", writer, comm.rank(), comm.size());
+}
+
+}  // namespace
+
+void write_rank_checkpoint(const fs::path& dir, const Communicator& comm,
+                           const StepperCheckpoint& s, std::string_view writer, double dt) {
+  const auto latest = rank_file(dir, comm, false);
+  if (comm.size() > 1) {
+    std::error_code ec;
+    if (fs::exists(latest, ec)) {
+      fs::rename(latest, rank_file(dir, comm, true), ec);
+      if (ec)
+        throw Error(fmt::format("cannot keep {} as the previous checkpoint: {}", latest.string(),
+                                ec.message()));
+    }
+  }
+  write_file_atomic(latest, checkpoint_bytes(s, rank_writer(writer, comm), dt));
+}
+
+std::optional<std::int64_t> rank_checkpoint_step(const fs::path& dir) {
+  return checkpoint_step(dir / "checkpoint.bin");
+}
+
+StepperCheckpoint read_rank_checkpoint(const fs::path& dir, const Communicator& comm,
+                                       const CheckpointShape& expected) {
+  const std::string writer = rank_writer(expected.writer, comm);
+  CheckpointShape shape = expected;
+  shape.writer = writer;
+  const auto latest = rank_file(dir, comm, false);
+  if (comm.size() == 1) return read_checkpoint(latest, shape);
+  const auto previous = rank_file(dir, comm, true);
+  const auto latest_step = checkpoint_step(latest), previous_step = checkpoint_step(previous);
+  if (!latest_step) refuse(latest, "no checkpoint of this rank (missing)");
+  // The latest step of every rank, and the oldest of them: the step all ranks hold.
+  std::int64_t target = *latest_step;
+  for (const auto& step : comm.gather_all(std::to_string(*latest_step)))
+    target = std::min<std::int64_t>(target, std::stoll(step));
+  if (target == *latest_step) return read_checkpoint(latest, shape);
+  if (previous_step == target) return read_checkpoint(previous, shape);
+  refuse(latest, fmt::format("this rank's checkpoints are of steps {} and {}, and another "
+                             "rank's latest is of step {}: they were not written by one run",
+                             *latest_step, previous_step ? std::to_string(*previous_step) : "none",
+                             target));
 }
 
 }  // namespace solvent

@@ -85,9 +85,16 @@ void ProcessExecutor::spawn(std::size_t member) {
   const fs::path self = fs::read_symlink("/proc/self/exe");
   std::vector<std::string> args{self.string(), "run", command_.file.string()};
   for (const auto& o : command_.overrides) args.insert(args.end(), {"--set", o});
-  args.insert(args.end(), {"--sweep-member", std::to_string(member), "--output",
-                           member_dir(command_.members_dir, member).string(), "--overwrite",
-                           "--no-progress"});
+  const auto dir = member_dir(command_.members_dir, member).string();
+  args.insert(args.end(), {"--sweep-member", std::to_string(member)});
+  // Every integrator that checkpoints names its file (rank 0's) checkpoint.bin; the member's
+  // run checks it against its configuration and record as any --resume does.
+  std::error_code ec;
+  if (command_.resume && fs::exists(fs::path(dir) / "checkpoint.bin", ec))
+    args.insert(args.end(), {"--resume", dir});
+  else
+    args.insert(args.end(), {"--output", dir, "--overwrite"});
+  args.push_back("--no-progress");
   auto env = member_environment();
   const auto log = member_log(command_.members_dir, member).string();
   posix_spawn_file_actions_t actions;

@@ -45,11 +45,13 @@ class MemberExecutor {
 
 // What a member process is given: the sweep's file and --set overrides (the members are
 // formed from them again, identically), and the folder under which member N writes NNNN/
-// (its output, printed to NNNN.log beside it).
+// (its output, printed to NNNN.log beside it). In a resumed sweep, a member whose folder
+// holds a checkpoint continues from it (--resume) instead of starting over.
 struct MemberCommand {
   std::filesystem::path file;
   std::vector<std::string> overrides;
   std::filesystem::path members_dir;
+  bool resume = false;
 };
 
 // Member i's run directory and log.

@@ -294,7 +294,8 @@ SweepSummary run_sweep(const RunOptions& opt, std::size_t jobs) {
   });
 
   SignalScope signals;
-  ProcessExecutor processes({plan->file, plan->overrides, members_dir}, comm.size() > 1 ? 1 : jobs);
+  ProcessExecutor processes({plan->file, plan->overrides, members_dir, opt.resume.has_value()},
+                            comm.size() > 1 ? 1 : jobs);
   std::optional<BatchedExecutor> batched;
   if (!plan->batch.empty() && comm.size() == 1) batched.emplace(*plan, members_dir, processes);
   MemberExecutor& executor = batched ? static_cast<MemberExecutor&>(*batched) : processes;

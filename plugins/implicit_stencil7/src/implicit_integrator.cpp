@@ -1,6 +1,7 @@
 #include "src/implicit_integrator.hpp"
 
 #include <fmt/format.h>
+#include <solvent/io/checkpoint.hpp>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -11,6 +12,14 @@
 namespace solvent::implicit_stencil7 {
 
 namespace sp = seven_point_grid;
+
+namespace {
+// The counts a checkpoint keeps past the state, so that a resumed run's iteration facts are
+// the whole run's. Only what an uninterrupted run repeats is kept, so that its checkpoint is
+// the same bytes whenever it is run: no wall times (a resumed run's time means are those of
+// the layers it took) and no set-up count (a resumed run's are the set-ups it made).
+enum Scalar { IterationsTotal, IterationsMax, ScalarCount };
+}  // namespace
 
 Schema implicit_schema() {
   return {
@@ -23,6 +32,11 @@ Schema implicit_schema() {
       ParamSpec::boolean("warm_start", true,
                          "start each layer's solve from the previous layer; false: from zero "
                          "(to measure what the warm start saves)"),
+      ParamSpec::integer("checkpoint_every", 0,
+                         "write checkpoint.bin (over ranks one file a rank) every this many "
+                         "layers (0: only at the end); `solvent run --resume` continues from "
+                         "the last one")
+          .at_least(0),
   };
 }
 
@@ -32,7 +46,13 @@ ImplicitIntegrator::ImplicitIntegrator(const PluginContext& ctx)
                                                                : Scheme::CrankNicolson),
       dt_(ctx.params.real("dt")),
       steps_(ctx.params.integer("steps")),
-      warm_start_(ctx.params.boolean("warm_start")) {}
+      warm_start_(ctx.params.boolean("warm_start")),
+      checkpoint_every_(ctx.params.integer("checkpoint_every")) {}
+
+std::optional<std::int64_t> ImplicitIntegrator::checkpoint_step(
+    const std::filesystem::path& dir) const {
+  return rank_checkpoint_step(dir);
+}
 
 bool ImplicitIntegrator::accepts(Model& model, std::string& why) const {
   if (family<sp::Stencil7EvolutionFamily>(model) != nullptr) return true;
@@ -52,15 +72,28 @@ RunResult ImplicitIntegrator::run(Model& model, LinearSolver* solver, RunContext
   const std::size_t n = layout.size();
   const auto a_op = problem.stencil();
   const auto& a = std::get<Stencil7<double>>(*a_op);
-  std::vector<double> u(n), u_before(n), x(n), rhs(n), g(n), g_before(n), au;
-  problem.initial_state(u);
-  const auto size = static_cast<std::ptrdiff_t>(n);
   const char* scheme_name = scheme_ == Scheme::BackwardEuler ? "backward-euler"
                             : scheme_ == Scheme::Bdf2        ? "bdf2"
                                                              : "crank-nicolson";
+  // What one layer hands the next: u, and for BDF2 u^{n-1} (the warm start is u, and
+  // Crank-Nicolson's g^n is the source at the checkpoint's time, formed again).
+  const std::size_t kept = scheme_ == Scheme::Bdf2 ? 2 : 1;
+  StepperCheckpoint s;
+  if (ctx.resume_from) {
+    s = read_rank_checkpoint(*ctx.resume_from, *ctx.comm,
+                             {"implicit-stencil7", dt_, n, kept, ScalarCount});
+  } else {
+    s.scalars.assign(ScalarCount, 0.0);
+    s.vectors.assign(kept, std::vector<double>(n));
+    problem.initial_state(s.vectors[0]);
+  }
+  std::vector<double>& u = s.vectors[0];
+  std::vector<double> spare(kept == 2 ? 0 : n), x(n), rhs(n), g(n), g_before(n), au;
+  std::vector<double>& u_before = kept == 2 ? s.vectors[1] : spare;
+  const auto size = static_cast<std::ptrdiff_t>(n);
   if (scheme_ == Scheme::CrankNicolson) {
     au.resize(n);
-    problem.source(0.0, g_before);
+    problem.source(double(s.step) * dt_, g_before);
   }
 
   double sigma_in_use = 0.0;  // none set up yet
@@ -74,7 +107,8 @@ RunResult ImplicitIntegrator::run(Model& model, LinearSolver* solver, RunContext
     ++setups;
   };
 
-  std::int64_t iterations_total = 0, iterations_max = 0;
+  auto iterations_total = std::int64_t(s.scalars[IterationsTotal]);
+  auto iterations_max = std::int64_t(s.scalars[IterationsMax]);
   double solve_seconds_total = 0.0, layer_seconds_total = 0.0;
   auto report = [&](std::int64_t step, double t, std::int64_t iterations, double seconds) {
     auto scope = ctx.timer->measure("output");
@@ -84,11 +118,24 @@ RunResult ImplicitIntegrator::run(Model& model, LinearSolver* solver, RunContext
     ctx.observer->on_step({step, steps_, t, dt_}, u, obs);
   };
   ctx.observer->on_start(layout);
-  report(0, 0.0, 0, 0.0);
+  // A resumed run starts with the layer after its checkpoint: the earlier run wrote the
+  // checkpoint's row before the checkpoint, and the observer keeps the rows before the first
+  // step it is given (that row's solve time is the earlier run's own).
+  if (ctx.resume_from) {
+    if (ctx.log)
+      ctx.log->info("implicit-stencil7 ({}): continuing from the checkpoint at layer {} "
+                    "(t = {:.6g})",
+                    scheme_name, s.step, double(s.step) * dt_);
+  } else {
+    report(0, 0.0, 0, 0.0);
+  }
 
   RunResult result;
+  result.steps = s.step;
+  result.t = double(s.step) * dt_;
   using clock = std::chrono::steady_clock;
-  for (std::int64_t step = 1; step <= steps_; ++step) {
+  const std::int64_t first = s.step + 1;
+  for (std::int64_t step = first; step <= steps_; ++step) {
     const auto layer_start = clock::now();
     const double t = double(step) * dt_;
     {
@@ -149,8 +196,21 @@ RunResult ImplicitIntegrator::run(Model& model, LinearSolver* solver, RunContext
     result.steps = step;
     result.t = t;
     report(step, t, st.iterations, solve_seconds);
+    // After the layer's row, so that the row of a checkpoint's layer is always written. A run
+    // without an output folder (a benchmark's) has nothing to resume into.
+    if (!ctx.output_dir.empty() &&
+        (step == steps_ || (checkpoint_every_ > 0 && step % checkpoint_every_ == 0))) {
+      auto scope = ctx.timer->measure("output");
+      s.step = step;
+      s.t = t;
+      s.scalars[IterationsTotal] = double(iterations_total);
+      s.scalars[IterationsMax] = double(iterations_max);
+      write_rank_checkpoint(ctx.output_dir, *ctx.comm, s, "implicit-stencil7", dt_);
+    }
   }
   const double layers = double(steps_);
+  // The time means are over the layers this process took (wall times are not checkpointed).
+  const double timed = double(std::max<std::int64_t>(steps_ - first + 1, 1));
   facts_ = {{"scheme", scheme_name},
             {"layers", std::to_string(steps_)},
             {"warm_start", warm_start_ ? "true" : "false"},
@@ -158,13 +218,13 @@ RunResult ImplicitIntegrator::run(Model& model, LinearSolver* solver, RunContext
             {"iterations_total", std::to_string(iterations_total)},
             {"iterations_per_layer_mean", fmt::format("{:.6g}", double(iterations_total) / layers)},
             {"iterations_per_layer_max", std::to_string(iterations_max)},
-            {"solve_seconds_per_layer_mean", fmt::format("{:.6g}", solve_seconds_total / layers)},
-            {"layer_seconds_per_layer_mean", fmt::format("{:.6g}", layer_seconds_total / layers)}};
+            {"solve_seconds_per_layer_mean", fmt::format("{:.6g}", solve_seconds_total / timed)},
+            {"layer_seconds_per_layer_mean", fmt::format("{:.6g}", layer_seconds_total / timed)}};
   if (ctx.log)
     ctx.log->info("implicit-stencil7 ({}): {} layers, {:.4g} iterations and {:.4g} s a layer "
                   "(solve {:.4g} s), {} solver set-ups",
                   scheme_name, steps_, double(iterations_total) / layers,
-                  layer_seconds_total / layers, solve_seconds_total / layers, setups);
+                  layer_seconds_total / timed, solve_seconds_total / timed, setups);
   return result;
 }
 

@@ -7,7 +7,8 @@
 // Each layer's system sigma I + A is a Stencil7, set up in the linear solver once per sigma
 // (BDF2 sets up twice: its backward-Euler start and its own), and solved from the previous
 // layer as the initial guess. Every layer's iterations and solve time are observables; their
-// means are facts of the record.
+// means are facts of the record. It writes checkpoints (the SDK's format, one file a rank)
+// and continues from them under --resume.
 #include <solvent/solvent.hpp>
 #include <solvent_family_seven_point_grid/evolution.hpp>
 
@@ -26,12 +27,15 @@ class ImplicitIntegrator : public Integrator {
   std::optional<OperatorForm> system_form(Model& model) const override;
   RunResult run(Model& model, LinearSolver* solver, RunContext& ctx) override;
   Facts facts() const override { return facts_; }
+  bool writes_checkpoints() const override { return true; }
+  std::optional<std::int64_t> checkpoint_step(const std::filesystem::path& dir) const override;
 
  private:
   Scheme scheme_;
   double dt_;
   std::int64_t steps_;
   bool warm_start_;
+  std::int64_t checkpoint_every_;
   Facts facts_;
 };
 

@@ -14,6 +14,8 @@
 #   resume   a sweep killed (SIGKILL, SIGTERM) after some members, resumed: only the rest
 #            run again, and sweep.csv equals an uninterrupted sweep's (wall times aside)
 #   mpi      under mpirun -n 3, the sweep.csv of one process (wall times aside)
+#   member-resume  a sweep stopped (SIGTERM, SIGKILL) while a member runs: the resume
+#            continues that member from its checkpoint, to the files of the uninterrupted sweep
 #   example  config/sweep-angiogenesis-1d.toml validates and runs, and scripts/plot-sweep
 #            draws it (where gnuplot is)
 # usage: sweep_test.sh CASE SOLVENT WORK_DIR [MPIEXEC (mpi) | SOURCE_DIR (example)]
@@ -289,6 +291,32 @@ resume)
   grep -q "grid.toml changed since the sweep started, so its members would not be the ones that ran; rerun with --overwrite" \
     out.txt || fail "resuming after the file changed: no reason"
   echo "resume: a killed sweep resumed to the uninterrupted sweep.csv" ;;
+
+member-resume)
+  source "$(dirname "$0")/../../support/interrupt_run.sh"  # rows
+  # Members long enough (short steps) to be stopped part way, with checkpoints.
+  sweep long.toml '[sweep]
+mode = "grid"
+[sweep.model.parameters]
+k1 = [0.5, 1.0]'
+  long=(--set integrator.dt=0.0005 --set integrator.steps=4000 --set integrator.checkpoint_every=40
+        --set output.every=500)
+  "$solvent" run long.toml "${long[@]}" --output reference > out.txt 2>&1 || fail "uninterrupted: exit $?"
+  for signal in TERM KILL; do
+    "$solvent" run long.toml "${long[@]}" --output $signal > out.txt 2>&1 &
+    pid=$!
+    at=$((200 + RANDOM % 1500))
+    while kill -0 $pid 2>/dev/null && [ "$(rows $signal/members/0001)" -lt $at ]; do sleep 0.01; done
+    kill -s $signal $pid; wait $pid 2>/dev/null
+    [ -f $signal/members/0001/checkpoint.bin ] || fail "SIG$signal at row $at of member 1: no checkpoint"
+    "$solvent" run --resume $signal > out.txt 2>&1 || fail "resume after SIG$signal: exit $?"
+    grep -q "continuing from the checkpoint at step" $signal/members/0001.log \
+      || fail "SIG$signal at row $at: member 1 started over: $(cat $signal/members/0001.log)"
+    same_csv reference $signal "resumed after SIG$signal"
+    diff -r -q -x record.toml -x log.txt reference/members/0001 $signal/members/0001 > diff.txt \
+      || { cat diff.txt; fail "SIG$signal at row $at: member 1's files differ"; }
+  done
+  echo "member-resume: a stopped member continued from its checkpoint to the uninterrupted files" ;;
 
 mpi)
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1

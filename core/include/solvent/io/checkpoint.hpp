@@ -11,6 +11,8 @@
 //   count k, k f64 scalars, v vectors of n f64, u64 FNV-1a checksum of every byte before it.
 // The mark is the one the IMEX steppers' first format had, so that their older files are
 // refused by their version rather than as a stranger's file.
+#include <solvent/communicator.hpp>
+
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -52,5 +54,21 @@ std::optional<std::int64_t> checkpoint_step(const std::filesystem::path& file);
 // way out (rerun with --overwrite).
 StepperCheckpoint read_checkpoint(const std::filesystem::path& file,
                                   const CheckpointShape& expected);
+
+// Checkpoints of a run over ranks, each rank's own block in a file of its own in `dir`:
+// checkpoint.bin (rank 0, or the run's one process) and checkpoint.rank-R.bin, their writer
+// named with the rank ("X on rank 1 of 2"), so that a resume on another count of ranks is
+// refused by name. A rank may be killed between its write and another rank's, so over ranks
+// each file's previous generation is kept (checkpoint[.rank-R].previous.bin) and the resume
+// takes the latest step every rank holds: a rank writes step k only after every rank has
+// taken part in the steps since the checkpoint before, so that one is complete everywhere.
+void write_rank_checkpoint(const std::filesystem::path& dir, const Communicator& comm,
+                           const StepperCheckpoint& s, std::string_view writer, double dt);
+// Rank 0's latest step in `dir` (Integrator::checkpoint_step), or nothing where there is none.
+std::optional<std::int64_t> rank_checkpoint_step(const std::filesystem::path& dir);
+// Collective: every rank's block of the latest step all ranks hold, checked as
+// read_checkpoint checks it (expected.writer without the rank: it is added here).
+StepperCheckpoint read_rank_checkpoint(const std::filesystem::path& dir, const Communicator& comm,
+                                       const CheckpointShape& expected);
 
 }  // namespace solvent
