@@ -88,6 +88,11 @@ Schema schema() {
           "Boundary groups with the prescribed normal derivative du/dn = source.amplitude"),
       ParamSpec::real("dirichlet.value", 1.0, "u on the Dirichlet groups").in_unit("Pa"),
       ParamSpec::real("source.amplitude", 1.0, "du/dn on the source groups").in_unit("Pa/m"),
+      ParamSpec::reals("probe", {},
+                       "A point [x, y, z] of the mesh where the pressure is reported: "
+                       "observables probe_abs_u (|u|, P1 interpolation) and probe_spl_db (dB "
+                       "re 20 uPa, rms |u| / sqrt(2)), e.g. a driver's ear in a frequency sweep")
+          .in_unit("m"),
       ParamSpec::choice(
           "reference", "none", {"none", "plane-wave-x", "plane-wave-y", "plane-wave-z"},
           "Closed-form solution u = dirichlet.value exp(i k (x_d - min x_d)) to compare "
@@ -113,6 +118,25 @@ HelmholtzModel::HelmholtzModel(const PluginContext& ctx) : log_(ctx.log), comm_(
       reference_origin_ = std::min(reference_origin_, n[reference_axis_]);
   }
   h_max_ = longest_edge(mesh_);
+  if (const auto& probe = p.reals("probe"); !probe.empty()) {
+    if (probe.size() != 3)
+      throw ConfigError(
+          {where(p, "probe") + " needs 3 values (x, y, z), not " + std::to_string(probe.size())});
+    probe_ = locate(mesh_, {probe[0], probe[1], probe[2]});
+    if (!probe_) {
+      Point lo = mesh_.nodes.front(), hi = lo;
+      for (const auto& n : mesh_.nodes)
+        for (int d = 0; d < 3; ++d) {
+          lo[d] = std::min(lo[d], n[d]);
+          hi[d] = std::max(hi[d], n[d]);
+        }
+      throw ConfigError({fmt::format(
+          "{}: the point [{}, {}, {}] is not inside the mesh {} (a solid, or outside its "
+          "bounding box x [{:.4g}, {:.4g}], y [{:.4g}, {:.4g}], z [{:.4g}, {:.4g}])",
+          where(p, "probe"), probe[0], probe[1], probe[2], mesh_name_, lo[0], hi[0], lo[1], hi[1],
+          lo[2], hi[2])});
+    }
+  }
   if (log_)
     log_->info(
         "helmholtz: {} nodes, {} tetrahedra from {} in {:.2f} s; k = {:.6g}, h_max = {:.4g}, "
@@ -156,6 +180,13 @@ std::vector<Observable> HelmholtzModel::observables(const Vector& x) const {
   double max_abs = 0.0;
   for (const auto& v : *u) max_abs = std::max(max_abs, std::abs(v));
   std::vector<Observable> out{{"max_abs_u", max_abs}};
+  if (probe_) {
+    complex at{};
+    for (int m = 0; m < 4; ++m) at += probe_->weight[m] * (*u)[probe_->node[m]];
+    const double rms = std::abs(at) / std::sqrt(2.0);
+    out.push_back({"probe_abs_u", std::abs(at)});
+    out.push_back({"probe_spl_db", 20.0 * std::log10(rms / 20e-6)});
+  }
   if (reference_axis_ >= 0) {
     const L2Error e = l2_error(mesh_, *u, [this](const Point& p) { return reference(p); });
     out.push_back({"l2_error", e.error});
@@ -281,19 +312,19 @@ void HelmholtzModel::assemble() const {
     const std::vector<std::int64_t> columns(s.matrix.col_idx.begin(), s.matrix.col_idx.end());
     rhs_ = std::move(s.rhs);
     matrix_ = std::make_shared<const Operator>(distributed_rows<complex>(
-        mesh_.nodes.size(), partition_.owner, s.matrix.row_ptr, columns, s.matrix.values,
-        *comm_));
+        mesh_.nodes.size(), partition_.owner, s.matrix.row_ptr, columns, s.matrix.values, *comm_));
     if (log_)
-      log_->info("helmholtz: rows split over {} ranks by Scotch, {} couplings cut, imbalance "
-                 "{:.3f}; rank 0 assembled {} rows",
-                 comm_->size(), partition_.edge_cut, partition_.imbalance, mine.size());
+      log_->info(
+          "helmholtz: rows split over {} ranks by Scotch, {} couplings cut, imbalance "
+          "{:.3f}; rank 0 assembled {} rows",
+          comm_->size(), partition_.edge_cut, partition_.imbalance, mine.size());
   }
   assembly_seconds_ =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const auto& a = std::get<CsrMatrix<complex>>(*matrix_);
   if (log_)
-    log_->info("helmholtz: assembled {} x {} complex matrix{}, {} non-zeros, in {:.2f} s",
-               a.rows, a.cols, comm_->size() > 1 ? " (rank 0's rows and columns)" : "", a.nnz(),
+    log_->info("helmholtz: assembled {} x {} complex matrix{}, {} non-zeros, in {:.2f} s", a.rows,
+               a.cols, comm_->size() > 1 ? " (rank 0's rows and columns)" : "", a.nnz(),
                assembly_seconds_);
 }
 

@@ -48,8 +48,9 @@ class HelmholtzModel final : public Model, public LinearProblem {
   double k_ = 0.0;
   double h_max_ = 0.0;
   double mesh_seconds_ = 0.0;
-  int reference_axis_ = -1;      // 0, 1, 2 for plane-wave-x, -y, -z; -1 without a reference
-  double reference_origin_ = 0;  // the inlet plane: the smallest coordinate along that axis
+  int reference_axis_ = -1;         // 0, 1, 2 for plane-wave-x, -y, -z; -1 without a reference
+  double reference_origin_ = 0;     // the inlet plane: the smallest coordinate along that axis
+  std::optional<MeshPoint> probe_;  // model.probe, where it is given
   mutable std::shared_ptr<const Operator> matrix_;
   mutable std::vector<complex> rhs_;
   mutable double assembly_seconds_ = 0.0;

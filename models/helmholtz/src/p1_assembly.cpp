@@ -86,8 +86,8 @@ Rows rows_of(std::span<const std::int32_t> subset, std::size_t n) {
   Rows r{subset, {}};
   if (subset.empty()) return r;
   r.local_of.assign(n, -1);
-  for (std::size_t q = 0; q < subset.size(); ++q) r.local_of[static_cast<std::size_t>(subset[q])] =
-      static_cast<std::int32_t>(q);
+  for (std::size_t q = 0; q < subset.size(); ++q)
+    r.local_of[static_cast<std::size_t>(subset[q])] = static_cast<std::int32_t>(q);
   return r;
 }
 
@@ -242,7 +242,8 @@ HelmholtzSystem assemble_helmholtz(const TetMesh& mesh, double k, const Boundary
 
 CsrMatrix<complex> helmholtz_pattern(const TetMesh& mesh, const BoundaryConditions& bc) {
   CsrMatrix<complex> a;
-  build_pattern(mesh, node_tets(mesh), dirichlet_nodes(mesh.nodes.size(), bc), rows_of({}, mesh.nodes.size()), a);
+  build_pattern(mesh, node_tets(mesh), dirichlet_nodes(mesh.nodes.size(), bc),
+                rows_of({}, mesh.nodes.size()), a);
   return a;
 }
 
@@ -269,6 +270,27 @@ L2Error l2_error(const TetMesh& mesh, std::span<const complex> uh,
     }
   }
   return {std::sqrt(error), std::sqrt(reference)};
+}
+
+std::optional<MeshPoint> locate(const TetMesh& mesh, const Point& x) {
+  std::optional<MeshPoint> best;
+  double best_min = -1e-9;
+  for (const auto& t : mesh.tets) {
+    const Point& p0 = mesh.nodes[t[0]];
+    const Point e1 = minus(mesh.nodes[t[1]], p0), e2 = minus(mesh.nodes[t[2]], p0),
+                e3 = minus(mesh.nodes[t[3]], p0), r = minus(x, p0);
+    const double det = dot(e1, cross(e2, e3));
+    // Cramer's rule for r = l1 e1 + l2 e2 + l3 e3.
+    const double l1 = dot(r, cross(e2, e3)) / det, l2 = dot(e1, cross(r, e3)) / det,
+                 l3 = dot(e1, cross(e2, r)) / det;
+    const std::array<double, 4> w{1.0 - l1 - l2 - l3, l1, l2, l3};
+    const double smallest = *std::min_element(w.begin(), w.end());
+    if (smallest > best_min) {
+      best_min = smallest;
+      best = MeshPoint{t, w};
+    }
+  }
+  return best;
 }
 
 double longest_edge(const TetMesh& mesh) {

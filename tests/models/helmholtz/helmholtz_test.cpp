@@ -269,7 +269,8 @@ TEST_CASE("gmsh reader: malformed files name file and line") {
         d + "bad-coordinate.msh:8: expected a coordinate, found 'abc'");
   CHECK(message("bad-order.msh") == d + "bad-order.msh:13: second-order elements (type 11) are not "
                                         "supported; mesh with gmsh -order 1");
-  CHECK(message("missing.msh") == d + "missing.msh: cannot open for reading: No such file or directory");
+  CHECK(message("missing.msh") ==
+        d + "missing.msh: cannot open for reading: No such file or directory");
   CHECK(message(".") == d + ".: is a directory");
   CHECK(message("bad-count-huge.msh") ==
         d + "bad-count-huge.msh:5: $Nodes declares 1000000000000 nodes, more than the 19 bytes "
@@ -320,4 +321,66 @@ TEST_CASE("built-in meshes beyond 32-bit node numbers are refused, naming the ke
       ("[model] resolution: the built-in mesh would have 2.8e+05 x 1.4e+05 x 1.15e+05" + limit)
           .c_str(),
       ConfigError);
+}
+
+TEST_CASE("locate: P1 interpolation at the located point reproduces a linear field") {
+  const TetMesh mesh = make_builtin_mesh({"cabin", 4});
+  std::vector<double> f(mesh.nodes.size());
+  const auto linear = [](const Point& x) { return 1.0 + 2.0 * x[0] - 3.0 * x[1] + 0.5 * x[2]; };
+  for (std::size_t i = 0; i < f.size(); ++i) f[i] = linear(mesh.nodes[i]);
+  // A node, the middle of a front seat's gap and a point on the driver's side.
+  for (const Point& x : {mesh.nodes[17], Point{1.4, 0.0, 0.6}, Point{1.55, 0.35, 1.0}}) {
+    const auto at = locate(mesh, x);
+    REQUIRE(at.has_value());
+    double value = 0.0, weights = 0.0;
+    for (int m = 0; m < 4; ++m) {
+      CHECK(at->weight[m] >= -1e-9);
+      value += at->weight[m] * f[static_cast<std::size_t>(at->node[m])];
+      weights += at->weight[m];
+    }
+    CHECK(weights == doctest::Approx(1.0).epsilon(1e-12));
+    CHECK(value == doctest::Approx(linear(x)).epsilon(1e-12));
+  }
+  // Inside a seat (a solid, no tetrahedra) and outside the box.
+  CHECK_FALSE(locate(mesh, {1.4, 0.3, 0.2}).has_value());
+  CHECK_FALSE(locate(mesh, {3.0, 0.0, 0.5}).has_value());
+}
+
+TEST_CASE("model.probe: |u| of the plane wave at a point, and a point outside refused") {
+  const testkit::Settings duct{{"mesh", std::string("builtin:box")},
+                               {"box.size", std::vector<double>{1.0, 0.125, 0.125}},
+                               {"resolution", std::int64_t(16)},
+                               {"frequency", 343.0},
+                               {"reference", std::string("plane-wave-x")}};
+  testkit::Settings probed = duct;
+  probed["probe"] = std::vector<double>{0.37, 0.05, 0.08};
+  auto model = testkit::make_model("helmholtz", probed);
+  LinearProblem* problem = model->linear();
+  const auto& a = std::get<CsrMatrix<complex>>(*problem->matrix());
+  const auto u = test::solve_banded(a, std::get<std::vector<complex>>(problem->rhs()));
+  std::map<std::string, double> o;
+  for (const auto& ob : problem->observables(u)) o[ob.name] = ob.value;
+  // The exact wave has |u| = 1 everywhere; P1 at 16 cells a wavelength is within 2 %.
+  REQUIRE(o.count("probe_abs_u") == 1);
+  CHECK(o["probe_abs_u"] == doctest::Approx(1.0).epsilon(0.02));
+  CHECK(o["probe_spl_db"] ==
+        doctest::Approx(20.0 * std::log10(o["probe_abs_u"] / std::sqrt(2.0) / 20e-6)));
+  // Without the key, no probe observables.
+  auto plain = testkit::make_model("helmholtz", duct);
+  const auto& b = std::get<CsrMatrix<complex>>(*plain->linear()->matrix());
+  for (const auto& ob : plain->linear()->observables(
+           test::solve_banded(b, std::get<std::vector<complex>>(plain->linear()->rhs()))))
+    CHECK(ob.name.rfind("probe", 0) != 0);
+
+  testkit::Settings outside = duct;
+  outside["probe"] = std::vector<double>{0.5, 0.5, 0.05};
+  CHECK_THROWS_WITH_AS(testkit::make_model("helmholtz", outside),
+                       "--set: probe: the point [0.5, 0.5, 0.05] is not inside the mesh "
+                       "builtin:box (a solid, or outside its bounding box x [0, 1], y [0, "
+                       "0.125], z [0, 0.125])",
+                       ConfigError);
+  testkit::Settings two = duct;
+  two["probe"] = std::vector<double>{0.5, 0.05};
+  CHECK_THROWS_WITH_AS(testkit::make_model("helmholtz", two),
+                       "--set: probe needs 3 values (x, y, z), not 2", ConfigError);
 }

@@ -8,7 +8,9 @@
 #include <solvent/csr_matrix.hpp>
 #include <solvent/scalar.hpp>
 
+#include <array>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -42,6 +44,17 @@ struct L2Error {
 // Both norms with a degree-2 quadrature on every tetrahedron.
 L2Error l2_error(const TetMesh& mesh, std::span<const complex> uh,
                  const std::function<complex(const Point&)>& exact);
+
+// A point of the mesh as the P1 basis sees it: the tetrahedron that holds it and its
+// barycentric coordinates there, so that u(x) = sum weight[m] u[node[m]].
+struct MeshPoint {
+  std::array<std::int32_t, 4> node{};
+  std::array<double, 4> weight{};
+};
+// The tetrahedron whose smallest barycentric coordinate of x is the largest (the one that
+// holds x, or on a shared face either neighbour, which interpolate alike); nullopt when x
+// lies outside every tetrahedron by more than 1e-9 of its size.
+std::optional<MeshPoint> locate(const TetMesh& mesh, const Point& x);
 
 double longest_edge(const TetMesh& mesh);
 double mesh_volume(const TetMesh& mesh);
