@@ -57,12 +57,6 @@ TEST_CASE(
       ++judged;
     } catch (const solvent::DeviceUnavailable&) {
       MESSAGE(name << ": skipped, no device");
-    } catch (const solvent::UnsupportedOperator& e) {
-      // The CUDA spaces have no ghost exchange yet; one rank's CSR is theirs as before.
-      CHECK(comm.size() > 1);
-      CHECK(std::string(e.what()).ends_with(
-          "a csr operator distributed over ranks runs on the CPU solvers only so far (cg, "
-          "bicgstab, bicgstab-l, tfqmr)"));
     }
   }
   CHECK(judged >= 4);  // cg, bicgstab, bicgstab-l, tfqmr

@@ -9,7 +9,9 @@ namespace {
 constexpr const char* kPlugin = "ilu0-cuda";
 }
 
-Ilu0CudaPreconditioner::Ilu0CudaPreconditioner(const PluginContext& context) : log_(context.log) {}
+Ilu0CudaPreconditioner::Ilu0CudaPreconditioner(const PluginContext& context) : log_(context.log) {
+  if (context.comm->size() > 1) cuda::select_rank_device(*context.comm, kPlugin);
+}
 
 std::vector<OperatorForm> Ilu0CudaPreconditioner::forms() const {
   return {{OperatorKind::Csr, ScalarKind::Real}, {OperatorKind::Csr, ScalarKind::Complex}};

@@ -1,5 +1,6 @@
 // The level-1 kernels of Cheik Ahamed and Magoules (assign, scale, axpy, element-wise product) and
-// the fused y = a x + b y the solvers use: one thread per element.
+// the fused y = a x + b y the solvers use, and the gather that packs a distributed CSR
+// matrix's send lists: one thread per element.
 #include <solvent_krylov/device_kernels.hpp>
 
 #include "cuda/cuda_support.cuh"
@@ -36,6 +37,13 @@ __global__ void elementwise_product_kernel(std::int64_t n, const Z* __restrict__
                                            Z* __restrict__ x) {
   const std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   if (i < n) x[i] = mul(d[i], x[i]);
+}
+
+template <class Z>
+__global__ void gather_kernel(std::int64_t n, const std::int32_t* __restrict__ index,
+                              const Z* __restrict__ x, Z* __restrict__ out) {
+  const std::int64_t q = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  if (q < n) out[q] = x[index[q]];
 }
 
 }  // namespace
@@ -76,12 +84,20 @@ void elementwise_product(std::int64_t n, const T* d, T* x) {
   check_launch("elementwise_product");
 }
 
-#define SOLVENT_KRYLOV_VECTOR_KERNELS(T)                    \
-  template void assign<T>(std::int64_t, const T*, T*);      \
-  template void scale<T>(std::int64_t, T, T*);              \
-  template void axpy<T>(std::int64_t, T, const T*, T*);     \
-  template void axpby<T>(std::int64_t, T, const T*, T, T*); \
-  template void elementwise_product<T>(std::int64_t, const T*, T*);
+template <class T>
+void gather(std::int64_t n, const std::int32_t* index, const T* x, T* out) {
+  if (n == 0) return;
+  gather_kernel<<<blocks_for(n), block_size>>>(n, index, to_device(x), to_device(out));
+  check_launch("gather");
+}
+
+#define SOLVENT_KRYLOV_VECTOR_KERNELS(T)                            \
+  template void assign<T>(std::int64_t, const T*, T*);              \
+  template void scale<T>(std::int64_t, T, T*);                      \
+  template void axpy<T>(std::int64_t, T, const T*, T*);             \
+  template void axpby<T>(std::int64_t, T, const T*, T, T*);         \
+  template void elementwise_product<T>(std::int64_t, const T*, T*); \
+  template void gather<T>(std::int64_t, const std::int32_t*, const T*, T*);
 SOLVENT_KRYLOV_VECTOR_KERNELS(double)
 SOLVENT_KRYLOV_VECTOR_KERNELS(complex)
 #undef SOLVENT_KRYLOV_VECTOR_KERNELS

@@ -24,6 +24,8 @@ template <class T>
 void axpby(std::int64_t n, T a, const T* x, T b, T* y);  // y = a x + b y
 template <class T>
 void elementwise_product(std::int64_t n, const T* d, T* x);  // x = d .* x
+template <class T>
+void gather(std::int64_t n, const std::int32_t* index, const T* x, T* out);  // out = x[index]
 
 // Most vectors one dots() call takes (BiCGSTAB(l) with l = 16 needs l + 1).
 inline constexpr int max_dots = 17;

@@ -12,6 +12,13 @@
 // own product runs on the device while the faces travel. On a stencil the dot products are exact
 // line sums (device::line_dots) added over the ranks as integer digits: a solve over any number of
 // GPUs holding whole lines repeats the one-GPU iterations bit for bit.
+//
+// On a CSR matrix distributed by rows (one GPU per rank) the product gathers the values the
+// other ranks need on the device, stages them through page-locked host memory and MPI, and
+// multiplies with the ghosts placed behind the rank's values; a dot product is the rank's
+// (as on one GPU) added over the ranks in rank order, as HostSpace does: one GPU's result to
+// rounding. The exchange is host-staged only: PeerHalo and PeerWindow address the six faces
+// of a grid block, not an arbitrary list of peers.
 #include <solvent/device/device_array.hpp>
 #include <solvent/device/peer_halo.hpp>
 #include <solvent_krylov/device_kernels.hpp>
@@ -23,6 +30,7 @@
 #include <solvent/errors.hpp>
 #include <solvent/grid/grid_blocks.hpp>
 #include <solvent/preconditioner.hpp>
+#include <solvent/sparse/row_distribution.hpp>
 
 #include <array>
 #include <cmath>
@@ -57,12 +65,23 @@ class DeviceSpace {
         host_scalars_(device::max_dots) {
     if (const auto* csr = std::get_if<const CsrMatrix<T>*>(&a)) {
       const CsrMatrix<T>& m = **csr;
-      // The ghost exchange has a host path only so far (HostSpace); a device one packs the
-      // send lists on the GPU as the stencil's faces are.
-      if (m.distributed())
-        throw UnsupportedOperator(
-            "a csr operator distributed over ranks runs on the CPU solvers only so far (cg, "
-            "bicgstab, bicgstab-l, tfqmr)");
+      if (m.distributed()) {
+        comm_ = m.distribution->comm;
+        ghosts_ = std::make_unique<GhostExchange<T>>(m.distribution);
+        std::vector<std::int32_t> sends;
+        for (const auto& p : m.distribution->peers)
+          sends.insert(sends.end(), p.send_rows.begin(), p.send_rows.end());
+        send_rows_ = solvent::cuda::DeviceArray<std::int32_t>(sends.data(), sends.size());
+        send_ = solvent::cuda::DeviceArray<T>(sends.size());
+        extended_ = solvent::cuda::DeviceArray<T>(m.cols);
+        // Nothing is page-locked where a buffer is empty (a rank with no ghosts). Page-locking
+        // does not write: the exchange's receive buffer is read-only to its users.
+        const auto send = ghosts_->send_buffer();
+        const auto receive = ghosts_->receive_buffer();
+        pinned_send_ = solvent::cuda::PinnedRegion(send.data(), send.size_bytes());
+        pinned_receive_ =
+            solvent::cuda::PinnedRegion(const_cast<T*>(receive.data()), receive.size_bytes());
+      }
       row_ptr_ = solvent::cuda::DeviceArray<std::int32_t>(m.row_ptr.data(), m.row_ptr.size());
       col_idx_ = solvent::cuda::DeviceArray<std::int32_t>(m.col_idx.data(), m.col_idx.size());
       values_ = solvent::cuda::DeviceArray<T>(m.values.data(), m.values.size());
@@ -144,10 +163,13 @@ class DeviceSpace {
     }
     device::dots<T>(len(), x.data(), raw.data(), static_cast<int>(raw.size()), workspace_.data(),
                     host_scalars_.data());
-    return std::vector<T>(host_scalars_.data(), host_scalars_.data() + ys.size());
+    std::vector<T> out(host_scalars_.data(), host_scalars_.data() + ys.size());
+    if (comm_) comm_->sum(std::span<T>(out));
+    return out;
   }
 
   void apply(const Vector& x, Vector& y) const {
+    if (ghosts_) return apply_distributed_csr(x, y);
     if (row_ptr_.size() != 0) {
       device::csr_spmv<T>(len(), row_ptr_.data(), col_idx_.data(), values_.data(), x.data(),
                           y.data(), group_);
@@ -174,6 +196,9 @@ class DeviceSpace {
     }
     const std::size_t bytes = send_.size() * sizeof(T);
     solvent::cuda::copy_to_host(halo_->send_buffer().data(), send_.data(), bytes);
+    // Into page-locked memory the copy returns at once: MPI must not read the faces before
+    // they have arrived (nor overwrite the receive buffer the last product's copy reads).
+    solvent::cuda::synchronize();
     // Launched before the exchange and not waited for: the block's product overlaps it.
     device::stencil7_spmv<T>(stencil_, x.data(), y.data());
     halo_->transfer();
@@ -191,6 +216,26 @@ class DeviceSpace {
 
  private:
   std::int64_t len() const { return static_cast<std::int64_t>(n_); }
+
+  // A CSR matrix distributed by rows: the values that the peers need gathered on the device,
+  // staged through page-locked host memory and exchanged by MPI (GhostExchange), the ghosts
+  // copied behind this rank's values in extended_, then the product over the rank's own and
+  // ghost columns. Each row is the same sum as on one rank, so the product is too.
+  void apply_distributed_csr(const Vector& x, Vector& y) const {
+    const std::size_t sends = send_.size();
+    device::gather<T>(static_cast<std::int64_t>(sends), send_rows_.data(), x.data(), send_.data());
+    device::assign<T>(len(), x.data(), extended_.data());
+    // Into page-locked memory the copy returns at once: wait for it before MPI reads it (the
+    // wait also covers the last product's copy out of the receive buffer MPI will overwrite).
+    solvent::cuda::copy_to_host(ghosts_->send_buffer().data(), send_.data(), sends * sizeof(T));
+    solvent::cuda::synchronize();
+    ghosts_->transfer();
+    const auto received = ghosts_->receive_buffer();
+    solvent::cuda::copy_to_device(extended_.data() + n_, received.data(),
+                                  received.size() * sizeof(T));
+    device::csr_spmv<T>(len(), row_ptr_.data(), col_idx_.data(), values_.data(), extended_.data(),
+                        y.data(), group_);
+  }
 
   std::string device_name_;
   std::size_t n_;
@@ -213,8 +258,13 @@ class DeviceSpace {
   const Communicator* comm_ = nullptr;
   std::unique_ptr<HaloExchange<T>> halo_;
   FaceOffsets faces_{};
-  mutable solvent::cuda::DeviceArray<T> send_, receive_;  // receive_: the host-staged path only
+  mutable solvent::cuda::DeviceArray<T> send_, receive_;  // send_ also a CSR matrix's sends
   std::unique_ptr<solvent::cuda::PeerHalo> peer_;         // GPU to GPU on one host
+  // A distributed CSR matrix: its ghost exchange (host buffers), the local rows whose values
+  // the peers need (in send-buffer order), and x with room for the ghosts behind it.
+  std::unique_ptr<GhostExchange<T>> ghosts_;
+  solvent::cuda::DeviceArray<std::int32_t> send_rows_;
+  mutable solvent::cuda::DeviceArray<T> extended_;
   solvent::cuda::PinnedRegion pinned_send_,
       pinned_receive_;  // the host-staged buffers, page-locked
 };

@@ -5,7 +5,7 @@
 # count (within 10 %: the split reorders the sums, and BiCGSTAB amplifies that), block Jacobi
 # (ilu0), PETSc's bjacobi/ILU, asm, hypre and gamg on one MPIAIJ matrix converge to it too;
 # the iteration counts against the number of ranks are printed; a malformed file ends every
-# rank with one located message; a GPU solver is refused a distributed matrix.
+# rank with one located message.
 # usage: over_ranks_test.sh SOLVENT MPIEXEC PYTHON DATA_DIR WORK_DIR
 set -uo pipefail
 solvent=$1 mpiexec=$2 python=$3 data=$4 work=$5
