@@ -120,13 +120,22 @@ RowPartition partition_rows(std::span<const std::int32_t> row_ptr,
   p.method = "scotch";
   p.owner.assign(n, 0);
   if (parts > 1 && n > 0) {
+    // Rank 0 partitions; a failure there (no Scotch in this build, Scotch refusing the
+    // graph) travels in the broadcast, so that every rank throws it instead of the others
+    // waiting for owners that never come. The first byte says which it is.
     std::string bytes;
     if (comm.rank() == 0) {
-      const auto owner = scotch_parts(g, parts);
-      bytes.assign(reinterpret_cast<const char*>(owner.data()), owner.size() * sizeof(int));
+      try {
+        const auto owner = scotch_parts(g, parts);
+        bytes.assign(1, '\1');
+        bytes.append(reinterpret_cast<const char*>(owner.data()), owner.size() * sizeof(int));
+      } catch (const Error& e) {
+        bytes = std::string(1, '\0') + e.what();
+      }
     }
     comm.broadcast(bytes, 0);
-    std::memcpy(p.owner.data(), bytes.data(), n * sizeof(int));
+    if (bytes.empty() || bytes[0] != '\1') throw Error(bytes.empty() ? "Scotch" : bytes.substr(1));
+    std::memcpy(p.owner.data(), bytes.data() + 1, n * sizeof(int));
   }
   measure(p, g, parts);
   return p;

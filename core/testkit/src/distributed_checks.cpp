@@ -88,7 +88,14 @@ std::vector<std::string> distributed_csr_problems(const std::string& name, const
   auto [a, b] = poisson_csr(n);
   std::vector<double> whole(b.size());
   const SolveStats ws = solve_csr(name, s, single_rank(), a, b, whole);
-  const auto partition = partition_rows(a.row_ptr, a.col_idx, comm);
+  // Scotch's irregular split where the build has it; in order where it has not (the GPU
+  // machines), which every rank learns together, so the kit still judges the solvers.
+  RowPartition partition;
+  try {
+    partition = partition_rows(a.row_ptr, a.col_idx, comm);
+  } catch (const Error&) {
+    partition = contiguous_rows(a.row_ptr, a.col_idx, comm.size());
+  }
   auto local = distribute(a, partition.owner, comm);
   const auto d = local.distribution;
   std::vector<double> mine_b, mine_x(d->rows());
