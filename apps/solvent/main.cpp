@@ -28,7 +28,8 @@ constexpr const char* usage =
     R"(solvent — numerical experiments from one TOML file, with swappable plugins
 
 usage:
-  solvent run FILE [--set section.key=value]... [--output DIR] [--overwrite] [--progress|--no-progress]
+  solvent run FILE [--set section.key=value]... [--output DIR] [--overwrite]
+                  [--progress[=auto|bar|lines|off]] [--progress-every SECONDS] [--no-progress]
                                   a FILE with a [sweep] table runs every member: add --jobs N
                                   for N at a time, or start it with mpirun; --member N runs
                                   its member N alone; a --set of a swept key fixes that key

@@ -131,14 +131,32 @@ Command add_run_command(CLI::App& app, const Args& argv) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   run->add_flag("--overwrite", opt->overwrite, "replace an earlier run in the output directory");
   // Triggered as parsed, so that of --progress and --no-progress the last one given counts.
-  run->add_flag_callback(
-         "--progress", [opt] { opt->progress = ProgressMode::Always; },
-         "show a progress line (default: when stderr is a terminal)")
+  // Bare, --progress is "on": a bar on a terminal, lines in a log. A flag whose value comes
+  // only after "=", so that `--progress FILE` leaves FILE to the positional.
+  const std::string progress_help =
+      "auto (default): a bar on a terminal, else nothing; bar: one line redrawn; lines: a plain "
+      "line every --progress-every seconds, no carriage returns; off. Bare: a bar on a "
+      "terminal, lines otherwise";
+  run->add_flag("--progress{on}", progress_help)
+      ->type_name("[=auto|bar|lines|off]")
+      ->disable_flag_override(false)
+      ->check(CLI::IsMember({"auto", "bar", "lines", "off", "on"}))
+      ->each([opt](const std::string& m) {
+        opt->progress = m == "on"      ? ProgressMode::Always
+                        : m == "bar"   ? ProgressMode::Bar
+                        : m == "lines" ? ProgressMode::Lines
+                        : m == "off"   ? ProgressMode::Never
+                                       : ProgressMode::Auto;
+      })
       ->trigger_on_parse();
+  run->add_option("--progress-every", opt->progress_every,
+                  "seconds between progress lines (default 10)")
+      ->type_name("SECONDS")
+      ->check(CLI::PositiveNumber);
   run->add_flag("--log-per-rank", opt->log_per_rank,
                 "a run over ranks: each rank's log also in log.rank-N.txt (log.txt is rank 0's)");
   run->add_flag_callback(
-         "--no-progress", [opt] { opt->progress = ProgressMode::Never; }, "show no progress line")
+         "--no-progress", [opt] { opt->progress = ProgressMode::Never; }, "--progress=off")
       ->trigger_on_parse();
   return {run, [opt, config, jobs, member, from_sweep] {
             opt->config = *config;

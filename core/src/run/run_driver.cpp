@@ -28,7 +28,6 @@
 #include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
-#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -250,10 +249,7 @@ RunSummary run_experiment(const RunOptions& opt, const IntegratorCall& call) {
   std::optional<RunRecord>& record = out.record;
   std::optional<CsvObserver>& csv = out.csv;
 
-  const bool tty = isatty(fileno(stderr)) != 0;
-  ProgressLine progress(root && (opt.progress == ProgressMode::Always ||
-                                 (opt.progress == ProgressMode::Auto && tty)),
-                        tty);
+  ProgressLine progress(root ? opt.progress : ProgressMode::Never, opt.progress_every);
   NullObserver nothing;
   std::optional<ObserverFanOut> fan_out;
   if (root) fan_out.emplace(*csv, progress);

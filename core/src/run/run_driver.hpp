@@ -13,7 +13,10 @@
 
 namespace solvent {
 
-enum class ProgressMode { Auto, Always, Never };
+// --progress=auto (the default): a bar on a terminal, nothing otherwise; bar: a line redrawn
+// in place; lines: a plain line every progress_every seconds; off: nothing. Always is the
+// bare --progress: a bar on a terminal, lines otherwise.
+enum class ProgressMode { Auto, Always, Bar, Lines, Never };
 
 struct RunOptions {
   std::filesystem::path config;                     // empty with `resume`: DIR/config.toml
@@ -22,6 +25,7 @@ struct RunOptions {
   std::optional<std::filesystem::path> resume;      // --resume DIR
   bool overwrite = false;                           // --overwrite: replace an earlier run
   ProgressMode progress = ProgressMode::Auto;
+  double progress_every = 10.0;  // seconds between progress lines
   bool log_per_rank = false;  // --log-per-rank: each rank's log as log.rank-N.txt too
   std::vector<std::string> argv;  // for the record
   // Makes the configuration to run instead of reading `config`: a sweep's member, which the

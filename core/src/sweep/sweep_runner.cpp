@@ -306,10 +306,7 @@ SweepSummary run_sweep(const RunOptions& opt, std::size_t jobs) {
     return summary;
   }
 
-  const bool tty = isatty(fileno(stderr)) != 0;
-  ProgressLine progress(opt.progress == ProgressMode::Always ||
-                            (opt.progress == ProgressMode::Auto && tty),
-                        tty);
+  ProgressLine progress(opt.progress, opt.progress_every);
   int stopped_by = 0;
   auto ended = [&](const MemberEnd& end) {
     // A member stopped by the signal that stops the sweep is run again on --resume.

@@ -142,7 +142,7 @@ jobs)
   sweep grid.toml "$grid_table"
   "$solvent" run grid.toml --output one > out.txt 2>&1 || fail "--jobs 1: exit $?"
   "$solvent" run grid.toml --jobs 2 --output two --progress > out.txt 2>&1 || fail "--jobs 2: exit $?"
-  tr '\r' '\n' < out.txt | grep -q "^  member 6/6  0 failed  elapsed" || fail "no progress line"
+  tr '\r' '\n' < out.txt | grep -Eq "^  member 6/6  0 failed  [0-9.e+]+ members/s  elapsed" || fail "no progress line"
   same_csv one two "--jobs 2 against --jobs 1"
   for i in 0 1 2 3 4 5; do
     diff -r -x record.toml -x log.txt one/members/000$i two/members/000$i > /dev/null || fail "member $i differs"
