@@ -5,6 +5,10 @@ SHELL := /bin/bash
 #              plugins CONFIG names (RUN_TARGETS), not the tests, benchmarks or examples;
 #   make test  builds everything and runs the whole test suite.
 # Both share one build folder: `make test` after `make run` builds the rest.
+#   make sanitize  builds everything (CUDA off) with AddressSanitizer and
+#              UndefinedBehaviorSanitizer in build-asan (CMake preset asan) and runs the whole
+#              test suite there, every MPI rank included; CTEST_ARGS picks tests
+#              (e.g. CTEST_ARGS="-L mpi"). About an hour on 2 cores, so not part of CI.
 BUILD ?= build
 JOBS  ?= $(shell nproc)
 CONFIG ?= config/angiogenesis-1d.toml
@@ -18,7 +22,7 @@ CUDA_ARCH ?= 90
 # CI turns warnings into errors (CUDA host code included); a user's build only reports them.
 SOLVENT_WARNINGS_AS_ERRORS ?= OFF
 
-.PHONY: run test build configure deps
+.PHONY: run test build configure deps sanitize
 
 deps:
 	@scripts/install-deps
@@ -39,3 +43,12 @@ run: configure
 test: build
 	@# Passive OpenMP waits: with tests side by side, spinning threads starve each other.
 	cd $(BUILD) && OMP_WAIT_POLICY=PASSIVE ctest --output-on-failure -j $(JOBS)
+
+# ccache where there is one: the instrumented objects differ from the release build's, but a
+# second `make sanitize` after a small change rebuilds little. The sanitizer options every
+# test (and every rank mpirun starts) runs with are set by the build: cmake/SolventTesting.cmake.
+sanitize: deps
+	@cmake --preset asan $(if $(shell command -v ccache),-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache) > build-asan.configure.log 2>&1 || { cat build-asan.configure.log; exit 1; }
+	@grep -E "Solvent:" build-asan.configure.log || true
+	@cmake --build --preset asan -j $(JOBS)
+	ctest --preset asan -j $(JOBS) $(CTEST_ARGS)

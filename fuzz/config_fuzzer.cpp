@@ -3,6 +3,8 @@
 // the document against the core's schemas and the plugin search (no plugins are built next to the
 // fuzz targets, so every plugin section is checked as naming an unknown plugin). It may refuse an
 // input only with a solvent::Error; anything else escapes and libFuzzer reports it.
+#include "input_file.hpp"
+
 #include "config/config_document.hpp"
 #include "config/config_validation.hpp"
 #include "sweep/sweep_plan.hpp"
@@ -11,30 +13,11 @@
 
 #include <spdlog/spdlog.h>
 
-#include <unistd.h>
-
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <string_view>
 #include <vector>
-
-namespace {
-
-// load_config_document reads a file (TOML++ records its path in every node's source), so
-// each input is written to one file in a folder of this process's own.
-std::filesystem::path input_file() {
-  static const std::filesystem::path file = [] {
-    auto dir = std::filesystem::temp_directory_path() /
-               ("solvent-fuzz-config-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir);
-    return dir / "input.toml";
-  }();
-  return file;
-}
-
-}  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   spdlog::set_level(spdlog::level::off);  // [plugins] path warnings, thousands a second
@@ -51,16 +34,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         text.substr(set.size(), end == text.npos ? text.npos : end - set.size()));
     text.remove_prefix(end == text.npos ? text.size() : end + 1);
   }
-  {
-    std::ofstream out(input_file(), std::ios::binary | std::ios::trunc);
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-  }
+  // load_config_document reads a file (TOML++ records its path in every node's source).
+  const auto file = solvent::fuzz::write_input("config", "input.toml", text.data(), text.size());
   try {
-    const auto doc = solvent::load_config_document(input_file(), overrides);
+    const auto doc = solvent::load_config_document(file, overrides);
     // A [sweep] table is read into its members (each member's document is then checked
     // as a run's is, when it runs).
     if (solvent::has_sweep(doc))
-      solvent::plan_sweep(input_file(), overrides);
+      solvent::plan_sweep(file, overrides);
     else
       solvent::resolve_config(doc).to_toml();
   } catch (const solvent::Error&) {

@@ -52,6 +52,12 @@ std::string resumability(const std::filesystem::path& dir, const OutputDirState&
     if (!integrator->writes_checkpoints())
       return fmt::format("no: integrator '{}' writes no checkpoints", s.integrator);
     const auto step = integrator->checkpoint_step(dir);
+    // A sweep's member without a checkpoint of its own (one its batch stopped: the batch holds
+    // its state) continues with its sweep, which also brings the sweep's table up to date.
+    auto sweep = (dir / ".." / "..").lexically_normal();
+    if (sweep.filename().empty()) sweep = sweep.parent_path();  // "OUT/" said as "OUT"
+    if (!step && s.status != "completed" && inspect_sweep(sweep))
+      return fmt::format("with its sweep: solvent run --resume {}", sweep.string());
     if (!step) return "no: no checkpoint was written";
     if (s.status == "completed")
       return fmt::format("checkpoint at step {}; to extend the run: solvent run --resume {} --set "

@@ -40,8 +40,8 @@ std::vector<Published> gather(const Communicator& comm, const Published& mine) {
 struct PeerWindow::State {
   const Communicator* comm = nullptr;
   DeviceArray<std::byte> memory;  // freed after the destructor's barrier
-  std::array<std::byte*, 6> remote{};
-  std::array<std::array<std::size_t, 7>, 6> remote_offset{};
+  std::vector<std::byte*> remote;
+  std::vector<std::array<std::size_t, 7>> remote_offset;
 };
 
 bool PeerWindow::available(const Communicator& comm, bool distinct_devices) {
@@ -68,8 +68,8 @@ bool PeerWindow::available(const Communicator& comm, bool distinct_devices) {
   return verdict == 0.0;
 }
 
-PeerWindow::PeerWindow(const Communicator& comm, const std::array<int, 6>& neighbours,
-                       const std::array<std::size_t, 7>& offset, std::size_t bytes,
+PeerWindow::PeerWindow(const Communicator& comm, std::span<const int> neighbours,
+                       std::span<const std::size_t> offset, std::size_t bytes,
                        const char* context)
     : state_(std::make_unique<State>()) {
   auto& s = *state_;
@@ -78,9 +78,11 @@ PeerWindow::PeerWindow(const Communicator& comm, const std::array<int, 6>& neigh
   s.memory = DeviceArray<std::byte>(bytes > 0 ? bytes : 1, context);
   Published mine = mine_without_handle(context);
   check(cudaIpcGetMemHandle(&mine.handle, s.memory.data()), context, "cudaIpcGetMemHandle");
-  for (int f = 0; f < 7; ++f) mine.offset[f] = offset[f];
+  for (std::size_t f = 0; f < offset.size() && f < 7; ++f) mine.offset[f] = offset[f];
   const auto all = gather(comm, mine);
-  for (int f = 0; f < 6; ++f) {
+  s.remote.assign(neighbours.size(), nullptr);
+  s.remote_offset.assign(neighbours.size(), {});
+  for (std::size_t f = 0; f < neighbours.size(); ++f) {
     if (neighbours[f] < 0) continue;
     const Published& p = all[static_cast<std::size_t>(neighbours[f])];
     void* remote = nullptr;
@@ -104,9 +106,9 @@ PeerWindow::~PeerWindow() {
 }
 
 std::byte* PeerWindow::local() const { return state_->memory.data(); }
-std::byte* PeerWindow::remote(int f) const { return state_->remote[f]; }
+std::byte* PeerWindow::remote(int f) const { return state_->remote[static_cast<std::size_t>(f)]; }
 const std::array<std::size_t, 7>& PeerWindow::remote_offset(int f) const {
-  return state_->remote_offset[f];
+  return state_->remote_offset[static_cast<std::size_t>(f)];
 }
 
 }  // namespace solvent::cuda

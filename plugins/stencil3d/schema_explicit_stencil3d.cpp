@@ -36,7 +36,9 @@ solvent::Schema integrator_schema() {
                          "(0: only at the end)")
           .at_least(0),
       ParamSpec::integer("checkpoint_every", 0,
-                         "write checkpoint.bin every this many steps (0: only at the end)")
+                         "write checkpoint.bin (over ranks one file a rank) every this many "
+                         "steps (0: only at the end); `solvent run --resume` continues from "
+                         "the last one")
           .at_least(0),
       ParamSpec::boolean("png", true, "write network.png, the network projected on x-y"),
       ParamSpec::choice("cuda_block", field_block_names[0],
@@ -46,7 +48,7 @@ solvent::Schema integrator_schema() {
                         "32 x 8 threads each marching along z"),
       ParamSpec::integer("max_segments", 1 << 22, "capacity of the vessel-segment store")
           .at_least(1)
-          .at_most(1 << 30),
+          .at_most(static_cast<double>(max_segment_capacity)),
   };
 }
 

@@ -39,10 +39,11 @@ class SolveInfo:
     solver's stopping rule's), `true_residual` (||b - A x|| / ||b|| of the returned x,
     recomputed by the core), `converged`, `status`, `residual_history` (a NumPy array, entry
     k after k iterations), `seconds` (the solve only), `conversion` (what the core converted
-    A to for this solver, "" when A was used as given)."""
+    A to for this solver, "" when A was used as given), `borrowed` (True when the solver
+    read A's own arrays in place, with no host copy of them: see LinearSolver)."""
 
     __slots__ = ("iterations", "residual", "true_residual", "converged", "status",
-                 "residual_history", "seconds", "conversion")
+                 "residual_history", "seconds", "conversion", "borrowed")
 
     def __init__(self, **fields):
         for k in self.__slots__:
@@ -96,11 +97,15 @@ class LinearSolver:
     of shape (rows of this rank, n), b and x the same rows (row_range gives an even split);
     the solution returned is this rank's rows of x.
 
-    Copies: A's arrays are copied once into the core's storage (its CsrMatrix owns its
-    arrays; a CSC, COO or dense A is converted first, one more copy; a distributed A's
-    columns are renumbered by the core); b is read in place when it is C-contiguous of A's
-    scalar type; x is a new array the solver writes into directly. The GIL is released
-    while the core sets up and solves, so other Python threads run meanwhile.
+    Copies: a canonical CSR A of float64 or complex128 with int32 indices is not copied:
+    the core reads its three arrays in place (info.borrowed) and holds them until the next
+    setup. Any other A is converted once (CSC, COO and the others to CSR by SciPy, other
+    dtypes to float64 or complex128, int64 indices to int32, a non-canonical CSR summed and
+    sorted, a dense A copied into the core's dense matrix); a distributed A's columns are
+    renumbered by the core; a CUDA solver copies A to the device. b is read in place when it
+    is C-contiguous of A's scalar type; x is a new array the solver writes into directly.
+    The GIL is released while the core sets up and solves, so other Python threads run
+    meanwhile.
 
     A solve that did not converge, or whose recomputed residual contradicts a claimed
     convergence, raises NotConvergedError (carrying x and info) unless
@@ -162,9 +167,10 @@ class LinearSolver:
             self._solver.setup_rows(A.shape[1], np.ascontiguousarray(A.indptr, dtype=np.int32),
                                     np.ascontiguousarray(A.indices, dtype=np.int64),
                                     np.ascontiguousarray(A.data, dtype=scalar))
-            return
+            return False
         if sp is not None and sp.issparse(A):
-            A = A.tocsr()
+            given = A
+            A = A.tocsr()  # a CSR A itself, not a copy
             if not A.has_canonical_format:  # duplicates summed, columns sorted in each row
                 A = A.copy()
                 A.sum_duplicates()
@@ -175,10 +181,14 @@ class LinearSolver:
             self._solver.setup_csr(n, m, np.ascontiguousarray(A.indptr, dtype=np.int32),
                                    np.ascontiguousarray(A.indices, dtype=np.int32),
                                    np.ascontiguousarray(A.data, dtype=scalar))
-            return
+            # Whether the core reads the caller's own arrays: told by where its operator's
+            # arrays lie, not by which branch above was taken.
+            return given.format == "csr" and self._solver.operator_arrays == [
+                a.__array_interface__["data"][0] for a in (given.indptr, given.indices, given.data)]
         if A.ndim != 2:
             raise SolverError(f"A must be a 2-D array or a scipy.sparse matrix, not {A.ndim}-D")
         self._solver.setup_dense(np.ascontiguousarray(A, dtype=scalar))
+        return False
 
     def solve(self, A, b, x0=None, raise_on_failure=True):
         """Sets the solver up with A (factor or analyse, and the preconditioner), then solves
@@ -189,14 +199,16 @@ class LinearSolver:
         # Complex where either is (a real A with a complex b is solved as complex, as SciPy
         # does), else real.
         scalar = _scalar_type(np.result_type(_scalar_type(A.dtype), _scalar_type(b.dtype)))
-        self._setup(A, scalar)
+        borrowed = self._setup(A, scalar)
         b = np.ascontiguousarray(b, dtype=scalar)
         x = np.zeros(b.shape, dtype=scalar)
         if x0 is not None:
             x[...] = x0
         if b.ndim != 1:
             raise SolverError(f"b must be a vector, not of shape {b.shape}")
-        info = SolveInfo(**self._solver.solve(b, x))
+        stats = self._solver.solve(b, x)
+        # A converted for the solver (to dense, banded) is solved on the core's copy.
+        info = SolveInfo(**stats, borrowed=borrowed and not stats["conversion"])
         if info.converged and not (info.true_residual <= self._residual_limit):
             # A solver that claims convergence on an x whose residual says otherwise: never
             # passed on as converged.

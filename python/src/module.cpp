@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -39,6 +40,23 @@ using solvent::complex;
 // Python layer converts (and says where that copies) before calling in.
 template <class T>
 using Array = py::array_t<T, py::array::c_style>;
+
+// What keeps borrowed NumPy arrays alive. The last copy of an operator may be let go on any
+// thread and with the GIL released (a solver drops its previous operator in setup), so the
+// reference is dropped with the GIL taken.
+std::shared_ptr<const void> keep_alive(py::object arrays) {
+  return {new py::object(std::move(arrays)), [](py::object* held) {
+            // After the interpreter is gone its arrays are too: nothing left to release.
+            if (!Py_IsInitialized()) return;
+            py::gil_scoped_acquire gil;
+            delete held;
+          }};
+}
+
+template <class T>
+solvent::MatrixArray<T> borrow(const Array<T>& a, const std::shared_ptr<const void>& keeper) {
+  return solvent::MatrixArray<T>::borrow({a.data(), std::size_t(a.size())}, keeper);
+}
 
 // One Python value of a keyword argument as a plugin setting; anything else is named.
 solvent::ParamValue to_param(const std::string& key, const py::handle& v) {
@@ -112,16 +130,18 @@ class Solver {
     }
   }
 
+  // A's three arrays are read in place (borrowed, not copied): the operator keeps the NumPy
+  // arrays alive for as long as the solver, or any copy it made of the operator, holds it.
   template <class T>
   void setup_csr(std::size_t rows, std::size_t cols, const Array<std::int32_t>& row_ptr,
                  const Array<std::int32_t>& col_idx, const Array<T>& values) {
-    // The core's CsrMatrix owns its arrays (std::vector), so this is the one copy of A.
+    const auto keeper = keep_alive(py::make_tuple(row_ptr, col_idx, values));
     solvent::CsrMatrix<T> a;
     a.rows = rows;
     a.cols = cols;
-    a.row_ptr.assign(row_ptr.data(), row_ptr.data() + row_ptr.size());
-    a.col_idx.assign(col_idx.data(), col_idx.data() + col_idx.size());
-    a.values.assign(values.data(), values.data() + values.size());
+    a.row_ptr = borrow(row_ptr, keeper);
+    a.col_idx = borrow(col_idx, keeper);
+    a.values = borrow(values, keeper);
     setup(std::make_shared<const solvent::Operator>(std::move(a)));
   }
 
@@ -195,6 +215,21 @@ class Solver {
     d["seconds"] = seconds;
     d["conversion"] = conversion_;
     return d;
+  }
+
+  // Where the set-up operator's arrays lie (row pointers, column indices, values of a CSR
+  // operator; none for another storage), so the package can tell whether they are the
+  // caller's own.
+  std::vector<std::uintptr_t> operator_arrays() const {
+    const auto* csr_real = op_ ? std::get_if<solvent::CsrMatrix<double>>(op_.get()) : nullptr;
+    const auto* csr_complex = op_ ? std::get_if<solvent::CsrMatrix<complex>>(op_.get()) : nullptr;
+    const auto where = [](const auto& a) -> std::vector<std::uintptr_t> {
+      return {std::uintptr_t(a.row_ptr.data()), std::uintptr_t(a.col_idx.data()),
+              std::uintptr_t(a.values.data())};
+    };
+    if (csr_real) return where(*csr_real);
+    if (csr_complex) return where(*csr_complex);
+    return {};
   }
 
   const std::string& name() const { return name_; }
@@ -385,8 +420,14 @@ PYBIND11_MODULE(_solvent, m) {
                     const std::optional<std::int64_t>&>(),
            py::arg("name"), py::arg("settings"), py::arg("core"), py::arg("preconditioner"),
            py::arg("preconditioner_settings"), py::arg("comm"))
-      .def("setup_csr", &Solver::setup_csr<double>)
-      .def("setup_csr", &Solver::setup_csr<complex>)
+      // No conversion of A's arrays: the package hands them in the core's types, and they
+      // are borrowed, so a silent copy here would defeat the point.
+      .def("setup_csr", &Solver::setup_csr<double>, py::arg("rows"), py::arg("cols"),
+           py::arg("row_ptr").noconvert(), py::arg("col_idx").noconvert(),
+           py::arg("values").noconvert())
+      .def("setup_csr", &Solver::setup_csr<complex>, py::arg("rows"), py::arg("cols"),
+           py::arg("row_ptr").noconvert(), py::arg("col_idx").noconvert(),
+           py::arg("values").noconvert())
       .def("setup_rows", &Solver::setup_rows<double>)
       .def("setup_rows", &Solver::setup_rows<complex>)
       .def("setup_dense", &Solver::setup_dense<double>)
@@ -394,6 +435,7 @@ PYBIND11_MODULE(_solvent, m) {
       // No conversion of x: the solution is written into the caller's array itself.
       .def("solve", &Solver::solve<double>, py::arg("b"), py::arg("x").noconvert())
       .def("solve", &Solver::solve<complex>, py::arg("b"), py::arg("x").noconvert())
+      .def_property_readonly("operator_arrays", &Solver::operator_arrays)
       .def_property_readonly("name", &Solver::name)
       .def_property_readonly("tolerance", &Solver::tolerance)
       .def_property_readonly("uses_preconditioner", &Solver::uses_preconditioner)

@@ -5,7 +5,8 @@
 # solvent.pc carries no rpath, the example configs and docs are under share/, the man page
 # (where help2man was found: HAVE_MAN) is installed; the installed command runs an installed
 # example config with the installed plugins only; and a consumer project finds the SDK with
-# find_package(Solvent) while doctest cannot be found.
+# find_package(Solvent) while doctest cannot be found. SOLVENT_SANITIZER_FLAGS: the compiler
+# flags of the sanitizer build, for the consumer.
 set -euo pipefail
 build=$1 libdir=$2 have_man=$3 generator=$4 cxx=$5
 work=$(mktemp -d "${TMPDIR:-/tmp}/solvent-install.XXXXXX")
@@ -93,6 +94,7 @@ cat > "$work/consumer/main.cpp" <<'CPP'
 int main() { std::printf("%s ABI %d\n", solvent::version_string(), SOLVENT_PLUGIN_ABI_VERSION); }
 CPP
 cmake -S "$work/consumer" -B "$work/consumer-build" -G "$generator" -DCMAKE_CXX_COMPILER="$cxx" \
+  -DCMAKE_CXX_FLAGS="${SOLVENT_SANITIZER_FLAGS-}" \
   -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_DISABLE_FIND_PACKAGE_doctest=ON > "$work/consumer.log" 2>&1 \
   || { cat "$work/consumer.log"; fail "find_package(Solvent) failed without doctest"; }
 grep -F "plugin dir: $plugin_dir" "$work/consumer.log" || fail "Solvent_PLUGIN_DIR is not $plugin_dir"

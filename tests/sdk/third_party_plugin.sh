@@ -4,6 +4,7 @@
 # prefix, copy EXAMPLE_DIR out of the source tree, build it against the install only, run
 # its conformance test, and run an experiment with the plugin through the installed
 # `solvent`, checked against the same experiment solved by the in-tree gepp-cpu.
+# SOLVENT_SANITIZER_FLAGS: the compiler flags of the sanitizer build, for what is built here.
 set -euo pipefail
 build=$1
 example=$2
@@ -43,7 +44,7 @@ fi
 step "build the example out of tree against the install"
 cp -r "$example" "$work/example"
 cmake -S "$work/example" -B "$work/example-build" -G "$generator" -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_PREFIX_PATH="$prefix" > "$work/configure.log" || { cat "$work/configure.log"; exit 1; }
+  -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_CXX_FLAGS="${SOLVENT_SANITIZER_FLAGS-}" -DCMAKE_PREFIX_PATH="$prefix" > "$work/configure.log" || { cat "$work/configure.log"; exit 1; }
 cmake --build "$work/example-build"
 plugin_dir=$work/example-build/lib/solvent
 test -f "$plugin_dir/libsolvent-acme-jacobi.so"
@@ -61,9 +62,9 @@ libs=$(pkg-config --libs solvent)
   echo "#include <$header>"
 done > "$work/all_headers.cpp"
 # The shell re-reads the flags, as make does, so SOLVENT_VERSION keeps its quotes.
-sh -c "$cxx -std=c++20 -fsyntax-only $cflags $work/all_headers.cpp"
+sh -c "$cxx -std=c++20 -fsyntax-only ${SOLVENT_SANITIZER_FLAGS-} $cflags $work/all_headers.cpp"
 mkdir -p "$work/by-hand"
-sh -c "$cxx -std=c++20 -shared -fPIC -fvisibility=hidden $cflags \
+sh -c "$cxx -std=c++20 -shared -fPIC -fvisibility=hidden ${SOLVENT_SANITIZER_FLAGS-} $cflags \
   '-DFIXTURE_NAME=\"sdk-by-hand\"' '-DFIXTURE_SUMMARY=\"built with pkg-config\"' \
   -DFIXTURE_ABI_VERSION=SOLVENT_PLUGIN_ABI_VERSION -DFIXTURE_SOLVENT_VERSION=SOLVENT_VERSION \
   $fixture -o $work/by-hand/libsolvent-sdk-by-hand.so $libs"

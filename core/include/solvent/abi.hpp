@@ -16,9 +16,12 @@
 // 9: Stencil7's coefficient arrays are HostArray (pages first touched by all threads).
 // 10: RunContext::fields (an integrator's own fields written by the core).
 // 11: SolverPolicy::on_iteration (the live monitor) and LinearSolver's blocks rule.
+// 12: PluginContext::rank_link and exchanges (a rank too slow for its exchanges gets no block).
+// 13: CsrMatrix's arrays are MatrixArray (owned, or borrowed from the caller: no copy of a
+// SciPy matrix's arrays).
 #include <cstdint>
 
-#define SOLVENT_PLUGIN_ABI_VERSION 11u
+#define SOLVENT_PLUGIN_ABI_VERSION 13u
 
 namespace solvent {
 

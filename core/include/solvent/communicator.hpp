@@ -5,6 +5,7 @@
 // with MPI); otherwise the run is one rank and every collective is the identity.
 #include <complex>
 #include <cstddef>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -59,5 +60,13 @@ class Communicator {
 
 // The communicator of a run of one process: rank 0 of 1.
 const Communicator& single_rank();
+
+// Work that one rank does for all (reading a file, partitioning a graph): runs `step` on rank
+// `root` alone and returns its bytes on every rank (a broadcast). Where `step` throws, `root`
+// rethrows its exception and every other rank throws a solvent::Error of the same exit code
+// and message (a ConfigError with the same problems, an InputError for exit code 4, ...), so
+// that no rank waits for bytes that never come and every rank ends as `root` does. Every
+// rank calls it together; `step` itself takes no part in operations between the ranks.
+std::string from_root(const Communicator& comm, int root, const std::function<std::string()>& step);
 
 }  // namespace solvent

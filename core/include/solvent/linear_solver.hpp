@@ -9,6 +9,7 @@
 // ordering, and verify the result; a plugin implements only setup_impl and solve_impl and
 // is never handed anything it did not declare.
 #include <solvent/conversion.hpp>
+#include <solvent/grid/exchange_cost.hpp>
 #include <solvent/grid/grid_blocks.hpp>
 #include <solvent/operator.hpp>
 #include <solvent/plugin_object.hpp>
@@ -77,6 +78,11 @@ class LinearSolver : public PluginObject {
   // none. The core asks for it when the run balances its blocks by measured speed ([run]
   // balance = "measured") and hands every rank's to the model (PluginContext::rank_speeds).
   virtual double measured_speed() { return 0.0; }
+  // The halo exchanges and reductions of one iteration over the blocks of a grid, by which
+  // a run balanced by measured speed judges whether a slow rank's share is worth its
+  // exchanges (weigh_by_speed): as the solver states it (state_exchanges), else one of each,
+  // the least any iterative method over ranks makes (a product and a convergence test).
+  IterationExchanges exchanges_per_iteration() const;
 
   // Whether `form` is in forms().
   bool accepts(OperatorForm form) const;
@@ -119,6 +125,8 @@ class LinearSolver : public PluginObject {
   // For blocks_problem: the solver's rule for the blocks of a split grid (from its
   // constructor; without one, every split is taken).
   void refuse_blocks(std::function<std::string(const GridBlocks&)> why);
+  // For exchanges_per_iteration (from the solver's constructor).
+  void state_exchanges(IterationExchanges exchanges);
   // An iterative solver reports each iteration's relative residual (SolverPolicy::on_iteration).
   void report_iteration(std::int64_t iteration, double residual) const;
 

@@ -49,6 +49,11 @@ struct PluginContext {
   // LinearSolver::measured_speed(), in rank order, by which a model that splits a grid may
   // size the blocks. Empty otherwise (split evenly).
   std::vector<double> rank_speeds{};
+  // With rank_speeds: the links between the ranks (measured by the core) and the linear
+  // solver's exchanges of one iteration, by which such a model gives a rank whose share is
+  // not worth its exchanges no block (weigh_by_speed).
+  LinkFit rank_link{};
+  IterationExchanges exchanges{};
 };
 
 struct PluginDescriptor {

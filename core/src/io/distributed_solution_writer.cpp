@@ -208,6 +208,8 @@ void DistributedSolutionWriter::write(const std::vector<double>* x, const std::s
   // Every rank writes its piece; a piece that cannot be written fails the run on every
   // rank, reported once by rank 0 (naming the rank).
   agree_across_ranks(comm, [&] {
+    // A rank given no block (weigh_by_speed) has no piece.
+    if (block.blocks.empty(comm.rank())) return std::string();
     const fs::path folder = dir_ / (stem + "_pieces");
     std::error_code ec;
     fs::create_directories(folder, ec);  // by every rank at once: one of them makes it
@@ -225,6 +227,7 @@ void DistributedSolutionWriter::write(const std::vector<double>* x, const std::s
     if (!root) return std::string();
     std::vector<VtkPiece> pieces;
     for (int r = 0; r < comm.size(); ++r) {
+      if (block.blocks.empty(r)) continue;
       Index3 e = block.blocks.extent(r);
       const auto n = block.blocks.neighbours(r);
       for (std::size_t d = 0; d < 3; ++d) e[d] += n[2 * d + 1] >= 0;
@@ -236,7 +239,7 @@ void DistributedSolutionWriter::write(const std::vector<double>* x, const std::s
     write_vtk_image_pieces(pvti, image, {nodes[0], nodes[1], nodes[2]}, layout_.components, pieces,
                            vtk_);
     log_.info("the {} over {} ranks is in {} ({} pieces in {}_pieces/)", what, comm.size(),
-              pvti.string(), comm.size(), stem);
+              pvti.string(), pieces.size(), stem);
     return std::string();
   });
 }

@@ -37,7 +37,7 @@ std::map<std::string, std::string> flatten(const toml::table& t, const std::stri
 }  // namespace
 
 ResumePlan check_resume(const fs::path& dir, const ResolvedConfig& cfg, const std::string& resolved,
-                        const Integrator& integrator) {
+                        const Integrator& integrator, std::optional<std::int64_t> held_step) {
   const auto state = inspect_output_dir(dir);
   const std::string integrator_name = cfg.integrator->plugin->descriptor->name;
   bool extends = false;
@@ -87,7 +87,7 @@ ResumePlan check_resume(const fs::path& dir, const ResolvedConfig& cfg, const st
         "--resume: the run in {} completed at step {}; nothing to continue (to extend it, "
         "give a larger --set integrator.steps)",
         dir.string(), state.steps)});
-  const auto checkpoint = integrator.checkpoint_step(dir);
+  const auto checkpoint = held_step ? held_step : integrator.checkpoint_step(dir);
   if (!checkpoint)
     throw ConfigError({fmt::format(
         "--resume: {} holds no checkpoint of integrator '{}' to continue from (the run "

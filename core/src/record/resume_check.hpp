@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 namespace solvent {
@@ -21,8 +22,10 @@ struct ResumePlan {
 // hash, and key by key to say what differs), except a larger integrator.steps, which
 // extends the run; the integrator must write checkpoints and have left one in `dir`, and the
 // run must not have completed unless it is extended. A ConfigError says what stands in the
-// way.
+// way. `held_step`: the state to continue from is held by the caller at that step (a sweep's
+// batch checkpoint), not in the integrator's own file in `dir`.
 ResumePlan check_resume(const std::filesystem::path& dir, const ResolvedConfig& cfg,
-                        const std::string& resolved, const Integrator& integrator);
+                        const std::string& resolved, const Integrator& integrator,
+                        std::optional<std::int64_t> held_step = std::nullopt);
 
 }  // namespace solvent

@@ -8,6 +8,12 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+#include <string>
+
 namespace solvent {
 
 PluginContext context_for(const ResolvedRole& r, const Communicator& comm) {
@@ -32,6 +38,36 @@ std::string why_unreachable(OperatorForm given, const std::vector<OperatorForm>&
 }
 }  // namespace
 
+namespace {
+
+// SOLVENT_TEST_RANK_SPEED = "RANK:SPEED[,RANK:SPEED...]", for tests only: the speeds (nodes
+// a second) that a run balanced by measured speed takes for those ranks instead of
+// measuring them, so that a test can make a rank slow on any machine, and balance with a
+// solver that has no calibration. 0 for a rank not given.
+std::vector<double> test_rank_speeds(int ranks) {
+  std::vector<double> speeds(static_cast<std::size_t>(ranks), 0.0);
+  const char* text = std::getenv("SOLVENT_TEST_RANK_SPEED");
+  if (!text) return speeds;
+  std::istringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    int rank = -1;
+    double speed = 0.0;
+    int used = 0;
+    if (std::sscanf(item.c_str(), "%d:%lf%n", &rank, &speed, &used) != 2 ||
+        used != int(item.size()) || rank < 0 || rank >= ranks || !(speed > 0.0) ||
+        !std::isfinite(speed))
+      throw ConfigError({fmt::format(
+          "SOLVENT_TEST_RANK_SPEED=\"{}\": \"{}\" is not RANK:SPEED with a rank below {} and "
+          "a positive speed",
+          text, item, ranks)});
+    speeds[static_cast<std::size_t>(rank)] = speed;
+  }
+  return speeds;
+}
+
+}  // namespace
+
 PluginSet create_plugins(const ResolvedConfig& cfg, const Communicator& comm) {
   PluginSet p;
   // The solver first: a model balanced by measured speed sizes its blocks by the solver's.
@@ -45,9 +81,12 @@ PluginSet create_plugins(const ResolvedConfig& cfg, const Communicator& comm) {
           {"[run] balance = \"measured\" sizes the blocks by the linear solver's "
            "speed, but the run has no [linear_solver]"});
     // Every rank measures; a rank whose solver has no calibration sends 0, so all ranks
-    // learn it together and refuse together.
+    // learn it together and refuse together. A speed the tests give in place of a rank's
+    // (test_rank_speeds) is not measured.
     std::vector<double> speeds(static_cast<std::size_t>(comm.size()), 0.0);
-    speeds[static_cast<std::size_t>(comm.rank())] = p.linear_solver->measured_speed();
+    const auto given = test_rank_speeds(comm.size());
+    const auto mine = static_cast<std::size_t>(comm.rank());
+    speeds[mine] = given[mine] > 0.0 ? given[mine] : p.linear_solver->measured_speed();
     comm.sum(std::span<double>(speeds));
     for (std::size_t r = 0; r < speeds.size(); ++r)
       if (!(speeds[r] > 0.0))
@@ -56,6 +95,11 @@ PluginSet create_plugins(const ResolvedConfig& cfg, const Communicator& comm) {
             "rank {}; it has no calibration (use balance = \"even\")",
             cfg.linear_solver->where, name_of(*cfg.linear_solver), r)});
     model_context.rank_speeds = speeds;
+    // The links before the blocks exist: each rank with the ranks before and after it, which
+    // a split along one axis makes its neighbours, at a face of 128 x 256 values.
+    const int peers[2] = {comm.rank() - 1, comm.rank() + 1 < comm.size() ? comm.rank() + 1 : -1};
+    model_context.rank_link = measure_links(comm, peers, 128 * 256);
+    model_context.exchanges = p.linear_solver->exchanges_per_iteration();
     p.rank_speeds = std::move(speeds);
   }
   p.model = create_model(*cfg.model->plugin, model_context);

@@ -1,5 +1,7 @@
 #include "run/interruption.hpp"
 
+#include <fmt/format.h>
+
 #include <unistd.h>
 
 #include <csignal>
@@ -8,6 +10,7 @@ namespace solvent {
 
 namespace {
 volatile std::sig_atomic_t received = 0;
+int scopes = 0;  // SignalScopes alive, nested
 struct sigaction earlier_int {}, earlier_term {};
 
 extern "C" void on_signal(int sig) {
@@ -26,7 +29,7 @@ extern "C" void on_signal(int sig) {
 }  // namespace
 
 SignalScope::SignalScope() {
-  received = 0;
+  if (scopes++ == 0) received = 0;
   struct sigaction sa {};
   sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
@@ -36,11 +39,17 @@ SignalScope::SignalScope() {
 }
 
 SignalScope::~SignalScope() {
+  --scopes;
   sigaction(SIGINT, &earlier_int, nullptr);
   sigaction(SIGTERM, &earlier_term, nullptr);
 }
 
 int pending_signal() noexcept { return received; }
+
+Interrupted interrupted_after(int sig, std::int64_t step, double t) {
+  return Interrupted(
+      sig, fmt::format("interrupted by {} after step {} (t = {:.6g})", signal_name(sig), step, t));
+}
 
 const char* signal_name(int sig) noexcept {
   return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal";

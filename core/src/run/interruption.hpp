@@ -7,9 +7,13 @@
 // `solvent status` and `solvent run --resume` recognise as a run that stopped unfinished.
 #include <solvent/errors.hpp>
 
+#include <cstdint>
+
 namespace solvent {
 
-// Installs the handlers for its lifetime and restores the earlier ones after.
+// Installs the handlers for its lifetime and restores the earlier ones after. A scope inside
+// another (run_experiment writing the members a sweep's batch advanced, in the sweep's own
+// process) keeps the signal the outer one received: the sweep must still stop after it.
 class SignalScope {
  public:
   SignalScope();
@@ -33,5 +37,8 @@ class Interrupted : public Error {
  private:
   int sig_;
 };
+
+// A run stopped by `sig` once its step `step`, ending at time t, was written.
+Interrupted interrupted_after(int sig, std::int64_t step, double t);
 
 }  // namespace solvent

@@ -146,9 +146,7 @@ class StopOnSignal : public Observer {
   void on_step(const StepInfo& i, std::span<const double> u,
                std::span<const Observable> o) override {
     next_.on_step(i, u, o);
-    if (const int sig = pending_signal())
-      throw Interrupted(sig, fmt::format("interrupted by {} after step {} (t = {:.6g})",
-                                         signal_name(sig), i.step, i.t));
+    if (const int sig = pending_signal()) throw interrupted_after(sig, i.step, i.t);
   }
   void on_solution(const Vector& x, const SolveStats& s, std::span<const Observable> o) override {
     next_.on_solution(x, s, o);

@@ -102,7 +102,8 @@ void open_output(const RunOptions& opt, const fs::path& config, const Communicat
     if (opt.log_per_rank)
       for (int k = 0; k < comm.size(); ++k) note_written(rank_log_file(summary.output_dir, k));
     const auto resume =
-        opt.resume ? check_resume(summary.output_dir, cfg, r.resolved, *r.plugins.integrator)
+        opt.resume ? check_resume(summary.output_dir, cfg, r.resolved, *r.plugins.integrator,
+                                  opt.resume_step)
                    : ResumePlan{};
     if (!opt.resume || resume.extends)
       write_file_atomic(summary.output_dir / "config.toml", r.resolved);
@@ -320,7 +321,8 @@ RunSummary run_experiment(const RunOptions& opt, const IntegratorCall& call) {
   } catch (const Interrupted& e) {
     const std::string what = fmt::format(
         "{}; outputs up to that step are kept{}", e.what(),
-        integrator->writes_checkpoints()
+        !opt.continue_with.empty() ? "; continue with: " + opt.continue_with
+        : integrator->writes_checkpoints()
             ? fmt::format("; continue with: solvent run --resume {}", summary.output_dir.string())
             : fmt::format(" (integrator '{}' writes no checkpoints: rerun with --overwrite)",
                           summary.integrator));

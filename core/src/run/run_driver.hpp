@@ -23,6 +23,13 @@ struct RunOptions {
   std::vector<std::string> overrides;               // --set section.key=value
   std::optional<std::filesystem::path> output_dir;  // --output DIR
   std::optional<std::filesystem::path> resume;      // --resume DIR
+  // With `resume`, where the caller holds the state to continue from (a sweep's batch
+  // checkpoint, sweep/batched_groups.hpp): its step, in place of the integrator's own file.
+  std::optional<std::int64_t> resume_step;
+  // How an interrupted run is continued where not by its own --resume (a member of a sweep's
+  // batch continues with its sweep); empty: `solvent run --resume DIR`, where the integrator
+  // writes checkpoints.
+  std::string continue_with;
   bool overwrite = false;                           // --overwrite: replace an earlier run
   ProgressMode progress = ProgressMode::Auto;
   double progress_every = 10.0;  // seconds between progress lines

@@ -146,9 +146,23 @@ std::optional<std::int64_t> checkpoint_step(const fs::path& file) {
   return parse_header(read_bytes(file, header_size), file).step;
 }
 
-StepperCheckpoint read_checkpoint(const fs::path& file, const CheckpointShape& expected) {
-  const std::string bytes = read_bytes(file);
-  const Header h = parse_header(bytes, file);
+namespace {
+
+// A checkpoint's bytes checked whole (mark, version, the size its header and counts promise,
+// checksum), with its header and its counts of vectors (v) and scalars (k).
+struct Checked {
+  std::string bytes;
+  Header h;
+  std::uint32_t v, k;
+  std::string_view writer() const {
+    return std::string_view(bytes).substr(header_size, h.name_length);
+  }
+};
+
+Checked read_whole(const fs::path& file) {
+  Checked c{read_bytes(file), {}, 0, 0};
+  const std::string& bytes = c.bytes;
+  const Header h = c.h = parse_header(bytes, file);
   // The sizes the header promises, before anything past them is read.
   const std::uint64_t counts_end = header_size + std::uint64_t(h.name_length) + 8;
   if (h.n > bytes.size() || counts_end + sizeof(std::uint64_t) > bytes.size())
@@ -170,7 +184,22 @@ StepperCheckpoint read_checkpoint(const fs::path& file, const CheckpointShape& e
   Cursor tail(std::string_view(bytes).substr(body.size()));
   if (tail.get<std::uint64_t>() != checksum(body))
     refuse(file, "a damaged checkpoint: its checksum does not match its contents");
-  Cursor in(body);
+  c.v = v;
+  c.k = k;
+  return c;
+}
+
+}  // namespace
+
+std::string checkpoint_writer(const fs::path& file) {
+  return std::string(read_whole(file).writer());
+}
+
+StepperCheckpoint read_checkpoint(const fs::path& file, const CheckpointShape& expected) {
+  const Checked c = read_whole(file);
+  const Header& h = c.h;
+  const auto v = c.v, k = c.k;
+  Cursor in(c.bytes);
   in.get(header_size);
   const auto written_by = in.get(h.name_length);
   if (written_by != expected.writer)
@@ -183,7 +212,7 @@ StepperCheckpoint read_checkpoint(const fs::path& file, const CheckpointShape& e
     refuse(file, fmt::format("the checkpoint was written with dt = {}, this run has dt = {}", h.dt,
                              expected.dt));
   // The writer matched, so a count that differs is the file's damage.
-  if (v != expected.vectors || k != expected.scalars)
+  if (v != expected.vectors || (expected.scalars != any_count && k != expected.scalars))
     refuse(file, fmt::format("a damaged checkpoint: {} vectors and {} scalars where {} keeps {} "
                              "and {}",
                              v, k, expected.writer, expected.vectors, expected.scalars));
@@ -206,6 +235,8 @@ fs::path rank_file(const fs::path& dir, const Communicator& comm, bool previous)
   if (previous) name += ".previous";
   return dir / (name + ".bin");
 }
+
+std::string ranks(int count) { return count == 1 ? "1 rank" : fmt::format("{} ranks", count); }
 
 std::string rank_writer(std::string_view writer, const Communicator& comm) {
   if (comm.size() == 1) return std::string(writer);
@@ -235,6 +266,33 @@ std::optional<std::int64_t> rank_checkpoint_step(const fs::path& dir) {
 
 StepperCheckpoint read_rank_checkpoint(const fs::path& dir, const Communicator& comm,
                                        const CheckpointShape& expected) {
+  // The files' count of ranks, 1 + the highest R of checkpoint.rank-R.bin (a file between
+  // missing is named by the rank that reads it), the same on every rank: all refuse together.
+  int written = 1;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    constexpr std::string_view head = "checkpoint.rank-", tail = ".bin";
+    if (name.size() <= head.size() + tail.size() || !name.starts_with(head) ||
+        !name.ends_with(tail))
+      continue;
+    const auto digits = name.substr(head.size(), name.size() - head.size() - tail.size());
+    if (digits.size() < 10 && std::all_of(digits.begin(), digits.end(), [](char c) {
+          return c >= '0' && c <= '9';
+        }))
+      written = std::max(written, std::stoi(digits) + 1);
+  }
+  if (written != comm.size())
+    refuse(dir / "checkpoint.bin",
+           fmt::format("the checkpoint of a run on {} (checkpoint.bin{}), and this run is on {} "
+                       "(resume it on {})",
+                       ranks(written),
+                       written == 1   ? ""
+                       : written == 2 ? " and checkpoint.rank-1.bin"
+                                      : fmt::format(" and checkpoint.rank-1.bin to "
+                                                    "checkpoint.rank-{}.bin",
+                                                    written - 1),
+                       ranks(comm.size()), ranks(written)));
   const std::string writer = rank_writer(expected.writer, comm);
   CheckpointShape shape = expected;
   shape.writer = writer;

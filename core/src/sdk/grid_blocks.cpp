@@ -119,21 +119,28 @@ void GridBlocks::weigh(int axis, std::span<const double> weights) {
     throw ConfigError(
         {fmt::format("{} weights for the {} blocks along axis {}", weights.size(), p, axis + 1)});
   double total = 0.0;
+  int used = 0;  // blocks of a positive weight
   for (const double w : weights) {
-    if (!(w > 0.0 && std::isfinite(w)))
+    if (!(w >= 0.0 && std::isfinite(w)))
       throw ConfigError(
           {fmt::format("a block weight of {} along axis {}: weights must be "
-                       "positive and finite",
+                       "finite and at least 0",
                        w, axis + 1)});
     total += w;
+    used += w > 0.0;
   }
-  // One node each first, then the rest by largest remainder: sizes proportional to the
-  // weights to within a node, the same on every rank (the same weights, the same order).
-  std::vector<int> size(static_cast<std::size_t>(p), 1);
-  std::vector<double> remainder(size.size());
-  int left = n - p;
+  if (used == 0)
+    throw ConfigError({fmt::format("every block weight along axis {} is 0", axis + 1)});
+  // One node each first (none for a weight of 0), then the rest by largest remainder: sizes
+  // proportional to the weights to within a node, the same on every rank (the same weights,
+  // the same order).
+  std::vector<int> size(static_cast<std::size_t>(p), 0);
+  std::vector<double> remainder(size.size(), -1.0);
+  int left = n - used;
   for (std::size_t b = 0; b < size.size(); ++b) {
-    const double share = (n - p) * weights[b] / total;
+    if (weights[b] == 0.0) continue;
+    size[b] = 1;
+    const double share = (n - used) * weights[b] / total;
     const int whole = static_cast<int>(std::floor(share));
     size[b] += whole;
     left -= whole;
@@ -143,7 +150,9 @@ void GridBlocks::weigh(int axis, std::span<const double> weights) {
   for (std::size_t b = 0; b < order.size(); ++b) order[b] = b;
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t x, std::size_t y) { return remainder[x] > remainder[y]; });
-  for (std::size_t q = 0; left > 0; ++q, --left) ++size[order[q % order.size()]];
+  // The used blocks come first in `order` (the others' remainder is -1); fewer than `used`
+  // nodes are left, the modulo only guards against rounding.
+  for (std::size_t q = 0; left > 0; ++q, --left) ++size[order[q % std::size_t(used)]];
   cuts[axis].assign(1, 0);
   for (const int s : size) cuts[axis].push_back(cuts[axis].back() + s);
 }
@@ -158,16 +167,27 @@ std::vector<int> GridBlocks::sizes(int axis) const {
   return out;
 }
 
+bool GridBlocks::empty(int rank) const {
+  const Index3 e = extent(rank);
+  return e[0] == 0 || e[1] == 0 || e[2] == 0;
+}
+
 std::array<int, 6> GridBlocks::neighbours(int rank) const {
-  const Index3 c = coordinates(rank);
   std::array<int, 6> n;
-  for (int a = 0; a < 3; ++a) {
-    Index3 lower = c, upper = c;
-    --lower[a];
-    ++upper[a];
-    n[2 * a] = c[a] > 0 ? rank_at(lower) : -1;
-    n[2 * a + 1] = c[a] + 1 < split[a] ? rank_at(upper) : -1;
-  }
+  n.fill(-1);
+  if (empty(rank)) return n;
+  const Index3 c = coordinates(rank);
+  for (int a = 0; a < 3; ++a)
+    for (const int step : {-1, 1}) {
+      // Only weigh() empties blocks, a whole slab across the axis at a time, so a neighbour
+      // past empty blocks along the axis is the one whose face meets this block's.
+      Index3 at = c;
+      for (at[a] += step; at[a] >= 0 && at[a] < split[a]; at[a] += step)
+        if (!empty(rank_at(at))) {
+          n[static_cast<std::size_t>(2 * a + (step > 0))] = rank_at(at);
+          break;
+        }
+    }
   return n;
 }
 

@@ -31,6 +31,7 @@ struct LinearSolver::State {
   std::optional<SolveStats> last;
   std::int64_t solves = 0;
   std::function<std::string(const GridBlocks&)> blocks_rule;
+  IterationExchanges exchanges;
 };
 
 namespace {
@@ -83,6 +84,12 @@ std::string LinearSolver::blocks_problem(const GridBlocks& blocks) const {
 
 void LinearSolver::refuse_blocks(std::function<std::string(const GridBlocks&)> why) {
   state_->blocks_rule = std::move(why);
+}
+
+IterationExchanges LinearSolver::exchanges_per_iteration() const { return state_->exchanges; }
+
+void LinearSolver::state_exchanges(IterationExchanges exchanges) {
+  state_->exchanges = exchanges;
 }
 
 void LinearSolver::report_iteration(std::int64_t iteration, double residual) const {

@@ -130,6 +130,62 @@ std::map<std::int64_t, FetchedRow<T>> fetch_rows(const CsrMatrix<T>& a,
   return rows;
 }
 
+// One rank's message to another of any length: its length, then the bytes in pieces of at
+// most 1 GiB (MPI counts bytes in an int).
+constexpr std::size_t piece = std::size_t{1} << 30;
+
+void send_message(const Communicator& comm, int peer, const std::string& bytes) {
+  const std::int64_t n = static_cast<std::int64_t>(bytes.size());
+  comm.send(peer, std::as_bytes(std::span(&n, 1)));
+  for (std::size_t at = 0; at < bytes.size(); at += piece)
+    comm.send(peer, std::as_bytes(std::span(bytes.data() + at, std::min(piece, bytes.size() - at))));
+}
+
+std::string receive_message(const Communicator& comm, int peer) {
+  std::int64_t n = 0;
+  comm.receive(peer, std::as_writable_bytes(std::span(&n, 1)));
+  std::string bytes(static_cast<std::size_t>(n), '\0');
+  for (std::size_t at = 0; at < bytes.size(); at += piece)
+    comm.receive(peer, std::as_writable_bytes(
+                           std::span(bytes.data() + at, std::min(piece, bytes.size() - at))));
+  return bytes;
+}
+
+template <class V>
+void put_all(std::string& out, const std::vector<V>& v) {
+  put(out, static_cast<std::int64_t>(v.size()));
+  out.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(V));
+}
+template <class V>
+std::vector<V> take_all(const std::string& in, std::size_t& at) {
+  std::vector<V> v(static_cast<std::size_t>(take(in, at)));
+  std::copy_n(in.data() + at, v.size() * sizeof(V), reinterpret_cast<char*>(v.data()));
+  at += v.size() * sizeof(V);
+  return v;
+}
+
+// Rank r's rows of the whole matrix, in ascending global order, with global column numbers.
+template <class T>
+struct RowsOfRank {
+  std::vector<std::int32_t> row_ptr{0};
+  std::vector<std::int64_t> cols;
+  std::vector<T> values;
+};
+
+template <class T>
+RowsOfRank<T> rows_of_rank(const CsrMatrix<T>& global, std::span<const int> owner, int r) {
+  RowsOfRank<T> m;
+  for (std::size_t i = 0; i < global.rows; ++i) {
+    if (owner[i] != r) continue;
+    for (auto p = global.row_ptr[i]; p < global.row_ptr[i + 1]; ++p) {
+      m.cols.push_back(global.col_idx[static_cast<std::size_t>(p)]);
+      m.values.push_back(global.values[static_cast<std::size_t>(p)]);
+    }
+    m.row_ptr.push_back(static_cast<std::int32_t>(m.cols.size()));
+  }
+  return m;
+}
+
 }  // namespace
 
 template <class T>
@@ -212,18 +268,65 @@ CsrMatrix<T> distributed_rows(std::size_t global_rows, std::span<const int> owne
 template <class T>
 CsrMatrix<T> distribute(const CsrMatrix<T>& global, std::span<const int> owner,
                         const Communicator& comm) {
-  std::vector<std::int32_t> row_ptr{0};
-  std::vector<std::int64_t> cols;
-  std::vector<T> values;
-  for (std::size_t i = 0; i < global.rows; ++i) {
-    if (owner[i] != comm.rank()) continue;
-    for (auto p = global.row_ptr[i]; p < global.row_ptr[i + 1]; ++p) {
-      cols.push_back(global.col_idx[static_cast<std::size_t>(p)]);
-      values.push_back(global.values[static_cast<std::size_t>(p)]);
+  const auto m = rows_of_rank(global, owner, comm.rank());
+  return distributed_rows<T>(global.rows, owner, m.row_ptr, m.cols, m.values, comm);
+}
+
+template <class T>
+CsrMatrix<T> scatter_rows(const CsrMatrix<T>& global, std::span<const int> owner, int root,
+                          const Communicator& comm) {
+  const int me = comm.rank();
+  if (me == root && global.rows != owner.size())
+    throw Error(fmt::format("scatter_rows: {} owners for {} rows", owner.size(), global.rows));
+  RowsOfRank<T> mine;
+  if (me == root) {
+    // One rank's rows at a time, so that root holds the whole matrix and one rank's copy.
+    for (int r = 0; r < comm.size(); ++r) {
+      auto m = rows_of_rank(global, owner, r);
+      if (r == me) {
+        mine = std::move(m);
+        continue;
+      }
+      std::string bytes;
+      put_all(bytes, m.row_ptr);
+      put_all(bytes, m.cols);
+      put_all(bytes, m.values);
+      send_message(comm, r, bytes);
     }
-    row_ptr.push_back(static_cast<std::int32_t>(cols.size()));
+  } else {
+    const std::string bytes = receive_message(comm, root);
+    std::size_t at = 0;
+    mine.row_ptr = take_all<std::int32_t>(bytes, at);
+    mine.cols = take_all<std::int64_t>(bytes, at);
+    mine.values = take_all<T>(bytes, at);
   }
-  return distributed_rows<T>(global.rows, owner, row_ptr, cols, values, comm);
+  return distributed_rows<T>(owner.size(), owner, mine.row_ptr, mine.cols, mine.values, comm);
+}
+
+template <class T>
+std::vector<T> scatter_vector(std::span<const T> global, std::span<const int> owner, int root,
+                              const Communicator& comm) {
+  const int me = comm.rank();
+  if (me == root && global.size() != owner.size())
+    throw Error(fmt::format("scatter_vector: {} owners for {} entries", owner.size(), global.size()));
+  const auto entries_of = [&](int r) {
+    std::vector<T> v;
+    for (std::size_t i = 0; i < owner.size(); ++i)
+      if (owner[i] == r) v.push_back(global[i]);
+    return v;
+  };
+  if (me != root) {
+    const std::string bytes = receive_message(comm, root);
+    std::size_t at = 0;
+    return take_all<T>(bytes, at);
+  }
+  for (int r = 0; r < comm.size(); ++r) {
+    if (r == me) continue;
+    std::string bytes;
+    put_all(bytes, entries_of(r));
+    send_message(comm, r, bytes);
+  }
+  return entries_of(me);
 }
 
 template <class T>
@@ -332,14 +435,15 @@ std::vector<T> gather_rows(const RowDistribution& d, std::span<const T> mine) {
   if (mine.size() != d.rows())
     throw Error(
         fmt::format("gather_rows: {} values for the rank's {} rows", mine.size(), d.rows()));
-  std::string bytes(mine.size_bytes(), '\0');
-  std::memcpy(bytes.data(), mine.data(), mine.size_bytes());
+  // From the bytes' range, not memcpy: a rank without rows has no data() to copy from, and
+  // memcpy from a null pointer is undefined even for no bytes (UBSan reports it).
+  const std::string bytes(reinterpret_cast<const char*>(mine.data()), mine.size_bytes());
   const auto all = d.comm->gather_all(bytes);
   // Every rank's rows are its owner[] rows in ascending order; recover them from the
   // ranks' counts and the global owners, which each rank knows only as its own, so the
   // global indices travel too.
-  std::string ids(d.owned.size() * sizeof(std::int64_t), '\0');
-  std::memcpy(ids.data(), d.owned.data(), ids.size());
+  const std::string ids(reinterpret_cast<const char*>(d.owned.data()),
+                        d.owned.size() * sizeof(std::int64_t));
   const auto all_ids = d.comm->gather_all(ids);
   std::vector<T> out(d.global_rows, T{});
   for (std::size_t r = 0; r < all.size(); ++r) {
@@ -405,6 +509,10 @@ void GhostExchange<T>::exchange(std::span<T> x) {
       std::span<const std::int64_t>, std::span<const T>, const Communicator&);        \
   template CsrMatrix<T> distribute<T>(const CsrMatrix<T>&, std::span<const int>,      \
                                       const Communicator&);                           \
+  template CsrMatrix<T> scatter_rows<T>(const CsrMatrix<T>&, std::span<const int>, int, \
+                                        const Communicator&);                         \
+  template std::vector<T> scatter_vector<T>(std::span<const T>, std::span<const int>, \
+                                            int, const Communicator&);                \
   template std::vector<T> gather_rows<T>(const RowDistribution&, std::span<const T>); \
   template CsrMatrix<T> diagonal_block<T>(const CsrMatrix<T>&);                       \
   template OverlapSubdomain<T> overlap_subdomain<T>(const CsrMatrix<T>&, int);        \

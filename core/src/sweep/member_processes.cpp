@@ -1,4 +1,5 @@
 #include "sweep/member_processes.hpp"
+#include "run/interruption.hpp"
 
 #include <solvent/errors.hpp>
 
@@ -136,13 +137,17 @@ std::vector<MemberEnd> ProcessExecutor::poll(std::chrono::milliseconds wait) {
                            .count()});
       it = running_.erase(it);
     }
-    if (!ended.empty() || running_.empty() || std::chrono::steady_clock::now() >= until)
+    // A signal the sweep received is passed on at once: a member that ran on for the rest
+    // of the wait finished (a short one) instead of stopping at a checkpoint.
+    if (!ended.empty() || running_.empty() || std::chrono::steady_clock::now() >= until ||
+        (pending_signal() != 0 && !signalled_))
       return ended;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
 }
 
 void ProcessExecutor::signal(int sig) {
+  signalled_ = true;
   for (const auto& r : running_) ::kill(r.pid, sig);
 }
 

@@ -78,6 +78,7 @@ class ProcessExecutor final : public MemberExecutor {
   };
   void spawn(std::size_t member);
   MemberCommand command_;
+  bool signalled_ = false;  // a signal passed on to the members
   std::size_t slots_;
   std::vector<Running> running_;
 };

@@ -98,6 +98,9 @@ class SweepRecord {
   void write() const {
     toml::array files{"record.toml", "sweep.csv"};
     const auto members = dir_ / "members";
+    std::error_code exists_ec;
+    if (fs::exists(batch_checkpoint_file(members), exists_ec))
+      files.push_back(batch_checkpoint_file("members").generic_string());
     for (std::size_t i = 0; i < members_; ++i) {
       const auto rel = member_dir("members", i);
       std::error_code ec;
@@ -274,10 +277,14 @@ SweepSummary run_sweep(const RunOptions& opt, std::size_t jobs) {
   std::optional<SweepRecord> record;
   std::vector<std::optional<MemberRow>> rows(summary.members);
   std::vector<std::size_t> pending;
+  std::optional<std::vector<std::size_t>> stopped;  // a batch's members to continue
+  const bool batches = !plan->batch.empty() && comm.size() == 1;
   agree_across_ranks(comm, [&] {
     if (!root) return std::string();
     lock.emplace(prepare_output_dir(summary.output_dir,
                                     {opt.resume.has_value(), opt.overwrite, plan->file}));
+    // Checked before the record is touched: a refused checkpoint leaves the folder as it was.
+    if (opt.resume && batches) stopped = stopped_batch(*plan, members_dir);
     for (std::size_t i = 0; i < summary.members; ++i) {
       if (opt.resume && member_finished(member_dir(members_dir, i)))
         rows[i] = member_row(members_dir, i, std::nullopt);
@@ -297,7 +304,7 @@ SweepSummary run_sweep(const RunOptions& opt, std::size_t jobs) {
   ProcessExecutor processes({plan->file, plan->overrides, members_dir, opt.resume.has_value()},
                             comm.size() > 1 ? 1 : jobs);
   std::optional<BatchedExecutor> batched;
-  if (!plan->batch.empty() && comm.size() == 1) batched.emplace(*plan, members_dir, processes);
+  if (batches) batched.emplace(*plan, members_dir, processes, std::move(stopped));
   MemberExecutor& executor = batched ? static_cast<MemberExecutor&>(*batched) : processes;
   std::optional<MemberDispatch> dispatch;
   if (comm.size() > 1) dispatch.emplace();
@@ -327,13 +334,18 @@ SweepSummary run_sweep(const RunOptions& opt, std::size_t jobs) {
     pending.erase(pending.begin());
     return member;
   };
-  while (workers > 0 || executor.running() > 0 || (stopped_by == 0 && !pending.empty())) {
+  auto notice_signal = [&] {
     if (const int sig = pending_signal(); sig != 0 && stopped_by == 0) {
       stopped_by = sig;
       executor.signal(sig);
     }
+  };
+  while (workers > 0 || executor.running() > 0 || (stopped_by == 0 && !pending.empty())) {
+    notice_signal();
     if (stopped_by == 0)
       for (const auto member : executor.start(pending)) std::erase(pending, member);
+    // A batch runs inside start(): a signal during it stops the sweep as well.
+    notice_signal();
     for (const auto& end : executor.poll(std::chrono::milliseconds(dispatch ? 10 : 100)))
       ended(end);
     while (const auto request = dispatch ? dispatch->next_request() : std::nullopt) {

@@ -10,6 +10,9 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <optional>
 #include <type_traits>
 
 namespace solvent::matrix_file {
@@ -153,6 +156,54 @@ void require_file_parameter(const Parameters& p, const std::string& name,
     throw ConfigError({where(p, name) + ": a Matrix Market file is required " + because});
 }
 
+// The whole system as the files give it: A, b, and x where it is known.
+struct System {
+  Operator a;
+  Vector rhs;
+  std::optional<Vector> exact;
+};
+
+System read_system(const Parameters& p, const std::string& path) {
+  const std::string& rhs = p.string("rhs");
+  Operator a = read_matrix_market(path);
+  const std::size_t rows = rows_of(a);
+  const std::size_t cols = extent_of(a).cols;
+  if (rows != cols)
+    throw InputError(path + ": the matrix is " + std::to_string(rows) + " x " +
+                     std::to_string(cols) + "; a linear system needs a square matrix");
+  // The reader weighed the matrix's own storage; a coordinate file of few entries can still
+  // declare billions of rows, and every vector of the system has that many.
+  require_memory("model 'matrix-file'", 12.0 * 16.0 * static_cast<double>(rows),
+                 fmt::format("the vectors of a system of {} rows (right-hand side, solution "
+                             "and about ten solver work vectors, complex at worst)",
+                             rows),
+                 "use a matrix of fewer rows");
+
+  Vector x_or_b;
+  std::string vector_path;
+  if (rhs == "ones") {
+    x_or_b = std::vector<double>(rows, 1.0);
+  } else if (rhs == "file") {
+    vector_path = p.string("rhs_file");
+    x_or_b = read_matrix_market_vector(vector_path);
+  } else {
+    vector_path = p.string("solution") == "file" ? p.string("solution_file") : "";
+    x_or_b = known_solution(p, rows);
+  }
+  if (size_of(x_or_b) != rows)
+    throw InputError(vector_path + ": the vector has " + std::to_string(size_of(x_or_b)) +
+                     " entries, the matrix " + path + " has " + std::to_string(rows) + " rows");
+  // One scalar type for the whole system: a real matrix meets a complex vector as complex.
+  if (is_complex(x_or_b) && scalar_of(a) == ScalarKind::Real) a = to_complex(std::move(a));
+  if (scalar_of(a) == ScalarKind::Complex) x_or_b = to_complex(x_or_b);
+
+  if (rhs == "product") {
+    Vector b = multiply(a, x_or_b);
+    return {std::move(a), std::move(b), std::move(x_or_b)};
+  }
+  return {std::move(a), std::move(x_or_b), std::nullopt};
+}
+
 }  // namespace
 
 Schema schema() {
@@ -186,81 +237,89 @@ MatrixFileModel::MatrixFileModel(const PluginContext& ctx)
     require_file_parameter(p, "solution_file", "when solution = \"file\"");
 
   const auto start = std::chrono::steady_clock::now();
-  Operator a = read_matrix_market(path_);
-  const std::size_t rows = rows_of(a);
-  const std::size_t cols = extent_of(a).cols;
-  if (rows != cols)
-    throw InputError(path_ + ": the matrix is " + std::to_string(rows) + " x " +
-                     std::to_string(cols) + "; a linear system needs a square matrix");
-  // The reader weighed the matrix's own storage; a coordinate file of few entries can still
-  // declare billions of rows, and every vector of the system has that many.
-  require_memory("model 'matrix-file'", 12.0 * 16.0 * static_cast<double>(rows),
-                 fmt::format("the vectors of a system of {} rows (right-hand side, solution "
-                             "and about ten solver work vectors, complex at worst)",
-                             rows),
-                 "use a matrix of fewer rows");
-
-  Vector x_or_b;
-  std::string vector_path;
-  if (rhs == "ones") {
-    x_or_b = std::vector<double>(rows, 1.0);
-  } else if (rhs == "file") {
-    vector_path = p.string("rhs_file");
-    x_or_b = read_matrix_market_vector(vector_path);
+  if (comm_->size() > 1) {
+    read_and_scatter(p);
   } else {
-    vector_path = p.string("solution") == "file" ? p.string("solution_file") : "";
-    x_or_b = known_solution(p, rows);
+    System s = read_system(p, path_);
+    matrix_ = std::make_shared<const Operator>(std::move(s.a));
+    rhs_ = std::move(s.rhs);
+    exact_ = std::move(s.exact);
   }
-  if (size_of(x_or_b) != rows)
-    throw InputError(vector_path + ": the vector has " + std::to_string(size_of(x_or_b)) +
-                     " entries, the matrix " + path_ + " has " + std::to_string(rows) + " rows");
-  // One scalar type for the whole system: a real matrix meets a complex vector as complex.
-  if (is_complex(x_or_b) && scalar_of(a) == ScalarKind::Real) a = to_complex(std::move(a));
-  if (scalar_of(a) == ScalarKind::Complex) x_or_b = to_complex(x_or_b);
-
-  if (rhs == "product") {
-    rhs_ = multiply(a, x_or_b);
-    exact_ = std::move(x_or_b);
-  } else {
-    rhs_ = std::move(x_or_b);
-  }
-  if (comm_->size() > 1) a = distribute_rows(std::move(a), p.string("partition"));
-  matrix_ = std::make_shared<const Operator>(std::move(a));
   read_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (ctx.log)
-    ctx.log->info("matrix-file: {} is {} x {} {} {} ({:.2f} s to read)", path_, rows, cols,
-                  to_string(scalar_of(*matrix_)), to_string(kind_of(*matrix_)), read_seconds_);
+  if (!ctx.log) return;
+  if (const auto rows = distributed_rows_of(*matrix_))
+    ctx.log->info("matrix-file: {} is {} x {} {}, read by rank 0 alone, its rows dealt out by "
+                  "{}; rank {} holds {} rows, {} ghosts and {} stored values ({:.2f} s)",
+                  path_, rows->global_rows, rows->global_rows, to_string(scalar_of(*matrix_)),
+                  partition_.method, comm_->rank(), rows->rows(), rows->ghosts.size(),
+                  extent_of(*matrix_).stored, read_seconds_);
+  else
+    ctx.log->info("matrix-file: {} is {} x {} {} {} ({:.2f} s to read)", path_, rows_of(*matrix_),
+                  extent_of(*matrix_).cols, to_string(scalar_of(*matrix_)),
+                  to_string(kind_of(*matrix_)), read_seconds_);
 }
 
-// Every rank reads the whole file (so a malformed one is reported at its line, as on one
-// rank), the rows are partitioned and each rank keeps its own: of A, b and the known x.
-Operator MatrixFileModel::distribute_rows(Operator a, const std::string& method) {
-  // An array file's dense matrix is taken by its non-zeros.
-  if (kind_of(a) == OperatorKind::Dense) a = convert(a, OperatorKind::Csr, {}).op;
-  return std::visit(
-      [&](auto& m) -> Operator {
-        using M = std::decay_t<decltype(m)>;
-        if constexpr (std::is_same_v<M, CsrMatrix<double>> ||
-                      std::is_same_v<M, CsrMatrix<complex>>) {
-          using T = typename decltype(m.values)::value_type;
-          partition_ = method == "contiguous"
-                           ? contiguous_rows(m.row_ptr, m.col_idx, comm_->size())
-                           : partition_rows(m.row_ptr, m.col_idx, *comm_);
-          auto local = distribute<T>(m, partition_.owner, *comm_);
-          const auto mine = [&](const Vector& v) -> Vector {
-            const auto& all = std::get<std::vector<T>>(v);
-            std::vector<T> out;
-            for (const auto i : local.distribution->owned) out.push_back(all[static_cast<std::size_t>(i)]);
-            return out;
-          };
-          rhs_ = mine(rhs_);
-          if (exact_) exact_ = mine(*exact_);
-          return local;
-        } else {
-          throw InputError("matrix-file: unexpected operator kind");
-        }
-      },
-      a);
+// Over several ranks rank 0 alone reads the files, partitions the rows and sends each rank
+// its rows of A, b and the known x, so that no other rank ever holds the whole system. A
+// failure there (a malformed or missing file, Scotch) reaches every rank through from_root:
+// rank 0 reports it at its line, the others end with its exit code instead of waiting.
+void MatrixFileModel::read_and_scatter(const Parameters& p) {
+  // What every rank needs besides its rows: the system's scalar, whether x is known, the
+  // partition's measures, then the owner of every row.
+  struct Header {
+    std::uint8_t complex = 0, exact = 0;
+    std::int64_t edge_cut = 0;
+    double imbalance = 1.0;
+  };
+  const bool contiguous = p.string("partition") == "contiguous";
+  std::optional<System> whole;  // rank 0's
+  const std::string bytes = from_root(*comm_, 0, [&] {
+    System s = read_system(p, path_);
+    // An array file's dense matrix is taken by its non-zeros.
+    if (kind_of(s.a) == OperatorKind::Dense) s.a = convert(s.a, OperatorKind::Csr, {}).op;
+    const RowPartition partition = std::visit(
+        [&](const auto& m) -> RowPartition {
+          if constexpr (requires { m.row_ptr; })
+            return contiguous ? contiguous_rows(m.row_ptr, m.col_idx, comm_->size())
+                              : partition_rows(m.row_ptr, m.col_idx, comm_->size());
+          else
+            throw InputError("matrix-file: unexpected operator kind");
+        },
+        s.a);
+    const Header h{static_cast<std::uint8_t>(scalar_of(s.a) == ScalarKind::Complex),
+                   static_cast<std::uint8_t>(s.exact.has_value()), partition.edge_cut,
+                   partition.imbalance};
+    std::string out(reinterpret_cast<const char*>(&h), sizeof h);
+    out.append(reinterpret_cast<const char*>(partition.owner.data()),
+               partition.owner.size() * sizeof(int));
+    whole = std::move(s);
+    return out;
+  });
+  Header h;
+  std::memcpy(&h, bytes.data(), sizeof h);
+  std::vector<int> owner((bytes.size() - sizeof h) / sizeof(int));
+  std::memcpy(owner.data(), bytes.data() + sizeof h, owner.size() * sizeof(int));
+  partition_.method = contiguous ? "contiguous" : "scotch";
+  partition_.edge_cut = h.edge_cut;
+  partition_.imbalance = h.imbalance;
+
+  const auto scatter = [&](auto scalar) {
+    using T = decltype(scalar);
+    const CsrMatrix<T> none;
+    matrix_ = std::make_shared<const Operator>(
+        scatter_rows<T>(whole ? std::get<CsrMatrix<T>>(whole->a) : none, owner, 0, *comm_));
+    const auto entries = [&](const std::optional<Vector>& v) {
+      return scatter_vector<T>(v ? std::span<const T>(std::get<std::vector<T>>(*v))
+                                 : std::span<const T>(),
+                               owner, 0, *comm_);
+    };
+    rhs_ = entries(whole ? std::optional<Vector>(std::move(whole->rhs)) : std::nullopt);
+    if (h.exact) exact_ = entries(whole ? std::move(whole->exact) : std::nullopt);
+  };
+  if (h.complex)
+    scatter(complex{});
+  else
+    scatter(0.0);
 }
 
 std::vector<Observable> MatrixFileModel::observables(const Vector& x) const {

@@ -2,7 +2,8 @@
 // Model `matrix-file`: A x = b for a matrix a user brings as a Matrix Market file.
 // b is read from a file, is all ones, or is A times a known solution (which then becomes
 // the model's exact solution, so the solve's error can be measured). Over several ranks
-// each rank keeps its rows of A, b and x, as a distributed CSR matrix.
+// rank 0 alone reads the files and sends each rank its rows of A, b and x, which it keeps
+// as a distributed CSR matrix.
 #include <solvent/solvent.hpp>
 #include <solvent/sparse/row_distribution.hpp>
 
@@ -22,7 +23,7 @@ class MatrixFileModel final : public Model, public LinearProblem {
   Facts facts() const override;
 
  private:
-  Operator distribute_rows(Operator a, const std::string& method);
+  void read_and_scatter(const Parameters& p);
 
   std::string path_;
   const Communicator* comm_;

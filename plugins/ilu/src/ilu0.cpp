@@ -11,7 +11,10 @@ namespace solvent::ilu {
 
 template <class T>
 Ilu0<T>::Ilu0(const CsrMatrix<T>& a, std::string context)
-    : context_(std::move(context)), row_ptr_(a.row_ptr), col_idx_(a.col_idx), lu_(a.values) {
+    : context_(std::move(context)),
+      row_ptr_(a.row_ptr.to_vector()),
+      col_idx_(a.col_idx.to_vector()),
+      lu_(a.values.to_vector()) {
   if (a.rows != a.cols)
     throw SolverError(
         fmt::format("{}: the matrix is {} x {}, not square", context_, a.rows, a.cols));

@@ -4,6 +4,7 @@
 #include "src/implicit_system.hpp"
 
 #include <solvent/direct_solver.hpp>
+#include <solvent/io/checkpoint.hpp>
 
 #include <fmt/format.h>
 #include <lapacke.h>
@@ -130,8 +131,8 @@ BatchHost gather(const std::vector<Participant>& group, double dt, const char* n
   host.dt = dt;
   host.c = 0.5 * dt;
   const CsrMatrix<double> lin = first.linear_operator();
-  host.row_ptr = lin.row_ptr;
-  host.col_idx = lin.col_idx;
+  host.row_ptr = lin.row_ptr.to_vector();
+  host.col_idx = lin.col_idx.to_vector();
   host.nnz = lin.values.size();
   ConversionOptions options;
   options.band_ordering = first.band_ordering();
@@ -217,11 +218,39 @@ std::string failure_text(const MemberStatus& s, double dt, double limit) {
   }
 }
 
+// A stopped batch's checkpoint (solvent/ensemble.hpp) in the SDK's format: one vector, every
+// member's state member after member, and each member's last projected share as a scalar;
+// the trapezoid step carries nothing else.
+void write_batch(EnsembleCheckpoint& checkpoint, std::int64_t step, const MemberArray<double>& u,
+                 const std::vector<MemberStatus>& status, double dt) {
+  StepperCheckpoint c{step, double(step) * dt, {}, {std::vector<double>(u.begin(), u.end())}};
+  for (const auto& s : status) c.scalars.push_back(s.projected);
+  write_file_atomic(checkpoint.file, solvent::checkpoint_bytes(c, checkpoint.writer, dt));
+  checkpoint.stopped = true;
+}
+
+// Every member's state and projected share from a stopped batch's checkpoint; its step.
+std::int64_t restore_batch(const EnsembleCheckpoint& checkpoint, BatchHost& host,
+                           std::vector<MemberStatus>& status, std::int64_t steps) {
+  auto c = solvent::read_checkpoint(
+      checkpoint.file, {checkpoint.writer, host.dt, host.members * host.n, 1, host.members});
+  if (c.step < 0 || c.step >= steps)
+    throw InputError(fmt::format("{}: a damaged checkpoint: it is of step {}, and the batch "
+                                 "takes steps 1 to {}; rerun with --overwrite",
+                                 checkpoint.file.string(), c.step, steps));
+  std::copy(c.vectors.front().begin(), c.vectors.front().end(), host.u.begin());
+  for (std::size_t b = 0; b < host.members; ++b) status[b].projected = c.scalars[b];
+  return c.step;
+}
+
 }  // namespace
 
 RunResult BatchedImexIntegrator::run(Model& model, LinearSolver* /*solver*/, RunContext& ctx) {
   std::vector<Participant> group{{&model, &ctx, nullptr}};
-  if (auto* ensemble = family<EnsembleFamily>(model))
+  auto* ensemble = family<EnsembleFamily>(model);
+  EnsembleCheckpoint* checkpoint =
+      ensemble != nullptr && !ensemble->checkpoint.file.empty() ? &ensemble->checkpoint : nullptr;
+  if (ensemble != nullptr)
     for (auto& other : ensemble->others) {
       if (other.model == nullptr || other.context == nullptr || other.context->observer == nullptr)
         throw SolverError(fmt::format("{}: an ensemble member without a model, context or observer",
@@ -233,6 +262,13 @@ RunResult BatchedImexIntegrator::run(Model& model, LinearSolver* /*solver*/, Run
     auto scope = ctx.timer->measure("assembly");
     host = gather(group, dt_, name_);
   }
+  std::vector<MemberStatus> status(group.size());
+  // The step the members start from: 0, or a stopped batch's checkpoint, where every member's
+  // state and last projected share continue (a failed member's slot too: the runner has
+  // recorded it and ignores what the batch does with it).
+  const std::int64_t start = checkpoint != nullptr && checkpoint->resume
+                                 ? restore_batch(*checkpoint, host, status, steps_)
+                                 : 0;
   // The engine's making is timed apart: on a GPU it is the upload of every member's arrays.
   std::unique_ptr<BatchEngine> engine;
   {
@@ -245,23 +281,22 @@ RunResult BatchedImexIntegrator::run(Model& model, LinearSolver* /*solver*/, Run
                                           host.ku)}};
 
   const FieldLayout layout = group.front().model->imex()->layout();
-  std::vector<MemberStatus> status(group.size());
   std::vector<std::int64_t> reported(group.size(), 0);  // the last step each member reported
   // Every reporting member's observables made in parallel (each from its own model, which
   // observables() only reads), then handed to the observers in member order on this thread, as
   // an observer need not be thread-safe. Serial, the observables were most of the output of a
-  // large batch. `status` null: all members report, nothing projected yet.
+  // large batch.
   std::vector<std::vector<Observable>> observables(group.size());
-  auto report = [&](std::int64_t step, const double* states, const std::vector<MemberStatus>* s) {
+  auto report = [&](std::int64_t step, const double* states) {
     const double t = double(step) * dt_;
     auto state = [&](std::size_t b) { return std::span<const double>(states + b * host.n, host.n); };
-    auto reports = [&](std::size_t b) { return s == nullptr || (*s)[b].failed_step == 0; };
+    auto reports = [&](std::size_t b) { return status[b].failed_step == 0; };
 #pragma omp parallel for schedule(dynamic, 64)
     for (std::int64_t j = 0; j < std::int64_t(group.size()); ++j) {
       const auto b = std::size_t(j);
       if (!reports(b)) continue;
       observables[b] = group[b].model->imex()->observables(t, state(b));
-      if (projection_) observables[b].push_back({"projected", s == nullptr ? 0.0 : (*s)[b].projected});
+      if (projection_) observables[b].push_back({"projected", status[b].projected});
     }
     for (std::size_t b = 0; b < group.size(); ++b)
       if (reports(b)) {
@@ -272,10 +307,12 @@ RunResult BatchedImexIntegrator::run(Model& model, LinearSolver* /*solver*/, Run
   {
     auto scope = ctx.timer->measure("output");
     for (std::size_t b = 0; b < group.size(); ++b) group[b].context->observer->on_start(layout);
-    report(0, host.u.data(), nullptr);
+    // A continued batch reports its checkpoint's step again, as a resumed single run does.
+    report(start, host.u.data());
   }
   MemberArray<double> u;
-  for (std::int64_t first = 1; first <= steps_; first += report_every_) {
+  // The reports fall on the same steps whatever the start: a batch stops only at a report.
+  for (std::int64_t first = start + 1; first <= steps_; first += report_every_) {
     const std::int64_t last = std::min(first + report_every_ - 1, steps_);
     {
       auto scope = ctx.timer->measure("batched steps");
@@ -283,7 +320,11 @@ RunResult BatchedImexIntegrator::run(Model& model, LinearSolver* /*solver*/, Run
     }
     auto scope = ctx.timer->measure("output");
     engine->read(u, status);
-    report(last, u.data(), &status);
+    report(last, u.data());
+    if (checkpoint != nullptr && checkpoint->stop && last < steps_ && checkpoint->stop()) {
+      write_batch(*checkpoint, last, u, status, dt_);
+      break;
+    }
   }
 
   RunResult lead;

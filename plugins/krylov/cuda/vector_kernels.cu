@@ -1,5 +1,5 @@
 // The level-1 kernels of Cheik Ahamed and Magoules (assign, scale, axpy, element-wise product) and
-// the fused y = a x + b y the solvers use, and the gather that packs a distributed CSR
+// the fused y = a x + b y and w = a x + y the solvers use, and the gather that packs a distributed CSR
 // matrix's send lists: one thread per element.
 #include <solvent_krylov/device_kernels.hpp>
 
@@ -24,6 +24,13 @@ template <class Z>
 __global__ void axpy_kernel(std::int64_t n, Z a, const Z* __restrict__ x, Z* __restrict__ y) {
   const std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   if (i < n) y[i] = mul_add(a, x[i], y[i]);
+}
+
+template <class Z>
+__global__ void waxpy_kernel(std::int64_t n, Z a, const Z* __restrict__ x, const Z* __restrict__ y,
+                             Z* __restrict__ w) {
+  const std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  if (i < n) w[i] = mul_add(a, x[i], y[i]);
 }
 
 template <class Z>
@@ -70,6 +77,14 @@ void axpy(std::int64_t n, T a, const T* x, T* y) {
 }
 
 template <class T>
+void waxpy(std::int64_t n, T a, const T* x, const T* y, T* w) {
+  if (n == 0) return;
+  waxpy_kernel<<<blocks_for(n), block_size>>>(n, to_device(a), to_device(x), to_device(y),
+                                              to_device(w));
+  check_launch("waxpy");
+}
+
+template <class T>
 void axpby(std::int64_t n, T a, const T* x, T b, T* y) {
   if (n == 0) return;
   axpby_kernel<<<blocks_for(n), block_size>>>(n, to_device(a), to_device(x), to_device(b),
@@ -95,6 +110,7 @@ void gather(std::int64_t n, const std::int32_t* index, const T* x, T* out) {
   template void assign<T>(std::int64_t, const T*, T*);              \
   template void scale<T>(std::int64_t, T, T*);                      \
   template void axpy<T>(std::int64_t, T, const T*, T*);             \
+  template void waxpy<T>(std::int64_t, T, const T*, const T*, T*);  \
   template void axpby<T>(std::int64_t, T, const T*, T, T*);         \
   template void elementwise_product<T>(std::int64_t, const T*, T*); \
   template void gather<T>(std::int64_t, const std::int32_t*, const T*, T*);

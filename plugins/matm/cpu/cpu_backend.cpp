@@ -234,6 +234,9 @@ void CpuBackend::upper_sweep(double omega) {
   const index_t plane = s.n1 * s.n2;
   const double* y = y_.data();
   double* v = w_.data();
+  // The lower sweeps' own work, taken before this sweep's wait joins wait_s_: with it, a
+  // rank that waited longer for its neighbour than it swept had a time below zero.
+  const double lower_work_s = (sweep_s_ - wait_s_) / sweeps_;
   const Stopwatch sweep(sweep_s_);
   for (int q = 0; q < fragments_; ++q) {
     const auto [i0, i1] = fragment(q, false);
@@ -260,8 +263,7 @@ void CpuBackend::upper_sweep(double omega) {
   sweeps_ += 1;
   if (link_) {
     // Every rank ends its first upper sweep here, so this collective meets on all of them.
-    // The sweeps timed so far are the lower ones (this one's stopwatch is still running).
-    fragments_ = links_->fragments_for(*link_, (sweep_s_ - wait_s_) / (sweeps_ - 1));
+    fragments_ = links_->fragments_for(*link_, lower_work_s);
     link_.reset();
   }
 }

@@ -17,6 +17,14 @@ std::string number(double v) {
   return s.str();
 }
 
+// All of them, so that the one that broke down is seen beside the others.
+std::string dots_text(const Dots& d) {
+  return "(D w, w) = " + number(d.d_w_w) + ", (D^-1 R2 w, R2 w) = " + number(d.r2_w) +
+         ", (A0 w, w) = " + number(d.a0_w_w) + ", (B w, w) = " + number(d.b_w_w) +
+         ", (B^-1 A0 w, A0 w) = " + number(d.binv_a0) + ", (B^-1 A1 w, A1 w) = " +
+         number(d.binv_a1);
+}
+
 }  // namespace
 
 Schema iteration_schema() {
@@ -148,7 +156,7 @@ Outcome iterate(MatmBackend& backend, const IterationSettings& s) {
                       ? "breakdown: (A0 w, w) <= 0, the symmetric part of the operator is not "
                         "positive definite"
                       : "breakdown: an inner product of eq. (5) is not positive and finite (w = " +
-                            number(omega) + ")";
+                            number(omega) + "; " + dots_text(d) + ")";
       break;
     }
     o.last = p;

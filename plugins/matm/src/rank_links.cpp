@@ -1,7 +1,8 @@
 #include "src/rank_links.hpp"
 
+#include <solvent_matm/pipeline.hpp>
+
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 
 namespace solvent::matm {
@@ -33,45 +34,25 @@ LinkFit RankLinks::measure() {
   // messages would not match.
   double largest = double(buffer_.size());
   comm_.max(std::span<double>(&largest, 1));
-  const auto strip_values = static_cast<std::size_t>(largest);
-  std::vector<double> out(strip_values, 0.0);
-  std::vector<double> in(4 * strip_values, 0.0);
-  auto seconds = [&](std::size_t values) {
-    std::vector<Communicator::Transfer> transfers;
-    std::size_t used = 0;
-    for (const int face : {2, 3, 4, 5}) {
-      const int peer = halo_.neighbours()[static_cast<std::size_t>(face)];
-      if (peer < 0) continue;
-      // Every transfer receives into a part of `in` of its own.
-      transfers.push_back({peer, std::as_bytes(std::span<const double>(out.data(), values)),
-                           std::as_writable_bytes(std::span<double>(in.data() + used, values))});
-      used += values;
-    }
-    double best = 0.0;
-    for (int repeat = 0; repeat < 5; ++repeat) {
-      comm_.barrier();
-      const auto start = std::chrono::steady_clock::now();
-      if (!transfers.empty()) comm_.exchange(transfers);
-      const double t =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      best = repeat == 0 ? t : std::min(best, t);
-    }
-    return best;
-  };
-  const double small = seconds(1), large = seconds(strip_values);
-  double fit[2] = {small, strip_values > 1 ? std::max(0.0, large - small) /
-                                                  (double(strip_values - 1) * sizeof(double))
-                                            : 0.0};
-  comm_.max(std::span<double>(fit, 2));
-  return {fit[0], fit[1]};
+  std::vector<int> peers;
+  for (const int face : {2, 3, 4, 5})
+    peers.push_back(halo_.neighbours()[static_cast<std::size_t>(face)]);
+  return measure_links(comm_, peers, static_cast<std::size_t>(largest));
 }
 
 int RankLinks::fragments_for(const LinkFit& link, double work_s) const {
   if (!pipelined_) return 1;
-  const index_t units = (e_[0] + granule - 1) / granule;
   double slowest[2] = {work_s, double(buffer_.size()) * sizeof(double)};
   comm_.max(std::span<double>(slowest, 2));
-  const double spread = double(depth_ - 1) * (slowest[0] + link.seconds_per_byte * slowest[1]);
+  return pipeline_fragments(depth_, (e_[0] + granule - 1) / granule, link, slowest[0],
+                            slowest[1]);
+}
+
+int pipeline_fragments(int depth, index_t units, const LinkFit& link, double work_s,
+                       double strip_bytes) {
+  // std::max turns a NaN time into 0 as well: a NaN count would convert to no int at all.
+  const double spread =
+      double(depth - 1) * (std::max(0.0, work_s) + link.seconds_per_byte * strip_bytes);
   const double best = link.latency_s > 0.0 ? std::sqrt(spread / link.latency_s) : double(units);
   return static_cast<int>(std::clamp<double>(std::round(best), 1.0, double(units)));
 }

@@ -10,6 +10,7 @@
 // A host backend hands over its fields (exchange, receive_fragment, send_fragment); a device
 // backend, whose fields the host cannot touch, asks where the planes lie (Strip) and moves
 // them between its memory and host buffers itself, the messages laid out the same way.
+#include <solvent/grid/exchange_cost.hpp>
 #include <solvent/grid/grid_blocks.hpp>
 #include <solvent/numerics/exact_sum.hpp>
 #include <solvent_matm/split_operator.hpp>
@@ -28,13 +29,6 @@ struct Strip {
   int peer = -1;
   std::size_t first = 0, pitch = 0, rows = 0, length = 0;
   std::size_t size() const { return rows * length; }
-};
-
-// The time of one message of V bytes between neighbouring ranks, T = latency + V /
-// bandwidth, fitted from exchanges at two sizes (RankLinks::measure): what chooses how many
-// fragments a sweep is cut in, and what the record keeps of the links.
-struct LinkFit {
-  double latency_s = 0.0, seconds_per_byte = 0.0;
 };
 
 class RankLinks {
@@ -64,13 +58,13 @@ class RankLinks {
   // Not pipelined: 1, the whole line.
   int fragments(int requested) const;
   // Collective: the slowest link of any rank to the neighbours its sweeps talk to, timed
-  // with messages of one value and of a whole strip (the best of a few exchanges each).
+  // with messages of one value and of a whole strip (measure_links): what chooses how many
+  // fragments a sweep is cut in, and what the record keeps of the links.
   LinkFit measure();
   // Collective: the fragment count that makes a sweep over the pipeline quickest when a
   // rank's own part of it takes `work_s` seconds (the slowest rank's, and its strips, count):
-  // cut in F, the sweep takes about (F + D - 1)(work_s / F + a + b V / F) for D ranks in a
-  // row, links a + b V and strips of V bytes in all, least at F = sqrt((D - 1)(work_s + b V)
-  // / a); within 1 and one a warp of axis 1. Every rank gets the same count.
+  // pipeline_fragments (pipeline.hpp) for this pipeline's depth, at most one a warp of axis
+  // 1. Every rank gets the same count.
   int fragments_for(const LinkFit& link, double work_s) const;
   // Fragment q of `count` (0 first in the sweep's direction: the lower sweep's from the
   // line's start, the upper sweep's from its end), as view indices i0 <= i < i1 along

@@ -11,6 +11,10 @@ SolverBase::SolverBase(const PluginContext& ctx, std::string name)
   settings_.on_iteration = [this](std::int64_t k, double residual) {
     report_iteration(k, residual);
   };
+  // An iteration over ranks: the halo exchanges of x before the residual and of w before the
+  // correction's product, the two triangular sweeps' boundary planes (a face's worth of
+  // values each, in fragments), and two sums (the residual's, the correction's products).
+  state_exchanges({4, 2});
 }
 
 std::vector<OperatorForm> SolverBase::forms() const {

@@ -28,17 +28,11 @@ PetscPreconditioner::PetscPreconditioner(const PluginContext& ctx)
 // alone, and again on MPI_COMM_WORLD the first time a stencil distributed over the ranks is
 // set up (and back, for a matrix the process holds whole).
 void PetscPreconditioner::make_pc(MPI_Comm comm) {
-  if (pc_) PCDestroy(&pc_);
-  check(PCCreate(comm, &pc_), "PCCreate");
+  check(PCCreate(comm, pc_.fresh()), "PCCreate");
   check(PCSetOptionsPrefix(pc_, options_.prefix().c_str()), "PCSetOptionsPrefix");
   set_pc_type(pc_, pc_type_, factor_solver_type_);
   options_.check_read(PCSetFromOptions(pc_), "PCSetFromOptions");
   pc_comm_ = comm;
-}
-
-PetscPreconditioner::~PetscPreconditioner() {
-  ErrorScope scope;
-  if (pc_) PCDestroy(&pc_);
 }
 
 std::vector<OperatorForm> PetscPreconditioner::forms() const {

@@ -19,7 +19,6 @@ Schema petsc_pc_schema();
 class PetscPreconditioner final : public Preconditioner {
  public:
   explicit PetscPreconditioner(const PluginContext& ctx);
-  ~PetscPreconditioner() override;
   std::vector<OperatorForm> forms() const override;
   Facts facts() const override;
 
@@ -39,11 +38,11 @@ class PetscPreconditioner final : public Preconditioner {
   std::string pc_type_, factor_solver_type_;
   PrefixedOptions options_;  // `options`, under this preconditioner's prefix "solvent_pc_N_"
 
-  PC pc_ = nullptr;
   MPI_Comm pc_comm_ = MPI_COMM_NULL;
   AijMatrix matrix_;
   mutable std::vector<Scalar> copy_;  // r, where the caller passes r and z as one vector
   mutable std::int64_t applications_ = 0;
+  Owned<PC, PCDestroy> pc_;  // last, so destroyed first, before the matrix it was set up with
 };
 
 }  // namespace solvent::petsc

@@ -44,6 +44,34 @@ class ErrorScope {
   ErrorScope& operator=(const ErrorScope&) = delete;
 };
 
+// A PETSc object a plugin makes and owns (its KSP, its PC), destroyed with the plugin, and
+// also when the plugin's constructor throws after making it (a type or an option PETSc
+// refuses): a handle destroyed only in the plugin's destructor was left behind then, since a
+// constructor that throws runs no destructor of its own, only its members'.
+template <class Handle, PetscErrorCode (*destroy)(Handle*)>
+class Owned {
+ public:
+  Owned() = default;
+  ~Owned() {
+    if (handle_) {
+      ErrorScope scope;
+      destroy(&handle_);
+    }
+  }
+  Owned(const Owned&) = delete;
+  Owned& operator=(const Owned&) = delete;
+  operator Handle() const { return handle_; }
+  // For XCreate(comm, owned.fresh()): the object held so far is destroyed first (inside the
+  // caller's ErrorScope).
+  Handle* fresh() {
+    if (handle_) destroy(&handle_);
+    return &handle_;
+  }
+
+ private:
+  Handle handle_ = nullptr;
+};
+
 // Throws SolverError "<plugin>: <what> failed: <PETSc's message>" for a non-zero code.
 void check(PetscErrorCode code, const char* what);
 

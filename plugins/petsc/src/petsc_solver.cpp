@@ -51,8 +51,7 @@ PetscSolver::PetscSolver(const PluginContext& ctx)
 // this process alone, and again on MPI_COMM_WORLD the first time a stencil distributed over
 // the ranks is set up.
 void PetscSolver::make_ksp(MPI_Comm comm) {
-  if (ksp_) KSPDestroy(&ksp_);
-  check(KSPCreate(comm, &ksp_), "KSPCreate");
+  check(KSPCreate(comm, ksp_.fresh()), "KSPCreate");
   check(KSPSetOptionsPrefix(ksp_, options_.prefix().c_str()), "KSPSetOptionsPrefix");
   check(KSPSetType(ksp_, ksp_type_.c_str()), "KSPSetType");
   PC pc = nullptr;
@@ -69,11 +68,6 @@ void PetscSolver::make_ksp(MPI_Comm comm) {
   check(KSPMonitorSet(ksp_, &PetscSolver::record_norm, this, nullptr), "KSPMonitorSet");
   options_.check_read(KSPSetFromOptions(ksp_), "KSPSetFromOptions");
   ksp_comm_ = comm;
-}
-
-PetscSolver::~PetscSolver() {
-  ErrorScope scope;
-  if (ksp_) KSPDestroy(&ksp_);
 }
 
 std::vector<OperatorForm> PetscSolver::forms() const {

@@ -19,7 +19,6 @@ Schema petsc_schema();
 class PetscSolver : public LinearSolver {
  public:
   explicit PetscSolver(const PluginContext& ctx);
-  ~PetscSolver() override;
   std::vector<OperatorForm> forms() const override;
   Facts facts() const override;
 
@@ -40,11 +39,13 @@ class PetscSolver : public LinearSolver {
   bool initial_guess_given_;
   PrefixedOptions options_;  // `options`, under this solver's prefix "solvent_N_"
 
-  KSP ksp_ = nullptr;
   MPI_Comm ksp_comm_ = MPI_COMM_NULL;
   AijMatrix matrix_;
   std::vector<double> history_;  // the monitored norm, by iteration number
   std::int64_t unchanged_setups_ = 0, solves_ = 0;
+  // Last, so destroyed first: before the matrix it was set up with and the history its
+  // monitor writes.
+  Owned<KSP, KSPDestroy> ksp_;
 };
 
 }  // namespace solvent::petsc

@@ -11,10 +11,15 @@
 
 #include <solvent/device/cuda.hpp>
 #include <solvent/device/device_array.hpp>
+#include <solvent/device/peer_halo.hpp>
 #include <solvent/errors.hpp>
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <array>
+#include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -146,27 +151,52 @@ __global__ void vessel_kernel(VesselUptake u, Grid g, Box window,
     take_up_in(u, g, window, vessel[q], f, c);
 }
 
-// The continuous mode: one thread per node, the grid covered by blocks of the chosen shape;
-// or, with z_march, one thread per column (i, j), marching along z through its nodes.
-// Bounded for 1024 threads, the largest shapes (16x16x4, 64x4x4): compiled for fewer, its
-// registers made those launches fail with "too many resources requested" on an H100.
-__global__ void __launch_bounds__(1024) continuous_kernel(ContinuousStep u, Grid g, Box window, bool z_march,
-                                  const double* __restrict__ n, const double* __restrict__ f,
-                                  const double* __restrict__ c, double* __restrict__ n_new,
-                                  double* __restrict__ f_new, double* __restrict__ c_new) {
-  const std::int32_t i = static_cast<std::int32_t>(blockIdx.x * blockDim.x + threadIdx.x);
-  const std::int32_t j = static_cast<std::int32_t>(blockIdx.y * blockDim.y + threadIdx.y);
+// The continuous mode: one thread per node of `region` (the grid on one rank; over several a
+// part of the rank's block), covered by blocks of the chosen shape; or, with z_march, one
+// thread per column (i, j), marching along z through its nodes. The fields are laid out as
+// `window`. Bounded for 1024 threads, the largest shapes (16x16x4, 64x4x4): compiled for
+// fewer, its registers made those launches fail with "too many resources requested" on an
+// H100.
+__global__ void __launch_bounds__(1024)
+    continuous_kernel(ContinuousStep u, Grid g, Box window, Box region, bool z_march,
+                      const double* __restrict__ n, const double* __restrict__ f,
+                      const double* __restrict__ c, double* __restrict__ n_new,
+                      double* __restrict__ f_new, double* __restrict__ c_new) {
+  const std::int32_t x = static_cast<std::int32_t>(blockIdx.x * blockDim.x + threadIdx.x);
+  const std::int32_t y = static_cast<std::int32_t>(blockIdx.y * blockDim.y + threadIdx.y);
   const std::int32_t first =
       z_march ? 0 : static_cast<std::int32_t>(blockIdx.z * blockDim.z + threadIdx.z);
-  const std::int32_t end = z_march ? g.nz : (first < g.nz ? first + 1 : first);
-  if (i >= g.nx || j >= g.ny) return;
-  for (std::int32_t k = first; k < end; ++k)
-    continuous_node(u, g, window, i, j, k, n, f, c, n_new, f_new, c_new);
+  const std::int32_t nz = region.extent[2];
+  const std::int32_t end = z_march ? nz : (first < nz ? first + 1 : first);
+  if (x >= region.extent[0] || y >= region.extent[1]) return;
+  for (std::int32_t z = first; z < end; ++z)
+    continuous_node(u, g, window, region.offset[0] + x, region.offset[1] + y,
+                    region.offset[2] + z, n, f, c, n_new, f_new, c_new);
+}
+
+// The nodes of `part` from an array laid out as box `from` into one laid out as box `to`
+// (the halo's packing and unpacking), one thread a node.
+__global__ void copy_box_kernel(Box part, Box from, const double* __restrict__ src, Box to,
+                                double* __restrict__ dst) {
+  const std::int64_t nodes = part.size();
+  for (std::int64_t q = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; q < nodes;
+       q += std::int64_t(gridDim.x) * blockDim.x) {
+    const auto i = static_cast<std::int32_t>(q % part.extent[0]);
+    const auto j = static_cast<std::int32_t>((q / part.extent[0]) % part.extent[1]);
+    const auto k = static_cast<std::int32_t>(q / (std::int64_t(part.extent[0]) * part.extent[1]));
+    const std::int32_t gi = part.offset[0] + i, gj = part.offset[1] + j, gk = part.offset[2] + k;
+    dst[to.index(gi, gj, gk)] = src[from.index(gi, gj, gk)];
+  }
 }
 
 class CudaEngine final : public StencilEngine {
  public:
-  CudaEngine(const Communicator& comm, FieldBlocks blocks) : comm_(comm), blocks_(blocks) {
+  CudaEngine(const Communicator& comm, FieldBlocks blocks, const GridBlocks* grid_blocks,
+             bool every_rank_cuda)
+      : comm_(comm),
+        blocks_(blocks),
+        grid_blocks_(grid_blocks),
+        every_rank_cuda_(every_rank_cuda) {
     int device = 0;
     check(cudaGetDevice(&device), "cudaGetDevice");
     cudaDeviceProp prop{};
@@ -174,6 +204,13 @@ class CudaEngine final : public StencilEngine {
     name_ = prop.name;
     sms_ = prop.multiProcessorCount;
   }
+
+  ~CudaEngine() override {
+    if (edge_stream_) cudaStreamDestroy(edge_stream_);
+    if (interior_stream_) cudaStreamDestroy(interior_stream_);
+  }
+  CudaEngine(const CudaEngine&) = delete;
+  CudaEngine& operator=(const CudaEngine&) = delete;
 
   void load(const SimulationState& s) override {
     host_ = s;  // parameters, step and the layout of every array
@@ -206,6 +243,9 @@ class CudaEngine final : public StencilEngine {
     // target, met and site per tip slot, then the count of bad probabilities.
     decisions_ = cuda::DeviceArray<std::int32_t>(3 * s.node.size() + 1, context);
     shared_.assign(3 * s.node.size() + 1, -1);
+    halo_.reset();
+    for (auto& peer : peer_) peer.reset();
+    if (!s.n.empty() && comm_.size() > 1) split_block();
   }
 
   void step() override {
@@ -254,19 +294,137 @@ class CudaEngine final : public StencilEngine {
   std::string device_name() const override { return name_; }
 
  private:
-  void launch_fields() {
-    const auto g = solvent::angiogenesis_3d::grid_of(host_.p);
-    const auto u = continuous_step(host_.p, host_.dt);
+  static unsigned cover(std::int32_t nodes, unsigned threads) {
+    return (static_cast<unsigned>(nodes) + threads - 1) / threads;
+  }
+
+  // The per-node update of `region` on `stream`.
+  void launch_region(const Box& region, cudaStream_t stream) {
+    if (region.size() == 0) return;
     const dim3 block(static_cast<unsigned>(blocks_.x), static_cast<unsigned>(blocks_.y),
                      static_cast<unsigned>(blocks_.z));
-    const auto cover = [](std::int32_t nodes, unsigned threads) {
-      return (static_cast<unsigned>(nodes) + threads - 1) / threads;
-    };
-    const dim3 grid(cover(g.nx, block.x), cover(g.ny, block.y),
-                    blocks_.z_march ? 1u : cover(g.nz, block.z));
-    continuous_kernel<<<grid, block>>>(u, g, host_.window, blocks_.z_march, n_.data(), f_.data(),
-                                       c_.data(), n_new_.data(), f_new_.data(), c_new_.data());
+    const dim3 grid(cover(region.extent[0], block.x), cover(region.extent[1], block.y),
+                    blocks_.z_march ? 1u : cover(region.extent[2], block.z));
+    continuous_kernel<<<grid, block, 0, stream>>>(
+        continuous_step(host_.p, host_.dt), solvent::angiogenesis_3d::grid_of(host_.p),
+        host_.window, region, blocks_.z_march, n_.data(), f_.data(), c_.data(), n_new_.data(),
+        f_new_.data(), c_new_.data());
     check_launch("continuous_kernel");
+  }
+
+  // Over several ranks: the block cut into the layers next to the faces that have a
+  // neighbour (whose values the neighbours wait for) and the interior; the halo's buffers
+  // and two streams.
+  void split_block() {
+    halo_.emplace(*grid_blocks_, comm_, host_.window, 3);
+    const auto peers = grid_blocks_->neighbours(comm_.rank());
+    Box rest = host_.block;
+    edges_.clear();
+    for (int a = 0; a < 3; ++a)
+      for (int side = 0; side < 2; ++side) {
+        if (peers[static_cast<std::size_t>(2 * a + side)] < 0 || rest.extent[a] == 0) continue;
+        Box layer = rest;
+        layer.extent[a] = 1;
+        if (side == 0)
+          ++rest.offset[a];
+        else
+          layer.offset[a] = rest.offset[a] + rest.extent[a] - 1;
+        --rest.extent[a];
+        edges_.push_back(layer);
+      }
+    interior_ = rest;
+    std::size_t most = 0;
+    for (int a = 0; a < 3; ++a) most = std::max(most, halo_->values(a));
+    send_ = cuda::DeviceArray<double>(most, context);
+    const GridBlock block{*grid_blocks_, comm_.rank(), &comm_};
+    // Only where every rank is a CUDA engine: the question is collective, and a CPU rank
+    // beside (it exchanges through the host) would never join it.
+    if (every_rank_cuda_ && cuda::PeerHalo::available(block)) {
+      // One PeerHalo an axis, as the axes go one after another (a slab spans the window
+      // along the axes before it, so the corners arrive): the faces of the other axes are
+      // empty in it. WindowHalo lays an axis's slabs out low side first, as PeerHalo's
+      // faces.
+      for (int a = 0; a < 3; ++a) {
+        std::array<std::size_t, 7> offset{};
+        const bool low = peers[static_cast<std::size_t>(2 * a)] >= 0;
+        const std::size_t low_values =
+            low ? 3 * static_cast<std::size_t>(halo_->slabs(a).front().send.size()) : 0;
+        for (int f = 2 * a + 1; f < 7; ++f) offset[static_cast<std::size_t>(f)] =
+            f == 2 * a + 1 ? low_values : halo_->values(a);
+        peer_[static_cast<std::size_t>(a)] =
+            std::make_unique<cuda::PeerHalo>(block, offset, sizeof(double));
+      }
+    } else {
+      receive_ = cuda::DeviceArray<double>(most, context);
+      host_send_ = cuda::PinnedArray<double>(most, context);
+      host_receive_ = cuda::PinnedArray<double>(most, context);
+    }
+    if (!edge_stream_) {
+      check(cudaStreamCreateWithFlags(&edge_stream_, cudaStreamNonBlocking), "cudaStreamCreate");
+      check(cudaStreamCreateWithFlags(&interior_stream_, cudaStreamNonBlocking),
+            "cudaStreamCreate");
+    }
+    // The uploads and zero-fills ran on the default stream, which these two do not wait for.
+    check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  }
+
+  // One step over several ranks: the layers next to the neighbours first, then the interior
+  // on its own stream while the new layers go out and the neighbours' come in, axis after
+  // axis (WindowHalo): GPU to GPU where every rank is on one host (PeerHalo), else through
+  // host memory and the communicator.
+  void step_over_ranks() {
+    for (const Box& layer : edges_) launch_region(layer, edge_stream_);
+    launch_region(interior_, interior_stream_);
+    for (int a = 0; a < 3; ++a) {
+      const std::size_t values = halo_->values(a);
+      copy_slabs(a, send_.data());
+      if (auto& peer = peer_[static_cast<std::size_t>(a)]) {
+        // PeerHalo copies on the default stream, which does not wait for the edge stream.
+        check(cudaStreamSynchronize(edge_stream_), "cudaStreamSynchronize");
+        peer->send(send_.data());
+        copy_slabs(a, nullptr, static_cast<const double*>(peer->receive()));
+        continue;
+      }
+      send_.download(host_send_.data(), values, edge_stream_);
+      check(cudaStreamSynchronize(edge_stream_), "cudaStreamSynchronize");
+      halo_->transfer(a, {host_send_.data(), values}, {host_receive_.data(), values});
+      receive_.upload(host_receive_.data(), values, edge_stream_);
+      copy_slabs(a, nullptr, receive_.data());
+    }
+    check(cudaStreamSynchronize(edge_stream_), "cudaStreamSynchronize");
+    check(cudaStreamSynchronize(interior_stream_), "cudaStreamSynchronize");
+  }
+
+  // The slabs of `axis` on the edge stream: the new fields' nodes packed into `packed`, or
+  // (packed null) `received` unpacked into them, field after field as WindowHalo lays them
+  // out.
+  void copy_slabs(int axis, double* packed, const double* received = nullptr) {
+    double* fields[] = {n_new_.data(), f_new_.data(), c_new_.data()};
+    const unsigned threads = 256;
+    for (const WindowHalo::Slab& slab : halo_->slabs(axis)) {
+      const Box& part = packed ? slab.send : slab.receive;
+      const unsigned grid =
+          std::min(cover(static_cast<std::int32_t>(part.size()), threads), 4096u);
+      std::size_t at = slab.at;
+      for (double* field : fields) {
+        if (packed)
+          copy_box_kernel<<<grid, threads, 0, edge_stream_>>>(part, host_.window, field, part,
+                                                              packed + at);
+        else
+          copy_box_kernel<<<grid, threads, 0, edge_stream_>>>(part, part, received + at,
+                                                              host_.window, field);
+        at += static_cast<std::size_t>(part.size());
+      }
+    }
+    check_launch("copy_box_kernel");
+  }
+
+  void launch_fields() {
+    if (halo_) {
+      step_over_ranks();
+    } else {
+      launch_region(host_.window, nullptr);
+    }
     std::swap(n_, n_new_);
     std::swap(f_, f_new_);
     std::swap(c_, c_new_);
@@ -310,6 +468,8 @@ class CudaEngine final : public StencilEngine {
 
   const Communicator& comm_;
   FieldBlocks blocks_;
+  const GridBlocks* grid_blocks_;
+  bool every_rank_cuda_;
   std::string name_;
   int sms_ = 1;
   int tip_threads_ = 32;
@@ -321,17 +481,28 @@ class CudaEngine final : public StencilEngine {
   cuda::DeviceArray<NetworkCounters> counters_;
   cuda::DeviceArray<std::int32_t> decisions_;
   std::vector<std::int32_t> shared_;  // the decisions on the host
+  // The continuous mode over several ranks: the halo, the block's layers next to its
+  // neighbours and its interior, the packed slabs on the device and their host copies.
+  std::optional<WindowHalo> halo_;
+  std::vector<Box> edges_;
+  Box interior_{};
+  cuda::DeviceArray<double> send_, receive_;
+  cuda::PinnedArray<double> host_send_, host_receive_;
+  std::array<std::unique_ptr<cuda::PeerHalo>, 3> peer_;  // an axis's, GPU to GPU on one host
+  cudaStream_t edge_stream_ = nullptr, interior_stream_ = nullptr;
 };
 
 }  // namespace
 
-std::unique_ptr<StencilEngine> make_cuda_engine(const Communicator& comm, FieldBlocks blocks) {
+std::unique_ptr<StencilEngine> make_cuda_engine(const Communicator& comm, FieldBlocks blocks,
+                                                const GridBlocks* grid_blocks,
+                                                bool every_rank_cuda) {
   // DeviceUnavailable before anything is allocated; over several ranks, one GPU per rank.
   if (comm.size() > 1)
     cuda::select_rank_device(comm, context);
   else
     cuda::current_device(context);
-  return std::make_unique<CudaEngine>(comm, blocks);
+  return std::make_unique<CudaEngine>(comm, blocks, grid_blocks, every_rank_cuda);
 }
 
 }  // namespace solvent::stencil3d

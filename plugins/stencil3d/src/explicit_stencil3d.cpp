@@ -20,14 +20,13 @@
 
 #include <algorithm>
 #include <optional>
+#include <span>
 
 namespace solvent::stencil3d {
 namespace {
 
 namespace fs = std::filesystem;
 using solvent::write_file_atomic;
-
-constexpr const char* checkpoint_name = "checkpoint.bin";
 
 // The share of the movement probabilities evaluated so far that lay outside [0, 1].
 double bad_share(const NetworkCounters& n) {
@@ -55,7 +54,8 @@ void add_probability_facts(solvent::Facts& facts, const NetworkCounters& n) {
 
 // Calls use(the whole state) where it is: on one rank the engine's state itself; over
 // several, on rank 0 after it has gathered every rank's block (the others send theirs and
-// call nothing). Every rank calls it together.
+// call nothing). Every rank calls it together. Only the PNG, a projection of the whole
+// network at the end, takes it; checkpoints and fields are written by every rank.
 template <class Use>
 void with_whole_state(const SimulationState& part, const solvent::GridBlocks* blocks,
                       const solvent::Communicator& comm, Use&& use) {
@@ -92,9 +92,7 @@ bool ExplicitStencil3d::accepts(solvent::Model& model, std::string& why) const {
 }
 
 std::optional<std::int64_t> ExplicitStencil3d::checkpoint_step(const fs::path& dir) const {
-  std::error_code ec;
-  if (!fs::is_regular_file(dir / checkpoint_name, ec)) return std::nullopt;
-  return solvent::stencil3d::checkpoint_step(dir / checkpoint_name);
+  return solvent::stencil3d::checkpoint_step(dir);
 }
 
 solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::LinearSolver*,
@@ -111,29 +109,17 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
   solvent::PhaseTimer& timer = ctx.timer ? *ctx.timer : own_timer;
   const solvent::Communicator& comm = *ctx.comm;
   // Over several ranks: the model's blocks (docs/architecture.md, "The stencil over
-  // ranks"); each rank checks and writes its block of the fields, and rank 0 writes the
-  // checkpoint and the PNG from the whole state it gathers.
+  // ranks"); each rank checks and writes its block of the fields and its part of the
+  // checkpoint, and rank 0 writes the PNG from the whole state it gathers.
   const auto* blocks = solvent::family<solvent::angiogenesis_3d::BlocksFamily>(model);
   if (comm.size() > 1 && !blocks)
     throw solvent::Error("explicit-stencil3d: over several ranks the model must give its blocks");
   const bool continuous = p.mode == solvent::angiogenesis_3d::Mode::Continuous;
-  if (continuous && comm.size() > 1) {
-    // Every rank refuses together where any rank would run the CUDA engine.
-    double cuda_ranks[] = {device_ == solvent::RankDevice::Cuda ? 1.0 : 0.0};
-    comm.max(cuda_ranks);
-    if (cuda_ranks[0] > 0.0)
-      throw solvent::ConfigError({fmt::format(
-          "model.mode = \"continuous\" runs on one rank on the CUDA engine (this run has {}); "
-          "run it without mpirun, on the CPU (integrator.device = \"cpu\") or use mode = "
-          "\"hybrid\"",
-          comm.size())});
-  }
 
   // This rank's part of the state: the whole grid on one rank; over several, its window
   // (decide() reads owner within density_radius of a tip and f, c one node away; the
   // continuous update n, f and c one node away). Every
-  // rank reads its part of a checkpoint from the file itself: each has read the run's
-  // config.toml from the same folder.
+  // rank reads its part of a checkpoint from its own file, written by the same rank.
   const Box grid = whole_grid(solvent::angiogenesis_3d::grid_of(p));
   const int depth =
       continuous ? 1 : static_cast<int>(std::max<std::int64_t>(1, p.density_radius));
@@ -141,7 +127,7 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
   const Box window = blocks ? window_box(*blocks, comm.rank(), depth) : grid;
   SimulationState state;
   if (ctx.resume_from) {
-    state = restore_checkpoint(*ctx.resume_from / checkpoint_name, p, dt, ctx.seed, block, window);
+    state = restore_checkpoint(*ctx.resume_from, p, dt, ctx.seed, block, window, comm);
   } else {
     state = initial_part(p, dt, ctx.seed, static_cast<std::int32_t>(q_.integer("max_segments")),
                          block, window);
@@ -157,16 +143,28 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
         "integrator.dt = {:g} exceeds the explicit stability limit {:.6g} of this grid and state "
         "({}); use dt <= {:.6g} or set integrator.force_dt = true",
         dt, limit.dt, limit.reason, limit.dt);
-    if (!q_.boolean("force_dt")) throw solvent::ConfigError({message});
-    if (log) log->warn("{} (forced)", message);
+    // A resumed run continues the one that wrote the checkpoint, which only warned once its
+    // state had moved past the limit (below): refused here, a run interrupted after that
+    // point could never be continued.
+    if (ctx.resume_from) {
+      if (log) log->warn("explicit-stencil3d: at step {} {} (as the interrupted run went on)",
+                         state.step, message);
+    } else {
+      if (!q_.boolean("force_dt")) throw solvent::ConfigError({message});
+      if (log) log->warn("{} (forced)", message);
+    }
   }
 
   // Each rank its own engine: both grow the identical network from the same decisions, so
   // CPU and CUDA ranks mix in one run.
   std::unique_ptr<StencilEngine> engine;
+  // Whether every rank makes a CUDA engine: only then may their faces go GPU to GPU.
+  double cpu_ranks = device_ == solvent::RankDevice::Cuda ? 0.0 : 1.0;
+  if (comm.size() > 1) comm.max(std::span<double>(&cpu_ranks, 1));
   if (device_ == solvent::RankDevice::Cuda) {
 #ifdef SOLVENT_STENCIL3D_HAVE_CUDA
-    engine = make_cuda_engine(comm, field_blocks(q_.string("cuda_block"), "integrator.cuda_block"));
+    engine = make_cuda_engine(comm, field_blocks(q_.string("cuda_block"), "integrator.cuda_block"),
+                              blocks, cpu_ranks == 0.0);
 #else
     throw solvent::DeviceUnavailable(
         "explicit-stencil3d: device = \"cuda\" but this build has no CUDA support");
@@ -248,18 +246,19 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
             "explicit-stencil3d: at step {} dt = {:g} exceeds the step limit {:.6g} of "
             "the current state ({})",
             step, dt, now.dt, now.reason);
-      const bool png = last && !continuous && q_.boolean("png");
-      if (checkpoint || png)
+      if (last && !continuous && q_.boolean("png"))
         with_whole_state(state, blocks, comm, [&](const SimulationState& whole) {
-          if (checkpoint)
-            write_file_atomic(ctx.output_dir / checkpoint_name, checkpoint_bytes(whole));
-          if (png) write_file_atomic(ctx.output_dir / "network.png", network_png(whole));
+          write_file_atomic(ctx.output_dir / "network.png", network_png(whole));
         });
       // The fields by the ranks that hold them, through the core's writer.
       if (snapshot && ctx.fields) {
         write_fields(state, *ctx.fields);
         write_network(state, comm, *ctx.fields);
       }
+      // Last: a resume continues after the step of its checkpoint and writes none of that
+      // step's files again, so a process killed between them must find the checkpoint
+      // before, not one whose step's fields or series entries are missing.
+      if (checkpoint) write_checkpoint(ctx.output_dir, state, comm);
     }
   }
   if (reached && log)

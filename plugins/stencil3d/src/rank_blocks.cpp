@@ -44,11 +44,6 @@ const std::byte* take(const std::byte* at, std::vector<T>& v) {
   return at + v.size() * sizeof(T);
 }
 
-// A tip's decision as it travels between ranks.
-struct Decision {
-  std::int32_t tip, target, met, site;
-};
-
 // Everything but the fields, without copying the fields.
 SimulationState without_fields(const SimulationState& from) {
   SimulationState s;
@@ -132,29 +127,41 @@ std::optional<SimulationState> gather_whole(const SimulationState& part, const G
   return whole;
 }
 
-std::int32_t share_decisions(const Communicator& comm, std::int32_t tips, std::int32_t* target,
-                             std::int32_t* met, std::int32_t* site, std::int32_t bad) {
+std::int32_t share_decisions(const Communicator& comm, std::vector<TipDecision>& decisions,
+                             std::int32_t bad) {
   std::string mine(sizeof bad, '\0');
   std::memcpy(mine.data(), &bad, sizeof bad);
-  for (std::int32_t t = 0; t < tips; ++t)
-    if (target[t] >= 0 || site[t] >= 0) {
-      const Decision d{t, target[t], met[t], site[t]};
-      mine.append(reinterpret_cast<const char*>(&d), sizeof d);
-    }
+  mine.append(reinterpret_cast<const char*>(decisions.data()),
+              decisions.size() * sizeof(TipDecision));
+  decisions.clear();
   std::int32_t total = 0;
   for (const std::string& theirs : comm.gather_all(mine)) {
-    if (theirs.size() < sizeof bad || (theirs.size() - sizeof bad) % sizeof(Decision) != 0)
+    if (theirs.size() < sizeof bad || (theirs.size() - sizeof bad) % sizeof(TipDecision) != 0)
       throw solvent::Error("explicit-stencil3d: a rank sent a malformed list of tip decisions");
     std::int32_t count = 0;
     std::memcpy(&count, theirs.data(), sizeof count);
     total += count;
-    for (std::size_t at = sizeof bad; at < theirs.size(); at += sizeof(Decision)) {
-      Decision d;
+    for (std::size_t at = sizeof bad; at < theirs.size(); at += sizeof(TipDecision)) {
+      TipDecision d;
       std::memcpy(&d, theirs.data() + at, sizeof d);
-      target[d.tip] = d.target;
-      met[d.tip] = d.met;
-      site[d.tip] = d.site;
+      decisions.push_back(d);
     }
+  }
+  std::sort(decisions.begin(), decisions.end(),
+            [](const TipDecision& a, const TipDecision& b) { return a.tip < b.tip; });
+  return total;
+}
+
+std::int32_t share_decisions(const Communicator& comm, std::int32_t tips, std::int32_t* target,
+                             std::int32_t* met, std::int32_t* site, std::int32_t bad) {
+  std::vector<TipDecision> decisions;
+  for (std::int32_t t = 0; t < tips; ++t)
+    if (target[t] >= 0 || site[t] >= 0) decisions.push_back({t, target[t], met[t], site[t]});
+  const std::int32_t total = share_decisions(comm, decisions, bad);
+  for (const TipDecision& d : decisions) {
+    target[d.tip] = d.target;
+    met[d.tip] = d.met;
+    site[d.tip] = d.site;
   }
   return total;
 }

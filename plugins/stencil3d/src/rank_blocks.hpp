@@ -27,9 +27,19 @@ Box window_box(const GridBlocks& blocks, int rank, int depth);
 std::optional<SimulationState> gather_whole(const SimulationState& part, const GridBlocks& blocks,
                                             const Communicator& comm);
 
-// Every rank has decided the tips on its block (the target, met and site of the others
-// are -1) and counted `bad` probabilities among them. Afterwards every rank holds the
-// decisions of all `tips`; returns the sum of the counts.
+// A tip's decision (decide()) as it travels between ranks: only tips that move or branch
+// send one.
+struct TipDecision {
+  std::int32_t tip, target, met, site;
+};
+
+// Every rank has decided the tips on its block, `decisions` those that move or branch,
+// and counted `bad` probabilities among them. Afterwards `decisions` holds those of every
+// rank, ordered by tip; returns the sum of the counts.
+std::int32_t share_decisions(const Communicator& comm, std::vector<TipDecision>& decisions,
+                             std::int32_t bad);
+// The same with the decisions in arrays indexed by tip (-1 where a tip stays and does not
+// branch): afterwards every rank holds those of all `tips`.
 std::int32_t share_decisions(const Communicator& comm, std::int32_t tips, std::int32_t* target,
                              std::int32_t* met, std::int32_t* site, std::int32_t bad);
 

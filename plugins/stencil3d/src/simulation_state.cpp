@@ -4,12 +4,17 @@
 #include <solvent_family_angiogenesis_3d/grid.hpp>
 #include <solvent_family_angiogenesis_3d/initial_state.hpp>
 
+#include <solvent/io/checkpoint.hpp>
+
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <fstream>
+#include <limits>
+#include <span>
+#include <string>
 
 namespace solvent::stencil3d {
 
@@ -72,180 +77,244 @@ SimulationState initial_part(const Parameters& p, double dt, std::uint64_t seed,
 
 namespace {
 
-// Version 3: the parameters name the mode (and n_width); n follows c in the continuous
-// mode. Version 2 had no mode; version 1 held a continuous n the hybrid mode did not use.
-constexpr char magic[8] = {'A', 'N', 'G', '3', 'D', 'C', 'K', '3'};
+namespace fs = std::filesystem;
+using solvent::angiogenesis_3d::Mode;
 
-struct Header {
-  char magic[8];
-  std::int64_t step;
-  std::uint64_t seed;
-  double dt;
-  std::int64_t segment_capacity;
-  std::int64_t vessel_capacity;
-  Parameters p;
-  NetworkCounters counters;
+// The stencil's part of a checkpoint, the scalars after the SDK's header (step, t, dt):
+//   layout version, the seed's two 32-bit halves, the window's offset and extent, the
+//   segment capacity, the parameter block (8 bytes a scalar, compared byte for byte);
+//   in rank 0's file only, the network: the counters, node, active and birth of the tips in
+//   use, the ends of the stored segments, the stored vessel nodes.
+// Its vectors are f, c, n (continuous mode) and owner on the window. Integers travel as f64,
+// exact below 2^53 (a count, a node, a step are far below), and are checked as they are read.
+// Version 4 is the first in the SDK's format: 1 to 3 were a format of the stencil's own (one
+// file of the whole grid gathered to rank 0, marked ANG3DCK). Raised whenever the layout of
+// these scalars changes.
+constexpr double layout_version = 4;
+static_assert(sizeof(Parameters) % sizeof(double) == 0, "the parameter block is 8-byte words");
+constexpr std::size_t parameter_words = sizeof(Parameters) / sizeof(double);
+constexpr std::size_t parameters_at = 10;
+constexpr std::size_t fixed_scalars = parameters_at + parameter_words;
+constexpr std::size_t counter_scalars = 10;
+
+// The mode is in the writer's name, so that a checkpoint of the other mode (one field more
+// or less) is refused as such rather than as damage.
+std::string writer(const Parameters& p) {
+  return p.mode == Mode::Continuous ? "explicit-stencil3d (continuous)"
+                                    : "explicit-stencil3d (hybrid)";
+}
+
+// This rank's file in `dir`, for messages about what the SDK read from it.
+fs::path rank_file(const fs::path& dir, const solvent::Communicator& comm) {
+  return dir / (comm.rank() == 0 ? std::string("checkpoint.bin")
+                                 : fmt::format("checkpoint.rank-{}.bin", comm.rank()));
+}
+
+[[noreturn]] void damaged(const std::string& where, const std::string& what) {
+  throw solvent::InputError(fmt::format("{}: a damaged checkpoint: {}", where, what));
+}
+
+// Reads the scalars in order, each integer checked before it is converted.
+class Scalars {
+ public:
+  Scalars(std::span<const double> values, std::string where)
+      : values_(values), where_(std::move(where)) {}
+  std::size_t left() const { return values_.size() - at_; }
+  double real() { return values_[at_++]; }
+  template <class T>
+  T integer(const char* what) {
+    const double x = real();
+    constexpr double exact = 9007199254740992.0;  // 2^53
+    if (!(std::abs(x) <= exact) || x != std::floor(x) ||
+        x < static_cast<double>(std::numeric_limits<T>::min()) ||
+        x > static_cast<double>(std::numeric_limits<T>::max()))
+      damaged(where_, fmt::format("its {} is {}, not an integer of its range", what, x));
+    return static_cast<T>(x);
+  }
+  template <class T>
+  void integers(std::vector<T>& out, std::size_t count, const char* what) {
+    for (std::size_t e = 0; e < count; ++e) out[e] = integer<T>(what);
+  }
+
+ private:
+  std::span<const double> values_;
+  std::string where_;
+  std::size_t at_ = 0;
 };
 
 template <class T>
-void append(std::string& out, const std::vector<T>& v) {
-  out.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
+void put(std::vector<double>& out, const std::vector<T>& v, std::int64_t count) {
+  out.insert(out.end(), v.begin(), v.begin() + count);
 }
 
-// Reads a checkpoint in order from its bytes in memory or from its file; a field is read
-// whole or, for a rank's part, only the rows of its window.
-class Reader {
- public:
-  Reader(std::string_view bytes, const std::string& where)
-      : size_(bytes.size()), where_(where), bytes_(bytes) {}
-  Reader(const std::filesystem::path& file, const std::string& where)
-      : where_(where), file_(file, std::ios::binary | std::ios::ate) {
-    if (!file_) throw solvent::InputError(file.string() + ": cannot read the checkpoint");
-    size_ = static_cast<std::uint64_t>(file_.tellg());
-  }
-  void read(void* dst, std::size_t n) {
-    fetch(at_, dst, n);
-    at_ += n;
-  }
-  template <class T>
-  void read(std::vector<T>& v) {
-    read(v.data(), v.size() * sizeof(T));
-  }
-  // A whole-grid field, into `v` laid out as `window`.
-  template <class T>
-  void read(std::vector<T>& v, const Box& grid, const Box& window) {
-    const std::uint64_t start = at_;
-    const std::uint64_t end = start + static_cast<std::uint64_t>(grid.size()) * sizeof(T);
-    if (end > size_) truncated();
-    const auto* o = window.offset;
-    // Whole planes of axes 1 and 2 (one rank, or blocks along axis 3) lie in one piece.
-    if (window.extent[0] == grid.extent[0] && window.extent[1] == grid.extent[1]) {
-      fetch(start + static_cast<std::uint64_t>(grid.index(o[0], o[1], o[2])) * sizeof(T), v.data(),
-            static_cast<std::size_t>(window.size()) * sizeof(T));
-      at_ = end;
-      return;
-    }
-    const auto row = static_cast<std::size_t>(window.extent[0]) * sizeof(T);
-    for (std::int32_t k = o[2]; k < o[2] + window.extent[2]; ++k)
-      for (std::int32_t j = o[1]; j < o[1] + window.extent[1]; ++j)
-        fetch(start + static_cast<std::uint64_t>(grid.index(o[0], j, k)) * sizeof(T),
-              v.data() + window.index(o[0], j, k), row);
-    at_ = end;
-  }
-  bool done() const { return at_ == size_; }
+// The engines and writers index the tip slots by the tip count and the fields by the nodes
+// the network names: counts or nodes out of range are damage, refused here rather than met
+// as an access out of bounds later (a file can pass the checksum and still be wrong, one
+// written by another program). The segment and vessel-node counts may pass their stores'
+// capacity (a run that overflowed counts on); the readers take the smaller.
+void check_network(const SimulationState& s, const std::string& where) {
+  const auto& k = s.counters;
+  const auto slots = static_cast<std::int32_t>(s.node.size());
+  if (k.tips < 0 || k.tips > slots || k.active < 0 || k.active > k.tips || k.segments < 0 ||
+      k.vessel_nodes < 0)
+    damaged(where,
+            fmt::format("its counts of {} tips ({} active), {} segments and {} vessel nodes do not "
+                        "fit its {} tip slots",
+                        k.tips, k.active, k.segments, k.vessel_nodes, slots));
+  const std::int64_t nodes = solvent::angiogenesis_3d::grid_of(s.p).size();
+  auto check_nodes = [&](const std::vector<std::int32_t>& v, std::size_t count, const char* what) {
+    for (std::size_t e = 0; e < count; ++e)
+      if (v[e] < 0 || v[e] >= nodes)
+        damaged(where,
+                fmt::format("{} {} names node {}, outside the grid's {} nodes", what, e, v[e], nodes));
+  };
+  check_nodes(s.node, static_cast<std::size_t>(k.tips), "tip");
+  check_nodes(s.segments, 2 * static_cast<std::size_t>(std::min(k.segments, s.segment_capacity())),
+              "segment end");
+  check_nodes(s.vessel, static_cast<std::size_t>(std::min(k.vessel_nodes, s.vessel_capacity())),
+              "vessel node");
+}
 
- private:
-  [[noreturn]] void truncated() const {
-    throw solvent::InputError(where_ + ": checkpoint is truncated");
-  }
-  void fetch(std::uint64_t at, void* dst, std::size_t n) {
-    if (at + n > size_) truncated();
-    if (!file_.is_open()) {
-      std::memcpy(dst, bytes_.data() + at, n);
-      return;
-    }
-    file_.seekg(static_cast<std::streamoff>(at));
-    if (!file_.read(static_cast<char*>(dst), static_cast<std::streamsize>(n)))
-      throw solvent::InputError(where_ + ": the checkpoint could not be read");
-  }
-
-  std::uint64_t size_ = 0;
-  std::string where_;
-  std::string_view bytes_;
-  std::ifstream file_;
-  std::uint64_t at_ = 0;
-};
-
-SimulationState restore(Reader& in, const Parameters& p, double dt, std::uint64_t seed,
-                        const std::string& where, const Box& block, const Box& window) {
-  Header h;
-  in.read(&h, sizeof h);
-  if (std::memcmp(h.magic, magic, sizeof magic) != 0)
-    throw solvent::InputError(where + ": not an angiogenesis-3d checkpoint");
-  if (std::memcmp(&h.p, &p, sizeof p) != 0)
-    throw solvent::InputError(where + ": checkpoint was written with other model parameters");
-  if (h.dt != dt || h.seed != seed)
-    throw solvent::InputError(where + ": checkpoint was written with dt = " + std::to_string(h.dt) +
-                              " and seed = " + std::to_string(h.seed) + ", this run has dt = " +
-                              std::to_string(dt) + " and seed = " + std::to_string(seed));
-  SimulationState s =
-      initial_part(p, dt, seed, static_cast<std::int32_t>(h.segment_capacity), block, window);
-  if (static_cast<std::int64_t>(s.vessel.size()) != h.vessel_capacity)
-    throw solvent::InputError(where + ": checkpoint has another vessel-node capacity");
-  s.step = h.step;
-  s.counters = h.counters;
-  const Box grid = whole_grid(solvent::angiogenesis_3d::grid_of(p));
-  in.read(s.f, grid, window);
-  in.read(s.c, grid, window);
-  if (!s.n.empty()) in.read(s.n, grid, window);
-  in.read(s.owner, grid, window);
-  in.read(s.node);
-  in.read(s.active);
-  in.read(s.birth);
-  in.read(s.segments);
-  in.read(s.vessel);
-  if (!in.done()) throw solvent::InputError(where + ": checkpoint has trailing bytes");
-  return s;
+// The network from rank 0's scalars past the fixed ones into `s` (made with its capacities).
+void read_network(Scalars& in, SimulationState& s, const std::string& where) {
+  if (in.left() < counter_scalars)
+    damaged(where, fmt::format("{} values of the network, fewer than its {} counters", in.left(),
+                               counter_scalars));
+  auto& k = s.counters;
+  k.tips = in.integer<std::int32_t>("tip count");
+  k.active = in.integer<std::int32_t>("active tip count");
+  k.branches = in.integer<std::int32_t>("branch count");
+  k.anastomoses = in.integer<std::int32_t>("anastomosis count");
+  k.segments = in.integer<std::int32_t>("segment count");
+  k.vessel_nodes = in.integer<std::int32_t>("vessel node count");
+  k.furthest_i = in.integer<std::int32_t>("furthest x index");
+  k.overflow = in.integer<std::int32_t>("overflow flag");
+  k.probabilities = in.integer<std::int64_t>("probability count");
+  k.bad_probabilities = in.integer<std::int64_t>("bad probability count");
+  // The counts size what is read next: checked first (the nodes are still 0, inside the grid).
+  check_network(s, where);
+  const auto tips = static_cast<std::size_t>(k.tips);
+  const auto segments = static_cast<std::size_t>(std::min(k.segments, s.segment_capacity()));
+  const auto vessel = static_cast<std::size_t>(std::min(k.vessel_nodes, s.vessel_capacity()));
+  const std::size_t expected = 3 * tips + 2 * segments + vessel;
+  if (in.left() != expected)
+    damaged(where, fmt::format("{} values of the network where its {} tips, {} stored segments "
+                               "and {} stored vessel nodes need {}",
+                               in.left(), tips, segments, vessel, expected));
+  in.integers(s.node, tips, "tip node");
+  in.integers(s.active, tips, "tip activity");
+  in.integers(s.birth, tips, "tip birth step");
+  in.integers(s.segments, 2 * segments, "segment end");
+  in.integers(s.vessel, vessel, "vessel node");
+  check_network(s, where);
 }
 
 }  // namespace
 
-std::string checkpoint_bytes(const SimulationState& s) {
-  if (static_cast<std::int64_t>(s.f.size()) != solvent::angiogenesis_3d::grid_of(s.p).size())
-    throw solvent::Error("explicit-stencil3d: a checkpoint of a rank's window was asked for");
-  Header h{};
-  std::memcpy(h.magic, magic, sizeof magic);
-  h.step = s.step;
-  h.seed = s.seed;
-  h.dt = s.dt;
-  h.segment_capacity = s.segment_capacity();
-  h.vessel_capacity = s.vessel_capacity();
-  h.p = s.p;
-  h.counters = s.counters;
-  std::string out(reinterpret_cast<const char*>(&h), sizeof h);
-  append(out, s.f);
-  append(out, s.c);
-  append(out, s.n);
-  append(out, s.owner);
-  append(out, s.node);
-  append(out, s.active);
-  append(out, s.birth);
-  append(out, s.segments);
-  append(out, s.vessel);
-  return out;
+void write_checkpoint(const fs::path& dir, const SimulationState& part,
+                      const solvent::Communicator& comm) {
+  solvent::StepperCheckpoint ck;
+  ck.step = part.step;
+  ck.t = static_cast<double>(part.step) * part.dt;
+  auto& q = ck.scalars;
+  q = {layout_version, static_cast<double>(part.seed & 0xffffffffu),
+       static_cast<double>(part.seed >> 32)};
+  for (const auto* box : {part.window.offset, part.window.extent})
+    q.insert(q.end(), box, box + 3);
+  q.push_back(part.segment_capacity());
+  q.resize(fixed_scalars);
+  std::memcpy(q.data() + parameters_at, &part.p, sizeof part.p);
+  // The network is the same on every rank (each grows it from the same decisions): one copy,
+  // rank 0's, of what is in use; it is small beside the fields.
+  if (comm.rank() == 0) {
+    const auto& k = part.counters;
+    q.insert(q.end(), {double(k.tips), double(k.active), double(k.branches),
+                       double(k.anastomoses), double(k.segments), double(k.vessel_nodes),
+                       double(k.furthest_i), double(k.overflow), double(k.probabilities),
+                       double(k.bad_probabilities)});
+    put(q, part.node, k.tips);
+    put(q, part.active, k.tips);
+    put(q, part.birth, k.tips);
+    put(q, part.segments, 2 * std::int64_t(std::min(k.segments, part.segment_capacity())));
+    put(q, part.vessel, std::min(k.vessel_nodes, part.vessel_capacity()));
+  }
+  ck.vectors = {part.f, part.c};
+  if (!part.n.empty()) ck.vectors.push_back(part.n);
+  ck.vectors.emplace_back(part.owner.begin(), part.owner.end());
+  solvent::write_rank_checkpoint(dir, comm, ck, writer(part.p), part.dt);
 }
 
-std::optional<std::int64_t> checkpoint_step(const std::filesystem::path& file) {
-  Header h;
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return std::nullopt;
-  // A file that is there but not a whole header is a damaged checkpoint, not a missing one:
-  // said as such, so that a resume names the damage instead of "no checkpoint".
-  if (!in.read(reinterpret_cast<char*>(&h), sizeof h))
+std::optional<std::int64_t> checkpoint_step(const fs::path& dir) {
+  return solvent::rank_checkpoint_step(dir);
+}
+
+SimulationState restore_checkpoint(const fs::path& dir, const Parameters& p, double dt,
+                                   std::uint64_t seed, const Box& block, const Box& window,
+                                   const solvent::Communicator& comm) {
+  const bool continuous = p.mode == Mode::Continuous;
+  const std::string name = writer(p);
+  auto ck = solvent::read_rank_checkpoint(
+      dir, comm,
+      {name, dt, static_cast<std::size_t>(window.size()), continuous ? 4u : 3u, solvent::any_count});
+  const std::string where = rank_file(dir, comm).string();
+  Scalars in(ck.scalars, where);
+  const std::size_t least = fixed_scalars + (comm.rank() == 0 ? counter_scalars : 0);
+  if (in.left() < least)
+    damaged(where, fmt::format("{} scalars, fewer than the {} of its layout", in.left(), least));
+  if (const double v = in.real(); v != layout_version)
     throw solvent::InputError(fmt::format(
-        "{}: a damaged checkpoint: {} bytes, cut short before its {}-byte header ends; rerun "
-        "with --overwrite",
-        file.string(), in.gcount(), sizeof h));
-  if (std::memcmp(h.magic, magic, sizeof magic) != 0)
+        "{}: an explicit-stencil3d checkpoint of layout version {}, this build reads version "
+        "{}; rerun with --overwrite",
+        where, v, layout_version));
+  const auto low = in.integer<std::uint32_t>("seed"), high = in.integer<std::uint32_t>("seed");
+  if (const std::uint64_t written = std::uint64_t(high) << 32 | low; written != seed)
     throw solvent::InputError(fmt::format(
-        "{}: not a checkpoint of explicit-stencil3d (its first bytes are not the format's "
-        "mark); rerun with --overwrite",
-        file.string()));
-  return h.step;
-}
-
-SimulationState restore_checkpoint(std::string_view bytes, const Parameters& p, double dt,
-                                   std::uint64_t seed, const std::string& where) {
-  Reader in(bytes, where);
-  const Box grid = whole_grid(solvent::angiogenesis_3d::grid_of(p));
-  return restore(in, p, dt, seed, where, grid, grid);
-}
-
-SimulationState restore_checkpoint(const std::filesystem::path& file, const Parameters& p,
-                                   double dt, std::uint64_t seed, const Box& block,
-                                   const Box& window) {
-  Reader in(file, file.string());
-  return restore(in, p, dt, seed, file.string(), block, window);
+        "{}: the checkpoint was written with seed = {}, this run has seed = {}; rerun with "
+        "--overwrite",
+        where, written, seed));
+  Box written{};
+  for (auto* box : {written.offset, written.extent})
+    for (int a = 0; a < 3; ++a) box[a] = in.integer<std::int32_t>("window");
+  if (std::memcmp(&written, &window, sizeof window) != 0)
+    throw solvent::InputError(fmt::format(
+        "{}: the checkpoint holds the nodes from ({}) of extent ({}), this rank's window is "
+        "from ({}) of extent ({}): written with other blocks; rerun with --overwrite",
+        where, fmt::join(written.offset, ", "), fmt::join(written.extent, ", "),
+        fmt::join(window.offset, ", "), fmt::join(window.extent, ", ")));
+  const auto capacity = in.integer<std::int64_t>("segment capacity");
+  if (capacity < 1 || capacity > max_segment_capacity)
+    damaged(where, fmt::format("it declares {} vessel segments, outside 1 to {}", capacity,
+                               max_segment_capacity));
+  if (std::memcmp(ck.scalars.data() + parameters_at, &p, sizeof p) != 0)
+    throw solvent::InputError(fmt::format(
+        "{}: the checkpoint was written with other model parameters; rerun with --overwrite",
+        where));
+  SimulationState s =
+      initial_part(p, dt, seed, static_cast<std::int32_t>(capacity), block, window);
+  s.step = ck.step;
+  // Rank 0 holds the network; the others take its values (every rank checks them).
+  std::string network;
+  if (comm.rank() == 0)
+    network.assign(reinterpret_cast<const char*>(ck.scalars.data() + fixed_scalars),
+                   (ck.scalars.size() - fixed_scalars) * sizeof(double));
+  comm.broadcast(network, 0);
+  std::vector<double> values(network.size() / sizeof(double));
+  std::memcpy(values.data(), network.data(), values.size() * sizeof(double));
+  const std::string first = (dir / "checkpoint.bin").string();
+  Scalars net(values, first);
+  read_network(net, s, first);
+  s.f = std::move(ck.vectors[0]);
+  s.c = std::move(ck.vectors[1]);
+  if (continuous) s.n = std::move(ck.vectors[2]);
+  const auto slots = static_cast<double>(s.node.size());
+  const auto& owner = ck.vectors.back();
+  for (std::size_t m = 0; m < owner.size(); ++m) {
+    const double o = owner[m];
+    if (!(o >= -1 && o < slots) || o != std::floor(o))
+      damaged(where, fmt::format("a node is owned by tip {} of {}", o, slots));
+    s.owner[m] = static_cast<std::int32_t>(o);
+  }
+  return s;
 }
 
 }  // namespace solvent::stencil3d

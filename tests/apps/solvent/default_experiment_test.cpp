@@ -2,9 +2,9 @@
 // plugin switched by a config key only; reruns reproduce every byte.
 #include "run_solvent.hpp"
 
-#include <doctest/doctest.h>
+#include <solvent_test/quoted_figures.hpp>
 
-#include <fmt/format.h>
+#include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
@@ -41,22 +41,18 @@ double ringing(const Table& profile) {
   return tv;
 }
 
-// The number docs/models/angiogenesis-1d.md quotes right after `before`, as written there.
+// The number docs/models/angiogenesis-1d.md quotes right after `before`.
 std::string quoted(const std::string& before) {
-  const auto doc = file_bytes(fs::path(CONFIG_DIR) / ".." / "docs" / "models" / "angiogenesis-1d.md");
-  const auto at = doc.find(before);
-  REQUIRE_MESSAGE(at != std::string::npos, "docs/models/angiogenesis-1d.md lacks: " << before);
-  const auto from = at + before.size();
-  return doc.substr(from, doc.find_first_not_of("0123456789.", from) - from);
+  return solvent::test::quoted_figure(
+      fs::path(CONFIG_DIR) / ".." / "docs" / "models" / "angiogenesis-1d.md", before);
 }
 
-// The last value of an observable, to as many decimals as `like` has.
+// The last value of an observable, written as `like` is.
 std::string final_value(const fs::path& dir, const std::string& column, const std::string& like) {
   const auto obs = read_csv(dir / "observables.csv");
   const auto col = std::find(obs.header.begin(), obs.header.end(), column) - obs.header.begin();
   REQUIRE(col < static_cast<std::ptrdiff_t>(obs.header.size()));
-  const auto decimals = like.size() - like.find('.') - 1;
-  return fmt::format("{:.{}f}", obs.rows.back()[col], decimals);
+  return solvent::test::written_like(obs.rows.back()[col], like);
 }
 
 }  // namespace
@@ -64,21 +60,35 @@ std::string final_value(const fs::path& dir, const std::string& column, const st
 TEST_CASE("the final max_C the model's page quotes for the shipped configs") {
   const auto banded = run_dir("quoted-banded"), cnab2 = run_dir("quoted-cnab2");
   for (const auto& [file, dir] : {std::pair{"angiogenesis-1d-banded.toml", banded},
-                                  std::pair{"angiogenesis-1d-cnab2.toml", cnab2}})
-    REQUIRE(solvent("run " + config(file) + " --overwrite --output " + dir.string()).exit_code == 0);
+                                  std::pair{"angiogenesis-1d-cnab2.toml", cnab2}}) {
+    const auto r = itest::solvent("run " + config(file) + " --overwrite --output " + dir.string());
+    REQUIRE(r.exit_code == 0);
+  }
   const auto trapezoid = quoted("max_C "), second_order = quoted("ends at max_C ");
   CHECK(final_value(banded, "max_C", trapezoid) == trapezoid);
   CHECK(final_value(cnab2, "max_C", second_order) == second_order);
 }
 
+TEST_CASE("the steps the README quotes for the adaptive config") {
+  const auto dir = run_dir("quoted-adaptive");
+  const auto r = itest::solvent("run " + config("angiogenesis-1d-adaptive.toml") +
+                                " --overwrite --output " + dir.string());
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const auto steps =
+      solvent::test::quoted_figure(fs::path(CONFIG_DIR) / ".." / "README.md", "solver: it takes ");
+  CHECK(r.output.find("\n  " + steps + " steps to t = 1\n") != std::string::npos);
+}
+
 TEST_CASE("default experiment: gepp-cpu and lapack trajectories agree to 1e-12") {
   const auto gepp = run_dir("default-gepp-cpu"), lapack = run_dir("default-lapack");
-  auto a =
-      solvent("run " + config("angiogenesis-1d.toml") + " --overwrite --output " + gepp.string());
+  auto a = itest::solvent("run " + config("angiogenesis-1d.toml") + " --overwrite --output " +
+                          gepp.string());
   INFO(a.output);
   REQUIRE(a.exit_code == 0);
-  auto b = solvent("run " + config("angiogenesis-1d.toml") +
-                   " --set linear_solver.type=lapack --overwrite --output " + lapack.string());
+  auto b =
+      itest::solvent("run " + config("angiogenesis-1d.toml") +
+                     " --set linear_solver.type=lapack --overwrite --output " + lapack.string());
   INFO(b.output);
   REQUIRE(b.exit_code == 0);
 
@@ -110,8 +120,8 @@ TEST_CASE("default experiment: gepp-cpu and lapack trajectories agree to 1e-12")
 
 TEST_CASE("the ringing demonstration rings and says so; its cure is the main experiment's") {
   const auto dir = run_dir("ringing");
-  auto r = solvent("run " + config("angiogenesis-1d-ringing.toml") + " --overwrite --output " +
-                   dir.string());
+  auto r = itest::solvent("run " + config("angiogenesis-1d-ringing.toml") +
+                          " --overwrite --output " + dir.string());
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   CHECK(r.output.find("diffusion number dt/2 max|Lin_ii| = 159 > 1") != std::string::npos);
@@ -124,10 +134,10 @@ TEST_CASE("a rerun of the same file reproduces every output byte") {
   for (const auto& dir : {first, second}) {
     // A random initial state is rough: SBDF2 damps it (Crank-Nicolson leaves it ringing into
     // negative densities, which the projection would have to remove; see positivity tests).
-    auto r = solvent("run " + config("angiogenesis-1d-lapack.toml") +
-                     " --set model.M=100 --set model.initial.kind=random"
-                     " --set integrator.type=imex-sbdf2 --overwrite --output " +
-                     dir.string());
+    auto r = itest::solvent("run " + config("angiogenesis-1d-lapack.toml") +
+                            " --set model.M=100 --set model.initial.kind=random"
+                            " --set integrator.type=imex-sbdf2 --overwrite --output " +
+                            dir.string());
     REQUIRE(r.exit_code == 0);
   }
   CHECK(file_bytes(first / "observables.csv") == file_bytes(second / "observables.csv"));
@@ -143,11 +153,11 @@ TEST_CASE("a rerun of the same file reproduces every output byte") {
 
 TEST_CASE("discrete mass: without growth the trapezoid-rule mass of C is conserved") {
   const auto dir = run_dir("mass");
-  auto r =
-      solvent("run " + config("angiogenesis-1d-lapack.toml") +
-              " --set model.M=101 --set model.parameters.k1=0 --set integrator.projection=false"
-              " --overwrite --output " +
-              dir.string());
+  auto r = itest::solvent(
+      "run " + config("angiogenesis-1d-lapack.toml") +
+      " --set model.M=101 --set model.parameters.k1=0 --set integrator.projection=false"
+      " --overwrite --output " +
+      dir.string());
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   const auto obs = read_csv(dir / "observables.csv");
@@ -156,9 +166,9 @@ TEST_CASE("discrete mass: without growth the trapezoid-rule mass of C is conserv
   CHECK(m0 > 0.09);
   for (const auto& row : obs.rows) CHECK(std::abs(row[col] - m0) <= 1e-12 * m0);
   // With growth on, the mass of C must change: the check above is not vacuous.
-  auto g = solvent("run " + config("angiogenesis-1d-lapack.toml") +
-                   " --set model.M=101 --set integrator.projection=false --overwrite --output " +
-                   dir.string());
+  auto g = itest::solvent(
+      "run " + config("angiogenesis-1d-lapack.toml") +
+      " --set model.M=101 --set integrator.projection=false --overwrite --output " + dir.string());
   REQUIRE(g.exit_code == 0);
   const auto grown = read_csv(dir / "observables.csv");
   CHECK(std::abs(grown.rows.back()[col] - m0) > 1e-3);

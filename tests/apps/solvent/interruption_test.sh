@@ -25,7 +25,9 @@ same_as_reference() {
 }
 
 for signal in INT TERM KILL; do
-  at=$((30 + RANDOM % (total - 60)))
+  # In the first half: a step takes under a millisecond here and `interrupt` looks every
+  # 10 ms, so a signal meant for the last rows can arrive after the run has ended (exit 0).
+  at=$((30 + RANDOM % (total / 2 - 30)))
   dir="$work/$signal"
   interrupt "$dir" $signal $at "$solvent" run "$config3d" "${small[@]}" --output "$dir"; rc=$?
   case $signal in
@@ -64,11 +66,14 @@ for signal in INT TERM KILL; do
   same_as_reference "$dir" "SIG$signal at row $at"
 done
 
-# A second run into a directory a live run holds is refused.
-"$solvent" run "$config3d" "${small[@]}" --set integrator.steps=4000 --output "$work/busy" \
-  > /dev/null 2>&1 &
+# A second run into a directory a live run holds is refused. The live run is stopped by
+# SIGINT below, so it is given steps enough to outlast the checks on any machine (400 steps
+# take 0.3 s here: 4000 could end before the second run and the status had looked), and no
+# fields to write meanwhile.
+"$solvent" run "$config3d" "${small[@]}" --set integrator.steps=40000 \
+  --set integrator.fields_every=40000 --output "$work/busy" > /dev/null 2>&1 &
 pid=$!
-while [ "$(rows "$work/busy")" -lt 5 ]; do sleep 0.01; done
+while kill -0 $pid 2>/dev/null && [ "$(rows "$work/busy")" -lt 5 ]; do sleep 0.01; done
 "$solvent" run "$config3d" "${small[@]}" --output "$work/busy" --overwrite > "$work/out.txt" 2>&1
 rc=$?
 # The same record says "running" as a killed run's did; the lock its process holds tells them apart.
@@ -101,7 +106,7 @@ sed '/^\[linear_solver\]/,/^$/d' "$config1d" > "$work/batched.toml"
 "$solvent" run "$work/batched.toml" --set integrator.type=imex-batched \
   --set integrator.steps=100000 --output "$work/1d" > "$work/out.txt" 2>&1 &
 pid=$!
-while [ "$(rows "$work/1d")" -lt 10 ]; do sleep 0.01; done
+while kill -0 $pid 2>/dev/null && [ "$(rows "$work/1d")" -lt 10 ]; do sleep 0.01; done
 kill -s INT $pid; wait $pid; rc=$?
 [ $rc -eq 130 ] || fail "SIGINT to the 1D run: exit $rc, expected 130"
 grep -q "writes no checkpoints: rerun with --overwrite" "$work/out.txt" || fail "1D: no message"

@@ -14,6 +14,8 @@
 #   resume   a sweep killed (SIGKILL, SIGTERM) after some members, resumed: only the rest
 #            run again, and sweep.csv equals an uninterrupted sweep's (wall times aside)
 #   mpi      under mpirun -n 3, the sweep.csv of one process (wall times aside)
+#   mpi-resume  a sweep over 2 ranks stopped by SIGTERM while members run, resumed on 2
+#            ranks: the members continue from their checkpoints to one process's files
 #   member-resume  a sweep stopped (SIGTERM, SIGKILL) while a member runs: the resume
 #            continues that member from its checkpoint, to the files of the uninterrupted sweep
 #   example  config/sweep-angiogenesis-1d.toml validates and runs, and scripts/plot-sweep
@@ -328,6 +330,34 @@ mpi)
   same_csv one ranks "mpirun -n 3 against one process"
   [ "$(value ranks/record.toml ranks)" = 3 ] || fail "the record does not say 3 ranks"
   echo "mpi: 3 ranks give the sweep.csv of one process" ;;
+mpi-resume)
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
+  work=$PWD
+  source "$(dirname "$0")/../../support/interrupt_run.sh"  # rows, interrupt
+  # Four members long enough to be stopped part way, two ranks running them side by side.
+  sweep long.toml '[sweep]
+mode = "grid"
+[sweep.model.parameters]
+k1 = [0.5, 1.0, 1.5, 2.0]'
+  long=(--set integrator.dt=0.0005 --set integrator.steps=4000 --set integrator.checkpoint_every=40
+        --set output.every=500)
+  "$solvent" run long.toml "${long[@]}" --output reference > out.txt 2>&1 || fail "uninterrupted: exit $?"
+  # SIGTERM to both ranks: each stops its member after the step in flight, leaving its
+  # checkpoint; the resume on two ranks continues them.
+  at=$((200 + RANDOM % 1500))
+  interrupt term/members/0001 TERM $at \
+    "$extra" -n 2 --oversubscribe "$solvent" run long.toml "${long[@]}" --output term
+  [ -f term/members/0001/checkpoint.bin ] || fail "SIGTERM at row $at of member 1: no checkpoint"
+  "$extra" -n 2 --oversubscribe "$solvent" run --resume term > out.txt 2>&1 \
+    || fail "resume on 2 ranks: exit $?"
+  grep -q "continuing from the checkpoint at step" term/members/0001.log \
+    || fail "SIGTERM at row $at: member 1 started over: $(cat term/members/0001.log)"
+  same_csv reference term "resumed on 2 ranks"
+  for m in 0000 0001 0002 0003; do
+    diff -r -q -x record.toml -x log.txt reference/members/$m term/members/$m > diff.txt \
+      || { cat diff.txt; fail "SIGTERM at row $at: member $m's files differ"; }
+  done
+  echo "mpi-resume: a sweep over 2 ranks stopped mid-member resumed on 2 ranks to one process's files" ;;
 example)
   config=$extra/config/sweep-angiogenesis-1d.toml
   "$solvent" validate "$config" > out.txt 2>&1 || fail "validate: exit $?"

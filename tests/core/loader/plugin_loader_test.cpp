@@ -127,8 +127,15 @@ TEST_CASE("a library that kills, hangs or throws while it is read is skipped; th
   CHECK(reasons["libsolvent-abort-on-load.so"] == "crashed on load: SIGABRT");
   CHECK(reasons["libsolvent-segfault-on-load.so"] == "crashed on load: SIGSEGV");
   CHECK(reasons["libsolvent-hang-on-load.so"] == "did not load within 0.5 s");
+#if defined(__SANITIZE_ADDRESS__)
+  // Under ASan the exception cannot leave dlopen: ASan's dlopen interceptor has no unwind
+  // tables, so the probe ends in std::terminate. Skipped all the same, with another reason.
+  CHECK(reasons["libsolvent-throw-on-load.so"] ==
+        "crashed on load: SIGABRT (terminate called after throwing an instance of 'int')");
+#else
   CHECK(reasons["libsolvent-throw-on-load.so"] ==
         "threw an exception that is not a std::exception while it was loaded");
+#endif
   CHECK(reasons["libsolvent-exit-on-load.so"] == "exited on load (exit status 3)");
   CHECK(reasons["libsolvent-throwing-schema.so"] ==
         "its schema() threw an exception that is not a std::exception");

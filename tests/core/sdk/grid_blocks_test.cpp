@@ -7,6 +7,7 @@
 
 #include <solvent/errors.hpp>
 #include <solvent/grid/block_faces.hpp>
+#include <solvent/grid/exchange_cost.hpp>
 #include <solvent/grid/grid_blocks.hpp>
 #include <solvent_test/grid_splits.hpp>
 
@@ -52,8 +53,6 @@ void check_tiling(const GridBlocks& g) {
 }
 
 double global_value(int i, int j, int k) { return i + 1000.0 * j + 1e6 * k; }
-
-}  // namespace
 
 TEST_CASE("the automatic split minimises the faces between blocks") {
   struct Case {
@@ -131,12 +130,72 @@ TEST_CASE("weighted blocks are sized by their weights, at least one node each, a
   const std::vector<double> skewed = {1000.0, 1.0};
   h.weigh(2, skewed);
   CHECK(h.sizes(2) == std::vector<int>{3, 1});
-  const std::vector<double> zero = {1.0, 0.0}, three = {1.0, 1.0, 1.0};
-  CHECK_THROWS_WITH_AS(h.weigh(2, zero),
-                       "a block weight of 0 along axis 3: weights must be positive and finite",
+  const std::vector<double> negative = {1.0, -1.0}, none = {0.0, 0.0}, three = {1.0, 1.0, 1.0};
+  CHECK_THROWS_WITH_AS(h.weigh(2, negative),
+                       "a block weight of -1 along axis 3: weights must be finite and at least 0",
+                       solvent::ConfigError);
+  CHECK_THROWS_WITH_AS(h.weigh(2, none), "every block weight along axis 3 is 0",
                        solvent::ConfigError);
   CHECK_THROWS_WITH_AS(h.weigh(2, three), "3 weights for the 2 blocks along axis 3",
                        solvent::ConfigError);
+}
+
+TEST_CASE("a block of weight 0 is empty: it has no neighbours, and its neighbours look past it") {
+  GridBlocks g({6, 4, 11}, 8, {1, 2, 4});
+  const std::vector<double> weights = {1.0, 0.0, 0.0, 2.0};
+  g.weigh(2, weights);
+  CHECK(g.sizes(2) == std::vector<int>{4, 0, 0, 7});
+  for (int r = 0; r < g.ranks(); ++r) {
+    const int c3 = g.coordinates(r)[2];
+    CHECK(g.empty(r) == (c3 == 1 || c3 == 2));
+    const auto n = g.neighbours(r);
+    if (g.empty(r)) {
+      CHECK(n == std::array<int, 6>{-1, -1, -1, -1, -1, -1});
+      continue;
+    }
+    // Across axis 3 the block of the other end; across axis 2 the one beside it.
+    const int other = g.rank_at({0, g.coordinates(r)[1], c3 == 0 ? 3 : 0});
+    CHECK(n[4] == (c3 == 0 ? -1 : other));
+    CHECK(n[5] == (c3 == 0 ? other : -1));
+    CHECK(n[2 + (g.coordinates(r)[1] == 0)] == g.rank_at({0, 1 - g.coordinates(r)[1], c3}));
+  }
+}
+
+TEST_CASE("weigh_by_speed gives a rank whose share is not worth its exchanges no block") {
+  const solvent::LinkFit link{1e-5, 1e-9};
+  const solvent::IterationExchanges cg{1, 2};
+  // Rank 1 a billion times slower than its neighbours: its share (a fraction 5e-10 of the
+  // grid) takes them 6.1e-13 s, while its two faces of 9 x 9 values cost 2 (1e-5 + 648e-9) s
+  // and its two sums 2e-5 s an iteration. Theirs (1215 nodes, 1.2 ms) are worth their one face.
+  GridBlocks g({9, 9, 30}, 3, {1, 1, 3});
+  const std::vector<double> speeds = {1e6, 1e-3, 1e6};
+  const auto emptied = solvent::weigh_by_speed(g, speeds, link, cg);
+  REQUIRE(emptied.size() == 1);
+  CHECK(emptied[0].rank == 1);
+  CHECK(emptied[0].speed == 1e-3);
+  CHECK(emptied[0].slowest == 1);
+  CHECK(emptied[0].axis == 2);
+  CHECK(emptied[0].share == doctest::Approx(5e-10));
+  CHECK(emptied[0].others_s == doctest::Approx(2430 * 5e-10 / 2e6));
+  CHECK(emptied[0].exchanges_s == doctest::Approx(2 * (1e-5 + 648e-9) + 2e-5));
+  CHECK(g.sizes(2) == std::vector<int>{15, 0, 15});
+  CHECK(g.neighbours(0)[5] == 2);
+  CHECK(g.neighbours(2)[4] == 0);
+  // Ranks whose shares outweigh their exchanges keep blocks by speed.
+  GridBlocks even({9, 9, 30}, 3, {1, 1, 3});
+  const std::vector<double> slow = {2.0, 1.0, 1.0};
+  CHECK(solvent::weigh_by_speed(even, slow, link, cg).empty());
+  CHECK(even.sizes(2) == std::vector<int>{14, 8, 8});
+  // Ranks so fast that no share is worth its exchanges: a slab alone keeps the grid (of two
+  // equal ones the first is emptied, both its ranks).
+  GridBlocks two({9, 9, 30}, 4, {1, 2, 2});
+  const std::vector<double> racing = {1e12, 1e12, 1e12, 1e12};
+  const auto gone = solvent::weigh_by_speed(two, racing, link, cg);
+  REQUIRE(gone.size() == 2);
+  CHECK(gone[0].rank == 0);
+  CHECK(gone[1].rank == 1);
+  CHECK(gone[1].slowest == 0);
+  CHECK(two.sizes(2) == std::vector<int>{0, 30});
 }
 
 TEST_CASE("a split that does not fit is a configuration error naming it and the grid") {
@@ -166,57 +225,87 @@ TEST_CASE("a split is read from P1xP2xP3 and nothing else") {
     CHECK_THROWS_AS(GridBlocks::parse_split(text, "m"), solvent::ConfigError);
 }
 
+// After two exchanges every ghost face of this rank's block that has a neighbour holds the
+// neighbour's value at that global node; the interior is as written, the rest untouched.
+// Returns how many ghost values were received.
+std::size_t check_exchange(const GridBlocks& g, const solvent::Communicator& comm) {
+  const double untouched = -1.0;
+  solvent::HaloExchange<double> halo(g, comm);
+  const Index3 o = g.offset(comm.rank()), e = g.extent(comm.rank());
+  const auto neighbours = g.neighbours(comm.rank());
+  std::vector<double> field(halo.field_size(), untouched);
+  auto at = [&](int i, int j, int k) -> double& {
+    return field[static_cast<std::size_t>(i + 1) +
+                 static_cast<std::size_t>(e[0] + 2) *
+                     (static_cast<std::size_t>(j + 1) +
+                      static_cast<std::size_t>(e[1] + 2) * static_cast<std::size_t>(k + 1))];
+  };
+  for (int k = 0; k < e[2]; ++k)
+    for (int j = 0; j < e[1]; ++j)
+      for (int i = 0; i < e[0]; ++i) at(i, j, k) = global_value(o[0] + i, o[1] + j, o[2] + k);
+  // Twice: the buffers kept from the first exchange must serve the second.
+  halo.exchange(field);
+  halo.exchange(field);
+
+  std::size_t received = 0;
+  for (int k = -1; k <= e[2]; ++k)
+    for (int j = -1; j <= e[1]; ++j)
+      for (int i = -1; i <= e[0]; ++i) {
+        const Index3 local{i, j, k};
+        int outside = 0, face = -1;
+        for (int a = 0; a < 3; ++a)
+          if (local[a] < 0 || local[a] >= e[a]) {
+            ++outside;
+            face = 2 * a + (local[a] < 0 ? 0 : 1);
+          }
+        // The interior as written, a face towards a neighbour as the neighbour holds it (past
+        // empty blocks, which take no nodes, the next global node); edges, corners and
+        // boundary faces as they were.
+        const bool known = outside == 0 || (outside == 1 && neighbours[face] >= 0);
+        const double expected = known ? global_value(o[0] + i, o[1] + j, o[2] + k) : untouched;
+        if (known && outside == 1) ++received;
+        if (at(i, j, k) != expected) {
+          CAPTURE(local);
+          CHECK(at(i, j, k) == expected);
+        }
+      }
+  return received;
+}
+
+}  // namespace
+
 TEST_CASE("the halo exchange fills every ghost face that has a neighbour") {
   const solvent::Communicator& comm = solvent::world();
   // Under mpirun the test must really run over its ranks, not as copies of one rank.
   if (const char* size = std::getenv("OMPI_COMM_WORLD_SIZE"))
     REQUIRE(comm.size() == std::atoi(size));
   const Index3 nodes{7, 6, 5};
-  const double untouched = -1.0;
   for (const Index3 split : all_splits(comm.size(), nodes)) {
     CAPTURE(split);
-    const GridBlocks g(nodes, comm.size(), split);
-    solvent::HaloExchange<double> halo(g, comm);
-    const Index3 o = g.offset(comm.rank()), e = g.extent(comm.rank());
-    const auto neighbours = g.neighbours(comm.rank());
-    std::vector<double> field(halo.field_size(), untouched);
-    auto at = [&](int i, int j, int k) -> double& {
-      return field[static_cast<std::size_t>(i + 1) +
-                   static_cast<std::size_t>(e[0] + 2) *
-                       (static_cast<std::size_t>(j + 1) +
-                        static_cast<std::size_t>(e[1] + 2) * static_cast<std::size_t>(k + 1))];
-    };
-    for (int k = 0; k < e[2]; ++k)
-      for (int j = 0; j < e[1]; ++j)
-        for (int i = 0; i < e[0]; ++i) at(i, j, k) = global_value(o[0] + i, o[1] + j, o[2] + k);
-    // Twice: the buffers kept from the first exchange must serve the second.
-    halo.exchange(field);
-    halo.exchange(field);
-
-    std::size_t received = 0;
-    for (int k = -1; k <= e[2]; ++k)
-      for (int j = -1; j <= e[1]; ++j)
-        for (int i = -1; i <= e[0]; ++i) {
-          const Index3 local{i, j, k};
-          int outside = 0, face = -1;
-          for (int a = 0; a < 3; ++a)
-            if (local[a] < 0 || local[a] >= e[a]) {
-              ++outside;
-              face = 2 * a + (local[a] < 0 ? 0 : 1);
-            }
-          // The interior as written, a face towards a neighbour as the neighbour holds it;
-          // edges, corners and boundary faces as they were.
-          const bool known = outside == 0 || (outside == 1 && neighbours[face] >= 0);
-          const double expected = known ? global_value(o[0] + i, o[1] + j, o[2] + k) : untouched;
-          if (known && outside == 1) ++received;
-          if (at(i, j, k) != expected) {
-            CAPTURE(local);
-            CHECK(at(i, j, k) == expected);
-          }
-        }
+    const std::size_t received = check_exchange(GridBlocks(nodes, comm.size(), split), comm);
     // Over several ranks every block has a neighbour, so something was received and checked.
     if (comm.size() > 1) CHECK(received > 0);
   }
+}
+
+TEST_CASE("the halo exchange looks past empty blocks, and an empty block exchanges nothing") {
+  const solvent::Communicator& comm = solvent::world();
+  if (comm.size() < 3) return;
+  // Every other slab along axis 3 empty but the first and the last.
+  GridBlocks g({7, 6, 2 * comm.size()}, comm.size(), {1, 1, comm.size()});
+  std::vector<double> weights(static_cast<std::size_t>(comm.size()), 0.0);
+  for (std::size_t s = 0; s < weights.size(); s += 2) weights[s] = 1.0;
+  weights.back() = 1.0;
+  g.weigh(2, weights);
+  const auto r = static_cast<std::size_t>(comm.rank());
+  REQUIRE(g.empty(comm.rank()) == (weights[r] == 0.0));
+  // A block with nodes gets the faces of the nearest blocks with nodes below and above it.
+  std::size_t expected = 0;
+  if (weights[r] > 0.0)
+    for (std::size_t s = 0; s < weights.size(); ++s)
+      if (s != r && weights[s] > 0.0 && (s + 2 == r || s == r + 2 || s + 1 == r || s == r + 1))
+        ++expected;
+  CHECK(check_exchange(g, comm) == expected * 7 * 6);
 }
 
 TEST_CASE("a halo exchange of a block without ghost layer brings each neighbour's face") {

@@ -2,7 +2,9 @@
 // same on every rank and cuts fewer couplings than contiguous ranges; a distributed matrix's
 // product (ghosts exchanged) equals the whole matrix's, bit for bit where the sums are
 // exact; the residual and the gathered vector agree with one rank's; empty ranks and ranks
-// without ghosts take part; the core refuses to convert a distributed matrix.
+// without ghosts take part; the core refuses to convert a distributed matrix; rows and vectors
+// scattered from rank 0 equal the rows each rank takes from the whole matrix; a failure of rank
+// 0's work (from_root) is thrown on every rank.
 #include <doctest/doctest.h>
 
 #include "ranks/communicator_world.hpp"
@@ -14,8 +16,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <numeric>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -102,6 +106,18 @@ TEST_CASE("Scotch's partition: the same on every rank, balanced, fewer cut coupl
   MESSAGE("edge cut over ", comm.size(), " ranks: scotch ", p.edge_cut, ", contiguous ",
           naive.edge_cut);
   CHECK(p.edge_cut * 4 < naive.edge_cut);
+}
+
+TEST_CASE("Scotch's partition is the same from call to call (a rerun splits the rows alike)") {
+  const solvent::Communicator& comm = solvent::world();
+  // Large enough that Scotch's coarsening makes random choices.
+  const auto a = shuffled_laplacian<double>(150, 120, 0.0);
+  const auto first = solvent::partition_rows(a.row_ptr, a.col_idx, comm);
+  for (int again = 0; again < 3; ++again) {
+    const auto p = solvent::partition_rows(a.row_ptr, a.col_idx, comm);
+    CHECK(p.edge_cut == first.edge_cut);
+    CHECK(p.owner == first.owner);
+  }
 }
 
 TEST_CASE("a distributed product equals the whole matrix's; residual and gather agree") {
@@ -218,4 +234,53 @@ TEST_CASE("an overlapping subdomain: one and two layers of the neighbours' rows"
     for (std::size_t g = 0; g < overlap_rows.size(); ++g)
       CHECK(x[d.rows() + g] == 10.0 * static_cast<double>(overlap_rows[g]));
   }
+}
+
+TEST_CASE("rows and vectors scattered from rank 0 equal the rows every rank takes itself") {
+  const solvent::Communicator& comm = solvent::world();
+  // Complex values, rows dealt by Scotch on rank 0 alone, as a model that reads a file there.
+  const auto a = shuffled_laplacian<complex>(7, 5, complex(0.5, 1.0));
+  const auto p = solvent::partition_rows(a.row_ptr, a.col_idx, comm.size());
+  const std::string bytes(reinterpret_cast<const char*>(p.owner.data()),
+                          p.owner.size() * sizeof(int));
+  const std::string rank0_owner = solvent::from_root(comm, 0, [&] { return bytes; });
+  std::vector<int> owner(a.rows);
+  REQUIRE(rank0_owner.size() == owner.size() * sizeof(int));
+  std::memcpy(owner.data(), rank0_owner.data(), rank0_owner.size());
+  const auto taken = solvent::distribute(a, owner, comm);
+  const auto scattered =
+      solvent::scatter_rows(comm.rank() == 0 ? a : CsrMatrix<complex>{}, owner, 0, comm);
+  CHECK(scattered.rows == taken.rows);
+  CHECK(scattered.cols == taken.cols);
+  CHECK(scattered.row_ptr == taken.row_ptr);
+  CHECK(scattered.col_idx == taken.col_idx);
+  CHECK(scattered.values == taken.values);
+  CHECK(scattered.distribution->owned == taken.distribution->owned);
+  CHECK(scattered.distribution->ghosts == taken.distribution->ghosts);
+  std::vector<complex> x(a.rows);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = complex(static_cast<double>(i), -1.0);
+  CHECK(solvent::scatter_vector<complex>(comm.rank() == 0 ? std::span<const complex>(x)
+                                                          : std::span<const complex>(),
+                                         owner, 0, comm) == mine(*taken.distribution, x));
+}
+
+TEST_CASE("a failure of rank 0's work is thrown on every rank, of the same type and message") {
+  const solvent::Communicator& comm = solvent::world();
+  const auto fails = [&](const auto& error) {
+    return [&] {
+      (void)solvent::from_root(comm, 0, [&]() -> std::string { throw error; });
+    };
+  };
+  CHECK_THROWS_WITH_AS(fails(solvent::InputError("m.mtx:4: non-numeric entry 'x'"))(),
+                       "m.mtx:4: non-numeric entry 'x'", solvent::InputError);
+  try {
+    fails(solvent::ConfigError({"first problem", "second problem"}))();
+    FAIL("no ConfigError");
+  } catch (const solvent::ConfigError& e) {
+    CHECK(e.problems() == std::vector<std::string>{"first problem", "second problem"});
+  }
+  CHECK_THROWS_WITH_AS(fails(std::runtime_error("not a solvent error"))(), "not a solvent error",
+                       std::runtime_error);
+  // The ranks are still in step: the next broadcast is rank 0's bytes.
+  CHECK(solvent::from_root(comm, 0, [] { return std::string("ok"); }) == "ok");
 }

@@ -1,5 +1,8 @@
 // Orders of accuracy, measured against the manufactured solution (mode = "manufactured").
+// The figures are those the evidence table of docs/models/angiogenesis-1d.md quotes.
 #include "imex_run.hpp"
+
+#include <solvent_test/quoted_figures.hpp>
 
 #include <doctest/doctest.h>
 
@@ -17,6 +20,16 @@ RunSpec manufactured(std::int64_t m, const std::string& integrator, std::int64_t
   // The manufactured C vanishes at both ends; the projection would only clip round-off.
   s.integrator_settings = {{"dt", t_end / double(steps)}, {"steps", steps}, {"projection", false}};
   return s;
+}
+
+// `measured` is what the model's page quotes right after `before`; the next figure of the
+// same list follows "`before`FIGURE, ".
+std::string check_quoted(const std::string& before, double measured) {
+  const auto figure = solvent::test::quoted_figure(MODEL_DOC, before);
+  CHECK_MESSAGE(solvent::test::written_like(measured, figure) == figure,
+                "docs/models/angiogenesis-1d.md quotes " << figure << " after '" << before
+                                                         << "'; the test measures " << measured);
+  return before + figure + ", ";
 }
 }  // namespace
 
@@ -36,6 +49,9 @@ TEST_CASE("manufactured solution: second order in space over five grids") {
   const double order = fitted_order(h, errors);
   MESSAGE("fitted spatial order " << order);
   CHECK(std::abs(order - 2.0) < 0.1);
+  std::string before = "to t = 0.25, max error | ";
+  for (double e : errors) before = check_quoted(before, e);
+  check_quoted(before.substr(0, before.size() - 2) + ": fitted order ", order);
 }
 
 namespace {
@@ -58,8 +74,11 @@ double time_order(const std::string& integrator, std::vector<std::int64_t> steps
 }  // namespace
 
 TEST_CASE("1D model: imex-trapezoid is first order in time, imex-cnab2 second") {
-  CHECK(std::abs(time_order("imex-trapezoid", {20, 40, 80, 160}) - 1.0) < 0.1);
-  CHECK(std::abs(time_order("imex-cnab2", {20, 40, 80, 160}) - 2.0) < 0.1);
+  const double trapezoid = time_order("imex-trapezoid", {20, 40, 80, 160});
+  const double cnab2 = time_order("imex-cnab2", {20, 40, 80, 160});
+  CHECK(std::abs(trapezoid - 1.0) < 0.1);
+  CHECK(std::abs(cnab2 - 2.0) < 0.1);
+  check_quoted(check_quoted("finer cnab2 run | imex-trapezoid ", trapezoid) + "imex-cnab2 ", cnab2);
 }
 
 TEST_CASE("integrator level (testkit problem): trapezoid order 1, cnab2 order 2") {
@@ -68,4 +87,5 @@ TEST_CASE("integrator level (testkit problem): trapezoid order 1, cnab2 order 2"
   MESSAGE("testkit orders: imex-trapezoid " << trapezoid << ", imex-cnab2 " << cnab2);
   CHECK(std::abs(trapezoid - 1.0) < 0.1);
   CHECK(std::abs(cnab2 - 2.0) < 0.1);
+  check_quoted(check_quoted("measured_time_order` | trapezoid ", trapezoid) + "cnab2 ", cnab2);
 }

@@ -2,9 +2,13 @@
 // transport terms, reported every step, identical across linear-solver back ends.
 #include "imex_run.hpp"
 
+#include <solvent_test/quoted_figures.hpp>
+
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <tuple>
 
 using namespace angio1d_test;
 
@@ -46,6 +50,8 @@ TEST_CASE("with the projection every species stays non-negative; without it C do
   const double lowest = min_over(run(spec), "min_C");
   MESSAGE("without the projection, min C over the run = " << lowest);
   CHECK(lowest < -1e-3);
+  const auto quoted = solvent::test::quoted_figure(MODEL_DOC, "with the projection; min C = ");
+  CHECK(solvent::test::written_like(lowest, quoted) == quoted);
 }
 
 TEST_CASE("a projection that removes more than projection_limit of the state stops the run") {
@@ -69,6 +75,50 @@ TEST_CASE("a projection that removes more than projection_limit of the state sto
   const auto traj = run(spec);
   for (std::size_t k = 0; k < traj.states.size(); ++k)
     CHECK(traj.observable(k, "projected") == 0.0);
+}
+
+TEST_CASE("the projection's shares and the stopping steps the model's page quotes") {
+  // imex-cnab2 from the paper's start (no Rannacher steps), the projection measured without
+  // its limit, then stopping at it.
+  const auto share = [](std::int64_t m, double dt, std::int64_t steps) {
+    RunSpec spec;
+    spec.model = {{"M", m}};
+    spec.integrator = "imex-cnab2";
+    spec.integrator_settings = {{"dt", dt}, {"steps", steps}, {"projection_limit", 1.0}};
+    const auto traj = run(spec);
+    double most = 0;
+    for (std::size_t k = 0; k < traj.states.size(); ++k)
+      most = std::max(most, traj.observable(k, "projected"));
+    return most;
+  };
+  const auto check_quoted = [](const std::string& before, double measured) {
+    const auto figure = solvent::test::quoted_figure(MODEL_DOC, before);
+    CHECK_MESSAGE(solvent::test::written_like(measured, figure) == figure, before << measured);
+  };
+  check_quoted("M = 800 at dt = 0.01\n  at most ", share(800, 0.01, 100));
+  check_quoted("dt = 0.05 (100 steps) up to\n  ", share(400, 0.05, 100));
+  check_quoted("dt = 0.1 (200 steps) up to ", share(400, 0.1, 200));
+  for (const auto& [dt, steps, before] :
+       {std::tuple{0.05, std::int64_t(100), "now they\n  stop at step "},
+        std::tuple{0.1, std::int64_t(200), " and at step "}}) {
+    RunSpec spec;
+    spec.integrator = "imex-cnab2";
+    spec.integrator_settings = {{"dt", dt}, {"steps", steps}};
+    std::string message;
+    try {
+      run(spec);
+    } catch (const solvent::DivergenceError& e) {
+      message = e.what();
+    }
+    const auto step = solvent::test::quoted_figure(MODEL_DOC, before);
+    CHECK_MESSAGE(message.find("at step " + step + " (t = ") != std::string::npos, message);
+  }
+  // Without the projection at M = 800 C dips to the minimum "What the runs show" quotes.
+  RunSpec spec;
+  spec.model = {{"M", std::int64_t(800)}};
+  spec.integrator = "imex-cnab2";
+  spec.integrator_settings = {{"projection", false}};
+  check_quoted("(run without it, min C =\n  ", min_over(run(spec), "min_C"));
 }
 
 TEST_CASE("without growth the trapezoid-rule mass of C is conserved to round-off") {

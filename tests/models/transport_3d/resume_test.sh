@@ -83,6 +83,6 @@ else
   head -c 100 "$work/ranks-term-stopped/checkpoint.rank-1.bin" > "$work/ranks-cut/checkpoint.rank-1.bin"
   refused "$work/ranks-cut" "ranks-cut/checkpoint.rank-1.bin: a damaged checkpoint: 100 bytes where" "${ranks[@]}"
   # Another count of ranks than the one that wrote the checkpoints.
-  refused "$work/ranks-term-stopped" "checkpoint.bin: a checkpoint of implicit-stencil7 on rank 0 of 2, and this run is implicit-stencil7; rerun with --overwrite"
+  refused "$work/ranks-term-stopped" "ranks-term-stopped/checkpoint.bin: the checkpoint of a run on 2 ranks (checkpoint.bin and checkpoint.rank-1.bin), and this run is on 1 rank (resume it on 2 ranks); rerun with --overwrite"
 fi
 echo "transport-3d: resumed to identical files; damaged checkpoints refused"

@@ -3,6 +3,8 @@ orders in time (backward Euler 1, BDF2 and Crank-Nicolson 2) and in space (2) on
 manufactured solution, MATM against CG, the warm start cutting the iterations, and (where
 MPI is built) two ranks against one.
 
+Each measured figure is also compared with the one docs/models/transport-3d.md quotes.
+
 usage: transport_test.py SOLVENT CONFIG WORK [MPIEXEC]"""
 import csv
 import math
@@ -48,6 +50,27 @@ def last(rows, key):
     return float(rows[-1][key])
 
 
+DOC = "docs/models/transport-3d.md"
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", DOC)) as f:
+    doc = f.read()
+
+
+def check_quoted(before, value):
+    """value is the figure the model's page writes right after `before`, to its digits;
+    returns `before` followed by that figure."""
+    at = doc.find(before)
+    if at < 0:
+        sys.exit(f"{DOC} lacks: {before}")
+    figure = re.match(r"[0-9][0-9.e-]*[0-9]|[0-9]", doc[at + len(before):]).group(0)
+    mantissa = figure.split("e")[0]
+    digits = len(mantissa.split(".")[1]) if "." in mantissa else 0
+    written = format(value, f".{digits}{'e' if 'e' in figure else 'f'}")
+    written = re.sub(r"e([+-])0*([0-9])", lambda m: "e" + m.group(1).replace("+", "") + m.group(2),
+                     written)
+    check(written == figure, f"{DOC} quotes {figure} after '{before}': measured {written}")
+    return before + figure
+
+
 # Order in time: the mass h^3 sum u is a linear functional of the state, so its change
 # between dt, dt/2 and dt/4 (to the same t = 0.4, on one grid) falls as dt^p; the spatial
 # error, the same for every dt, cancels. From dt = 0.025 on: the steps of 0.1 and 0.05 do
@@ -62,9 +85,12 @@ def time_order(scheme):
     return math.log2((mass[0] - mass[1]) / (mass[1] - mass[2]))
 
 
-for scheme, order in (("backward-euler", 1.0), ("bdf2", 2.0), ("crank-nicolson", 2.0)):
+quote = "in the differences):\n "
+for scheme, order, name in (("backward-euler", 1.0, "backward Euler"), ("bdf2", 2.0, "BDF2"),
+                            ("crank-nicolson", 2.0, "Crank-Nicolson")):
     p = time_order(scheme)
     check(abs(p - order) < 0.15, f"{scheme}: order in time {p:.3f}, expected {order}")
+    quote = check_quoted(quote + " " + name + " ", p) + ","
 
 # Order in space: BDF2 with dt small enough that the error is the grid's, on 9^3 and 17^3.
 errors = []
@@ -74,6 +100,8 @@ for n in (9, 17):
     errors.append(last(rows, "error_max"))
 p = math.log2(errors[0] / errors[1])
 check(1.8 < p < 2.3, f"order in space {p:.3f} (error_max {errors[0]:.3e}, {errors[1]:.3e})")
+check_quoted(check_quoted("t = 0.2): error_max ", errors[0]) + " on 9^3, ", errors[1])
+check_quoted("on 17^3,\n  order ", p)
 
 # MATM and CG (Jacobi) solve the same layers: without convection A is symmetric.
 matm, _ = run("matm", 'model.velocity="none"')
@@ -90,6 +118,8 @@ warm, warm_facts = run("warm", "integrator.dt=0.01")
 cold, cold_facts = run("cold", "integrator.dt=0.01", "integrator.warm_start=false")
 w, c = int(warm_facts["iterations_total"]), int(cold_facts["iterations_total"])
 check(w < 0.9 * c, f"warm start: {w} iterations against {c} from zero")
+check_quoted(check_quoted("the warm start takes ", w) +
+             " MATM\n  iterations over 8 layers of dt = 0.01 against ", c)
 d = abs(last(warm, "mass") - last(cold, "mass")) / abs(last(cold, "mass"))
 check(d < 1e-10, f"warm and cold start: final mass within {d:.2e}")
 check(warm_facts["solver_setups"] == "2", "bdf2: the solver set up twice (its start, its own)")

@@ -54,6 +54,14 @@ TEST_CASE_TEMPLATE("CUDA vector kernels agree with the sequential reference", T,
     for (std::size_t i = 0; i < n; ++i) ref[i] = a * x[i] + b * y0[i];
     CHECK(max_relative_difference(fetch(dy), ref) <= 1e-15);
 
+    // Into another vector, with the bits of axpy (CG's iterate update).
+    dy = solvent::cuda::DeviceArray<T>(y0.data(), n);
+    solvent::cuda::DeviceArray<T> dw(n);
+    device::waxpy<T>(N, a, dx.data(), dy.data(), dw.data());
+    device::axpy<T>(N, a, dx.data(), dy.data());
+    CHECK(fetch(dw) == fetch(dy));
+    CHECK(fetch(dw) != y0);
+
     dy = solvent::cuda::DeviceArray<T>(y0.data(), n);
     device::elementwise_product<T>(N, dd.data(), dy.data());
     for (std::size_t i = 0; i < n; ++i) ref[i] = d[i] * y0[i];

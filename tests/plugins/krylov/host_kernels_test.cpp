@@ -30,6 +30,12 @@ TEST_CASE_TEMPLATE("CPU vector kernels agree with the sequential reference", T, 
     for (std::size_t i = 0; i < n; ++i) ref[i] = y0[i] + a * x[i];
     CHECK(max_relative_difference(y, ref) <= 1e-15);
 
+    // Into another vector, with the bits of axpy (CG's iterate update).
+    std::vector<T> w(n);
+    host::waxpy<T>(a, x, y0, w);
+    CHECK(w == y);
+    CHECK(w != y0);
+
     y = y0;
     host::axpby<T>(a, x, b, y);
     for (std::size_t i = 0; i < n; ++i) ref[i] = a * x[i] + b * y0[i];
@@ -71,4 +77,22 @@ TEST_CASE_TEMPLATE("CPU SpMV agrees with the reference for CSR and Stencil7", T,
   std::vector<T> ys(s.size());
   host::apply<T>(MatrixView<T>(&s), xs, ys);
   CHECK(max_relative_difference(ys, reference_apply(s, xs)) <= 1e-14);
+}
+
+// CG's product fused with <p, Ap>: the bits of the product and the dot taken apart, on sizes
+// below, at and past a block of the dot and the parallel threshold.
+TEST_CASE_TEMPLATE("the fused CSR product and dot give the bits of apply, then dot", T, double,
+                   complex) {
+  for (std::size_t n : {1u, 4096u, 5003u, 20011u}) {
+    CAPTURE(n);
+    const auto a = random_csr<T>(n, 30, 11);
+    const auto x = random_vector<T>(a.cols, 12);
+    std::vector<T> apart(a.rows), fused(a.rows);
+    host::apply<T>(MatrixView<T>(&a), x, apart);
+    const T expected = host::dot<T>(x, apart);
+    const T got = host::csr_apply_dot<T>(a, x, fused);
+    CHECK(fused == apart);
+    CHECK(got == expected);
+    CHECK(std::abs(got - reference_dot(x, reference_apply(a, x))) <= 1e-12 * static_cast<double>(n));
+  }
 }

@@ -65,6 +65,25 @@ TEST_CASE("bicgstab-l: l = 1 behaves like bicgstab, larger l needs fewer cycles"
   }
 }
 
+TEST_CASE("bicgstab-l replaces its updated residual as it falls and reports how often") {
+  // Every two decades of decrease the updated residual is replaced by r0 - B y (reliable
+  // updates), so a solve from 1 to 1e-9 replaces it a few times; the facts count them.
+  const auto a = helmholtz_box(12, 12, 12, 4.0);
+  const auto b = helmholtz_rhs(a.rows);
+  std::vector<complex> x(a.rows);
+  auto solver = testkit::make_linear_solver("bicgstab-l", {});
+  solver->set_preconditioner(testkit::make_preconditioner("jacobi"));
+  solver->setup(share(a));
+  const auto st = solver->solve(std::span<const complex>(b), std::span<complex>(x));
+  CHECK(st.converged);
+  CHECK(true_residual(a, b, x) <= 1e-9);
+  std::int64_t replacements = -1;
+  for (const auto& [key, value] : solver->facts())
+    if (key == "last_residual_replacements") replacements = std::stoll(value);
+  CHECK(replacements >= 2);
+  CHECK(replacements <= st.iterations);
+}
+
 TEST_CASE("cg and bicgstab on a real Stencil7 (the MATM operator form) give the same solution") {
   const auto s = laplacian_stencil<double>(10, 9, 8, 0.0);
   const auto op = share(s);
@@ -232,4 +251,53 @@ TEST_CASE("misuse is refused with one clear message") {
   solver->set_preconditioner(testkit::make_preconditioner("jacobi"));
   CHECK_THROWS_WITH_AS(solver->setup(share(z)),
                        "jacobi: the diagonal of row 1 of the matrix is zero", SolverError);
+}
+
+namespace {
+
+// Stopped one and two iterations after the residual first fails to fall twice in a row past
+// a smallest one (at iteration m >= 1, not the start), a solve returns iterate m bit for bit:
+// the iterate that a solve stopped at m returns as its last. By then the method has written
+// over iterate m's vector (each writes its iterate into the other of two vectors).
+template <class T, class M>
+void check_returns_overwritten_best(const std::string& name, const Settings& settings, const M& a,
+                                    const std::vector<T>& b) {
+  CAPTURE(name);
+  std::vector<T> x(b.size());
+  const auto history = solve_with<T>(name, settings, share(a), b, x).residual_history;
+  std::size_t m = 0, k = 1;
+  for (; k + 1 < history.size(); ++k) {
+    if (m > 0 && history[k] >= history[m] && history[k + 1] >= history[m]) break;
+    if (history[k] < history[m]) m = k;
+  }
+  REQUIRE(k + 1 < history.size());  // the system makes the method pass over its best
+  const auto stopped = [&](std::size_t iterations) {
+    Settings limited = settings;
+    limited["max_iterations"] = static_cast<std::int64_t>(iterations);
+    std::vector<T> out(b.size());
+    const auto st = solve_with<T>(name, limited, share(a), b, out);
+    CHECK(st.status == "max_iterations");
+    return out;
+  };
+  const std::vector<T> best = stopped(m);
+  CHECK(stopped(k) == best);
+  CHECK(stopped(k + 1) == best);
+}
+
+}  // namespace
+
+TEST_CASE("each method returns its best iterate after writing over it") {
+  // Unpreconditioned, on indefinite Helmholtz operators (the residuals of BiCGSTAB and
+  // BiCGSTAB(2) rise and fall; TFQMR's quasi-residual falls until a convergence check fails
+  // on the true residual and it restarts above its best) and, for CG, on the 1D Laplacian
+  // with a random right-hand side (the 2-norm of CG's residual is not monotone).
+  const auto milder = helmholtz_box(8, 8, 8, 8.0), harder = helmholtz_box(8, 8, 8, 16.0);
+  const auto b = helmholtz_rhs(milder.rows);
+  const Settings tight{{"tolerance", 1e-14}};
+  check_returns_overwritten_best<complex>("bicgstab", tight, milder, b);
+  check_returns_overwritten_best<complex>("tfqmr", tight, milder, b);
+  check_returns_overwritten_best<complex>(
+      "bicgstab-l", {{"tolerance", 1e-14}, {"l", std::int64_t(2)}}, harder, b);
+  const auto line = laplacian_stencil<double>(50, 1, 1, -4.0);  // diagonal 2: SPD
+  check_returns_overwritten_best<double>("cg", {}, line, random_vector<double>(50, 3));
 }

@@ -74,7 +74,12 @@ model = r["facts"]["model"]
 assert model["decomposition"] == "1x3x1 blocks over 3 ranks", model
 sizes = [int(v) for v in model["block_sizes_axis2"].split(" (")[0].split()]
 assert len(speeds) == 3 and all(s > 0 for s in speeds), speeds
-assert len(sizes) == 3 and sum(sizes) == 13 and min(sizes) >= 1, sizes
+# A rank whose share is not worth its exchanges on this (oversubscribed) machine may be
+# given no block; the record names it, and the others hold every plane.
+none = model["ranks_without_block"]
+emptied = [] if none == "none" else [int(r) for r in none.split()]
+assert len(sizes) == 3 and sum(sizes) == 13, sizes
+assert all((sizes[r] == 0) == (r in emptied) for r in range(3)), (sizes, emptied)
 PY
 # A solver without a calibration cannot balance a run.
 "$mpiexec" --oversubscribe -n 2 "$solvent" run "$work/poisson.toml" --output "$work/no-speed" \

@@ -1,7 +1,9 @@
 // `matm` on the CPU: conformance, the parameters of eq. (5), thread-count independence,
 // unconverged solves, the iteration with given parameters and the messages for operators
 // MATM cannot take.
+#include <solvent_matm/pipeline.hpp>
 #include <solvent_test/grid_system.hpp>
+#include <solvent_test/quoted_figures.hpp>
 
 #include <cmath>
 
@@ -185,6 +187,8 @@ int operations(const solvent::Facts& f) { return std::stoi(fact(f, "operations_p
 }  // namespace
 
 TEST_CASE("given omega and tau: the variational iteration's last values converge too") {
+  // docs/models/grid-equations-3d.md quotes the iterations, given against variational.
+  std::string quote = "a variational solve ends\n  with took ";
   for (const Settings* model : {&poisson, &convection}) {
     const Settings limit{{"max_iterations", std::int64_t(3000)}};
     const auto variational = solvent::test::solve_grid(*model, "matm", limit);
@@ -213,6 +217,12 @@ TEST_CASE("given omega and tau: the variational iteration's last values converge
       n = std::max(n, std::abs(variational.x[m]));
     }
     CHECK(d / n < 1e-6);
+    const auto given_quoted = solvent::test::quoted_figure(MODEL_DOC, quote);
+    CHECK(given_quoted == std::to_string(given.stats.iterations));
+    quote += given_quoted + (model == &poisson ? " iterations against " : " against ");
+    const auto variational_quoted = solvent::test::quoted_figure(MODEL_DOC, quote);
+    CHECK(variational_quoted == std::to_string(variational.stats.iterations));
+    quote += variational_quoted + " on a 21 x 17 x 19 Poisson grid, ";
     // Fixed parameters cost iterations, each about half the operations.
     CHECK(given.stats.iterations < 4 * variational.stats.iterations);
     CHECK(2 * operations(given.facts) < operations(variational.facts) + 10);
@@ -229,6 +239,20 @@ TEST_CASE("the record states the operations per node of an iteration, by phase")
        {"max_iterations", std::int64_t(1)}});
   CHECK(fact(g.facts, "operations_per_node") ==
         "65 (update 2, residual 34, sweeps 29, inner products 0)");
+  // The totals docs/models/grid-equations-3d.md compares, given against variational.
+  const auto given_poisson = solvent::test::solve_grid(poisson, "matm",
+                                                       {{"parameters", std::string("given")},
+                                                        {"omega", 1.0},
+                                                        {"tau", 1e-4},
+                                                        {"max_iterations", std::int64_t(1)}});
+  const auto variational_convection =
+      solvent::test::solve_grid(convection, "matm", {{"max_iterations", std::int64_t(1)}});
+  std::string quote = "inner products 45 (74 with A1) — ";
+  for (const auto* run : {&given_poisson, &r, &g, &variational_convection}) {
+    const auto figure = solvent::test::quoted_figure(MODEL_DOC, quote);
+    CHECK(figure == std::to_string(operations(run->facts)));
+    quote += figure + (run == &r ? " operations self-adjoint, " : " against ");
+  }
 }
 
 TEST_CASE("given parameters: contradictions are configuration errors") {
@@ -243,4 +267,23 @@ TEST_CASE("given parameters: contradictions are configuration errors") {
                         {"omega0", 2.0}}) ==
         "matm: omega0 is the first w of the variational iteration; with parameters = \"given\" "
         "every iteration takes omega");
+}
+
+// Over ranks the sweeps are cut in the count the link model gives from a rank's timed work.
+// A rank on a loaded machine can wait for its neighbour longer than it sweeps; the model
+// must still give a count of 1 .. units (a NaN count converted to int cut the sweeps into
+// no fragment at all, and the iteration broke down on inner products of 0).
+TEST_CASE("the pipeline's fragment count is the model's, and within 1 .. units for any time") {
+  using solvent::matm::pipeline_fragments;
+  const solvent::LinkFit link{1e-5, 1e-9};  // 10 us, 1 GB/s
+  // sqrt((4 - 1)(2e-3 + 1e-9 * 1e5) / 1e-5) = sqrt(630) = 25.1
+  CHECK(pipeline_fragments(4, 64, link, 2e-3, 1e5) == 25);
+  CHECK(pipeline_fragments(4, 8, link, 2e-3, 1e5) == 8);
+  CHECK(pipeline_fragments(1, 64, link, 2e-3, 1e5) == 1);
+  CHECK(pipeline_fragments(4, 64, solvent::LinkFit{0.0, 0.0}, 2e-3, 1e5) == 64);
+  // No work: the strips alone, sqrt(3e-4 / 1e-5) = 5.5.
+  CHECK(pipeline_fragments(4, 64, link, 0.0, 1e5) == 5);
+  CHECK(pipeline_fragments(4, 64, link, -3e-3, 1e5) == 5);
+  CHECK(pipeline_fragments(4, 64, link, std::nan(""), 1e5) == 5);
+  CHECK(pipeline_fragments(2, 1, link, -1.0, 0.0) == 1);
 }

@@ -154,7 +154,8 @@ TEST_CASE("petsc-pc: options are its own; one PETSc does not read is reported") 
         "--set: [preconditioner] (preconditioner 'petsc-pc'): options 'boomeramg' names no option "
         "(PETSc's options begin with '-')");
   // A value PETSc cannot read is a configuration error too, found when the object is made
-  // (by `solvent validate`), not at the first solve.
+  // (by `solvent validate`), not at the first solve; the PC made by then is freed with the
+  // half-made object (LeakSanitizer checks it in the sanitizer build).
   CHECK(config_error("petsc-pc", {{"options", "-pc_factor_levels banana"}}) ==
         "--set: [preconditioner] (preconditioner 'petsc-pc'): options '-pc_factor_levels "
         "banana': PETSc refused them (PCSetFromOptions): Input string banana has no integer "

@@ -150,6 +150,21 @@ TEST_CASE("petsc: an unknown ksp_type or pc_type names what this PETSc offers") 
   }
 }
 
+TEST_CASE("petsc: options PETSc cannot read are refused when the solver is made, its KSP freed") {
+  // The KSP exists by then (KSPSetFromOptions reads the options); the sanitizer build's
+  // LeakSanitizer fails this test if the half-made solver leaves it behind.
+  try {
+    testkit::make_linear_solver("petsc", {{"options", "-ksp_gmres_restart banana"}});
+    FAIL("no error");
+  } catch (const ConfigError& e) {
+    REQUIRE(e.problems().size() == 1);
+    CHECK(e.problems().front() ==
+          "--set: [linear_solver] (linear solver 'petsc'): options '-ksp_gmres_restart banana': "
+          "PETSc refused them (KSPSetFromOptions): Input string banana has no integer value (do "
+          "not include . in it) (in PetscOptionsStringToInt)");
+  }
+}
+
 TEST_CASE("petsc: options are this solver's own; one PETSc does not use is reported") {
   const auto a = convection_diffusion(6, 5.0);
   const auto op = share(a);

@@ -190,6 +190,9 @@ TEST_CASE("a continuous run resumed from its checkpoint ends bit for bit as the 
   auto hybrid = model;
   hybrid["mode"] = std::string("hybrid");
   CHECK_THROWS_WITH_AS(run(hybrid, integrator(90, {{"dt", 0.002}}), fresh_dir("x"), 7, part),
-                       doctest::Contains("checkpoint was written with other model parameters"),
+                       ((part / "checkpoint.bin").string() +
+                        ": a checkpoint of explicit-stencil3d (continuous), and this run is "
+                        "explicit-stencil3d (hybrid); rerun with --overwrite")
+                           .c_str(),
                        solvent::InputError);
 }

@@ -3,6 +3,8 @@
 // checkpoint, the invariants of the network, the fields' ranges and the files a run writes.
 #include <solvent_test/angiogenesis_3d_runs.hpp>
 
+#include <solvent/io/checkpoint.hpp>
+#include <solvent_stencil3d/network_counters.hpp>
 #include <solvent_stencil3d/simulation_state.hpp>
 
 #include <solvent_family_angiogenesis_3d/grid.hpp>
@@ -13,7 +15,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <fstream>
 #include <set>
+#include <string>
 #include <vector>
 
 using namespace solvent::test;
@@ -117,10 +121,79 @@ TEST_CASE("a run resumed from its checkpoint ends bit for bit as the uninterrupt
   for (const char* name : {"tips", "branches", "anastomoses", "vessel_length", "furthest_x"})
     CHECK(full.observer.last(name) == resumed.observer.last(name));
 
-  // A checkpoint of other parameters or another seed is refused.
+  // A checkpoint of another seed is refused.
   CHECK_THROWS_WITH_AS(run(fast_model(), integrator(160), fresh_dir("other"), 6, part),
-                       doctest::Contains("checkpoint was written with dt = 0.004000 and seed = 5"),
+                       ((part / "checkpoint.bin").string() +
+                        ": the checkpoint was written with seed = 5, this run has seed = 6; "
+                        "rerun with --overwrite")
+                           .c_str(),
                        solvent::InputError);
+}
+
+TEST_CASE("a damaged checkpoint is refused before its sizes are allocated or its nodes used") {
+  const auto dir = fresh_dir("damaged");
+  run(fast_model(), integrator(20), dir, 5);
+  const auto file = dir / "checkpoint.bin";
+  const std::string good = read_file(file);
+  auto model = solvent::testkit::make_model("angiogenesis-3d", fast_model());
+  const auto& p = *solvent::family<solvent::angiogenesis_3d::ParametersFamily>(*model);
+  const auto grid = solvent::stencil3d::whole_grid(solvent::angiogenesis_3d::grid_of(p));
+  auto restore = [&](const std::string& bytes) {
+    std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes;
+    solvent::stencil3d::restore_checkpoint(dir, p, 0.004, 5, grid, grid, solvent::single_rank());
+  };
+  REQUIRE_NOTHROW(restore(good));
+  auto refused = [&](const std::string& bytes, const std::string& what) {
+    CHECK_THROWS_WITH_AS(restore(bytes), (file.string() + ": " + what).c_str(),
+                         solvent::InputError);
+  };
+  // A bit flipped anywhere, or the file cut short: the SDK's checksum and size.
+  std::string flipped = good;
+  flipped[good.size() / 2] ^= 4;
+  refused(flipped, "a damaged checkpoint: its checksum does not match its contents; rerun with "
+                   "--overwrite");
+  refused(good.substr(0, good.size() - 100),
+          "a damaged checkpoint: " + std::to_string(good.size() - 100) +
+              " bytes where its header says " + std::to_string(good.size()) +
+              "; rerun with --overwrite");
+  // Wrong values under a valid checksum (a file written by another program): the stencil's
+  // own checks. The scalars: version, seed (2), window (6), segment capacity, the parameter
+  // block, then the counters (tips first) and the tips' nodes.
+  const std::string writer = "explicit-stencil3d (hybrid)";
+  std::ofstream(file, std::ios::binary | std::ios::trunc) << good;
+  const auto ck =
+      solvent::read_checkpoint(file, {writer, 0.004, 9261, 3, solvent::any_count});
+  const std::size_t counters = 10 + sizeof(solvent::angiogenesis_3d::Parameters) / 8;
+  const auto count = [&](std::size_t at) { return std::to_string(std::int64_t(ck.scalars[at])); };
+  auto with = [&](std::size_t at, double value) {
+    auto changed = ck;
+    changed.scalars[at] = value;
+    return solvent::checkpoint_bytes(changed, writer, 0.004);
+  };
+  refused(with(0, 3), "an explicit-stencil3d checkpoint of layout version 3, this build reads "
+                      "version 4; rerun with --overwrite");
+  refused(with(9, double(std::int64_t(1) << 40)),
+          "a damaged checkpoint: it declares 1099511627776 vessel segments, outside 1 to "
+          "1073741824");
+  refused(with(counters, 0.5),
+          "a damaged checkpoint: its tip count is 0.5, not an integer of its range");
+  refused(with(counters, double(1 << 20)),
+          "a damaged checkpoint: its counts of 1048576 tips (" + count(counters + 1) +
+              " active), " + count(counters + 4) + " segments and " + count(counters + 5) +
+              " vessel nodes do not fit its 100 tip slots");
+  refused(with(counters + 10, -5),
+          "a damaged checkpoint: tip 0 names node -5, outside the grid's 9261 nodes");
+  auto cut = ck;
+  cut.scalars.pop_back();
+  const std::size_t network = ck.scalars.size() - counters - 10;
+  refused(solvent::checkpoint_bytes(cut, writer, 0.004),
+          "a damaged checkpoint: " + std::to_string(network - 1) + " values of the network where " +
+              "its " + count(counters) + " tips, " + count(counters + 4) + " stored segments and " +
+              count(counters + 5) + " stored vessel nodes need " + std::to_string(network));
+  auto owned = ck;
+  owned.vectors.back()[7] = 1e300;
+  refused(solvent::checkpoint_bytes(owned, writer, 0.004),
+          "a damaged checkpoint: a node is owned by tip 1e+300 of 100");
 }
 
 TEST_CASE("the network: tips branch and fuse, segments join neighbours, counters add up") {

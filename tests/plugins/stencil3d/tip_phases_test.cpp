@@ -1,9 +1,14 @@
 // The order-independent resolution of one step's tip claims (anastomosis, cancelled
-// branches) and the commit of segments, vessel nodes and new tips.
+// branches) and the commit of segments, vessel nodes and new tips; the CPU engine, which
+// settles only the tips that move or branch, against settling every tip slot.
+#include <solvent_stencil3d/stencil_engine.hpp>
 #include <solvent_stencil3d/tip_phases.hpp>
+#include <solvent_test/angiogenesis_3d_runs.hpp>
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cstring>
 #include <vector>
 
 using namespace solvent::stencil3d;
@@ -135,4 +140,90 @@ TEST_CASE("without anastomosis a tip moves on through another sprout") {
   CHECK(s.resolve_tip(1) == Outcome::segment);  // q is claimed by tip 0: no fusion
   s.target = {s.node[1], -1};
   CHECK(s.resolve_tip(0) == Outcome::segment);  // onto sprout 1's node: no fusion
+}
+
+namespace {
+
+// One step as the phases define it, with nothing skipped: every tip slot decided, every
+// tip resolved by scanning the claims of all tips before it and committed, every stored
+// vessel node taking up (f <- f (1 - k gamma) + k beta, c <- c (1 - k eta)). Returns how
+// many branch proposals found no free tip slot.
+std::int32_t settle_every_tip(SimulationState& s) {
+  const TipView v = tip_view(s, s.f.data(), s.c.data(), s.owner.data(), s.node.data(),
+                             s.birth.data(), s.active.data(), s.segments.data(),
+                             s.vessel.data(), &s.counters);
+  const NetworkCounters start = s.counters;
+  const auto slots = s.node.size();
+  std::vector<std::int32_t> target(slots, -1), met(slots, -1), site(slots, -1);
+  std::int32_t bad = 0;
+  for (std::int32_t t = 0; t < start.tips; ++t)
+    bad += decide(v, s.step, t, target.data(), met.data(), site.data());
+  std::int32_t proposals = 0, withdrawn = 0;
+  for (std::int32_t t = 0; t < start.tips; ++t)
+    if (site[t] >= 0) {
+      if (branch_fits(v, start.tips, proposals)) {
+        ++proposals;
+      } else {
+        site[t] = -1;
+        ++withdrawn;
+      }
+    }
+  std::vector<std::int64_t> outcome(slots, 0);
+  for (std::int32_t t = 0; t < start.tips; ++t)
+    outcome[t] = resolve(v, t, target.data(), met.data(), site.data());
+  std::int64_t before = 0;
+  std::int32_t furthest = 0;
+  for (std::int32_t t = 0; t < start.tips; ++t) {
+    furthest = std::max(
+        furthest, commit(v, start, s.step, t, target.data(), site.data(), outcome[t], before));
+    before += outcome[t];
+  }
+  add_totals(s.counters, before, furthest, bad, v.segment_capacity, v.vessel_capacity);
+  const std::int32_t stored = std::min(s.counters.vessel_nodes, v.vessel_capacity);
+  for (std::int32_t q = 0; q < stored; ++q) {
+    auto& f = s.f[static_cast<std::size_t>(s.vessel[q])];
+    auto& c = s.c[static_cast<std::size_t>(s.vessel[q])];
+    f = f * (1.0 - s.dt * s.p.gamma) + s.dt * s.p.beta;
+    c = c * (1.0 - s.dt * s.p.eta);
+  }
+  ++s.step;
+  return withdrawn;
+}
+
+}  // namespace
+
+TEST_CASE("the CPU engine grows the network that settling every tip slot grows, step by step") {
+  for (const bool anastomosis : {true, false}) {
+    CAPTURE(anastomosis);
+    auto settings = solvent::test::fast_model();
+    settings["anastomosis"] = anastomosis;
+    const auto m = solvent::testkit::make_model("angiogenesis-3d", settings);
+    const auto& p = *solvent::family<solvent::angiogenesis_3d::ParametersFamily>(*m);
+    SimulationState expected = initial_state(p, 0.004, 9, 20000);
+    auto engine = make_cpu_engine();
+    engine->load(expected);
+    SimulationState got;
+    std::int32_t withdrawn = 0;
+    for (int step = 1; step <= 300; ++step) {
+      CAPTURE(step);
+      withdrawn += settle_every_tip(expected);
+      engine->step();
+      engine->store(got);
+      REQUIRE(std::memcmp(&got.counters, &expected.counters, sizeof got.counters) == 0);
+      REQUIRE(got.node == expected.node);
+      REQUIRE(got.active == expected.active);
+      REQUIRE(got.birth == expected.birth);
+      REQUIRE(got.segments == expected.segments);
+      REQUIRE(got.vessel == expected.vessel);
+      REQUIRE(got.owner == expected.owner);
+      REQUIRE(got.f == expected.f);
+      REQUIRE(got.c == expected.c);
+    }
+    // The run proves something: tips branched, filled every slot (proposals beyond it
+    // withdrawn), and (with anastomosis) fused.
+    CHECK(expected.counters.branches > 0);
+    CHECK(expected.counters.tips == p.max_tips);
+    CHECK((expected.counters.anastomoses > 0) == anastomosis);
+    CHECK(withdrawn > 0);
+  }
 }

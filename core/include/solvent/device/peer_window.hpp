@@ -1,16 +1,18 @@
 #pragma once
-// Device memory of this rank that its grid neighbours on the same host write into directly:
+// Device memory of this rank that its neighbours on the same host write into directly:
 // each rank allocates one buffer, publishes its CUDA IPC handle with the offsets of its parts
 // over the communicator, and opens its neighbours' (NVLink or PCIe peer access). A plugin
 // then copies or stores into a neighbour's part with no host staging and no MPI message:
-// the Krylov halos copy faces into it, matm-cuda's sweeps store their boundary values into
-// the slots the neighbour's sweep is waiting on. No CUDA type in the interface (target
+// the Krylov halos copy faces into it, a sparse matrix's ghosts are copied into it
+// (PeerGhosts), matm-cuda's sweeps store their boundary values into the slots the
+// neighbour's sweep is waiting on. No CUDA type in the interface (target
 // Solvent::cuda), so host code holds one without nvcc.
 #include <solvent/communicator.hpp>
 
 #include <array>
 #include <cstddef>
 #include <memory>
+#include <span>
 
 namespace solvent::cuda {
 
@@ -24,19 +26,20 @@ class PeerWindow {
   static bool available(const Communicator& comm, bool distinct_devices = false);
 
   // Collective over `comm`: allocates `bytes` (zero-filled) on this rank's current device
-  // and opens the window of each neighbour (rank, or -1 for none, per face in
-  // GridBlocks::neighbours order). `offset` (7 entries, bytes) marks this window's parts,
-  // one per face; each neighbour learns them (remote_offset).
-  PeerWindow(const Communicator& comm, const std::array<int, 6>& neighbours,
-             const std::array<std::size_t, 7>& offset, std::size_t bytes, const char* context);
+  // and opens the window of each neighbour (a rank, or -1 for none: a grid's six faces in
+  // GridBlocks::neighbours order, or a sparse matrix's peers). `offset` (7 entries, bytes,
+  // or none: zeros) marks this window's parts, one per face; each neighbour learns them
+  // (remote_offset).
+  PeerWindow(const Communicator& comm, std::span<const int> neighbours,
+             std::span<const std::size_t> offset, std::size_t bytes, const char* context);
   // Collective: waits until no neighbour can write here any more, then closes and frees.
   ~PeerWindow();
   PeerWindow(const PeerWindow&) = delete;
   PeerWindow& operator=(const PeerWindow&) = delete;
 
   std::byte* local() const;
-  // The window of the neighbour across face f (null where there is none) and the offsets
-  // that neighbour published (its parts, then its size).
+  // The window of neighbour f (null where there is none) and the offsets that neighbour
+  // published (its parts, then its size).
   std::byte* remote(int f) const;
   const std::array<std::size_t, 7>& remote_offset(int f) const;
 

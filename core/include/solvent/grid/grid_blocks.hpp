@@ -35,9 +35,11 @@ struct GridBlocks {
   static Index3 parse_split(const std::string& text, const std::string& who);
 
   // Sizes the blocks along `axis` (0, 1 or 2) in proportion to `weights`, one per block
-  // along the axis (each positive and finite), every block at least one node; the other
-  // axes stay even. For ranks of different speeds: each gets work in proportion to its
-  // speed. Throws ConfigError on a wrong count or weight.
+  // along the axis (each finite and at least 0, one at least positive), every block of a
+  // positive weight at least one node, one of weight 0 none (its ranks hold an empty block:
+  // a rank too slow to pay for its exchanges, weigh_by_speed); the other axes stay even.
+  // For ranks of different speeds: each gets work in proportion to its speed. Throws
+  // ConfigError on a wrong count or weight.
   void weigh(int axis, std::span<const double> weights);
   // The block sizes along `axis`, in order.
   std::vector<int> sizes(int axis) const;
@@ -49,8 +51,12 @@ struct GridBlocks {
   // The global index of the block's first node, and its number of nodes, per axis.
   Index3 offset(int rank) const;
   Index3 extent(int rank) const;
+  // Whether the rank's block has no nodes (weigh gave its blocks weight 0).
+  bool empty(int rank) const;
   // The ranks across the block's faces, in the order -axis 1, +axis 1, -axis 2, +axis 2,
   // -axis 3, +axis 3; -1 where the face lies on the grid's boundary (no axis is periodic).
+  // Empty blocks are looked past (the neighbour is the next block along the axis that has
+  // nodes), and an empty block has no neighbours: its rank exchanges nothing.
   std::array<int, 6> neighbours(int rank) const;
 
   Index3 nodes;

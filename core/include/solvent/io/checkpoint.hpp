@@ -32,13 +32,17 @@ struct StepperCheckpoint {
   std::vector<std::vector<double>> vectors;  // all of one length
 };
 
+// CheckpointShape::scalars of a writer whose count of scalars varies with what it holds
+// (explicit-stencil3d's network grows): any count is read, and the writer checks it.
+inline constexpr std::size_t any_count = static_cast<std::size_t>(-1);
+
 // What a run expects of the checkpoint it continues from.
 struct CheckpointShape {
   std::string_view writer;  // the integrator, and whatever else must match (a rank)
   double dt = 0.0;
   std::size_t n = 0;        // values in each vector
   std::size_t vectors = 0;
-  std::size_t scalars = 0;
+  std::size_t scalars = 0;  // or any_count
 };
 
 // The bytes of `s`'s checkpoint as `writer` running with time step `dt` writes it.
@@ -48,6 +52,12 @@ std::string checkpoint_bytes(const StepperCheckpoint& s, std::string_view writer
 // solvent::InputError naming the file where it is cut short before its header ends, is not
 // of this format or has another format version.
 std::optional<std::int64_t> checkpoint_step(const std::filesystem::path& file);
+
+// The writer named in the checkpoint `file`, checked whole (mark, version, size, checksum) as
+// read_checkpoint checks it: for a runner that learns from the file whose state it holds
+// before it can say what to expect of it (a sweep's batch names its members there). Throws
+// solvent::InputError as read_checkpoint does.
+std::string checkpoint_writer(const std::filesystem::path& file);
 
 // The checkpoint in `file`, checked whole (size, checksum) and against `expected`; any damage
 // or mismatch throws solvent::InputError naming the file and what is wrong, ending with the
@@ -62,6 +72,8 @@ StepperCheckpoint read_checkpoint(const std::filesystem::path& file,
 // each file's previous generation is kept (checkpoint[.rank-R].previous.bin) and the resume
 // takes the latest step every rank holds: a rank writes step k only after every rank has
 // taken part in the steps since the checkpoint before, so that one is complete everywhere.
+// A resume on another count of ranks than wrote the files is refused, naming the files and
+// both counts: a rank's block is only its own, so nothing could be read in its place.
 void write_rank_checkpoint(const std::filesystem::path& dir, const Communicator& comm,
                            const StepperCheckpoint& s, std::string_view writer, double dt);
 // Rank 0's latest step in `dir` (Integrator::checkpoint_step), or nothing where there is none.

@@ -32,6 +32,7 @@ concept VectorSpace = requires(const S& s, const typename S::Vector& x, typename
   s.scale(a, y);                                                         // y = a y
   s.axpy(a, x, y);                                                       // y = a x + y
   s.axpby(a, x, a, y);                                                   // y = a x + b y
+  s.waxpy(a, x, x, y);                                                   // w = a x + y
   { s.dot(x, x) } -> std::same_as<typename S::Scalar>;                   // conj(x) . y
   { s.norm(x) } -> std::same_as<double>;                                 // 2-norm
   { s.dots(x, many) } -> std::same_as<std::vector<typename S::Scalar>>;  // fused dots
@@ -44,6 +45,7 @@ template <class S>
 concept OperatorSpace = VectorSpace<S> &&
     requires(const S& s, const typename S::Vector& x, typename S::Vector& y) {
   s.apply(x, y);         // y = A x
+  { s.apply_dot(x, y) } -> std::same_as<typename S::Scalar>;  // y = A x, returns conj(x) . y
   s.precondition(x, y);  // y = M^{-1} x (y = x without a preconditioner)
 };
 

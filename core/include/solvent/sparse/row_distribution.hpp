@@ -68,6 +68,10 @@ struct RowPartition {
 // no rank depends on Scotch giving the same answer twice). One part: every row on rank 0.
 RowPartition partition_rows(std::span<const std::int32_t> row_ptr,
                             std::span<const std::int32_t> col_idx, const Communicator& comm);
+// The same on the calling rank alone, into `parts` parts (a rank that alone holds the matrix,
+// then deals its rows out with scatter_rows); throws Error where Scotch fails or is missing.
+RowPartition partition_rows(std::span<const std::int32_t> row_ptr,
+                            std::span<const std::int32_t> col_idx, int parts);
 // Rows dealt out as contiguous ranges of the index (the first n % parts ranges one row longer):
 // the naive split that partition_rows is measured against.
 RowPartition contiguous_rows(std::span<const std::int32_t> row_ptr,
@@ -90,6 +94,19 @@ CsrMatrix<T> distributed_rows(std::size_t global_rows, std::span<const int> owne
 template <class T>
 CsrMatrix<T> distribute(const CsrMatrix<T>& global, std::span<const int> owner,
                         const Communicator& comm);
+
+// The same from the whole matrix, which rank `root` alone holds (the other ranks pass an
+// empty matrix): root sends each rank its rows, so that no other rank ever holds more than
+// its own (a file read once). owner[] is on every rank; every rank calls it together.
+template <class T>
+CsrMatrix<T> scatter_rows(const CsrMatrix<T>& global, std::span<const int> owner, int root,
+                          const Communicator& comm);
+// A vector's entries, which rank `root` alone holds (`global`; empty elsewhere), dealt out by
+// owner[] as scatter_rows deals the rows: each rank gets its rows' entries in ascending
+// global order (a distributed matrix's local order).
+template <class T>
+std::vector<T> scatter_vector(std::span<const T> global, std::span<const int> owner, int root,
+                              const Communicator& comm);
 
 // The rank's diagonal block of a distributed matrix: its rows and its own columns, the
 // ghost columns dropped (block Jacobi's subdomain matrix); the matrix itself, without

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <spdlog/logger.h>
 
 #include <algorithm>
 #include <array>
@@ -71,7 +72,23 @@ class Grid {
     } catch (const ConfigError& e) {
       throw e.prefixed(who);
     }
-    if (!ctx.rank_speeds.empty()) balance(*blocks, ctx.rank_speeds);
+    if (!ctx.rank_speeds.empty()) {
+      emptied_ = weigh_by_speed(*blocks, ctx.rank_speeds, ctx.rank_link, ctx.exchanges);
+      for (const auto& e : emptied_) {
+        if (!ctx.log) break;
+        const std::string pace =
+            e.slowest == e.rank
+                ? fmt::format("at its measured speed of {:.3g} nodes/s", e.speed)
+                : fmt::format("its slab of blocks across axis {} goes at the pace of rank {} "
+                              "({:.3g} nodes/s measured), and at it",
+                              e.axis + 1, e.slowest, ctx.rank_speeds[std::size_t(e.slowest)]);
+        ctx.log->warn(
+            "{}: rank {} is given no block: {} its share would be {:.3g} of the grid, which "
+            "the other ranks do in {:.3g} s an iteration, less than the {:.3g} s its exchanges "
+            "cost an iteration",
+            model, e.rank, pace, e.share, e.others_s, e.exchanges_s);
+      }
+    }
     block_ = std::make_shared<const GridBlock>(GridBlock{*blocks, comm_->rank(), comm_});
   }
 
@@ -148,34 +165,32 @@ class Grid {
       f.emplace_back("decomposition", fmt::format("{}x{}x{} blocks over {} ranks", p[0], p[1],
                                                   p[2], comm_->size()));
       for (int a = 0; a < 3; ++a)
-        if (!b.cuts[a].empty())
+        if (!b.cuts[a].empty()) {
           f.emplace_back(fmt::format("block_sizes_axis{}", a + 1),
                          fmt::format("{} (by measured speed)", fmt::join(b.sizes(a), " ")));
+          std::vector<std::string> shares;
+          for (int r = 0; r < b.ranks(); ++r) {
+            const auto e = b.extent(r);
+            shares.push_back(fmt::format(
+                "{:.4g}", double(e[0]) * e[1] * e[2] / (double(n_[0]) * n_[1] * n_[2])));
+          }
+          f.emplace_back("share_each_rank", fmt::format("{}", fmt::join(shares, " ")));
+          std::vector<int> none;
+          for (const auto& e : emptied_) none.push_back(e.rank);
+          f.emplace_back("ranks_without_block",
+                         none.empty() ? "none" : fmt::format("{}", fmt::join(none, " ")));
+        }
     }
     return f;
   }
 
  private:
-  // Sizes the blocks by the ranks' measured speeds along the most-split of axes 2 and 3 (the
-  // axes the sweeps and lines leave whole are not cut finer): a slab of blocks at one
-  // coordinate of that axis advances at its slowest rank's pace, so that rank's speed weighs
-  // the slab.
-  static void balance(GridBlocks& blocks, const std::vector<double>& speeds) {
-    const int axis = blocks.split[2] >= blocks.split[1] ? 2 : 1;
-    std::vector<double> weights(static_cast<std::size_t>(blocks.split[axis]), 0.0);
-    for (int r = 0; r < blocks.ranks(); ++r) {
-      auto& w = weights[static_cast<std::size_t>(blocks.coordinates(r)[axis])];
-      const double s = speeds[static_cast<std::size_t>(r)];
-      w = w == 0.0 ? s : std::min(w, s);
-    }
-    blocks.weigh(axis, weights);
-  }
-
   const Communicator* comm_;
   bool basin_;
   std::size_t n_[3];
   Point h_;
   std::shared_ptr<const GridBlock> block_;  // over several ranks, this rank's block
+  std::vector<EmptiedRank> emptied_;         // the ranks balance by speed gave no block
 };
 
 // The coefficients of -mu lap u + v . grad u + k u.

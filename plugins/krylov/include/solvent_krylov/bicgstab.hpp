@@ -2,9 +2,11 @@
 // BiCGSTAB (van der Vorst 1992) on B y = r0 from y = 0, in the form of Cheik Ahamed and Magoules'
 // P-BiCGSTAB: the shadow residual is r0, inner products conjugate their first argument.
 // One iteration: two products with B, four reductions brought back as scalars.
+#include <solvent/grid/exchange_cost.hpp>
 #include <solvent_krylov/monitor.hpp>
 
 #include <complex>
+#include <utility>
 
 namespace solvent::krylov {
 
@@ -12,13 +14,16 @@ struct Bicgstab {
   static constexpr const char* name = "bicgstab";
   static constexpr bool right_preconditioned = true;
   static constexpr bool uses_degree = false;
+  // Over ranks: two products' halo exchanges and four sums (sigma, ||s||, <t, t> with
+  // <t, s>, ||r|| with <r, r0>).
+  static IterationExchanges exchanges(const KrylovOptions&) { return {2, 4}; }
 
   template <class Space, class Op>
   static void run(Space& s, const Op& b_op, const typename Space::Vector& r0,
                   typename Space::Vector& y, Monitor<Space>& mon, const KrylovOptions&) {
     using T = typename Space::Scalar;
     using Vector = typename Space::Vector;
-    Vector r = s.vector(), p = s.vector(), v = s.vector(), t = s.vector();
+    Vector r = s.vector(), p = s.vector(), v = s.vector(), t = s.vector(), before = s.vector();
     s.assign(r0, r);
     const double shadow_norm = s.norm(r0);
     double r_norm = shadow_norm;
@@ -46,7 +51,10 @@ struct Bicgstab {
       }
       alpha = rho / sigma;
       s.axpy(-alpha, v, r);  // r now holds s = r - alpha v
-      s.axpy(alpha, p, y);
+      // The new iterate into the other vector (the bits of y += alpha p), so that the one
+      // before stays whole for the monitor's best iterate (Monitor::record_step).
+      s.waxpy(alpha, p, y, before);
+      std::swap(y, before);
       const double s_norm = s.norm(r);
       bool omega_vanished = false;
       if (s_norm > mon.target()) {
@@ -64,7 +72,7 @@ struct Bicgstab {
       r_norm = std::sqrt(std::real(rr_rr0[0]));
       rho_old = rho;
       rho = conjugate(rr_rr0[1]);
-      const Next next = mon.record(r_norm, y, &r);
+      const Next next = mon.record_step(r_norm, y, before, &r);
       if (next == Next::stop) return;
       if (omega_vanished) {
         mon.stop("breakdown: omega = 0");

@@ -3,12 +3,17 @@
 // residual is minimised over a degree-l polynomial in B. The minimisation uses the Gram
 // matrix of r_0..r_l and its normal equations (the "enhanced" form of Sleijpen, van der
 // Vorst and Fokkema 1994), which needs l + 1 reductions per cycle where modified
-// Gram-Schmidt needs O(l^2) - each one a round trip from the GPU. One iteration is one
-// cycle: 2l products with B.
+// Gram-Schmidt needs O(l^2) - each one a round trip from the GPU; the residuals that are
+// numerically dependent are dropped from it (small_dense_solve.hpp). One iteration is one
+// cycle: 2l products with B. The updated residual is replaced by the true one as it falls
+// (reliable updates, below), so that it cannot drift from r0 - B y unseen.
+#include <solvent/grid/exchange_cost.hpp>
 #include <solvent_krylov/monitor.hpp>
 #include <solvent_krylov/small_dense_solve.hpp>
 
+#include <algorithm>
 #include <complex>
+#include <utility>
 #include <vector>
 
 namespace solvent::krylov {
@@ -17,6 +22,11 @@ struct BicgstabL {
   static constexpr const char* name = "bicgstab-l";
   static constexpr bool right_preconditioned = true;
   static constexpr bool uses_degree = true;
+  // Over ranks, a cycle of l steps: 2 l products' halo exchanges and about 4 l + 1 sums
+  // (rho, sigma, the inner norm and the minimal-residual dots of each step, the last norm).
+  static IterationExchanges exchanges(const KrylovOptions& o) {
+    return {2 * o.degree, 4 * o.degree + 1};
+  }
 
   template <class Space, class Op>
   static void run(Space& s, const Op& b_op, const typename Space::Vector& r0,
@@ -25,6 +35,8 @@ struct BicgstabL {
     using Vector = typename Space::Vector;
     const std::size_t l = static_cast<std::size_t>(o.degree);
     std::vector<Vector> r, u;
+    // The iterate of the last record, whole while the cycle updates y (record_step).
+    Vector before = s.vector();
     for (std::size_t j = 0; j <= l; ++j) {
       r.push_back(s.vector());
       u.push_back(s.vector());
@@ -37,17 +49,26 @@ struct BicgstabL {
     s.assign(r0, shadow);
     double shadow_norm = s.norm(r0);
     double r_norm = shadow_norm;
+    // Reliable updates (Sleijpen and van der Vorst 1996): the updated residual r[0] drifts
+    // from r0 - B y by rounding in proportion to the largest residuals the updates went
+    // through, so when it has fallen by `refresh` below the largest norm seen since the last
+    // replacement it is replaced by r0 - B y (one product per two decades). Replacing it
+    // only at the tolerance, when the drift may already exceed it, throws away the BiCG
+    // bi-orthogonality (the next cycle's residual jumped up by 10^3 on the cabin systems).
+    constexpr double refresh = 1e-2;
+    double peak = r_norm;
     T rho0 = T(1), alpha = T(0), omega = T(1);
     bool progressed = false;  // a cycle completed since the shadow was chosen
     for (;;) {
       rho0 = -omega * rho0;
       const char* breakdown = nullptr;
+      bool refuted = false;  // a residual inside this cycle reached the target, r0 - B y not
       for (std::size_t j = 0; j < l && !breakdown; ++j) {
         const T rho1 = s.dot(shadow, r[j]);
         if (vanishes(std::abs(rho1), j == 0 ? shadow_norm * r_norm : 0.0)) {
           breakdown = "breakdown: rho = 0";
           // r_0 may have reached zero inside the cycle: that is convergence, not breakdown.
-          if (j > 0 && mon.record(s.norm(r[0]), y, &r[0]) == Next::stop) return;
+          if (j > 0 && mon.record_step(s.norm(r[0]), y, before, &r[0]) == Next::stop) return;
           break;
         }
         const T beta = alpha * rho1 / rho0;
@@ -57,19 +78,36 @@ struct BicgstabL {
         const T sigma = s.dot(shadow, u[j + 1]);
         if (vanishes(std::abs(sigma), 0.0)) {
           breakdown = "breakdown: sigma = <r0, B u> = 0";
-          if (j > 0 && mon.record(s.norm(r[0]), y, &r[0]) == Next::stop) return;
+          if (j > 0 && mon.record_step(s.norm(r[0]), y, before, &r[0]) == Next::stop) return;
           break;
         }
         alpha = rho0 / sigma;
         for (std::size_t i = 0; i <= j; ++i) s.axpy(-alpha, u[i + 1], r[i]);
         b_op(r[j], r[j + 1]);
-        s.axpy(alpha, u[0], y);
+        // The cycle's first update of y goes into the other vector (the bits of y += alpha
+        // u_0), so that the iterate before stays whole for the monitor's best iterate
+        // (Monitor::record_step): a cycle has a new smallest residual nearly every time.
+        if (j == 0) {
+          s.waxpy(alpha, u[0], y, before);
+          std::swap(y, before);
+        } else {
+          s.axpy(alpha, u[0], y);
+        }
         // r_0 may reach the tolerance inside the cycle (after the first step, with a near-exact
         // preconditioner): the next step would divide rounding noise by rounding noise and
-        // throw y away, so the cycle ends here when the true residual confirms it.
+        // throw y away, so the cycle ends here when the true residual confirms it. When it
+        // does not, nothing is replaced: r_1..r_j hold B^i of the updated r_0, and an r_0
+        // replaced here would be combined with them by the minimal-residual step, its
+        // difference from the updated one multiplied by the coefficients gamma (10^4 to
+        // 10^6 on the cabin systems) into a drift no later residual sees. One true
+        // residual per cycle at most: the drift that refuted it stays until the cycle ends.
         if (j + 1 < l) {
           const double inner = s.norm(r[0]);
-          if (inner <= mon.target() && mon.record(inner, y, &r[0]) == Next::stop) return;
+          peak = std::max(peak, inner);
+          if (inner <= mon.target() && !refuted) {
+            if (mon.confirms(y)) return;
+            refuted = true;
+          }
         }
       }
       if (breakdown) {
@@ -79,7 +117,7 @@ struct BicgstabL {
         }
         // y and r[0] are consistent here (r[0] = r0 - B y): start a new space from them.
         s.assign(r[0], shadow);
-        shadow_norm = r_norm = s.norm(r[0]);
+        shadow_norm = r_norm = peak = s.norm(r[0]);
         rho0 = omega = T(1);
         alpha = T(0);
         u[0] = s.vector();  // not scale(0): u may hold the non-finite value that broke down
@@ -99,24 +137,46 @@ struct BicgstabL {
           gram[(i - 1) * l + (j - 1)] = conjugate(c[i]);
         }
       }
-      if (!solve_small_dense(gram, gamma, l)) {
+      if (solve_minimal_residual(gram, gamma, l) == 0) {
         // The Gram matrix of (nearly) vanished residuals is singular too: converged first?
-        if (mon.record(s.norm(r[0]), y, &r[0]) == Next::stop) return;
+        if (mon.record_step(s.norm(r[0]), y, before, &r[0]) == Next::stop) return;
         mon.stop("breakdown: the minimal-residual system is singular");
         return;
       }
+      // omega's term against the polynomial's largest, |gamma_j| ||r_j||: at rounding level,
+      // omega is 0 (the next rho = -omega rho would be noise), whatever bits it holds.
+      double largest_term = 0.0;
+      for (std::size_t j = 0; j < l; ++j)
+        largest_term =
+            std::max(largest_term, std::abs(gamma[j]) * std::sqrt(real_part(gram[j * l + j])));
+      const bool omega_vanished = !(std::abs(gamma[l - 1]) * std::sqrt(real_part(gram[l * l - 1])) >
+                                    2.220446049250313e-16 * largest_term);
       for (std::size_t j = 1; j <= l; ++j) {
+        if (gamma[j - 1] == T(0)) continue;  // an r_j dropped as dependent
         s.axpy(gamma[j - 1], r[j - 1], y);
         s.axpy(-gamma[j - 1], r[j], r[0]);
         s.axpy(-gamma[j - 1], u[j], u[0]);
       }
       omega = gamma[l - 1];
       r_norm = s.norm(r[0]);
+      peak = std::max(peak, r_norm);
+      if (r_norm < refresh * peak && r_norm > mon.target())
+        peak = r_norm = mon.replace_residual(y, r[0], r_norm);
       progressed = true;
-      if (mon.record(r_norm, y, &r[0]) == Next::stop) return;
-      if (vanishes(std::abs(omega), 0.0)) {
+      const Next next = mon.record_step(r_norm, y, before, &r[0]);
+      if (next == Next::stop) return;
+      if (omega_vanished) {
         mon.stop("breakdown: omega = 0");
         return;
+      }
+      if (next == Next::residual_replaced) {
+        // The updated residual reached the target and the true one (now r[0]) did not: they
+        // differ by as much as r[0] itself, and u[0] belongs to the updated one. Restart
+        // the directions from r[0] (u = r, as BiCGSTAB's p = r), keeping the shadow.
+        r_norm = peak = s.norm(r[0]);
+        rho0 = omega = T(1);
+        alpha = T(0);
+        u[0] = s.vector();
       }
     }
   }

@@ -23,6 +23,8 @@ void axpy(std::int64_t n, T a, const T* x, T* y);  // y += a x
 template <class T>
 void axpby(std::int64_t n, T a, const T* x, T b, T* y);  // y = a x + b y
 template <class T>
+void waxpy(std::int64_t n, T a, const T* x, const T* y, T* w);  // w = a x + y
+template <class T>
 void elementwise_product(std::int64_t n, const T* d, T* x);  // x = d .* x
 template <class T>
 void gather(std::int64_t n, const std::int32_t* index, const T* x, T* out);  // out = x[index]

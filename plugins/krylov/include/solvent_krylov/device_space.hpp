@@ -14,12 +14,13 @@
 // GPUs holding whole lines repeats the one-GPU iterations bit for bit.
 //
 // On a CSR matrix distributed by rows (one GPU per rank) the product gathers the values the
-// other ranks need on the device, stages them through page-locked host memory and MPI, and
-// multiplies with the ghosts placed behind the rank's values; a dot product is the rank's
-// (as on one GPU) added over the ranks in rank order, as HostSpace does: one GPU's result to
-// rounding. The exchange is host-staged only: PeerHalo and PeerWindow address the six faces
-// of a grid block, not an arbitrary list of peers.
+// other ranks need on the device, copies them GPU to GPU into the peers' ghosts where every
+// rank is on one host (solvent/device/peer_ghosts.hpp), else stages them through page-locked
+// host memory and MPI, and multiplies with the ghosts placed behind the rank's values; a dot
+// product is the rank's (as on one GPU) added over the ranks in rank order, as HostSpace
+// does: one GPU's result to rounding.
 #include <solvent/device/device_array.hpp>
+#include <solvent/device/peer_ghosts.hpp>
 #include <solvent/device/peer_halo.hpp>
 #include <solvent_krylov/device_kernels.hpp>
 #include <solvent_krylov/exact_reduction.hpp>
@@ -74,13 +75,18 @@ class DeviceSpace {
         send_rows_ = solvent::cuda::DeviceArray<std::int32_t>(sends.data(), sends.size());
         send_ = solvent::cuda::DeviceArray<T>(sends.size());
         extended_ = solvent::cuda::DeviceArray<T>(m.cols);
-        // Nothing is page-locked where a buffer is empty (a rank with no ghosts). Page-locking
-        // does not write: the exchange's receive buffer is read-only to its users.
-        const auto send = ghosts_->send_buffer();
-        const auto receive = ghosts_->receive_buffer();
-        pinned_send_ = solvent::cuda::PinnedRegion(send.data(), send.size_bytes());
-        pinned_receive_ =
-            solvent::cuda::PinnedRegion(const_cast<T*>(receive.data()), receive.size_bytes());
+        if (solvent::cuda::PeerGhosts::available(*m.distribution)) {
+          peer_ghosts_ = std::make_unique<solvent::cuda::PeerGhosts>(*m.distribution, sizeof(T));
+        } else {
+          // Nothing is page-locked where a buffer is empty (a rank with no ghosts).
+          // Page-locking does not write: the exchange's receive buffer is read-only to its
+          // users.
+          const auto send = ghosts_->send_buffer();
+          const auto receive = ghosts_->receive_buffer();
+          pinned_send_ = solvent::cuda::PinnedRegion(send.data(), send.size_bytes());
+          pinned_receive_ =
+              solvent::cuda::PinnedRegion(const_cast<T*>(receive.data()), receive.size_bytes());
+        }
       }
       row_ptr_ = solvent::cuda::DeviceArray<std::int32_t>(m.row_ptr.data(), m.row_ptr.size());
       col_idx_ = solvent::cuda::DeviceArray<std::int32_t>(m.col_idx.data(), m.col_idx.size());
@@ -144,6 +150,9 @@ class DeviceSpace {
   void axpby(T a, const Vector& x, T b, Vector& y) const {
     device::axpby<T>(len(), a, x.data(), b, y.data());
   }
+  void waxpy(T a, const Vector& x, const Vector& y, Vector& w) const {
+    device::waxpy<T>(len(), a, x.data(), y.data(), w.data());
+  }
   T dot(const Vector& x, const Vector& y) const {
     const Vector* ys[1] = {&y};
     return dots(x, ys)[0];
@@ -205,6 +214,11 @@ class DeviceSpace {
     solvent::cuda::copy_to_device(receive_.data(), halo_->receive_buffer().data(), bytes);
     device::face_rows<T>(stencil_, faces_, x.data(), receive_.data(), y.data());
   }
+  // y = A x and <x, y>: two kernels here (the host space fuses them on a CSR matrix).
+  T apply_dot(const Vector& x, Vector& y) const {
+    apply(x, y);
+    return dot(x, y);
+  }
   // y = M^{-1} x (y = x without preconditioner); y is not x. The preconditioner works on
   // device memory: the spans hold device pointers.
   void precondition(const Vector& x, Vector& y) const {
@@ -217,22 +231,32 @@ class DeviceSpace {
  private:
   std::int64_t len() const { return static_cast<std::int64_t>(n_); }
 
-  // A CSR matrix distributed by rows: the values that the peers need gathered on the device,
-  // staged through page-locked host memory and exchanged by MPI (GhostExchange), the ghosts
-  // copied behind this rank's values in extended_, then the product over the rank's own and
-  // ghost columns. Each row is the same sum as on one rank, so the product is too.
+  // A CSR matrix distributed by rows: the values that the peers need gathered on the device
+  // and sent GPU to GPU (PeerGhosts) where every rank is on one host, else staged through
+  // page-locked host memory and exchanged by MPI (GhostExchange); the ghosts copied behind
+  // this rank's values in extended_, then the product over the rank's own and ghost columns.
+  // Each row is the same sum as on one rank, so the product is too.
   void apply_distributed_csr(const Vector& x, Vector& y) const {
     const std::size_t sends = send_.size();
+    const std::int64_t ghosts = static_cast<std::int64_t>(ghosts_->distribution().ghosts.size());
     device::gather<T>(static_cast<std::int64_t>(sends), send_rows_.data(), x.data(), send_.data());
-    device::assign<T>(len(), x.data(), extended_.data());
-    // Into page-locked memory the copy returns at once: wait for it before MPI reads it (the
-    // wait also covers the last product's copy out of the receive buffer MPI will overwrite).
-    solvent::cuda::copy_to_host(ghosts_->send_buffer().data(), send_.data(), sends * sizeof(T));
-    solvent::cuda::synchronize();
-    ghosts_->transfer();
-    const auto received = ghosts_->receive_buffer();
-    solvent::cuda::copy_to_device(extended_.data() + n_, received.data(),
-                                  received.size() * sizeof(T));
+    if (peer_ghosts_) {
+      peer_ghosts_->send(send_.data());
+      device::assign<T>(len(), x.data(), extended_.data());
+      device::assign<T>(ghosts, static_cast<const T*>(peer_ghosts_->receive()),
+                        extended_.data() + n_);
+    } else {
+      device::assign<T>(len(), x.data(), extended_.data());
+      // Into page-locked memory the copy returns at once: wait for it before MPI reads it
+      // (the wait also covers the last product's copy out of the receive buffer MPI will
+      // overwrite).
+      solvent::cuda::copy_to_host(ghosts_->send_buffer().data(), send_.data(), sends * sizeof(T));
+      solvent::cuda::synchronize();
+      ghosts_->transfer();
+      const auto received = ghosts_->receive_buffer();
+      solvent::cuda::copy_to_device(extended_.data() + n_, received.data(),
+                                    received.size() * sizeof(T));
+    }
     device::csr_spmv<T>(len(), row_ptr_.data(), col_idx_.data(), values_.data(), extended_.data(),
                         y.data(), group_);
   }
@@ -260,6 +284,7 @@ class DeviceSpace {
   FaceOffsets faces_{};
   mutable solvent::cuda::DeviceArray<T> send_, receive_;  // send_ also a CSR matrix's sends
   std::unique_ptr<solvent::cuda::PeerHalo> peer_;         // GPU to GPU on one host
+  std::unique_ptr<solvent::cuda::PeerGhosts> peer_ghosts_;  // a CSR matrix's, the same
   // A distributed CSR matrix: its ghost exchange (host buffers), the local rows whose values
   // the peers need (in send-buffer order), and x with room for the ghosts behind it.
   std::unique_ptr<GhostExchange<T>> ghosts_;

@@ -17,6 +17,8 @@ void scale(T a, std::span<T> x);  // x = a x
 template <class T>
 void axpy(T a, std::span<const T> x, std::span<T> y);  // y += a x
 template <class T>
+void waxpy(T a, std::span<const T> x, std::span<const T> y, std::span<T> w);  // w = a x + y
+template <class T>
 void axpby(T a, std::span<const T> x, T b, std::span<T> y);  // y = a x + b y
 template <class T>
 void elementwise_product(std::span<const T> d, std::span<T> x);  // x = d .* x (benchmarks)
@@ -38,6 +40,10 @@ void line_dots(std::span<const T> x, std::span<const T* const> ys, std::size_t l
 // y = A x for either format.
 template <class T>
 void apply(const MatrixView<T>& a, std::span<const T> x, std::span<T> y);
+// y = A x on the rows of a CSR matrix, returning <x, y> over them in the same pass, with the
+// bits of apply then dots (x may be longer than the rows: a rank's values, then its ghosts').
+template <class T>
+T csr_apply_dot(const CsrMatrix<T>& m, std::span<const T> x, std::span<T> y);
 // After apply on a distributed stencil's block: the rows next to its faces recomputed with
 // the neighbours' values (ghosts, the halo exchange's receive buffer).
 template <class T>

@@ -27,6 +27,16 @@ class KrylovSolver final : public LinearSolver {
     options_.on_iteration = [this](std::int64_t k, double residual) {
       report_iteration(k, residual);
     };
+    options_.on_residual_replaced = [this](std::int64_t k, double updated, double true_residual) {
+      ++replacements_;
+      if (log_)
+        log_->debug("{}: iteration {}: updated residual {:.3e} replaced by the true {:.3e}", name(),
+                    k, updated, true_residual);
+    };
+    options_.on_warning = [this](const std::string& text) {
+      if (log_) log_->warn("{}: {}", name(), text);
+    };
+    state_exchanges(Method::exchanges(options_));
     // A device space takes its rank's GPU before anything (the preconditioner included)
     // touches a device.
     if constexpr (requires { Space<double>::claim_device(*ctx.comm, ""); })
@@ -46,6 +56,7 @@ class KrylovSolver final : public LinearSolver {
     if (solves_ > 0) {
       f.emplace_back("last_iterations", std::to_string(last_.iterations));
       f.emplace_back("last_status", last_.status);
+      f.emplace_back("last_residual_replacements", std::to_string(replacements_));
     }
     return f;
   }
@@ -98,6 +109,7 @@ class KrylovSolver final : public LinearSolver {
 
   template <class T>
   SolveStats solve_in(Space<T>& space, std::span<const T> b, std::span<T> x) {
+    replacements_ = 0;
     last_ = solve_system<Method>(space, b, x, options_);
     ++solves_;
     if (log_)
@@ -114,6 +126,7 @@ class KrylovSolver final : public LinearSolver {
   std::string device_ = "not set up";
   SolveStats last_;
   std::int64_t solves_ = 0;
+  std::int64_t replacements_ = 0;  // in the last solve (on_residual_replaced)
 };
 
 }  // namespace solvent::krylov

@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <string>
 #include <vector>
@@ -58,21 +59,84 @@ class Monitor {
   // by it when it does not confirm convergence.
   Next record(double residual_norm, const Vector& y, Vector* residual = nullptr,
               double bound = -1.0) {
+    return record_iterate(residual_norm, y, nullptr, residual, bound);
+  }
+  // As record, for a method that writes each iterate into another vector than the one
+  // before (all four here): `previous`, the iterate of the last record, is still whole.
+  // While the residual falls the best iterate is then the newest and is not copied; it is
+  // copied out of `previous` only when a residual first fails to fall (one pass over a
+  // vector per iteration saved, of about eight in CG).
+  Next record_step(double residual_norm, const Vector& y, const Vector& previous, Vector* residual,
+                   double bound = -1.0) {
+    return record_iterate(residual_norm, y, &previous, residual, bound);
+  }
+
+  // A residual inside an iteration (between BiCGSTAB(l)'s BiCG steps) reached the target:
+  // true when r0 - B y confirms it, and the solve ends converged, that residual recorded as
+  // the iteration's. Otherwise nothing is recorded or replaced, since the method's other
+  // vectors agree with its updated residual only until the iteration ends.
+  bool confirms(const Vector& y) {
+    verify(y);
+    return converged_;
+  }
+
+  // A method cannot go on (breakdown); what names the quantity that vanished.
+  Next stop(std::string status) {
+    if (status_.empty()) status_ = std::move(status);
+    return Next::stop;
+  }
+
+  // Leaves the best iterate in y (unchanged when y is the best or the solve converged). The
+  // best was chosen by recorded residuals, which for all but TFQMR are updated ones and may
+  // have drifted from the truth; its true residual is checked against the start's, and
+  // when it is larger the start (y = 0) is returned and the warning says so: a solve never
+  // returns an iterate worse than its initial guess.
+  void restore_best(Vector& y) {
+    if (converged_) return;
+    if (!best_is_last_) s_.assign(best_, y);
+    if (best_iteration_ == 0) return;
+    true_residual(y, scratch_);
+    const double true_norm = s_.norm(scratch_);
+    const double start = history_.front() * rhs_norm_;
+    if (true_norm <= start) return;
+    if (o_.on_warning)
+      o_.on_warning("the best iterate by the updated residual (iteration " +
+                    std::to_string(best_iteration_) + ", " + scientific(history_[best_iteration_]) +
+                    ") has true relative residual " + scientific(true_norm / rhs_norm_) +
+                    ", above the initial guess's " + scientific(history_.front()) +
+                    ": the initial guess is returned");
+    y = s_.vector();  // not scale(0): y may hold values that overflowed
+  }
+
+  // r = r0 - B y
+  void true_residual(const Vector& y, Vector& r) const {
+    b_op_(y, r);
+    s_.axpby(T(1), r0_, T(-1), r);
+  }
+
+  // A method's reliable update: its updated residual r (norm `updated`) becomes r0 - B y.
+  // Returns the new norm.
+  double replace_residual(const Vector& y, Vector& r, double updated) {
+    true_residual(y, r);
+    const double true_norm = s_.norm(r);
+    replaced(updated, true_norm);
+    return true_norm;
+  }
+
+ private:
+  // record and record_step; `previous` is given by record_step.
+  Next record_iterate(double residual_norm, const Vector& y, const Vector* previous,
+                      Vector* residual, double bound) {
     Next next = Next::iterate;
     if ((bound >= 0.0 ? bound : residual_norm) <= target()) {
-      true_residual(y, scratch_);
-      const double true_norm = s_.norm(scratch_);
-      if (true_norm <= target()) {
-        push(true_norm / rhs_norm_);
-        converged_ = true;
-        status_ = "converged";
-        return Next::stop;
-      }
-      residual_norm = true_norm;
+      const double true_norm = verify(y);
+      if (converged_) return Next::stop;
       if (residual) {
         s_.assign(scratch_, *residual);
+        replaced(residual_norm, true_norm);
         next = Next::residual_replaced;
       }
+      residual_norm = true_norm;
     }
     push(residual_norm / rhs_norm_);
     // Before the finiteness check: a residual that is no longer finite must leave the last
@@ -80,9 +144,15 @@ class Monitor {
     if (residual_norm < best_norm_) {
       best_norm_ = residual_norm;
       best_iteration_ = iterations();
-      s_.assign(y, best_);
+      if (previous)
+        best_copied_ = false;
+      else
+        s_.assign(y, best_);
       best_is_last_ = true;
     } else {
+      // The best was the last record's iterate, not yet copied: it is `previous` now.
+      if (!best_copied_) s_.assign(*previous, best_);
+      best_copied_ = true;
       best_is_last_ = false;
     }
     if (!std::isfinite(residual_norm)) return stop("breakdown: the residual is not finite");
@@ -93,24 +163,30 @@ class Monitor {
     return next;
   }
 
-  // A method cannot go on (breakdown); what names the quantity that vanished.
-  Next stop(std::string status) {
-    if (status_.empty()) status_ = std::move(status);
-    return Next::stop;
+  // scratch_ = r0 - B y; its norm. At the target the solve has converged, with it recorded.
+  double verify(const Vector& y) {
+    true_residual(y, scratch_);
+    const double true_norm = s_.norm(scratch_);
+    if (true_norm <= target()) {
+      push(true_norm / rhs_norm_);
+      converged_ = true;
+      status_ = "converged";
+    }
+    return true_norm;
   }
 
-  // Leaves the best iterate in y (unchanged when y is the best or the solve converged).
-  void restore_best(Vector& y) const {
-    if (!converged_ && !best_is_last_) s_.assign(best_, y);
+  // Both callers replace before the iteration is recorded: it is iteration iterations() + 1.
+  void replaced(double updated, double true_norm) {
+    if (o_.on_residual_replaced)
+      o_.on_residual_replaced(iterations() + 1, updated / rhs_norm_, true_norm / rhs_norm_);
   }
 
-  // r = r0 - B y
-  void true_residual(const Vector& y, Vector& r) const {
-    b_op_(y, r);
-    s_.axpby(T(1), r0_, T(-1), r);
+  static std::string scientific(double v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3e", v);
+    return text;
   }
 
- private:
   void push(double relative) {
     history_.push_back(relative);
     if (o_.on_iteration) o_.on_iteration(iterations(), relative);
@@ -127,6 +203,7 @@ class Monitor {
   double best_norm_;
   std::int64_t best_iteration_ = 0;
   bool best_is_last_ = false;
+  bool best_copied_ = true;  // best_ holds the best iterate (record_step may leave it in y)
   bool converged_ = false;
   std::string status_;
 };

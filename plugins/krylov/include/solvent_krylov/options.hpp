@@ -17,6 +17,12 @@ struct KrylovOptions {
   int degree = 8;  // BiCGSTAB(l) only
   // Called after each iteration with its relative residual (LinearSolver::report_iteration).
   std::function<void(std::int64_t, double)> on_iteration;
+  // Called when a method's updated residual is replaced by the true one r0 - B y, after
+  // iteration k, with both relative norms (the drift the replacement removed).
+  std::function<void(std::int64_t k, double updated, double true_residual)> on_residual_replaced;
+  // Called with a sentence when an unconverged solve returns something other than the
+  // iterate its history calls best (the core logs it as a warning).
+  std::function<void(const std::string&)> on_warning;
 };
 
 Schema krylov_schema();              // BiCGSTAB, TFQMR, CG

@@ -5,17 +5,16 @@
 // continuous mode n is a field like f and c, and there are no tips.
 // It is what an engine loads and stores, what the VTK and PNG writers read and what a
 // checkpoint holds. Over several ranks an engine holds f, c and owner on its window only
-// (tips and network whole); the writers and checkpoints take the whole grid.
+// (tips and network whole); every rank writes its window's fields and checkpoint itself.
 #include <solvent_stencil3d/box.hpp>
 #include <solvent_stencil3d/network_counters.hpp>
 
+#include <solvent/communicator.hpp>
 #include <solvent_family_angiogenesis_3d/parameters.hpp>
 
 #include <cstdint>
 #include <filesystem>
 #include <optional>
-#include <string>
-#include <string_view>
 #include <vector>
 
 namespace solvent::stencil3d {
@@ -52,24 +51,31 @@ SimulationState initial_part(const solvent::angiogenesis_3d::Parameters& p, doub
                              std::uint64_t seed, std::int32_t segment_capacity, const Box& block,
                              const Box& window);
 
-// Binary checkpoint of a whole state: a header naming the format, the grid, the step and
-// the seed, the parameter block, then every array. restore() refuses a checkpoint of other
-// parameters.
+// The largest segment store a run may ask for (integrator.max_segments), and so the largest a
+// checkpoint may declare.
+inline constexpr std::int64_t max_segment_capacity = std::int64_t(1) << 30;
+
+// Checkpoints (docs/architecture.md, "Checkpoints of the stencil"): every rank writes its own
+// part into `dir` through the SDK's per-rank checkpoint (solvent/io/checkpoint.hpp: one
+// versioned, checksummed format, checkpoint.bin and checkpoint.rank-R.bin), with no field
+// gathered to any rank: f, c, n (continuous mode) and owner on the rank's window, the seed,
+// the window and the parameter block; the tips and the network, the same on every rank,
+// in rank 0's file only. Every rank calls it together.
 // Not HDF5, unlike the field files: HDF5 is optional at build time (the GPU machines build
-// without it), and a resume must work in every build; the checkpoint is one byte string
-// that is the same whatever the ranks that wrote it (the tests compare it with cmp), which
-// a library's file metadata would not promise; and what a user reads, f, c and the network
-// at each output time, is already in the field files in the run's [output] format.
-std::string checkpoint_bytes(const SimulationState& s);
-// The step the checkpoint file holds, read from its header; nothing if it is none.
-std::optional<std::int64_t> checkpoint_step(const std::filesystem::path& file);
-SimulationState restore_checkpoint(std::string_view bytes,
+// without it), and a resume must work in every build; a checkpoint is bytes that repeat
+// whenever the run is repeated (the tests compare them with cmp), which a library's file
+// metadata would not promise; and what a user reads, f, c and the network at each output
+// time, is already in the field files in the run's [output] format.
+void write_checkpoint(const std::filesystem::path& dir, const SimulationState& part,
+                      const Communicator& comm);
+// The step of rank 0's checkpoint in `dir`, or nothing where there is none.
+std::optional<std::int64_t> checkpoint_step(const std::filesystem::path& dir);
+// Collective: this rank's part of the checkpoint in `dir`, written on as many ranks with the
+// same blocks. A damaged file, another count of ranks, other parameters, seed, dt or window
+// are refused with solvent::InputError naming the file and what is wrong.
+SimulationState restore_checkpoint(const std::filesystem::path& dir,
                                    const solvent::angiogenesis_3d::Parameters& p, double dt,
-                                   std::uint64_t seed, const std::string& where);
-// The same from the file, as a rank's part: of the fields only the window's rows are read,
-// so that no rank holds the whole grid to resume.
-SimulationState restore_checkpoint(const std::filesystem::path& file,
-                                   const solvent::angiogenesis_3d::Parameters& p, double dt,
-                                   std::uint64_t seed, const Box& block, const Box& window);
+                                   std::uint64_t seed, const Box& block, const Box& window,
+                                   const Communicator& comm);
 
 }  // namespace solvent::stencil3d

@@ -52,8 +52,14 @@ inline constexpr const char* field_block_names[] = {"16x4x4", "4x4x4",  "16x16x4
 FieldBlocks field_blocks(std::string_view name, std::string_view key);
 
 // Throws solvent::DeviceUnavailable when no CUDA device can be used. Over several ranks
-// it takes GPU local_rank % (GPUs on the host).
+// it takes GPU local_rank % (GPUs on the host); `grid_blocks` as for make_cpu_engine. The
+// continuous mode over ranks moves the layer around each block GPU to GPU where
+// `every_rank_cuda` (every rank of comm makes a CUDA engine: the choice of the path is
+// collective) and the ranks share a host, else through host memory; the block's interior
+// is updated meanwhile on a stream of its own, with any FieldBlocks shape.
 std::unique_ptr<StencilEngine> make_cuda_engine(const Communicator& comm = single_rank(),
-                                                FieldBlocks blocks = {});
+                                                FieldBlocks blocks = {},
+                                                const GridBlocks* grid_blocks = nullptr,
+                                                bool every_rank_cuda = false);
 
 }  // namespace solvent::stencil3d

@@ -5,8 +5,9 @@
 // with a barrier between phases, and both produce the identical network.
 //
 // decide() is the only phase that reads the fields: over several ranks each rank decides
-// the tips on its own block, and every rank resolves and commits all tips from the
-// decisions of all (docs/architecture.md, "The hybrid stencil over ranks").
+// the tips on its own block, and from the decisions of all (only the tips that move or
+// branch) each rank resolves and commits them, its window's vessel nodes changing where
+// they lie in it (docs/architecture.md, "The hybrid stencil over ranks").
 //
 //   decide  : each tip picks its move (by P0..P6 at its node) and maybe a branch site,
 //             notes who owns the node it moves onto, and counts those of P0..P6 that are
@@ -21,6 +22,7 @@
 //             new vessel nodes and new tip at its own offsets
 #include <solvent_stencil3d/box.hpp>
 #include <solvent_stencil3d/network_counters.hpp>
+#include <solvent_stencil3d/simulation_state.hpp>
 
 #include <solvent_family_angiogenesis_3d/coefficients.hpp>
 #include <solvent_family_angiogenesis_3d/counter_rng.hpp>
@@ -168,30 +170,47 @@ SOLVENT_HD inline bool branch_fits(const TipView& v, std::int32_t tips, std::int
   return tips + rank < v.p.max_tips;
 }
 
-// resolve: the tip's packed Outcome counts, its branch included. It reads the decisions
-// only (the owner of a target is decide()'s met), so any rank can resolve any tip.
-SOLVENT_HD inline std::int64_t resolve(const TipView& v, std::int32_t t, const std::int32_t* target,
-                                       const std::int32_t* met, const std::int32_t* site) {
+// resolve for tip t from its decision (target q, met, site s): the tip's packed Outcome
+// counts, its branch included. `earlier(q)` says whether a tip before t claims node q this
+// step; it reads the decisions only (the owner of a target is decide()'s met), so any rank
+// can resolve any tip, and a rank that holds the claims indexed by node (the CPU engine)
+// need not scan every tip before t.
+template <class EarlierClaim>
+SOLVENT_HD std::int64_t resolve_decision(const TipView& v, std::int32_t t, std::int32_t q,
+                                         std::int32_t met, std::int32_t s,
+                                         const EarlierClaim& earlier) {
   std::int64_t out = 0;
-  const std::int32_t q = target[t];
   if (q >= 0) {
     out += Outcome::segment;
-    const std::int32_t owner = met[t];
     const std::int64_t meets = v.p.anastomosis ? Outcome::fuse : 0;
-    if (owner < 0)
-      out += claimed_before(t, q, target, site) ? meets : Outcome::vessel;
-    else if (owner != t)
+    if (met < 0)
+      out += earlier(q) ? meets : Outcome::vessel;
+    else if (met != t)
       out += meets;
   }
-  const std::int32_t s = site[t];
-  if (s >= 0 && s != q && !claimed_before(t, s, target, site)) out += Outcome::branch;
+  if (s >= 0 && s != q && !earlier(s)) out += Outcome::branch;
   return out;
 }
 
+// The claims before tip t, found by scanning the decisions of every tip before it.
+struct ScannedClaims {
+  std::int32_t t;
+  const std::int32_t* target;
+  const std::int32_t* site;
+  SOLVENT_HD bool operator()(std::int32_t q) const { return claimed_before(t, q, target, site); }
+};
+
+// resolve with the decisions of all tips in arrays indexed by tip (the CUDA engine, one
+// thread a tip).
+SOLVENT_HD inline std::int64_t resolve(const TipView& v, std::int32_t t, const std::int32_t* target,
+                                       const std::int32_t* met, const std::int32_t* site) {
+  return resolve_decision(v, t, target[t], met[t], site[t], ScannedClaims{t, target, site});
+}
+
 // commit: `before` is the exclusive scan of the outcomes over the tips before t; returns
-// the largest x index the tip and its new branch reach. Every rank commits every tip, so
-// the tips and the network are the same everywhere; owner changes where the window holds
-// the node.
+// the largest x index the tip and its new branch reach. Every rank commits every tip that
+// moves or branches (the others change nothing), so the tips and the network are the same
+// everywhere; owner changes where the window holds the node.
 SOLVENT_HD inline std::int32_t commit(const TipView& v, const NetworkCounters& start,
                                       std::int64_t step, std::int32_t t, const std::int32_t* target,
                                       const std::int32_t* site, std::int64_t outcome,
@@ -252,6 +271,31 @@ SOLVENT_HD inline void add_totals(NetworkCounters& n, std::int64_t totals, std::
   n.vessel_nodes += Outcome::vessels(totals);
   if (furthest_i > n.furthest_i) n.furthest_i = furthest_i;
   if (n.segments > segment_capacity || n.vessel_nodes > vessel_capacity) n.overflow = 1;
+}
+
+// A TipView over arrays laid out like those of `s` (host or device copies).
+inline TipView tip_view(const SimulationState& s, const double* f, const double* c,
+                        std::int32_t* owner, std::int32_t* node, std::int64_t* birth,
+                        std::int32_t* active, std::int32_t* segments, std::int32_t* vessel,
+                        NetworkCounters* counters) {
+  return {s.p,
+          solvent::angiogenesis_3d::scheme_constants(s.p, s.dt),
+          solvent::angiogenesis_3d::grid_of(s.p),
+          s.window,
+          s.block,
+          s.dt,
+          s.seed,
+          f,
+          c,
+          owner,
+          node,
+          birth,
+          active,
+          segments,
+          vessel,
+          s.segment_capacity(),
+          s.vessel_capacity(),
+          counters};
 }
 
 }  // namespace solvent::stencil3d

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# matrix-file over MPI ranks (mpirun -n 1, 2, 4; complex rows dealt unevenly): the
+# matrix-file over MPI ranks (mpirun -n 1, 2, 4; complex rows dealt unevenly over 2-4): the
 # rows split by Scotch, each rank its own; every Krylov solver with no or a split-independent
 # preconditioner (Jacobi) ends with one rank's solution and, to rounding, its iteration
 # count (within 10 %: the split reorders the sums, and BiCGSTAB amplifies that), block Jacobi
@@ -7,40 +7,7 @@
 # the iteration counts against the number of ranks are printed; a malformed file ends every
 # rank with one located message.
 # usage: over_ranks_test.sh SOLVENT MPIEXEC PYTHON DATA_DIR WORK_DIR
-set -uo pipefail
-solvent=$1 mpiexec=$2 python=$3 data=$4 work=$5
-here=$(dirname "$0")
-rm -rf "$work" && mkdir -p "$work"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
-fail() { echo "FAIL: $*"; cat "$work/out.txt"; exit 1; }
-"$python" "$here/make_matrices.py" "$work" || fail "make_matrices.py"
-run() {  # run N NAME settings...
-  local n=$1 name=$2; shift 2
-  timeout 60 "$mpiexec" -n "$n" --oversubscribe "$solvent" run "$here/system.toml" \
-    --output "$work/$name" "$@" > "$work/out.txt" 2>&1
-}
-iterations() { sed -n 's/^iterations = //p' "$work/$1/record.toml"; }
-# The largest |x_n - x_1| over the largest |x_1|, from two solution.csv (real or complex).
-difference() {
-  "$python" - "$work/$1/solution.csv" "$work/$2/solution.csv" <<'PY'
-import csv, sys
-def read(p):
-    rows = list(csv.reader(open(p)))[1:]
-    return [complex(float(r[1]), float(r[2]) if len(r) > 2 else 0.0) for r in rows]
-a, b = read(sys.argv[1]), read(sys.argv[2])
-assert len(a) == len(b), (len(a), len(b))
-print(max(abs(x - y) for x, y in zip(a, b)) / max(abs(y) for y in b))
-PY
-}
-close_to() {  # close_to NAME REFERENCE: iterations within 10 % (and 2) of the reference's
-  local a b; a=$(iterations "$1") b=$(iterations "$2")
-  [ $(( (a - b) * (a - b) )) -le $(( (b / 10 > 2 ? b / 10 : 2) ** 2 )) ] \
-    || fail "$1: $a iterations, one rank $b"
-}
-agrees() {  # agrees NAME REFERENCE TOLERANCE
-  local d; d=$(difference "$1" "$2") || fail "$1: no solution to compare"
-  "$python" -c "import sys; sys.exit(0 if $d <= $3 else 1)" || fail "$1: differs from $2 by $d"
-}
+. "$(dirname "$0")/runs.sh" "$@"
 
 echo "solver preconditioner ranks iterations"
 for case in "cg jacobi 1 2 4" "bicgstab none 1 2" "bicgstab-l jacobi 1 4" "tfqmr jacobi 1 2"; do
@@ -120,15 +87,23 @@ if "$solvent" plugins 2>/dev/null | grep -q "^linear_solver *petsc "; then
   done
 fi
 
-# Complex values, 81 rows over 4 ranks (uneven counts).
-for n in 1 4; do
-  run $n "complex-n$n" --set model.matrix="\"$data/helmholtz-duct.mtx\"" \
-    --set preconditioner.type='"jacobi"' || fail "complex-n$n: exit $?"
-  echo "bicgstab jacobi (complex) $n $(iterations "complex-n$n")"
-  [ $n -eq 1 ] || agrees "complex-n$n" complex-n1 1e-9
+# Complex values, 81 rows over 2, 3 and 4 ranks (uneven counts), split by Scotch and in
+# ranges: one rank's solution and, to rounding, its iterations.
+for n in 1 2 3 4; do
+  for split in scotch contiguous; do
+    [ $n -eq 1 ] && [ $split = contiguous ] && continue
+    name="complex-$split-n$n"
+    run $n "$name" --set model.matrix="\"$data/helmholtz-duct.mtx\"" \
+      --set preconditioner.type='"jacobi"' --set model.partition="\"$split\"" \
+      || fail "$name: exit $?"
+    echo "bicgstab jacobi (complex, $split) $n $(iterations "$name")"
+    [ $n -eq 1 ] && continue
+    agrees "$name" complex-scotch-n1 1e-9
+    close_to "$name" complex-scotch-n1
+  done
 done
 
-# A malformed file: every rank reads it; one message, located, exit 4.
+# A malformed file: rank 0 reads it; one message, located, exit 4.
 run 2 bad --set model.matrix="\"$work/bad.mtx\""; rc=$?
 [ $rc -eq 4 ] || fail "a malformed matrix over 2 ranks: exit $rc, expected 4"
 [ "$(grep -c "^error: $work/bad.mtx:4: " "$work/out.txt")" -eq 1 ] \

@@ -125,8 +125,9 @@ inline solvent::stencil3d::SimulationState load_checkpoint(const fs::path& dir,
                                                            std::uint64_t seed) {
   auto m = solvent::testkit::make_model("angiogenesis-3d", model);
   const auto& p = *solvent::family<solvent::angiogenesis_3d::ParametersFamily>(*m);
-  return solvent::stencil3d::restore_checkpoint(read_file(dir / "checkpoint.bin"), p, dt, seed,
-                                                (dir / "checkpoint.bin").string());
+  const auto grid = solvent::stencil3d::whole_grid(solvent::angiogenesis_3d::grid_of(p));
+  return solvent::stencil3d::restore_checkpoint(dir, p, dt, seed, grid, grid,
+                                                solvent::single_rank());
 }
 
 }  // namespace solvent::test
