@@ -6,12 +6,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <thread>
 
 #ifdef SOLVENT_HAVE_MPI
@@ -29,6 +31,9 @@ namespace {
 // Set once an MPI call failed or a wait ran out of time: the ranks no longer agree on which
 // collective comes next, so MPI_Finalize (itself collective) could wait forever.
 bool world_broken = false;
+// Set where this rank told the others it failed (announce_failure) and they have not yet
+// taken the notices: MPI_Finalize would wait for them to be received.
+bool notices_outstanding = false;
 
 void check(int code, const char* what) {
   if (code == MPI_SUCCESS) return;
@@ -147,9 +152,7 @@ class MpiRanks final : public Communicator {
   // Tells every other rank that this one failed, without waiting for them (they may be in
   // an operation this rank will never join); their waits look for the message.
   void announce_failure() const {
-    // Messages no rank may receive: finalizing would wait for them, so the world ends by
-    // abort.
-    world_broken = true;
+    notices_outstanding = true;
     static const int payload = 0;  // outlives the sends, which are never waited for
     for (int peer = 0; peer < size_; ++peer) {
       if (peer == rank_) continue;
@@ -196,6 +199,27 @@ class MpiRanks final : public Communicator {
                     comm_, &r),
           "MPI_Recv");
     wait({&r, 1}, "MPI_Recv", peer);
+  }
+  // Once every rank's status is known (agree_across_ranks): where a rank left an operation
+  // unfinished or saw MPI fail, every rank is marked broken and all end by abort, rank 0
+  // first. Otherwise each rank takes the notices the failed ranks (`announced`) sent it, so
+  // no message is left unreceived and every rank finalizes as usual, exiting with the
+  // failure's code. Never some ranks finalizing while others abort: Open MPI's launcher can
+  // crash on that (a segmentation fault in PMIx_server_finalize, exit 139 for the job).
+  void settle_failure(std::span<const int> announced) const {
+    const auto broken = gather_on(status_, world_broken ? "1" : "0");
+    if (std::find(broken.begin(), broken.end(), "1") != broken.end()) {
+      world_broken = true;
+      return;
+    }
+    for (const int peer : announced) {
+      if (peer == rank_) continue;
+      int notice = 0;
+      MPI_Request r;
+      check(MPI_Irecv(&notice, 1, MPI_INT, peer, failed_tag, status_, &r), "MPI_Irecv");
+      wait({&r, 1}, "MPI_Recv (failure notice)", peer, false);
+    }
+    notices_outstanding = false;
   }
   [[noreturn]] void abort(int code) const { MPI_Abort(comm_, code); std::_Exit(code); }
 
@@ -358,7 +382,7 @@ void finish_world(int code) {
   // MPI_Finalize. Rank 0, which speaks for the run, aborts first: Open MPI's launcher can
   // crash on the messages of several ranks that abort at once.
   auto& w = world_ranks();
-  if (world_broken && w && w->size() > 1) {
+  if ((world_broken || notices_outstanding) && w && w->size() > 1) {
     if (w->rank() != 0) std::this_thread::sleep_for(std::chrono::seconds(3));
     w->abort(code);
   }
@@ -379,6 +403,14 @@ void announce_failure(const Communicator& comm) {
   if (const auto* m = mpi_ranks_of(comm)) m->announce_failure();
 #endif
   (void)comm;
+}
+
+void settle_failure(const Communicator& comm, std::span<const int> announced) {
+#ifdef SOLVENT_HAVE_MPI
+  if (const auto* m = mpi_ranks_of(comm)) m->settle_failure(announced);
+#endif
+  (void)comm;
+  (void)announced;
 }
 
 void abort_ranks(const Communicator& comm, int code) {
