@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <thread>
 
@@ -32,6 +33,9 @@ fs::path member_log(const fs::path& members_dir, std::size_t member) {
 }
 
 namespace {
+
+// The sweep's process id, as its members are told it.
+constexpr const char* sweep_pid_variable = "SOLVENT_SWEEP_PID";
 
 // The environment without mpirun's variables: the core starts MPI when it finds them
 // (communicator.cpp), and a member is a run of one process even when its sweep is a rank.
@@ -97,6 +101,7 @@ void ProcessExecutor::spawn(std::size_t member) {
     args.insert(args.end(), {"--output", dir, "--overwrite"});
   args.push_back("--no-progress");
   auto env = member_environment();
+  env.push_back(fmt::format("{}={}", sweep_pid_variable, ::getpid()));
   const auto log = member_log(command_.members_dir, member).string();
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
@@ -154,6 +159,11 @@ void ProcessExecutor::signal(int sig) {
 void end_with_parent() {
   // SIGKILL: the member's record then still says "running", which marks it for a resume.
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  // A sweep killed between starting this process and the line above sent no signal: this
+  // process was already another's child. Left running, it cleared and wrote its member's
+  // folder beside the resumed sweep's run of the same member (a file renamed away under it).
+  const char* sweep = std::getenv(sweep_pid_variable);
+  if (sweep != nullptr && std::to_string(::getppid()) != sweep) ::raise(SIGKILL);
 }
 
 }  // namespace solvent

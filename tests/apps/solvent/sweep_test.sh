@@ -12,7 +12,8 @@
 #            runs member N alone, equal to the single run with its values given by --set
 #   errors   bad [sweep] tables: every problem at its line, exit 2, nothing written
 #   resume   a sweep killed (SIGKILL, SIGTERM) after some members, resumed: only the rest
-#            run again, and sweep.csv equals an uninterrupted sweep's (wall times aside)
+#            run again, and sweep.csv equals an uninterrupted sweep's (wall times aside); a
+#            member whose sweep died before it started ends without writing
 #   mpi      under mpirun -n 3, the sweep.csv of one process (wall times aside)
 #   mpi-resume  a sweep over 2 ranks stopped by SIGTERM while members run, resumed on 2
 #            ranks: the members continue from their checkpoints to one process's files
@@ -266,6 +267,15 @@ resume)
   grep -Eq "^  resume: yes, [1-4] members? to run: solvent run --resume killed$" out.txt \
     || fail "status does not offer the resume"
   pid0=$(value killed/members/0000/record.toml pid)
+  # A member whose sweep died before the member could ask to die with it (the kill above
+  # may fall there) ends at once, writing nothing, instead of clearing its folder beside
+  # the resumed sweep's run of the same member. SOLVENT_SWEEP_PID names the sweep's process.
+  SOLVENT_SWEEP_PID=1 "$solvent" run grid.toml --sweep-member 1 --output orphan > out.txt 2>&1
+  rc=$?
+  [ $rc -eq 137 ] || fail "a member whose sweep is gone: exit $rc, expected 137 (SIGKILL)"
+  [ ! -e orphan ] || fail "a member whose sweep is gone wrote its folder"
+  SOLVENT_SWEEP_PID=$$ "$solvent" run grid.toml --sweep-member 1 --output child > out.txt 2>&1 \
+    || fail "a member whose sweep is its parent: exit $?"
   "$solvent" run --resume killed > out.txt 2>&1 || fail "resume: exit $?"
   grep -Eq "continuing the sweep in killed: [1-4] of 6 members still to run" out.txt \
     || fail "the resume does not say what is left"
