@@ -91,11 +91,11 @@ class RankError : public Error {
 // with PeerFailed instead of waiting for it.
 std::vector<std::string> gather_status(const Communicator& comm, const std::string& mine);
 void announce_failure(const Communicator& comm);
-// After the statuses were gathered and some rank failed: decides, the same on every rank,
-// whether the ranks end by MPI_Finalize (each takes the failure notices of the ranks in
-// `announced`, the ones that called announce_failure) or all by abort (some rank left an
-// operation unfinished). Collective over `comm`.
-void settle_failure(const Communicator& comm, std::span<const int> announced);
+// After the statuses were gathered and some rank failed: decides, the same on every rank
+// from the statuses alone, whether the ranks end by MPI_Finalize (each takes the failure
+// notices of the ranks in `announced`, the ones that called announce_failure) or all by
+// abort (`unfinished`: some rank left an operation unfinished, and is not in the agreement).
+void settle_failure(const Communicator& comm, std::span<const int> announced, bool unfinished);
 
 // Runs `step` on every rank, then agrees: if it threw on any rank, rank 0 throws the lowest
 // failing rank's error (its own as thrown; another's with "rank r:" before the message

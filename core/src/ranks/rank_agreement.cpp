@@ -84,10 +84,13 @@ void agree_across_ranks(const Communicator& comm, const std::function<std::strin
   if (failure) announce_failure(comm);
   const auto all = gathered ? std::move(*gathered) : gather_status(comm, mine);
   std::vector<int> announced;  // the failed ranks: each called announce_failure
-  for (std::size_t r = 0; r < all.size(); ++r)
+  bool unfinished = false;     // a rank left an operation unfinished (PeerFailed)
+  for (std::size_t r = 0; r < all.size(); ++r) {
     if (failed(decode(all[r]))) announced.push_back(static_cast<int>(r));
+    unfinished = unfinished || all[r] == stopped_status;
+  }
   if (!announced.empty()) {
-    settle_failure(comm, announced);
+    settle_failure(comm, announced, unfinished);
     auto [code, lines] = first_failure(all);
     if (comm.rank() != 0) throw OtherRankFailed(code);
     if (failure) std::rethrow_exception(failure);  // rank 0's own, as thrown

@@ -200,15 +200,16 @@ class MpiRanks final : public Communicator {
           "MPI_Recv");
     wait({&r, 1}, "MPI_Recv", peer);
   }
-  // Once every rank's status is known (agree_across_ranks): where a rank left an operation
-  // unfinished or saw MPI fail, every rank is marked broken and all end by abort, rank 0
-  // first. Otherwise each rank takes the notices the failed ranks (`announced`) sent it, so
-  // no message is left unreceived and every rank finalizes as usual, exiting with the
-  // failure's code. Never some ranks finalizing while others abort: Open MPI's launcher can
-  // crash on that (a segmentation fault in PMIx_server_finalize, exit 139 for the job).
-  void settle_failure(std::span<const int> announced) const {
-    const auto broken = gather_on(status_, world_broken ? "1" : "0");
-    if (std::find(broken.begin(), broken.end(), "1") != broken.end()) {
+  // Once every rank's status is known (agree_across_ranks), the same on every rank that
+  // took part: where a rank left an operation unfinished (`unfinished`: its status is
+  // stopped_status; it may not even be in the agreement), every rank is marked broken and
+  // all end by abort, rank 0 first. Otherwise each rank takes the notices the failed ranks
+  // (`announced`) sent it, so no message is left unreceived and every rank finalizes as
+  // usual, exiting with the failure's code. Never some ranks finalizing while others abort:
+  // Open MPI's launcher can crash on that (a segmentation fault in PMIx_server_finalize,
+  // exit 139 for the job).
+  void settle_failure(std::span<const int> announced, bool unfinished) const {
+    if (unfinished) {
       world_broken = true;
       return;
     }
@@ -382,6 +383,17 @@ void finish_world(int code) {
   // MPI_Finalize. Rank 0, which speaks for the run, aborts first: Open MPI's launcher can
   // crash on the messages of several ranks that abort at once.
   auto& w = world_ranks();
+  // The ranks leave together: Open MPI's launcher ends the whole job as soon as one process
+  // exits with a failure's code, finalized or not, so a rank that left first could cut rank 0
+  // off before it had reported and recorded the failure the ranks agreed on. (Rank 0, where
+  // it ends the run by abort instead, ends the waiting ranks with it.)
+  if (!world_broken && !notices_outstanding && w && w->size() > 1) {
+    try {
+      w->barrier();
+    } catch (const Error&) {
+      world_broken = true;  // a rank that never came: the others may never finalize either
+    }
+  }
   if ((world_broken || notices_outstanding) && w && w->size() > 1) {
     if (w->rank() != 0) std::this_thread::sleep_for(std::chrono::seconds(3));
     w->abort(code);
@@ -405,12 +417,13 @@ void announce_failure(const Communicator& comm) {
   (void)comm;
 }
 
-void settle_failure(const Communicator& comm, std::span<const int> announced) {
+void settle_failure(const Communicator& comm, std::span<const int> announced, bool unfinished) {
 #ifdef SOLVENT_HAVE_MPI
-  if (const auto* m = mpi_ranks_of(comm)) m->settle_failure(announced);
+  if (const auto* m = mpi_ranks_of(comm)) m->settle_failure(announced, unfinished);
 #endif
   (void)comm;
   (void)announced;
+  (void)unfinished;
 }
 
 void abort_ranks(const Communicator& comm, int code) {
