@@ -4,6 +4,7 @@
 #include "loader/plugin_registry.hpp"
 #include "log/logging.hpp"
 #include "ranks/communicator_world.hpp"
+#include "record/build_info.hpp"
 
 #include <solvent/abi.hpp>
 #include <solvent/errors.hpp>
@@ -160,9 +161,9 @@ int parse_and_run(int argc, char** argv) {
   CLI::App app("", "solvent");
   app.formatter(std::make_shared<UsageFormatter>());
   app.set_version_flag("--version",
-                       fmt::format("solvent {} (plugin ABI {}; licence BSD-3-Clause)",
-                                   solvent::version_string(),
-                                   solvent::plugin_abi_version));
+                       fmt::format("solvent {} (plugin ABI {}; licence {})",
+                                   solvent::version_string(), solvent::plugin_abi_version,
+                                   solvent::build_info::licence));
   app.require_subcommand(1);
   // A value given to a flag (--overwrite=false) is a mistake, not a way to switch it off.
   app.option_defaults()->disable_flag_override();

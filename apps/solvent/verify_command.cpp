@@ -160,7 +160,10 @@ int verify(const VerifyOptions& opt) {
   rerun(target, opt, into.path());
   world().barrier();  // every rank's pieces written
   if (world().rank() != 0) return 0;
-  const auto differences = compare_run_folders(target.folder, into.path());
+  const auto [differences, left_aside] = compare_run_folders(target.folder, into.path());
+  for (const auto& f : left_aside)
+    core_logger()->info("left aside: {} (no record in {} lists it: added after the run)", f,
+                        target.folder.string());
   const std::string kept =
       opt.keep ? fmt::format("; the rerun is kept in {}", into.path().string()) : "";
   if (differences.empty()) {

@@ -9,4 +9,6 @@ extern const char* const boost_version;
 extern const char* const spdlog_version;
 extern const char* const fmt_version;
 extern const char* const tomlplusplus_version;
+// The SPDX identifier of the licence in LICENSE, said by --version and in every record.
+inline constexpr const char* licence = "BSD-3-Clause";
 }  // namespace solvent::build_info

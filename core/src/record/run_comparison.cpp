@@ -282,19 +282,52 @@ std::optional<std::string> vtk_difference(std::string_view recorded, std::string
                      raw_value(holder->type, data_b.data() + at));
 }
 
-std::vector<FileDifference> compare_run_folders(const fs::path& recorded, const fs::path& rerun) {
+// What the runs in `dir` say they wrote, relative to it: each record.toml's output.files,
+// relative to its own folder (a sweep's lists its members' folders, which cover what they
+// hold). A record that lists nothing (made before the list existed) covers its whole folder.
+std::vector<fs::path> recorded_outputs(const fs::path& dir) {
+  std::vector<fs::path> outputs;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    if (!e.is_regular_file() || e.path().filename() != "record.toml") continue;
+    const auto folder = e.path().parent_path().lexically_relative(dir);
+    toml::table record;
+    try {
+      record = toml::parse_file(e.path().string());
+    } catch (const std::exception&) {
+      outputs.push_back(folder);  // unreadable: compared, as before any list
+      continue;
+    }
+    const auto* files = record["output"]["files"].as_array();
+    if (!files) outputs.push_back(folder);
+    for (const auto& f : files ? *files : toml::array{})
+      if (const auto name = f.value<std::string>()) outputs.push_back((folder / *name).lexically_normal());
+  }
+  return outputs;
+}
+
+bool among(const fs::path& rel, const std::vector<fs::path>& outputs) {
+  return std::any_of(outputs.begin(), outputs.end(), [&](const fs::path& o) {
+    if (o.empty() || o == ".") return true;
+    return std::mismatch(o.begin(), o.end(), rel.begin(), rel.end()).first == o.end();
+  });
+}
+
+FolderComparison compare_run_folders(const fs::path& recorded, const fs::path& rerun) {
   const auto a = files_under(recorded), b = files_under(rerun);
+  const auto outputs = recorded_outputs(recorded);
   std::set<fs::path> all(a.begin(), a.end());
   all.insert(b.begin(), b.end());
-  std::vector<FileDifference> out;
+  FolderComparison out;
   for (const auto& rel : all) {
-    if (!b.contains(rel)) {
-      out.push_back({rel.generic_string(), "not written by the rerun"});
+    if (!b.contains(rel) && !among(rel, outputs)) {
+      out.left_aside.push_back(rel.generic_string());
+    } else if (!b.contains(rel)) {
+      out.differences.push_back({rel.generic_string(), "not written by the rerun"});
     } else if (!a.contains(rel)) {
-      out.push_back({rel.generic_string(), "written by the rerun only"});
+      out.differences.push_back({rel.generic_string(), "written by the rerun only"});
     } else {
       for (auto& d : differences_of(rel, read_file(recorded / rel), read_file(rerun / rel)))
-        out.push_back({rel.generic_string(), std::move(d)});
+        out.differences.push_back({rel.generic_string(), std::move(d)});
     }
   }
   return out;

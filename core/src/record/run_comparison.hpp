@@ -21,9 +21,16 @@ struct FileDifference {
   std::string what;  // "line 7, column mass_C: recorded 0.1, rerun 0.2"
 };
 
-// Every difference between the files of `recorded` and those of `rerun`, in path order.
-std::vector<FileDifference> compare_run_folders(const std::filesystem::path& recorded,
-                                                const std::filesystem::path& rerun);
+struct FolderComparison {
+  std::vector<FileDifference> differences;  // in path order
+  // Files in the recorded folder that no record there lists and the rerun did not write:
+  // put there after the run (a plot drawn from its tables, say), so not the run's output.
+  std::vector<std::string> left_aside;
+};
+
+// Every difference between the files of `recorded` and those of `rerun`.
+FolderComparison compare_run_folders(const std::filesystem::path& recorded,
+                                     const std::filesystem::path& rerun);
 
 // Two records: every plugin whose SHA-256 changed, then the first other differing key.
 std::vector<std::string> record_differences(const toml::table& recorded, const toml::table& rerun);

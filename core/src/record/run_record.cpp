@@ -60,6 +60,7 @@ void insert_provenance(toml::table& record) {
   record.insert("solvent",
                 toml::table{{"version", version_string()},
                             {"git_commit", build_info::git_commit},
+                            {"licence", build_info::licence},
                             {"plugin_abi", static_cast<std::int64_t>(plugin_abi_version)}});
   record.insert("build", toml::table{{"compiler", build_info::compiler},
                                      {"build_type", build_info::build_type},

@@ -146,7 +146,7 @@ TEST_CASE("a rerun of the same file reproduces every output byte") {
     CHECK(file_bytes(e.path()) == file_bytes(second / "profiles" / e.path().filename()));
   const auto record = file_bytes(first / "record.toml");
   for (const char* key :
-       {"sha256 = ", "git_commit = ", "seed = 42", "status = 'completed'", "[seconds]",
+       {"sha256 = ", "git_commit = ", "licence = 'BSD-3-Clause'", "seed = 42", "status = 'completed'", "[seconds]",
         "solve = ", "nonlinear = ", "assembly = ", "output = ", "cpu = "})
     CHECK_MESSAGE(record.find(key) != std::string::npos, "record.toml lacks " << key);
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # solvent verify DIR: a rerun of what DIR records, compared byte for byte (timings and logs
-# aside). An untouched run folder is verified (exit 0); one observable value edited is exit 9
+# aside). An untouched run folder is verified (exit 0), also with a file added after the run
+# (a plot), which is left aside and said; one observable value edited is exit 9
 # naming the file and the first differing value; a plugin's recorded SHA-256 changed is
 # named; a sweep verifies whole and member by member; the record's thread count is used; a
 # run over 2 ranks names the mpirun command when verified without it (exit 2), verifies
@@ -32,6 +33,18 @@ grep -q "^threads = 3$" "${kept[0]}/record.toml" || fail "the rerun did not reco
 rm -rf "${kept[@]}"
 expect 0 "verified:" one  # without --keep nothing is left beside it
 ls -d .one.verify-* > /dev/null 2>&1 && fail "the rerun's folder was left behind"
+
+# A file put in the folder after the run (scripts/plot-profiles draws profiles.png there):
+# no record lists it, so it is left aside and said; a file the record lists that is gone is
+# still a difference.
+cp -r one plotted
+echo "a picture" > plotted/profiles.png
+expect 0 "verified: plotted is repeated byte for byte" plotted
+grep -qF "left aside: profiles.png (no record in plotted lists it: added after the run)" out.txt \
+  || fail "the added file is not said to be left aside"
+rm plotted/observables.csv && echo "added" > plotted/observables.txt
+expect 9 "observables.csv: written by the rerun only" plotted
+grep -qF "left aside: observables.txt" out.txt || fail "the added file, beside a difference"
 
 # One observable edited: row 4 (step 2), column mass_C.
 cp -r one edited
