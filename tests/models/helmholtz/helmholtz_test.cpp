@@ -10,6 +10,7 @@
 
 #include <solvent/io/input_file.hpp>
 #include <solvent/testkit.hpp>
+#include <solvent_test/quoted_figures.hpp>
 
 #include <doctest/doctest.h>
 
@@ -79,7 +80,7 @@ BoundaryConditions duct_conditions(const TetMesh& mesh) {
 
 double plane_wave_error(const TetMesh& mesh, double k, int axis) {
   const HelmholtzSystem s = assemble_helmholtz(mesh, k, duct_conditions(mesh));
-  const auto u = test::solve_banded(s.matrix, s.rhs);
+  const auto u = helmholtz::test::solve_banded(s.matrix, s.rhs);
   return l2_error(mesh, u, [&](const Point& x) { return std::exp(complex(0.0, k * x[axis])); })
       .error;
 }
@@ -91,7 +92,7 @@ double model_plane_wave_error(testkit::Settings s) {
   LinearProblem* problem = model->linear();
   REQUIRE(problem != nullptr);
   const auto& a = std::get<CsrMatrix<complex>>(*problem->matrix());
-  const auto u = test::solve_banded(a, std::get<std::vector<complex>>(problem->rhs()));
+  const auto u = helmholtz::test::solve_banded(a, std::get<std::vector<complex>>(problem->rhs()));
   REQUIRE(problem->exact_solution().has_value());
   for (const auto& o : problem->observables(u))
     if (o.name == "relative_l2_error") return o.value;
@@ -171,6 +172,25 @@ TEST_CASE("assembly: complex symmetric, row sums give -k^2 volume - i k impedanc
   CHECK(load.real() == doctest::Approx(2.0 * area(mesh, "firewall")).epsilon(1e-12));
 }
 
+namespace {
+// The model's page quotes these runs in its convergence table: the row that starts with
+// `label`, its errors, then its observed orders, as the runs give them.
+void check_quoted_row(const std::string& label, const std::vector<double>& errors,
+                      const std::vector<double>& orders) {
+  std::string before = label;
+  auto check = [&](double measured, const char* next) {
+    const auto figure = ::solvent::test::quoted_figure(SOLVENT_HELMHOLTZ_DOC, before);
+    CHECK_MESSAGE(::solvent::test::written_like(measured, figure) == figure,
+                  "docs/models/helmholtz.md quotes " << figure << " after '" << before
+                                                     << "'; the test measures " << measured);
+    before += figure + next;
+  };
+  for (std::size_t i = 0; i < errors.size(); ++i)
+    check(errors[i], i + 1 < errors.size() ? ", " : " | ");
+  for (const double order : orders) check(order, ", ");
+}
+}  // namespace
+
 TEST_CASE("plane wave in a duct (built-in box, model plugin): L2 error of order 2") {
   std::vector<double> errors;
   for (std::int64_t resolution : {8, 16, 32}) {
@@ -184,6 +204,8 @@ TEST_CASE("plane wave in a duct (built-in box, model plugin): L2 error of order 
   CHECK(errors.back() < 1e-2);
   const double order = std::log2(errors[1] / errors[2]);
   CHECK(order == doctest::Approx(2.0).epsilon(0.1));
+  check_quoted_row("| builtin:box 1 x 0.125 x 0.125, via the model plugin | 1/8, 1/16, 1/32 | ",
+                   errors, {std::log2(errors[0] / errors[1]), order});
 }
 
 TEST_CASE("plane wave along the built-in cylinder: L2 error of order 2") {
@@ -201,6 +223,8 @@ TEST_CASE("plane wave along the built-in cylinder: L2 error of order 2") {
   MESSAGE("cylinder errors " << errors[0] << " " << errors[1] << " " << errors[2] << ", order "
                              << order);
   CHECK(order == doctest::Approx(2.0).epsilon(0.1));
+  check_quoted_row("| builtin:cylinder r = 0.25, L = 1 (absolute L2 error) | 1/8, 1/16, 1/24 | ",
+                   errors, {std::log(errors[0] / errors[1]) / std::log(h[0] / h[1]), order});
 }
 
 TEST_CASE(
@@ -357,7 +381,7 @@ TEST_CASE("model.probe: |u| of the plane wave at a point, and a point outside re
   auto model = testkit::make_model("helmholtz", probed);
   LinearProblem* problem = model->linear();
   const auto& a = std::get<CsrMatrix<complex>>(*problem->matrix());
-  const auto u = test::solve_banded(a, std::get<std::vector<complex>>(problem->rhs()));
+  const auto u = helmholtz::test::solve_banded(a, std::get<std::vector<complex>>(problem->rhs()));
   std::map<std::string, double> o;
   for (const auto& ob : problem->observables(u)) o[ob.name] = ob.value;
   // The exact wave has |u| = 1 everywhere; P1 at 16 cells a wavelength is within 2 %.
@@ -369,7 +393,7 @@ TEST_CASE("model.probe: |u| of the plane wave at a point, and a point outside re
   auto plain = testkit::make_model("helmholtz", duct);
   const auto& b = std::get<CsrMatrix<complex>>(*plain->linear()->matrix());
   for (const auto& ob : plain->linear()->observables(
-           test::solve_banded(b, std::get<std::vector<complex>>(plain->linear()->rhs()))))
+           helmholtz::test::solve_banded(b, std::get<std::vector<complex>>(plain->linear()->rhs()))))
     CHECK(ob.name.rfind("probe", 0) != 0);
 
   testkit::Settings outside = duct;
