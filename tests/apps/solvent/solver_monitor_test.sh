@@ -2,7 +2,8 @@
 # [linear_solver] monitor = N: while an iterative solve runs, every Nth iteration's relative
 # residual is logged, and each logged value is the one the solve records afterwards in
 # residual_history.csv (the same iteration, to the 7 digits shown). Checked for the solvers
-# of Solvent's own loops (cg, matm) and PETSc's through its monitor; a direct solver logs
+# of Solvent's own loops (cg, bicgstab, bicgstab-l, tfqmr, matm) and PETSc's through its
+# monitor; a direct solver logs
 # nothing, and monitor = 0 (the default) logs nothing.
 # usage: solver_monitor_test.sh SOLVENT CONFIG_DIR WORK_DIR
 set -uo pipefail
@@ -30,6 +31,9 @@ monitored() {
   fi
 }
 monitored cg 5
+monitored bicgstab 4
+monitored bicgstab-l 2
+monitored tfqmr 4
 monitored matm 3
 monitored petsc 2 --set linear_solver.petsc.ksp_type='"cg"' --set linear_solver.petsc.pc_type='"jacobi"'
 
