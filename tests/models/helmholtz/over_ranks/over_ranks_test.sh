@@ -4,13 +4,14 @@
 # give one rank's solution and error against the plane wave, and its iteration count to
 # rounding (within 10 %: the split reorders the sums); block Jacobi
 # (ilu0) and restricted additive Schwarz (ilu0 with overlap 1) converge to the same solution;
-# the iterations against the ranks are printed.
+# the iterations against the ranks are printed and must be those docs/krylov.md quotes.
 # usage: over_ranks_test.sh SOLVENT MPIEXEC PYTHON CONFIG GMSH_FILE WORK_DIR
 set -uo pipefail
 solvent=$1 mpiexec=$2 python=$3 config=$4 gmsh=$5 work=$6
 rm -rf "$work" && mkdir -p "$work"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
 fail() { echo "FAIL: $*"; cat "$work/out.txt"; exit 1; }
+. "$(dirname "$0")/../../../support/krylov_ranks_table.sh"
 run() {  # run N NAME settings...
   local n=$1 name=$2; shift 2
   timeout 60 "$mpiexec" -n "$n" --oversubscribe "$solvent" run "$config" --output "$work/$name" \
@@ -44,6 +45,9 @@ for mesh in builtin gmsh; do
       [ $pc = ras ] && pc_set=(--set preconditioner.type='"ilu0"' --set preconditioner.overlap=1)
       run $n "$name" "${extra[@]}" "${pc_set[@]}" || fail "$name: exit $?"
       echo "$mesh $pc $n $(iterations "$name") $(error "$name")"
+      case $pc in jacobi) row=jacobi ;; ilu0) row="ilu0 (block Jacobi)" ;; ras) row="ilu0, overlap 1" ;; esac
+      quoted_iterations "duct, $([ $mesh = gmsh ] && echo gmsh || echo built-in) | bicgstab | $row" $n \
+        "$(iterations "$name")"
       [ $n -eq 1 ] && continue
       grep -q "^edge_cut = " "$work/$name/record.toml" || fail "$name: no edge cut recorded"
       agrees "$name" "$mesh-$pc-n1"

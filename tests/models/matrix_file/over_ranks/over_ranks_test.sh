@@ -4,10 +4,12 @@
 # preconditioner (Jacobi) ends with one rank's solution and, to rounding, its iteration
 # count (within 10 %: the split reorders the sums, and BiCGSTAB amplifies that), block Jacobi
 # (ilu0), PETSc's bjacobi/ILU, asm, hypre and gamg on one MPIAIJ matrix converge to it too;
-# the iteration counts against the number of ranks are printed; a malformed file ends every
+# the iteration counts against the number of ranks are printed and must be those
+# docs/krylov.md quotes; a malformed file ends every
 # rank with one located message.
 # usage: over_ranks_test.sh SOLVENT MPIEXEC PYTHON DATA_DIR WORK_DIR
 . "$(dirname "$0")/runs.sh" "$@"
+. "$(dirname "$0")/../../../support/krylov_ranks_table.sh"
 
 echo "solver preconditioner ranks iterations"
 for case in "cg jacobi 1 2 4" "bicgstab none 1 2" "bicgstab-l jacobi 1 4" "tfqmr jacobi 1 2"; do
@@ -17,6 +19,9 @@ for case in "cg jacobi 1 2 4" "bicgstab none 1 2" "bicgstab-l jacobi 1 4" "tfqmr
     run $n "$name" --set model.matrix="\"$work/laplacian.mtx\"" --set linear_solver.type="\"$1\"" \
       --set preconditioner.type="\"$2\"" || fail "$name: exit $?"
     echo "$1 $2 $n $(iterations "$name")"
+    label=$1
+    [ "$1" = bicgstab-l ] && label="bicgstab-l (l = 8, cycles)"
+    quoted_iterations "Laplacian 480 | $label | $2" $n "$(iterations "$name")"
     [ "$(grep -c '^run completed' "$work/out.txt")" -eq 1 ] || fail "$name: not one summary"
     if [ $n -gt 1 ]; then
       grep -q "^partition = 'scotch'" "$work/$name/record.toml" || fail "$name: no partition recorded"
@@ -49,6 +54,11 @@ for n in 1 4; do
     run $n "$name" --set model.matrix="\"$work/laplacian.mtx\"" --set preconditioner.type='"ilu0"' \
       --set preconditioner.overlap=$overlap || fail "$name: exit $?"
     echo "bicgstab ilu0(overlap $overlap) $n $(iterations "$name")"
+    if [ $overlap -eq 0 ]; then
+      quoted_iterations "Laplacian 480 | bicgstab | ilu0 (block Jacobi)" $n "$(iterations "$name")"
+    else
+      quoted_iterations "Laplacian 480 | bicgstab | ilu0, overlap 1 / 2" $n "$(iterations "$name")" $overlap
+    fi
     agrees "$name" "bicgstab-none-n1" 1e-9
     [ $overlap -eq 0 ] || [ "$(iterations "$name")" -le "$(iterations "ilu0-overlap0-n$n")" ] \
       || fail "$name: more iterations than block Jacobi"
@@ -58,11 +68,13 @@ if "$solvent" plugins 2>/dev/null | grep -q "^linear_solver *petsc "; then
   run 2 petsc-n2 --set model.matrix="\"$work/laplacian.mtx\"" --set linear_solver.type='"petsc"' \
     --set linear_solver.pc_type='"bjacobi"' --set preconditioner.type='"none"' || fail "petsc-n2: exit $?"
   echo "petsc bjacobi/ilu 2 $(iterations petsc-n2)"
+  quoted_iterations "Laplacian 480 | petsc (gmres, bjacobi) | —" 2 "$(iterations petsc-n2)"
   agrees petsc-n2 bicgstab-none-n1 1e-8
   # PETSc's additive Schwarz as Solvent's preconditioner, built from the same MPIAIJ matrix.
   run 2 petsc-pc-n2 --set model.matrix="\"$work/laplacian.mtx\"" --set preconditioner.type='"petsc-pc"' \
     --set preconditioner.pc_type='"asm"' || fail "petsc-pc-n2: exit $?"
   echo "bicgstab petsc-pc(asm) 2 $(iterations petsc-pc-n2)"
+  quoted_iterations "Laplacian 480 | bicgstab | petsc-pc asm" 2 "$(iterations petsc-pc-n2)"
   agrees petsc-pc-n2 bicgstab-none-n1 1e-9
   # hypre's BoomerAMG and PETSc's GAMG on the same MPIAIJ matrix, 1 to 4 ranks: the solution
   # of one rank without preconditioner; multigrid takes under a fifth of its iterations, and
@@ -73,6 +85,9 @@ if "$solvent" plugins 2>/dev/null | grep -q "^linear_solver *petsc "; then
       run $n "$name" --set model.matrix="\"$work/laplacian.mtx\"" --set preconditioner.type='"petsc-pc"' \
         --set preconditioner.pc_type="\"$pc\"" || fail "$name: exit $?"
       echo "bicgstab petsc-pc($pc) $n $(iterations "$name")"
+      label="petsc-pc gamg"
+      [ $pc = hypre ] && label="petsc-pc hypre (BoomerAMG)"
+      quoted_iterations "Laplacian 480 | bicgstab | $label" $n "$(iterations "$name")"
       agrees "$name" bicgstab-none-n1 1e-9
       [ $(( 5 * $(iterations "$name") )) -lt "$(iterations bicgstab-none-n1)" ] \
         || fail "$name: $(iterations "$name") iterations, not under a fifth of $(iterations bicgstab-none-n1)"
@@ -83,6 +98,8 @@ if "$solvent" plugins 2>/dev/null | grep -q "^linear_solver *petsc "; then
     run 2 "petsc-$pc-n2" --set model.matrix="\"$work/laplacian.mtx\"" --set linear_solver.type='"petsc"' \
       --set linear_solver.pc_type="\"$pc\"" --set preconditioner.type='"none"' || fail "petsc-$pc-n2: exit $?"
     echo "petsc $pc 2 $(iterations "petsc-$pc-n2")"
+    quoted_iterations "Laplacian 480 | petsc (gmres) | hypre / gamg (its \`pc_type\`)" 2 \
+      "$(iterations "petsc-$pc-n2")" "$([ $pc = hypre ] && echo 1 || echo 2)"
     agrees "petsc-$pc-n2" bicgstab-none-n1 1e-8
   done
 fi
