@@ -14,14 +14,12 @@ last() {  # the last row's value of a column of observables.csv
   awk -F, -v name="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i } END { print $c }' \
     "$work/observables.csv"
 }
-# The page's prose on one line, so that a quoted phrase may span its line breaks.
-text=$(tr '\n' ' ' < "$doc" | tr -s ' ')
-quoted() { [[ "$text" == *"$1"* ]] || fail "docs/models/angiogenesis-3d.md does not say: $1"; }
+. "$(dirname "$0")/../../support/quoted_text.sh"
 [ "$(last step)" = 6000 ] || fail "the run ended at step $(last step)"
-quoted "$(last sprouts) sprouts, $(last branches) branchings, $(last anastomoses) anastomoses, vessel length $(printf %.1f "$(last vessel_length)"), furthest tip at x = $(printf %.3f "$(last furthest_x)")"
-quoted "$(awk -v s="$(last bad_probability_share)" 'BEGIN { printf "%.1f", 100 * s }') % of the coefficients at 201³ after 6000 steps"
+quoted "$doc" "$(last sprouts) sprouts, $(last branches) branchings, $(last anastomoses) anastomoses, vessel length $(printf %.1f "$(last vessel_length)"), furthest tip at x = $(printf %.3f "$(last furthest_x)")"
+quoted "$doc" "$(awk -v s="$(last bad_probability_share)" 'BEGIN { printf "%.1f", 100 * s }') % of the coefficients at 201³ after 6000 steps"
 start=$(sed -n 's/.*(limit \([0-9.e+-]*\)), from step 0$/\1/p' "$work.log")
-quoted "the limit is $(printf %.2g "$start") (201³)"
+quoted "$doc" "the limit is $(printf %.2g "$start") (201³)"
 end=$(sed -n 's/.*at step 6000 dt = [0-9.e+-]* exceeds the step limit \([0-9.e+-]*\) .*/\1/p' "$work.log")
-quoted "$(printf %.1e "$end" | sed 's/e-0/e-/') at 201³ after 6000"
+quoted "$doc" "$(printf %.1e "$end" | sed 's/e-0/e-/') at 201³ after 6000"
 echo "the 201^3 network as the model's page quotes it"
