@@ -137,7 +137,7 @@ TEST_CASE("helmholtz cabin config: the unknowns and iterations its comment quote
 }
 
 TEST_CASE("krylov cabin config: the unknowns and non-zeros its comment quotes") {
-  // Its solve takes minutes; one cycle is enough to build and record the system.
+  // One cycle builds and records the system; models-helmholtz-krylov-cabin runs the solve.
   const auto r = run_solvent(
       "run config/krylov-cabin-bicgstab-l.toml --set linear_solver.bicgstab-l.max_iterations=1 "
       "--output " +
