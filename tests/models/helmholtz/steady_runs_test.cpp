@@ -54,6 +54,13 @@ std::string unquoted(const std::string& value) {
 
 std::string output_dir(const std::string& run) { return (fs::path(WORK_DIR) / run).string(); }
 
+// `solvent run ARGS --output WORK_DIR/RUN`, which must end with exit code `code`.
+void run_into(const std::string& run, const std::string& args, int code = 0) {
+  const auto r = run_solvent("run " + args + " --output " + output_dir(run));
+  INFO(r.output);
+  REQUIRE(r.exit_code == code);
+}
+
 std::string quoted(const std::string& file, const std::string& before) {
   return solvent::test::quoted_figure(fs::path(SOURCE_DIR) / file, before);
 }
@@ -65,12 +72,9 @@ TEST_CASE("cabin config at resolution 15, bicgstab-l to 1e-12: the updated resid
   // replacing it inside a cycle, this solve drifted: the updated residual read below the
   // tolerance while the true one grew, and after 382 cycles it stopped (stagnation) with a
   // best iterate whose true relative residual was 1.4e4. Now it converges in 37 cycles.
-  const auto r = run_solvent(
-      "run config/krylov-cabin-bicgstab-l.toml --set model.resolution=15 "
-      "--set linear_solver.bicgstab-l.tolerance=1e-12 --output " +
-      output_dir("cabin-15"));
-  INFO(r.output);
-  REQUIRE(r.exit_code == 0);
+  run_into("cabin-15",
+           "config/krylov-cabin-bicgstab-l.toml --set model.resolution=15 "
+           "--set linear_solver.bicgstab-l.tolerance=1e-12");
   CHECK(record_value("cabin-15", "converged") == "true");
   CHECK(std::stod(record_value("cabin-15", "relative_residual")) <= 1e-12);
   CHECK(std::stoll(record_value("cabin-15", "iterations")) <= 60);
@@ -138,12 +142,9 @@ TEST_CASE("helmholtz cabin config: the unknowns and iterations its comment quote
 
 TEST_CASE("krylov cabin config: the unknowns and non-zeros its comment quotes") {
   // One cycle builds and records the system; models-helmholtz-krylov-cabin runs the solve.
-  const auto r = run_solvent(
-      "run config/krylov-cabin-bicgstab-l.toml --set linear_solver.bicgstab-l.max_iterations=1 "
-      "--output " +
-      output_dir("krylov-cabin"));
-  INFO(r.output);
-  REQUIRE(r.exit_code == 6);
+  run_into("krylov-cabin",
+           "config/krylov-cabin-bicgstab-l.toml --set linear_solver.bicgstab-l.max_iterations=1",
+           6);
   const std::string config = "config/krylov-cabin-bicgstab-l.toml";
   CHECK(quoted(config, "40 cells per metre (") == unquoted(record_value("krylov-cabin", "nodes")));
   CHECK(quoted(config, "unknowns,\n# ") == unquoted(record_value("krylov-cabin", "nonzeros")));

@@ -111,15 +111,24 @@ TEST_CASE("the minimal-residual solve refuses a vanished r_l and a non-finite Gr
 
 namespace {
 
-// B = 2 I on four unknowns: the monitor tests' operator, whose true residuals are known.
-CsrMatrix<double> twice_identity() {
-  CsrMatrix<double> a;
-  a.rows = a.cols = 4;
-  a.row_ptr = {0, 1, 2, 3, 4};
-  a.col_idx = {0, 1, 2, 3};
-  a.values = {2, 2, 2, 2};
-  return a;
-}
+// B = 2 I on four unknowns and r0 = (1, 1, 1, 1): the monitor tests' system, whose true
+// residuals are known.
+struct TwiceIdentity {
+  CsrMatrix<double> a = [] {
+    CsrMatrix<double> m;
+    m.rows = m.cols = 4;
+    m.row_ptr = {0, 1, 2, 3, 4};
+    m.col_idx = {0, 1, 2, 3};
+    m.values = {2, 2, 2, 2};
+    return m;
+  }();
+  HostSpace<double> s{MatrixView<double>(&a), nullptr};
+  const std::vector<double> r0 = {1, 1, 1, 1};
+  // The monitor of a method run on it (||r0|| = 2).
+  Monitor<HostSpace<double>> monitor(const KrylovOptions& o) {
+    return {s, [this](const auto& in, auto& out) { s.apply(in, out); }, r0, 2.0, o};
+  }
+};
 
 }  // namespace
 
@@ -127,13 +136,10 @@ TEST_CASE("record_step keeps the best iterate that the method has since overwrit
   // B = 2 I, r0 = (1, 1, 1, 1). A method writing each iterate into the other of two vectors
   // (as CG does): the residual falls at iterations 1 and 2 and rises at 3 and 4, by which
   // time iteration 2's vector holds iteration 4. The best, iteration 2, comes back.
-  const CsrMatrix<double> a = twice_identity();
-  HostSpace<double> s(MatrixView<double>(&a), nullptr);
-  const std::vector<double> r0 = {1, 1, 1, 1};
+  TwiceIdentity system;
   KrylovOptions o;
   o.max_iterations = 4;
-  Monitor<HostSpace<double>> mon(
-      s, [&](const auto& in, auto& out) { s.apply(in, out); }, r0, 2.0, o);
+  auto mon = system.monitor(o);
   std::vector<double> y(4, 0.0), before(4, 0.0);
   const auto step = [&](double value, double residual) {
     std::fill(before.begin(), before.end(), value);  // the new iterate, into the other vector
@@ -152,15 +158,12 @@ TEST_CASE("record_step keeps the best iterate that the method has since overwrit
 TEST_CASE("an unconverged solve never returns an iterate worse than the start") {
   // B = 2 I. The iterate recorded as best (a recurrence said 1e-3) is far off: its true
   // residual is larger than the start's, so the start comes back, and the warning says why.
-  const CsrMatrix<double> a = twice_identity();
-  HostSpace<double> s(MatrixView<double>(&a), nullptr);
-  const std::vector<double> r0 = {1, 1, 1, 1};
+  TwiceIdentity system;
   KrylovOptions o;
   o.max_iterations = 2;
   std::string warning;
   o.on_warning = [&](const std::string& w) { warning = w; };
-  Monitor<HostSpace<double>> mon(
-      s, [&](const auto& in, auto& out) { s.apply(in, out); }, r0, 2.0, o);
+  auto mon = system.monitor(o);
 
   std::vector<double> y = {5, 5, 5, 5};  // r0 - B y = -9 (1, 1, 1, 1)
   CHECK(mon.record(2e-3, y) == Next::iterate);
@@ -174,8 +177,7 @@ TEST_CASE("an unconverged solve never returns an iterate worse than the start") 
         "residual 9.000e+00, above the initial guess's 1.000e+00: the initial guess is returned");
 
   // A best iterate whose true residual is below the start's is returned as it is.
-  Monitor<HostSpace<double>> honest(
-      s, [&](const auto& in, auto& out) { s.apply(in, out); }, r0, 2.0, o);
+  auto honest = system.monitor(o);
   warning.clear();
   y = {0.25, 0.25, 0.25, 0.25};
   CHECK(honest.record(1.0, y) == Next::iterate);
