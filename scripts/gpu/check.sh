@@ -25,10 +25,13 @@ tail -n 15 "$OUT/ctest-cuda.log"
 # under it and exercise no kernel the short cases miss.
 exclude=${SANITIZER_EXCLUDE:-validation*,and for every block shape*,*several block shapes*}
 export SOLVENT_PLUGIN_PATH="$BUILD/lib/solvent"
+# The doctest programs (named *-tests) only: a test run by a script would have the sanitizer
+# instrument the shell and hand it doctest's options; the kernels it runs are these programs'.
 for exe in $(cd "$BUILD" && ctest -L cuda --show-only=json-v1 | python3 -c '
-import json, sys
+import json, os, sys
 for t in json.load(sys.stdin)["tests"]:
-    print(t["command"][0])'); do
+    if os.path.basename(t["command"][0]).endswith("-tests"):
+        print(t["command"][0])' | sort -u); do
   name=$(basename "$exe")
   for tool in memcheck racecheck; do
     timeout ${SANITIZER_TIMEOUT:-120} compute-sanitizer --tool "$tool" --error-exitcode 9 "$exe" \
