@@ -108,6 +108,7 @@ class MpiRanks final : public Communicator {
   int rank() const override { return rank_; }
   int size() const override { return size_; }
   int local_rank() const override { return local_rank_; }
+  bool owns_mpi() const { return owns_mpi_; }
   bool device_memory() const override { return device_memory_; }
   void barrier() const override {
     MPI_Request r;
@@ -386,8 +387,10 @@ void finish_world(int code) {
   // The ranks leave together: Open MPI's launcher ends the whole job as soon as one process
   // exits with a failure's code, finalized or not, so a rank that left first could cut rank 0
   // off before it had reported and recorded the failure the ranks agreed on. (Rank 0, where
-  // it ends the run by abort instead, ends the waiting ranks with it.)
-  if (!world_broken && !notices_outstanding && w && w->size() > 1) {
+  // it ends the run by abort instead, ends the waiting ranks with it.) Only where Solvent
+  // started MPI: a program that embeds it (mpi4py) ends its ranks when it chooses, and one
+  // of them may still be working long after another has left.
+  if (!world_broken && !notices_outstanding && w && w->size() > 1 && w->owns_mpi()) {
     try {
       w->barrier();
     } catch (const Error&) {
