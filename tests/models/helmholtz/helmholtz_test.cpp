@@ -177,17 +177,8 @@ namespace {
 // `label`, its errors, then its observed orders, as the runs give them.
 void check_quoted_row(const std::string& label, const std::vector<double>& errors,
                       const std::vector<double>& orders) {
-  std::string before = label;
-  auto check = [&](double measured, const char* next) {
-    const auto figure = ::solvent::test::quoted_figure(SOLVENT_HELMHOLTZ_DOC, before);
-    CHECK_MESSAGE(::solvent::test::written_like(measured, figure) == figure,
-                  "docs/models/helmholtz.md quotes " << figure << " after '" << before
-                                                     << "'; the test measures " << measured);
-    before += figure + next;
-  };
-  for (std::size_t i = 0; i < errors.size(); ++i)
-    check(errors[i], i + 1 < errors.size() ? ", " : " | ");
-  for (const double order : orders) check(order, ", ");
+  const auto row = ::solvent::test::check_quoted_list(SOLVENT_HELMHOLTZ_DOC, label, errors);
+  ::solvent::test::check_quoted_list(SOLVENT_HELMHOLTZ_DOC, row + " | ", orders);
 }
 }  // namespace
 

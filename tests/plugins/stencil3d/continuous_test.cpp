@@ -3,6 +3,7 @@
 // f moving towards beta / gamma at every node, the step limit refused and the guard on n,
 // and a resumed run equal to the uninterrupted one byte for byte.
 #include <solvent_test/angiogenesis_3d_runs.hpp>
+#include <solvent_test/quoted_figures.hpp>
 
 #include <solvent/errors.hpp>
 #include <solvent_family_angiogenesis_3d/grid.hpp>
@@ -89,7 +90,9 @@ TEST_CASE("second order in h (k ~ h^2) where the data meet the mirror faces' con
   // n reaches, and the scheme converges at second order on every axis.
   auto model = continuous_model();
   model["parameters.c_width"] = 0.05;
-  for (const double order : observed_orders(model, {17, 33, 65}, false, "continuous-refine-")) {
+  const auto orders = observed_orders(model, {17, 33, 65}, false, "continuous-refine-");
+  solvent::test::check_quoted_list(MODEL_DOC, "(observed order ", orders);
+  for (const double order : orders) {
     CHECK(order > 1.8);
     CHECK(order < 2.2);
   }
@@ -102,6 +105,7 @@ TEST_CASE("first order where c_x is not 0 on the face the cells start on (the pa
   auto model = continuous_model();
   model["tumour"] = std::string("planar");
   const auto orders = observed_orders(model, {65, 129, 257}, true, "continuous-paper-");
+  solvent::test::check_quoted_list(MODEL_DOC, "they fall like h (", orders);
   CHECK(orders[0] > 0.7);
   CHECK(orders[0] < 1.3);
 }

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace solvent::test {
 
@@ -65,6 +66,24 @@ inline std::string written_like(double value, const std::string& like) {
               (first == std::string::npos ? "0" : written.substr(first));
   }
   return written;
+}
+
+// The figures `file` writes right after `before`, one after the other with `separator`
+// between them (a list such as "1.96, 1.94, 2.02"), each checked against its value in
+// `values` as written_like writes it. Returns the text from `before` to the last figure, for
+// what the document says next.
+inline std::string check_quoted_list(const std::filesystem::path& file, std::string before,
+                                     const std::vector<double>& values,
+                                     const std::string& separator = ", ") {
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) before += separator;
+    const auto figure = quoted_figure(file, before);
+    CHECK_MESSAGE(written_like(values[i], figure) == figure,
+                  file.filename().string() << " quotes " << figure << " after '" << before
+                                           << "'; the test measures " << values[i]);
+    before += figure;
+  }
+  return before;
 }
 
 }  // namespace solvent::test
