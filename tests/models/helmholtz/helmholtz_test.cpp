@@ -245,6 +245,8 @@ TEST_CASE(
   MESSAGE("bandwidth of the fine duct: " << before << " as read, " << bandwidth(fine)
                                          << " after RCM");
   CHECK(bandwidth(fine) * 4 < before);
+  ::solvent::test::check_quoted_list(SOLVENT_HELMHOLTZ_DOC, "fine test duct's bandwidth falls from ",
+                                     {double(before), double(bandwidth(fine))}, " to ");
   renumber_reverse_cuthill_mckee(v41);
   const double k = 2 * std::numbers::pi;
   const double coarse_error = plane_wave_error(v41, k, 0),
@@ -252,6 +254,8 @@ TEST_CASE(
   const double h_ratio = std::cbrt(double(fine.tets.size()) / v41.tets.size());
   const double order = std::log(coarse_error / fine_error) / std::log(h_ratio);
   MESSAGE("gmsh duct errors " << coarse_error << " " << fine_error << ", order " << order);
+  check_quoted_row("(tests/models/helmholtz/data), h = 0.125, 0.0625 (absolute) | | ",
+                   {coarse_error, fine_error}, {order});
   CHECK(order > 1.6);
   CHECK(order < 2.6);
 }
