@@ -282,17 +282,17 @@ std::optional<std::string> vtk_difference(std::string_view recorded, std::string
                      raw_value(holder->type, data_b.data() + at));
 }
 
-// What the runs in `dir` say they wrote, relative to it: each record.toml's output.files,
-// relative to its own folder (a sweep's lists its members' folders, which cover what they
-// hold). A record that lists nothing (made before the list existed) covers its whole folder.
-std::vector<fs::path> recorded_outputs(const fs::path& dir) {
+// What the runs in `dir` say they wrote, relative to it: each record.toml among `files`
+// (dir's, relative to it) lists its output.files relative to its own folder. A record that
+// lists nothing (made before the list existed) covers its whole folder.
+std::vector<fs::path> recorded_outputs(const fs::path& dir, const std::set<fs::path>& files) {
   std::vector<fs::path> outputs;
-  for (const auto& e : fs::recursive_directory_iterator(dir)) {
-    if (!e.is_regular_file() || e.path().filename() != "record.toml") continue;
-    const auto folder = e.path().parent_path().lexically_relative(dir);
+  for (const auto& rel : files) {
+    if (rel.filename() != "record.toml") continue;
+    const auto folder = rel.parent_path();
     toml::table record;
     try {
-      record = toml::parse_file(e.path().string());
+      record = toml::parse_file((dir / rel).string());
     } catch (const std::exception&) {
       outputs.push_back(folder);  // unreadable: compared, as before any list
       continue;
@@ -307,14 +307,14 @@ std::vector<fs::path> recorded_outputs(const fs::path& dir) {
 
 bool among(const fs::path& rel, const std::vector<fs::path>& outputs) {
   return std::any_of(outputs.begin(), outputs.end(), [&](const fs::path& o) {
-    if (o.empty() || o == ".") return true;
+    if (o.empty()) return true;  // a record at the top that lists nothing
     return std::mismatch(o.begin(), o.end(), rel.begin(), rel.end()).first == o.end();
   });
 }
 
 FolderComparison compare_run_folders(const fs::path& recorded, const fs::path& rerun) {
   const auto a = files_under(recorded), b = files_under(rerun);
-  const auto outputs = recorded_outputs(recorded);
+  const auto outputs = recorded_outputs(recorded, a);
   std::set<fs::path> all(a.begin(), a.end());
   all.insert(b.begin(), b.end());
   FolderComparison out;

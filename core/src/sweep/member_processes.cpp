@@ -39,11 +39,15 @@ constexpr const char* sweep_pid_variable = "SOLVENT_SWEEP_PID";
 
 // The environment without mpirun's variables: the core starts MPI when it finds them
 // (communicator.cpp), and a member is a run of one process even when its sweep is a rank.
+// The sweep adds its own pid (sweep_pid_variable).
 std::vector<std::string> member_environment() {
   std::vector<std::string> env;
   for (char** e = environ; *e != nullptr; ++e) {
     const std::string_view v(*e);
-    if (v.starts_with("OMPI_") || v.starts_with("PMIX_") || v.starts_with("PMI_")) continue;
+    // An outer sweep's pid too: getenv would read it before the one this sweep adds.
+    if (v.starts_with("OMPI_") || v.starts_with("PMIX_") || v.starts_with("PMI_") ||
+        v.starts_with(std::string(sweep_pid_variable) + "="))
+      continue;
     env.emplace_back(v);
   }
   return env;
