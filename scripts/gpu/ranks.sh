@@ -6,8 +6,10 @@
 #                                     T = a + b V); matm on 1, 2, 4, 8 CPU ranks at 193^3 (40 iterations) with
 #                                     the pipeline's wait; fragments 1 to 64 on 4 ranks
 #   bash scripts/gpu/ranks.sh hetero  matm-cuda with one GPU rank and two CPU ranks
-#                                     (device = "cuda,cpu,cpu") at 193^3, 40 iterations,
-#                                     blocks even and by measured speed, beside the GPU alone
+#                                     (device = "cuda,cpu,cpu") at HETERO_SIZES^3 (default
+#                                     "193 256"), 40 iterations, blocks even and by measured
+#                                     speed, beside the GPU alone; the warnings naming a rank
+#                                     given no block
 # On a one-GPU machine both ranks of a GPU run share GPU 0: equality, not scaling. Results
 # under $OUT.
 SECONDS=0
@@ -98,7 +100,6 @@ if [ "$mode" = bench ]; then
 fi
 
 if [ "$mode" = hetero ]; then
-  printf '[run]\nname = "x"\n[model]\ntype = "grid-equations-3d"\nn1 = 193\nn2 = 193\nn3 = 193\nproblem = "poisson"\n[integrator]\ntype = "steady"\n[linear_solver]\ntype = "matm-cuda"\ntolerance = 1e-30\nmax_iterations = 40\n' > $work/hetero.toml
   # The GPU rank gets two cores, each CPU rank half of the rest (7 on 16 cores), bound by
   # taskset per rank: mpirun's --map-by slot:PE=n gives every rank the same count.
   cores=$(nproc) threads=$(( ($(nproc) - 2) / 2 ))
@@ -111,23 +112,27 @@ case \$OMPI_COMM_WORLD_RANK in
 esac
 exec taskset -c "\$@"
 SH
-  echo "| ranks | devices | balance | speeds (nodes/s) | block sizes | iterations | solve s | s / iteration |" > "$OUT/hetero.md"
-  echo "| --- | --- | --- | --- | --- | --- | --- | --- |" >> "$OUT/hetero.md"
+  echo "| grid | ranks | devices | balance | speeds (nodes/s) | block sizes | iterations | solve s | s / iteration |" > "$OUT/hetero.md"
+  echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |" >> "$OUT/hetero.md"
   row() {
     local dir=$1 solve
     solve=$(value $dir solve)
-    echo "| $2 | $(value $dir device_each_rank) | $3 | $(value $dir measured_speed_each_rank) | $(sed -n 's/^ *block_sizes_axis[0-9] = //p' $dir/record.toml | tr -d "'") | $(value $dir iterations) | $solve | $(python3 -c "print(f'{$solve/$(value $dir iterations):.4f}')") |" >> "$OUT/hetero.md"
+    echo "| $n³ | $2 | $(value $dir device_each_rank) | $3 | $(value $dir measured_speed_each_rank) | $(sed -n 's/^ *block_sizes_axis[0-9] = //p' $dir/record.toml | tr -d "'") | $(value $dir iterations) | $solve | $(python3 -c "print(f'{$solve/$(value $dir iterations):.4f}')") |" >> "$OUT/hetero.md"
   }
-  $solvent run $work/hetero.toml --output $work/hetero-gpu > $work/hetero-gpu.log 2>&1 || tail -5 $work/hetero-gpu.log
-  row $work/hetero-gpu 1 -
-  for balance in even measured; do
-    dir=$work/hetero-$balance
-    mpirun --bind-to none -n 3 bash $work/bind.sh $solvent run $work/hetero.toml --output $dir \
-      --set 'linear_solver.device="cuda,cpu,cpu"' --set linear_solver.threads=$threads \
-      --set "run.balance=\"$balance\"" > $dir.log 2>&1 || tail -5 $dir.log
-    row $dir 3 $balance
+  for n in ${HETERO_SIZES:-193 256}; do
+    printf '[run]\nname = "x"\n[model]\ntype = "grid-equations-3d"\nn1 = %s\nn2 = %s\nn3 = %s\nproblem = "poisson"\n[integrator]\ntype = "steady"\n[linear_solver]\ntype = "matm-cuda"\ntolerance = 1e-30\nmax_iterations = 40\n' $n $n $n > $work/hetero.toml
+    $solvent run $work/hetero.toml --output $work/hetero-$n-gpu > $work/hetero-$n-gpu.log 2>&1 || tail -5 $work/hetero-$n-gpu.log
+    row $work/hetero-$n-gpu 1 -
+    for balance in even measured; do
+      dir=$work/hetero-$n-$balance
+      mpirun --bind-to none -n 3 bash $work/bind.sh $solvent run $work/hetero.toml --output $dir \
+        --set 'linear_solver.device="cuda,cpu,cpu"' --set linear_solver.threads=$threads \
+        --set "run.balance=\"$balance\"" > $dir.log 2>&1 || tail -5 $dir.log
+      row $dir 3 $balance
+      grep -h "no block" $dir.log | sed "s/^/$n³ $balance: /" >> "$OUT/hetero-warnings.txt"
+    done
   done
   echo "cores $cores, CPU ranks $threads threads each" >> "$OUT/hetero.md"
-  cat "$OUT/hetero.md"
+  cat "$OUT/hetero.md" "$OUT/hetero-warnings.txt" 2>/dev/null
   echo "== hetero ($SECONDS s)"
 fi

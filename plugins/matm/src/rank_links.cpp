@@ -7,11 +7,28 @@
 
 namespace solvent::matm {
 
+namespace {
+
+// The ranks a sweep passes through one after another: the slabs along axes 2 and 3 that
+// hold nodes. A slab a balance by speed left empty has no part in the pipeline (its ranks'
+// neighbours look past it), so a GPU rank whose CPU neighbours were given no block sweeps
+// its lines whole, as on one rank, instead of in fragments waiting on nobody.
+int pipeline_depth_of(const GridBlocks& blocks) {
+  int slabs = 0;
+  for (const int axis : {1, 2}) {
+    const auto sizes = blocks.sizes(axis);
+    slabs += static_cast<int>(std::ranges::count_if(sizes, [](int n) { return n > 0; }));
+  }
+  return std::max(1, slabs - 1);
+}
+
+}  // namespace
+
 RankLinks::RankLinks(const GridBlock& block, bool pipelined)
     : comm_(*block.comm),
       halo_(block),
       e_{block.extent()[0], block.extent()[1], block.extent()[2]},
-      depth_(block.blocks.split[1] + block.blocks.split[2] - 1),
+      depth_(pipeline_depth_of(block.blocks)),
       pipelined_(pipelined) {
   buffer_.resize(static_cast<std::size_t>(e_[0] * std::max(e_[1], e_[2])));
 }
@@ -26,6 +43,7 @@ constexpr index_t granule = 32;
 int RankLinks::fragments(int requested) const {
   if (!pipelined_) return 1;
   const index_t units = (e_[0] + granule - 1) / granule;
+  if (requested <= 0 && depth_ == 1) return 1;  // nothing to pipeline: the whole line
   return static_cast<int>(std::min<index_t>(requested > 0 ? requested : 4 * depth_, units));
 }
 

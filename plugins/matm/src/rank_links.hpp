@@ -50,12 +50,13 @@ class RankLinks {
   // Every backend's inner products, as exact sums (a device backend's per-rank sums each
   // one term), so that ranks on the CPU and on a GPU make the same collective.
   void sum(std::span<ExactSum> sums) const { sum_over_ranks(sums, comm_); }
-  // The ranks a sweep passes through one after another: p2 + p3 - 1.
+  // The ranks a sweep passes through one after another: p2 + p3 - 1, less the slabs of
+  // empty blocks (GridBlocks::weigh).
   int pipeline_depth() const { return depth_; }
   // The fragments a sweep is cut in at first: `requested`, or for 0 four per rank the sweep
   // passes through, so that the pipeline's fill and drain (depth - 1 fragments of idle time
   // per rank) cost about a fifth of a sweep; at most one per warp of axis 1 (see fragment()).
-  // Not pipelined: 1, the whole line.
+  // Not pipelined, or a pipeline of one rank: 1, the whole line.
   int fragments(int requested) const;
   // Collective: the slowest link of any rank to the neighbours its sweeps talk to, timed
   // with messages of one value and of a whole strip (measure_links): what chooses how many

@@ -5,7 +5,8 @@
 # Jacobi, BiCGSTAB and matm (its sweeps pipelined past the empty block) the residual
 # history is one rank's bit for bit (whole lines of axis 1 on every rank) and the solution
 # pieces reassemble to one rank's solution exactly. Where every share is worth its
-# exchanges no rank is emptied and the record says so. On 4 ranks split 1x2x2 the slow
+# exchanges no rank is emptied and the record says so. Where every rank but one is emptied,
+# matm's sweeps have no pipeline left and go over whole lines (one fragment), as on one rank. On 4 ranks split 1x2x2 the slow
 # rank's slab goes empty, its partner with it, named as such, and the solution written as
 # one VTKHDF file by every rank (where HDF5 and the field readers are found) is one rank's.
 # A malformed speed list is a configuration error.
@@ -42,6 +43,20 @@ for solver in cg bicgstab matm; do
   "$python" "$read_pvti" compare "$dir/solution.pvti" "$one/solution.vti" --rtol 0 \
     > "$work/out.txt" 2>&1 || fail "$solver, rank 1 emptied: the solution differs from one rank's"
 done
+
+# Ranks 1 and 2 slow: rank 0 holds the grid, and its lines (three warps long, so cuttable
+# in three) are swept whole, not in fragments that wait on empty neighbours.
+grid_problem "$work/long.toml" matm poisson 96 6 6
+"$solvent" run "$work/long.toml" --output "$work/long-n1" --no-progress > "$work/out.txt" 2>&1 ||
+  fail "matm 96x6x6 on one process: exit $?"
+dir="$work/long-alone"
+SOLVENT_TEST_RANK_SPEED="0:1000,1:1e-6,2:1e-6" "$mpiexec" --oversubscribe -n 3 "$solvent" run \
+  "$work/long.toml" --output "$dir" "${balanced[@]}" > "$work/out.txt" 2>&1 ||
+  fail "matm, ranks 1 and 2 slow: exit $?"
+[ "$(value "$dir" ranks_without_block)" = "1 2" ] || fail "matm alone: the record does not name ranks 1 and 2"
+[ "$(value "$dir" fragments)" = 1 ] || fail "matm alone: $(value "$dir" fragments) fragments a sweep, not 1"
+cmp -s "$work/long-n1/residual_history.csv" "$dir/residual_history.csv" ||
+  fail "matm with ranks 1 and 2 emptied: the residual history differs from one rank's"
 
 # CG on 2 ranks, split evenly: the same solve again.
 "$mpiexec" --oversubscribe -n 2 "$solvent" run "$work/cg.toml" --output "$work/cg-n2" \
