@@ -3,6 +3,8 @@
 // dense solve, over whole trajectories.
 #include "imex_run.hpp"
 
+#include <solvent_test/quoted_figures.hpp>
+
 #include <doctest/doctest.h>
 
 using namespace angio1d_test;
@@ -28,6 +30,16 @@ TEST_CASE("reuse_factorization equals refactoring every step to 1e-12") {
     CHECK(d < 1e-12);
     CHECK(fact(refactored.solver_facts, "factorizations") == "40");
     CHECK(fact(reused.solver_facts, "factorizations") == "1");
+    // The model's table of evidence: "identical (difference 0); 1 factorization against 40".
+    const std::string before = "| identical (difference ";
+    const auto difference = solvent::test::quoted_figure(MODEL_DOC, before);
+    CHECK(d == std::stod(difference));
+    const auto counts = before + difference + "); ";
+    const auto reused_count = solvent::test::quoted_figure(MODEL_DOC, counts);
+    CHECK(fact(reused.solver_facts, "factorizations") == reused_count);
+    CHECK(fact(refactored.solver_facts, "factorizations") ==
+          solvent::test::quoted_figure(MODEL_DOC,
+                                       counts + reused_count + " factorization against "));
   }
 }
 
@@ -38,5 +50,7 @@ TEST_CASE("banded equals dense to 1e-12, and is what auto picks") {
   CHECK(fact(banded.integrator_facts, "operator_form") == "banded");
   const double d = relative_difference(banded, dense);
   MESSAGE("banded vs lapack (dense), max relative difference " << d);
-  CHECK(d < 1e-12);
+  // The bounds the model's page states, in its table of evidence and its opening.
+  solvent::test::check_quoted_bound(MODEL_DOC, "| same run, banded vs lapack | below ", d);
+  solvent::test::check_quoted_bound(MODEL_DOC, "the solver paths agree to below ", d);
 }

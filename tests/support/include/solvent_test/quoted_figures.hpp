@@ -68,6 +68,17 @@ inline std::string written_like(double value, const std::string& like) {
   return written;
 }
 
+// The bound `file` writes right after `before` for a round-off figure ("below 1e-14"): the
+// rounding follows the BLAS kernels the CPU picks, so no run repeats the value bit for bit,
+// and the text states a bound that `value` must stay below.
+inline void check_quoted_bound(const std::filesystem::path& file, const std::string& before,
+                               double value) {
+  const auto figure = quoted_figure(file, before);
+  CHECK_MESSAGE(value < std::stod(figure), file.filename().string()
+                                               << " quotes a bound of " << figure << " after '"
+                                               << before << "'; the test measures " << value);
+}
+
 // The figures `file` writes right after `before`, one after the other with `separator`
 // between them (a list such as "1.96, 1.94, 2.02"), each checked against its value in
 // `values` as written_like writes it. Returns the text from `before` to the last figure, for
