@@ -1,16 +1,22 @@
-# The iteration counts that docs/krylov.md's table of iterations against ranks ("Sparse
-# systems over ranks") quotes, checked by the tests over ranks that measure them, so that
-# the table cannot drift from the runs. Sourced; the test defines fail.
+# The iteration counts that docs/krylov.md's tables of iterations against ranks quote
+# ("Sparse systems over ranks", and the cabin's cycles under BiCGSTAB(l)), checked by the
+# tests over ranks that measure them, so that the tables cannot drift from the runs.
+# Sourced; the test defines fail.
 # usage: quoted_iterations "SYSTEM | SOLVER | PRECONDITIONER" RANKS ITERATIONS [PART]
 #   PART: which figure of a cell that holds several ("28 / 27"), from 1.
 krylov_doc=$(dirname "${BASH_SOURCE[0]}")/../../docs/krylov.md
 quoted_iterations() {
-  local row=$1 n=$2 value=$3 part=${4:-1} cell
-  # Cells split at '|': the row's three labels, then 1, 2, 3 and 4 ranks.
-  cell=$(awk -F'|' -v row="| $row |" -v col=$((4 + n)) -v part="$part" '
-    index($0, row) == 1 { split($col, figures, " / "); f = figures[part]; gsub(/ /, "", f); print f; exit }' \
-    "$krylov_doc")
-  [ -n "$cell" ] || fail "docs/krylov.md quotes no iterations for '$row' on $n ranks (the run took $value)"
-  [ "$cell" = "$value" ] \
-    || fail "docs/krylov.md quotes $cell iterations for '$row' on $n ranks; the run took $value"
+  quoted_cell "$1" $((3 + $2)) "${4:-1}" "$3" "iterations for '$1' on $2 ranks"
+}
+# usage: quoted_cell ROW_START COLUMN PART VALUE WHAT
+#   The figure PART (from 1) of cell COLUMN (from 1: the row's first) of the docs/krylov.md
+#   table row that starts with "| ROW_START |" (indented or not) must be VALUE.
+quoted_cell() {
+  local row=$1 col=$2 part=$3 value=$4 what=$5 cell
+  cell=$(awk -F'|' -v row="| $row |" -v col=$((col + 1)) -v part="$part" '
+    { line = $0; sub(/^ +/, "", line) }
+    index(line, row) == 1 { split(line, cells, "|"); split(cells[col], figures, " / ")
+      f = figures[part]; gsub(/ /, "", f); print f; exit }' "$krylov_doc")
+  [ -n "$cell" ] || fail "docs/krylov.md quotes no $what (the run took $value)"
+  [ "$cell" = "$value" ] || fail "docs/krylov.md quotes $cell $what; the run took $value"
 }

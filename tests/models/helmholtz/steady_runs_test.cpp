@@ -82,6 +82,9 @@ TEST_CASE("cabin config at resolution 15, bicgstab-l to 1e-12: the updated resid
   const std::string before = "whose true relative residual was 1.4e4, against ";
   const auto cycles = quoted("docs/krylov.md", before);
   CHECK(cycles == record_value("cabin-15", "iterations"));
+  // ... and in its table's row for l = 8 (the config's own), one rank now.
+  CHECK(quoted("docs/krylov.md", "\n  | 8 | stagnation at 382, returned 1.4e4 / ") ==
+        record_value("cabin-15", "iterations"));
   const auto residual = quoted("docs/krylov.md", before + cycles + " cycles to ");
   CHECK(solvent::test::written_like(std::stod(record_value("cabin-15", "relative_residual")),
                                     residual) == residual);
