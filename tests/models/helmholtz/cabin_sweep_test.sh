@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # config/sweep-helmholtz-cabin.toml as docs/models/helmholtz.md quotes it: every member
 # converges, in the range of BiCGSTAB(8) cycles the page gives, and the sound level at the
-# driver's ear peaks at the frequencies and levels it gives, then falls to its minimum.
+# driver's ear peaks at the frequencies and levels it gives, then falls to its minimum; and
+# the size its own comment gives.
 # usage: cabin_sweep_test.sh SOLVENT CONFIG MODEL_DOC WORK_DIR
 set -uo pipefail
 solvent=$1 config=$2 doc=$3 work=$4
@@ -23,4 +24,11 @@ levels=$(echo "$table" | awk '{ f[NR] = $1; d[NR] = $5 } END {
   printf "peaks near %g Hz and %g Hz at %.0f and %.0f dB and falls to %.0f dB at %g Hz", pf[1], pf[2], pd[1], pd[2], d[low], f[low]
   if (n != 2) printf " (%d peaks)", n }')
 quoted "$doc" "every member converged in $cycles BiCGSTAB(8) cycles with ILU(0); the level at the ear $levels."
+# The config's comment: the members, the unknowns to the thousand, and the points per
+# wavelength at the highest frequency as its member's log gives them (2 pi / (k h_max)).
+members=$(echo "$table" | wc -l)
+top=$(awk -F, 'NR > 1 && (best == "" || $2 + 0 > best) { best = $2 + 0; m = $1 } END { printf "%04d", m }' "$work/sweep.csv")
+nodes=$(sed -n "s/^nodes = '\(.*\)'$/\1/p" "$work/members/$top/record.toml")
+points=$(sed -n 's/.*, \([0-9.]*\) points per wavelength$/\1/p' "$work/members/$top/log.txt")
+quoted "$config" "$members members at 15 cells per metre (about $(( (nodes + 500) / 1000 )) 000 unknowns, $(printf %.0f "$points") points per wavelength"
 echo "the cabin sweep as the model's page quotes it: $cycles cycles, $levels"
