@@ -18,6 +18,7 @@ last() {  # the last row's value of a column of observables.csv
 [ "$(last step)" = 6000 ] || fail "the run ended at step $(last step)"
 quoted "$doc" "$(last sprouts) sprouts, $(last branches) branchings, $(last anastomoses) anastomoses, vessel length $(printf %.1f "$(last vessel_length)"), furthest tip at x = $(printf %.3f "$(last furthest_x)")"
 quoted "$doc" "$(awk -v s="$(last bad_probability_share)" 'BEGIN { printf "%.1f", 100 * s }') % of the coefficients at 201³ after 6000 steps"
+quoted "$doc" "$(printf %.3f "$(last bad_probability_share)") (\`config/angiogenesis-3d-cuda.toml\`, run on the CPU)"
 start=$(sed -n 's/.*(limit \([0-9.e+-]*\)), from step 0$/\1/p' "$work.log")
 quoted "$doc" "the limit is $(printf %.2g "$start") (201³)"
 end=$(sed -n 's/.*at step 6000 dt = [0-9.e+-]* exceeds the step limit \([0-9.e+-]*\) .*/\1/p' "$work.log")
