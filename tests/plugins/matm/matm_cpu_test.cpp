@@ -253,6 +253,16 @@ TEST_CASE("the record states the operations per node of an iteration, by phase")
     CHECK(figure == std::to_string(operations(run->facts)));
     quote += figure + (run == &r ? " operations self-adjoint, " : " against ");
   }
+  // The package's README gives them variational first.
+  std::string readme = "(`operations_per_node()` in `src/iteration.cpp`): ";
+  const char* after[] = {" variational against ", " given\n  (self-adjoint), ", " against ", ""};
+  int i = 0;
+  for (const auto* run : {&r, &given_poisson, &variational_convection, &g}) {
+    const auto figure = solvent::test::quoted_figure(MATM_README, readme);
+    CHECK_MESSAGE(figure == std::to_string(operations(run->facts)),
+                  "README.md quotes " << figure << " after '" << readme << "'");
+    readme += figure + after[i++];
+  }
 }
 
 TEST_CASE("given parameters: contradictions are configuration errors") {
