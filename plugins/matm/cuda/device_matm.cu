@@ -117,31 +117,26 @@ void DeviceMatm::release() {
 
 void DeviceMatm::upload(std::span<const double> f, std::span<const double> x) {
   // Inactive nodes hold u = 0. Over ranks the block's values go to the own nodes of the
-  // view; the ghost layer is filled before each product that reads it.
-  std::vector<double> x0, f_view;
-  const double* f_in = f.data();
-  const double* x_in = x.data();
+  // view, through z0 (free between solves, and at least the block's size) and a kernel; the
+  // ghost layer is filled before each product that reads it.
   f_norm2_ = 0.0;
+  current_ = 0;
   if (!links_) {
     // x goes up as it is and its inactive nodes are cleared on the device below: a host copy
     // of a 512^3 guess would cost more than its upload.
     for (std::size_t m = 0; m < n_; ++m)
       if (active_[m]) f_norm2_ += f[m] * f[m];
+    solvent::cuda::copy_to_device(f_, f.data(), n_ * sizeof(double), nullptr, "matm-cuda");
+    solvent::cuda::copy_to_device(x_[0], x.data(), n_ * sizeof(double), nullptr, "matm-cuda");
   } else {
-    x0.assign(n_, 0.0);
-    f_view.assign(n_, 0.0);
     for_own(view_, own_, [&](std::size_t b, std::size_t m) {
-      f_view[m] = f[b];
-      if (!active_[m]) return;
-      x0[m] = x[b];
-      f_norm2_ += f[b] * f[b];
+      if (active_[m]) f_norm2_ += f[b] * f[b];
     });
-    f_in = f_view.data();
-    x_in = x0.data();
+    solvent::cuda::copy_to_device(z0_, f.data(), f.size() * sizeof(double), nullptr, "matm-cuda");
+    block_to_view(view_, own_, z0_, f_, false);
+    solvent::cuda::copy_to_device(z0_, x.data(), x.size() * sizeof(double), nullptr, "matm-cuda");
+    block_to_view(view_, own_, z0_, x_[0], true);
   }
-  current_ = 0;
-  solvent::cuda::copy_to_device(f_, f_in, n_ * sizeof(double), nullptr, "matm-cuda");
-  solvent::cuda::copy_to_device(x_[0], x_in, n_ * sizeof(double), nullptr, "matm-cuda");
   check(cudaMemset(w_, 0, n_ * sizeof(double)), "cudaMemset (w)");
   if (!links_) update(view_, own_, x_[0], w_, 0.0);  // x - 0 w, and 0 on inactive nodes
   // A launch leaves every slot it used armed; armed again all the same, so that no value
@@ -164,9 +159,8 @@ void DeviceMatm::download(std::span<double> x) const {
     solvent::cuda::copy_to_host(x.data(), x_[current_], n_ * sizeof(double), nullptr, "matm-cuda");
     return;
   }
-  std::vector<double> v(n_);
-  solvent::cuda::copy_to_host(v.data(), x_[current_], n_ * sizeof(double), nullptr, "matm-cuda");
-  for_own(view_, own_, [&](std::size_t b, std::size_t m) { x[b] = v[m]; });
+  view_to_block(view_, own_, x_[current_], z0_);
+  solvent::cuda::copy_to_host(x.data(), z0_, x.size() * sizeof(double), nullptr, "matm-cuda");
 }
 
 double DeviceMatm::rhs_norm2() { return add_over_ranks(&f_norm2_, 1)[0]; }

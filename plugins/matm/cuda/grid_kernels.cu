@@ -155,6 +155,19 @@ __global__ void axis1_face_kernel(SplitView s, Box own, index_t i, const double*
 
 constexpr int face_blocks = 264;
 
+__global__ void own_nodes_kernel(SplitView s, Box own, const double* __restrict__ from,
+                                 double* __restrict__ to, bool to_view, bool inactive_zero) {
+  const index_t w1 = own.hi[0] - own.lo[0], w2 = own.hi[1] - own.lo[1];
+  march(s, own, [&](index_t i, index_t j, index_t k, double c0) {
+    const index_t m = s.index(i, j, k);
+    const index_t b = (i - own.lo[0]) + w1 * ((j - own.lo[1]) + w2 * (k - own.lo[2]));
+    if (to_view)
+      to[m] = inactive_zero && c0 == 0.0 ? 0.0 : from[b];
+    else
+      to[b] = from[m];
+  });
+}
+
 }  // namespace
 
 void pack_axis1_face(const SplitView& s, const Box& own, bool upper, const double* field,
@@ -169,6 +182,18 @@ void unpack_axis1_face(const SplitView& s, const Box& own, bool upper, const dou
   axis1_face_kernel<<<face_blocks, threads_per_block>>>(s, own, upper ? own.hi[0] : own.lo[0] - 1,
                                                         packed, field, false);
   check_launch("face unpacking kernel");
+}
+
+void block_to_view(const SplitView& s, const Box& own, const double* block, double* field,
+                   bool inactive_zero) {
+  own_nodes_kernel<<<grid_blocks(own), threads_per_block>>>(s, own, block, field, true,
+                                                            inactive_zero);
+  check_launch("block-to-view kernel");
+}
+
+void view_to_block(const SplitView& s, const Box& own, const double* field, double* block) {
+  own_nodes_kernel<<<grid_blocks(own), threads_per_block>>>(s, own, field, block, false, false);
+  check_launch("view-to-block kernel");
 }
 
 int grid_blocks(const Box& own) { return int(Marching(own).blocks()); }

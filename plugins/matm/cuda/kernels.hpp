@@ -107,6 +107,15 @@ void pack_axis1_face(const SplitView& s, const Box& own, bool upper, const doubl
 void unpack_axis1_face(const SplitView& s, const Box& own, bool upper, const double* packed,
                        double* field);
 
+// The own nodes of a field with a ghost layer against the block's values in the caller's
+// order (axis 1 fastest, no ghosts): `block` into the own nodes (0 on the inactive ones
+// where inactive_zero), or the own nodes out into `block`. On the device, so that a solve
+// over ranks moves its right-hand side, guess and solution by the staged copies alone
+// instead of through a copy of the view on the host.
+void block_to_view(const SplitView& s, const Box& own, const double* block, double* field,
+                   bool inactive_zero);
+void view_to_block(const SplitView& s, const Box& own, const double* field, double* block);
+
 // sums[q] = sum over b < count of partials[b * width + q], in a fixed order.
 void reduce_partials(const double* partials, int count, int width, double* sums);
 
