@@ -132,6 +132,9 @@ SH
         --set "run.balance=\"$balance\"" > $dir.log 2>&1 || tail -5 $dir.log
       row $dir 3 $balance
       grep -h "no block" $dir.log | sed "s/^/$n³ $balance: /" >> "$OUT/hetero-warnings.txt"
+      # Where every CPU rank is given no block, the GPU's sweeps and sums are one GPU's.
+      cmp -s $work/hetero-$n-gpu/residual_history.csv $dir/residual_history.csv &&
+        echo "$n³ $balance: the GPU alone's residual history, bit for bit" >> "$OUT/hetero-warnings.txt"
     done
   done
   echo "cores $cores, CPU ranks $threads threads each" >> "$OUT/hetero.md"

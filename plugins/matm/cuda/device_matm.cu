@@ -39,6 +39,7 @@ DeviceMatm::DeviceMatm(const SplitStencil& a, const SweepShape& shape, int fragm
   if (a.block()) {
     const GridBlock& block = *a.block();
     links_.emplace(block, pipelined);
+    exchanges_ = std::ranges::any_of(links_->halo().neighbours(), [](int r) { return r >= 0; });
     fragments_ = links_->fragments(fragments);
     if (pipelined && peer_to_peer) {
       // One launch a sweep: the wavefront crosses the ranks inside it.
@@ -368,7 +369,7 @@ void DeviceMatm::send_strips(const double* field, const SweepRange& r, bool forw
 }
 
 double DeviceMatm::update_and_residual(double tau) {
-  if (links_) {
+  if (exchanges_) {
     // As the CPU backend does: x - tau w on the own nodes, then x's ghost layer, then the
     // residual, so that a neighbour on the CPU sends and expects the updated x.
     if (tau != 0.0) cuda::update(view_, own_, x_[current_], w_, tau);
@@ -377,7 +378,7 @@ double DeviceMatm::update_and_residual(double tau) {
                               sums_ + rr);
     return fetch_sums(rr, 1)[0];
   }
-  // One rank: the step fused into the residual's kernel.
+  // One rank, or a block with no neighbour: the step fused into the residual's kernel.
   cuda::update_and_residual(view_, own_, x_[current_], w_, tau, x_[1 - current_], f_, r_, partials_,
                             sums_ + rr);
   current_ = 1 - current_;
@@ -385,7 +386,7 @@ double DeviceMatm::update_and_residual(double tau) {
 }
 
 double DeviceMatm::omega_from_residual() {
-  if (links_) exchange(r_);
+  if (exchanges_) exchange(r_);
   apply_split(view_, own_, r_, r_, z0_, nullptr, partials_, sums_ + d_w_w);
   // (D r, r), (D^-1 R2 r, R2 r): the CPU's two totals.
   const auto s = fetch_sums(d_w_w, 2);
@@ -401,7 +402,7 @@ void DeviceMatm::precondition(double omega) {
 Dots DeviceMatm::correction(double omega) {
   lower_sweep(r_, omega, nullptr);
   upper_sweep(omega);
-  if (links_) exchange(w_);
+  if (exchanges_) exchange(w_);
   if (product_in_sweep(view_, shape_)) {
     // A0 w formed inside the sweep, which also sums (D w, w) .. (r, w) into the slots
     // before binv_a0.

@@ -111,6 +111,9 @@ class DeviceMatm final : public MatmBackend {
   mutable double device_seconds_ = 0.0;
   // Over ranks only.
   std::optional<RankLinks> links_;
+  // Whether the block has a neighbour: one without (its neighbours' blocks emptied by a
+  // balance by speed) exchanges nothing and steps x inside the residual, as one rank does.
+  bool exchanges_ = false;
   int fragments_ = 1;
   // Page-locked staging, laid out as the halo's send and receive buffers; a fragment's strip
   // of face f uses the start of face f's part.
