@@ -122,11 +122,13 @@ void GridEquationsModel::assemble() {
   rhs_ = HostArray<double>(a.size());
   exact_ = HostArray<double>(a.size());
   const seven_point_grid::Transport t{mu_, velocity_, speed_, 0.0};
+  const seven_point_grid::TrigTable trig({grid_.n(0), grid_.n(1), grid_.n(2)}, grid_.h());
   active_nodes_ = seven_point_grid::assemble(
       grid_, t, a, std::span<double>(rhs_.data(), rhs_.size()),
-      [&](std::size_t m, const seven_point_grid::Point& p) {
-        exact_[m] = seven_point_grid::exact_u(p);
-        return seven_point_grid::source(velocity_, speed_, mu_, p);
+      [&](std::size_t m, const seven_point_grid::Point& p, const std::array<std::size_t, 3>& node) {
+        const auto at = trig.at(node);
+        exact_[m] = seven_point_grid::exact_u(p, at);
+        return seven_point_grid::source(velocity_, speed_, mu_, p, at);
       },
       [](const seven_point_grid::Point& q) { return seven_point_grid::exact_u(q); });
   op_ = op;

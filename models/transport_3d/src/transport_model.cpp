@@ -74,20 +74,26 @@ TransportModel::TransportModel(const PluginContext& ctx)
   exact_ = HostArray<double>(a.size());
   s_ = HostArray<double>(a.size());
   const auto& t = transport_;
-  if (manufactured_)
+  if (manufactured_) {
     // S = (A U)(p) + the Dirichlet values U(q) times their couplings: A U as the PDE's
     // operator at the node, -mu lap U + v . grad U + k U, exactly.
+    const sp::TrigTable trig({grid_.n(0), grid_.n(1), grid_.n(2)}, grid_.h());
     active_nodes_ = sp::assemble(
         grid_, t, a, s_,
-        [&](std::size_t m, const sp::Point& p) {
-          exact_[m] = sp::exact_u(p);
-          return sp::source(t.velocity, t.speed, t.mu, p) + t.reaction * exact_[m];
+        [&](std::size_t m, const sp::Point& p, const std::array<std::size_t, 3>& node) {
+          const auto at = trig.at(node);
+          exact_[m] = sp::exact_u(p, at);
+          return sp::source(t.velocity, t.speed, t.mu, p, at) + t.reaction * exact_[m];
         },
         [](const sp::Point& q) { return sp::exact_u(q); });
-  else
+  } else {
     active_nodes_ = sp::assemble(
-        grid_, t, a, s_, [](std::size_t, const sp::Point& p) { return release(p); },
+        grid_, t, a, s_,
+        [](std::size_t, const sp::Point& p, const std::array<std::size_t, 3>&) {
+          return release(p);
+        },
         [](const sp::Point&) { return 0.0; });
+  }
   if (ctx.log) {
     ctx.log->info("transport-3d: {} x {} x {} grid, {} active nodes, {}, velocity {}",
                   grid_.n(0), grid_.n(1), grid_.n(2), active_nodes_,

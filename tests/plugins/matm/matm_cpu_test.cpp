@@ -6,6 +6,7 @@
 #include <solvent_test/quoted_figures.hpp>
 
 #include <cmath>
+#include <limits>
 
 using solvent::Stencil7;
 using solvent::test::fact;
@@ -138,6 +139,16 @@ TEST_CASE("operators MATM cannot take: one clear message each") {
     CHECK(setup_error(a) ==
           "matm: c0 = -1 at node (1, 1, 1); MATM needs c0 > 0 on every active node (c0 = 0 marks "
           "an inactive node)");
+  }
+  SUBCASE("non-finite couplings: the first axis's, at the first node, named") {
+    Stencil7<double> a(3, 4, 4);
+    const auto p = a.index(1, 1, 1);
+    for (const auto m : {p, a.index(1, 2, 1), a.index(1, 1, 2)}) a.c[0][m] = 1.0;
+    a.c[6][p] = std::numeric_limits<double>::infinity();  // p -> (1, 1, 2), axis 3
+    a.c[4][p] = std::numeric_limits<double>::quiet_NaN();  // p -> (1, 2, 1), axis 2
+    CHECK(setup_error(a) == "matm: non-finite coupling c4 = nan at node (1, 1, 1)");
+    a.c[4][p] = 0.0;
+    CHECK(setup_error(a) == "matm: non-finite coupling c6 = inf at node (1, 1, 1)");
   }
   SUBCASE("a symmetric part that is not diagonally dominant") {
     Stencil7<double> a(4, 3, 3);

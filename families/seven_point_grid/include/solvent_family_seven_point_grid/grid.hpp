@@ -202,8 +202,8 @@ struct Transport {
 };
 
 // Assembles this rank's block of the seven-point form of -mu lap u + v . grad u + k u into
-// `a` (of the grid's extent) and its right-hand side into `f`: f(m) = base(m, p) at every
-// active node m at point p, plus c u(q) for every coupling c to an inactive neighbour q (a
+// `a` (of the grid's extent) and its right-hand side into `f`: f(m) = base(m, p, node) at
+// every active node m at point p (global indices `node`), plus c u(q) for every coupling c to an inactive neighbour q (a
 // Dirichlet node, whose value dirichlet(q) moves to the right-hand side). Returns the active
 // nodes of every rank.
 //
@@ -233,7 +233,7 @@ std::size_t assemble(const Grid& g, const Transport& t, Stencil7<double>& a,
         const std::size_t m = a.index(ii, jj, static_cast<std::size_t>(kk));
         const Point p{i * h[0], j * h[1], k * h[2]};
         ++active_nodes;
-        double fm = base(m, p);
+        double fm = base(m, p, std::array<std::size_t, 3>{i, j, k});
         double c0 = 0.0;
         for (int d = 0; d < 3; ++d) {
           const double diff = t.mu / (h[d] * h[d]);
