@@ -13,7 +13,9 @@
 #    bicgstab-cuda, bicgstab-l-cuda and tfqmr-cuda with jacobi-cuda on 1 and 2 ranks against
 #    their CPU twins on one rank, bicgstab-cuda with ilu0-cuda (block Jacobi) on 2 against
 #    bicgstab with ilu0 on 2 (solutions within 1e-9, iterations within 10 %);
-#  - compute-sanitizer memcheck on the kit's CSR case, 1 rank and 2 ranks.
+#  - compute-sanitizer memcheck on the kit's CSR case, 1 rank and 2 ranks;
+#  - the figures docs/krylov.md quotes from these runs (iterations, agreement), each
+#    against what this call measured, so that the text cannot drift from the GPU path.
 # One PASS or FAIL line per check in $OUT/summary.txt and at the end "sparse.sh: PASS" (every
 # check passed) or "sparse.sh: FAIL (n checks)"; the logs under $OUT.
 SECONDS=0
@@ -96,9 +98,11 @@ check_run() {  # check_run NAME RANKS SOLVER PRECONDITIONER REFERENCE
   # Iterations within 10 % (and 2) of the reference's: the split reorders the sums.
   d=$(difference "$1" "$5") && awk -v d="$d" -v a="${a:-0}" -v b="${b:-0}" \
     'BEGIN { m = b / 10 > 2 ? b / 10 : 2; exit !(d <= 1e-9 && a > 0 && (a - b) ^ 2 <= m ^ 2) }' && ok=0
+  differences[$1]=$d
   [ $rc -eq 0 ] && [ $ok -eq 0 ]
   verdict $? "$3 + $4, complex matrix-file on $2 ranks: exit $rc, ${a:-?} iterations (${b:-?} for $5), solutions differ by ${d:-?} (run-$1.log)"
 }
+declare -A differences
 # The CPU twin on one rank is each -cuda solver's reference. CG is left out: this matrix is
 # complex symmetric, not Hermitian (the kit runs cg-cuda over ranks on the real matrix).
 for s in bicgstab bicgstab-l tfqmr; do
@@ -111,6 +115,24 @@ run ilu0-2 2 bicgstab ilu0
 verdict $? "reference: bicgstab + ilu0 (block Jacobi) on 2 ranks, $(iterations ilu0-2) iterations (run-ilu0-2.log)"
 check_run ilu0-cuda-2 2 bicgstab-cuda ilu0-cuda ilu0-2
 echo "== runs ($SECONDS s)"
+
+# What docs/krylov.md says of these runs, written from this call's values.
+source tests/support/quoted_text.sh
+quote() {  # quote PHRASE: PASS where the document says it
+  (fail() { echo "$*"; exit 1; }; quoted docs/krylov.md "$1") > "$OUT/quote.log" 2>&1
+  verdict $? "docs/krylov.md says: $1"
+}
+# Agreement is round-off: the document states a bound, which every run must keep to.
+within() {  # within BOUND DIFFERENCES...: every difference below the bound
+  awk -v b="$1" 'BEGIN { ok = 1 } { if ($1 == "" || $1 + 0 >= b + 0) ok = 0 } END { exit !ok }' <<< "$(printf '%s\n' "${@:2}")"
+}
+jacobi=(); for s in bicgstab bicgstab-l tfqmr; do for n in 1 2; do jacobi+=("${differences[$s-cuda-$n]}"); done; done
+quote "on 1 and on 2 ranks ($(iterations bicgstab-1), $(iterations bicgstab-l-1), $(iterations tfqmr-1)) and agree with its solution to within 1e-11 relative"
+within 1e-11 "${jacobi[@]}"
+verdict $? "the -cuda solvers with jacobi-cuda within 1e-11 of their CPU twins: ${jacobi[*]}"
+quote "takes $(iterations ilu0-cuda-2) iterations against \`ilu0\`'s $(iterations ilu0-2) and agrees to within 1e-10"
+within 1e-10 "${differences[ilu0-cuda-2]}"
+verdict $? "bicgstab-cuda + ilu0-cuda within 1e-10 of bicgstab + ilu0: ${differences[ilu0-cuda-2]}"
 
 # compute-sanitizer on the kit's CSR case (1 rank: the one-GPU CSR product; 2 ranks: the
 # gather, the host-staged exchange and the product with ghosts).
