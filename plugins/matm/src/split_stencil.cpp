@@ -124,15 +124,29 @@ void SplitStencil::split(const Stencil7<double>& a, const std::string& who,
     }
   };
   constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
+  c0_ = HostArray<double>(n);
+  std::size_t bad = none;
+#pragma omp parallel for schedule(static) reduction(min : bad)
+  for (std::ptrdiff_t kk = 0; kk < layers; ++kk)
+    nodes_of_layer(kk, [&](std::size_t m, const std::array<std::size_t, 3>&) {
+      const double c = a.c[0][m];
+      c0_[m] = c;
+      if (!std::isfinite(c) || c < 0.0) bad = std::min(bad, m);
+    });
+  if (bad != none) {
+    std::ostringstream s;
+    s << who << ": c0 = " << a.c[0][bad] << " at node " << node_name(bad)
+      << "; MATM needs c0 > 0 on every active node (c0 = 0 marks an inactive node)";
+    throw SolverError(s.str());
+  }
 
   // The coupling of m (coordinate c along d) to its neighbour along d, 0 where that
   // neighbour is outside the grid or either node is inactive (u = 0 there); NaN where the
-  // coefficient is not finite, which the caller reports. It reads the diagonal from the
-  // operator (c0_ holds the same values), so that one pass can fill c0_ and the couplings.
+  // coefficient is not finite, which the caller reports.
   auto coupling = [&](std::size_t m, std::size_t c, int d, bool upper) -> double {
-    if (a.c[0][m] == 0.0 || (upper ? c + 1 >= extent[d] : c == 0)) return 0.0;
+    if (c0_[m] == 0.0 || (upper ? c + 1 >= extent[d] : c == 0)) return 0.0;
     const std::size_t nb = upper ? m + stride[d] : m - stride[d];
-    if (a.c[0][nb] == 0.0) return 0.0;
+    if (c0_[nb] == 0.0) return 0.0;
     return a.c[2 * d + (upper ? 2 : 1)][m];
   };
   auto non_finite = [&](std::size_t m, int d, bool upper) {
@@ -142,50 +156,31 @@ void SplitStencil::split(const Stencil7<double>& a, const std::string& who,
     return SolverError(s.str());
   };
 
-  // The diagonal and A0's three couplings in one pass over the operator (one pass per
-  // array took most of the split's time at 384^3); the checks report what separate passes
-  // would: a bad diagonal first, then the first bad coupling of axis 1, 2, 3 in turn.
-  c0_ = HostArray<double>(n);
-  for (int d = 0; d < 3; ++d) lower_[d] = HostArray<double>(n);
-  std::size_t bad_c0 = none, bad_0 = none, bad_1 = none, bad_2 = none;
-  bool free_0 = true, free_1 = true, free_2 = true;
-#pragma omp parallel for schedule(static) reduction(min : bad_c0, bad_0, bad_1, bad_2) \
-    reduction(&& : free_0, free_1, free_2)
-  for (std::ptrdiff_t kk = 0; kk < layers; ++kk)
-    nodes_of_layer(kk, [&](std::size_t m, const std::array<std::size_t, 3>& at) {
-      const double c = a.c[0][m];
-      c0_[m] = c;
-      if (!std::isfinite(c) || c < 0.0) bad_c0 = std::min(bad_c0, m);
-      std::size_t* bad_d[3] = {&bad_0, &bad_1, &bad_2};
-      bool* free_d[3] = {&free_0, &free_1, &free_2};
-      for (int d = 0; d < 3; ++d) {
-        const std::size_t cd = at[static_cast<std::size_t>(d)];
-        if (cd == 0) continue;
-        const double down = coupling(m, cd, d, false);                // A(m, m - s) = -down
-        const double up = coupling(m - stride[d], cd - 1, d, true);  // A(m - s, m) = -up
-        if (!std::isfinite(down) || !std::isfinite(up)) *bad_d[d] = std::min(*bad_d[d], m);
-        lower_[d][m] = 0.5 * (down + up);
-        *free_d[d] = *free_d[d] && down == up;
-      }
-    });
-  if (bad_c0 != none) {
-    std::ostringstream s;
-    s << who << ": c0 = " << a.c[0][bad_c0] << " at node " << node_name(bad_c0)
-      << "; MATM needs c0 > 0 on every active node (c0 = 0 marks an inactive node)";
-    throw SolverError(s.str());
-  }
-  const std::size_t bad_of[3] = {bad_0, bad_1, bad_2};
-  for (int d = 0; d < 3; ++d) {
-    const std::size_t b = bad_of[d];
-    if (b == none) continue;
-    const std::size_t c = (b / stride[d]) % extent[d];
-    const bool down_finite = std::isfinite(coupling(b, c, d, false));
-    throw non_finite(down_finite ? b - stride[d] : b, d, down_finite);
-  }
-
   // A1 is stored only where it is not 0 on some rank: the arrays of a self-adjoint operator
   // would be three grids of zeros, allocated and written for nothing.
-  bool skew_free = free_0 && free_1 && free_2;
+  bool skew_free = true;
+  for (int d = 0; d < 3; ++d) {
+    lower_[d] = HostArray<double>(n);
+    bool free_d = true;
+    bad = none;
+#pragma omp parallel for schedule(static) reduction(min : bad) reduction(&& : free_d)
+    for (std::ptrdiff_t kk = 0; kk < layers; ++kk)
+      nodes_of_layer(kk, [&](std::size_t m, const std::array<std::size_t, 3>& at) {
+        const std::size_t c = at[static_cast<std::size_t>(d)];
+        if (c == 0) return;
+        const double down = coupling(m, c, d, false);                 // A(m, m - s) = -down
+        const double up = coupling(m - stride[d], c - 1, d, true);   // A(m - s, m) = -up
+        if (!std::isfinite(down) || !std::isfinite(up)) bad = std::min(bad, m);
+        lower_[d][m] = 0.5 * (down + up);
+        free_d = free_d && down == up;
+      });
+    if (bad != none) {
+      const std::size_t c = (bad / stride[d]) % extent[d];
+      const bool down_finite = std::isfinite(coupling(bad, c, d, false));
+      throw non_finite(down_finite ? bad - stride[d] : bad, d, down_finite);
+    }
+    skew_free = skew_free && free_d;
+  }
   // Over ranks every rank must agree, or one would sweep with A1 and another without.
   if (block_) {
     double skew = skew_free ? 0.0 : 1.0;
@@ -220,7 +215,7 @@ void SplitStencil::split(const Stencil7<double>& a, const std::string& who,
   auto coordinates = [&](std::size_t m) {
     return std::array<std::size_t, 3>{m % n1_, (m / n1_) % n2_, m / (n1_ * n2_)};
   };
-  std::size_t bad = none;
+  bad = none;
 #pragma omp parallel for schedule(static) reduction(min : bad)
   for (std::ptrdiff_t kk = 0; kk < layers; ++kk)
     nodes_of_layer(kk, [&](std::size_t m, const std::array<std::size_t, 3>& at) {
