@@ -8,6 +8,10 @@
 #include <type_traits>
 #include <vector>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 namespace solvent::krylov::host {
 namespace {
 
@@ -19,15 +23,20 @@ Index length(std::size_t n) { return static_cast<Index>(n); }
 // OpenMP region costs about 2 us even for a team of one thread or a false `if` clause
 // (libgomp ends every region with a futex wake, a system call), more than a kernel on a
 // small vector: a Krylov iteration on 81 unknowns took 5-7 times PETSc's
-// (docs/benchmarks.md, "Peers"). Small vectors therefore stay on the calling thread; the
+// (docs/benchmarks.md, "Peers"). Small vectors, and every vector where OpenMP offers one
+// thread (a rank per core, OMP_NUM_THREADS=1), therefore stay on the calling thread; the
 // results are the same bits either way.
 template <class F>
 void for_each_index(Index count, bool parallel, F&& f) {
-  if (!parallel) {
+#ifdef _OPENMP
+  if (parallel && omp_get_max_threads() > 1) {
+#pragma omp parallel for schedule(static)
     for (Index i = 0; i < count; ++i) f(i);
     return;
   }
-#pragma omp parallel for schedule(static)
+#else
+  (void)parallel;
+#endif
   for (Index i = 0; i < count; ++i) f(i);
 }
 
