@@ -17,6 +17,9 @@
 #include <cmath>
 #include <map>
 #include <numbers>
+#include <string>
+#include <tuple>
+#include <vector>
 
 using namespace solvent;
 using namespace solvent::helmholtz;
@@ -181,6 +184,43 @@ void check_quoted_row(const std::string& label, const std::vector<double>& error
   ::solvent::test::check_quoted_list(SOLVENT_HELMHOLTZ_DOC, row + " | ", orders);
 }
 }  // namespace
+
+namespace {
+// A count as the model's page writes it, thousands apart by a space: 1350960 -> "1 350 960".
+std::string spaced(const std::string& digits) {
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ' ';
+    out += digits[i];
+  }
+  return out;
+}
+}  // namespace
+
+// The page's table of sizes, for the rows the model meshes and assembles in a second or two
+// (up to 1.6 million tetrahedra); the larger rows are measured by scripts/gpu/helmholtz.sh.
+TEST_CASE("the model's page quotes the sizes of the built-in meshes that the model makes") {
+  for (const auto& [mesh, resolution, label] :
+       std::vector<std::tuple<std::string, std::int64_t, std::string>>{
+           {"cabin", 10, "cabin 10"},
+           {"cabin", 20, "cabin 20"},
+           {"cabin", 40, "cabin 40"},
+           {"cylinder", 20, "cylinder 20"},
+           {"cylinder", 40, "cylinder 40"},
+           {"box", 64, "box 64 (1 m cube)"}}) {
+    auto model = testkit::make_model(
+        "helmholtz", {{"mesh", "builtin:" + mesh}, {"resolution", resolution}});
+    REQUIRE(model->linear() != nullptr);
+    model->linear()->matrix();  // assembled on first use; its non-zeros are a fact from then
+    std::map<std::string, std::string> facts;
+    for (const auto& [key, value] : model->facts()) facts[key] = value;
+    const auto row = spaced(facts["nodes"]) + " | " + spaced(facts["nonzeros"]) + " | " +
+                     spaced(facts["tetrahedra"]) + " |";
+    CHECK_MESSAGE(
+        ::solvent::test::quoted_text(SOLVENT_HELMHOLTZ_DOC, "\n| " + label + " | ", "\n") == row,
+        "helmholtz.md's row '" << label << "'; the model makes " << row);
+  }
+}
 
 TEST_CASE("plane wave in a duct (built-in box, model plugin): L2 error of order 2") {
   std::vector<double> errors;
