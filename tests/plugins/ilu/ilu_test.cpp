@@ -9,13 +9,17 @@
 #include <solvent/testkit.hpp>
 
 #include <solvent_test/preconditioner_checks.hpp>
+#include <solvent_test/quoted_figures.hpp>
+#include <solvent_test/solver_checks.hpp>
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tk = solvent::testkit;
@@ -176,4 +180,34 @@ TEST_CASE("ilu0 declares CSR only, one parameter (the overlap over ranks), and i
   CHECK_THROWS_WITH_AS(pc->setup(op(wide)), "ilu0: the matrix is 2 x 3, not square",
                        solvent::SolverError);
   solvent::test::check_apply_refusals("ilu0", op(two_by_two(2, 1, 1, 2)));
+}
+
+// The package's README quotes these solves: what ILU(0) gains over no preconditioner on a
+// real and a complex operator, and that jacobi, a mere scaling where the diagonal is
+// constant, gains nothing.
+TEST_CASE("bicgstab with ilu0, jacobi and none: the iterations the README quotes") {
+  const std::string readme = SOLVENT_ILU_README;
+  const auto cd = solvent::test::convection_diffusion(24, 20.0);
+  const auto h = solvent::test::helmholtz_box(20, 20, 20, 5.0);
+  std::map<std::string, std::pair<double, double>> iterations;
+  for (const char* pc : {"none", "jacobi", "ilu0"}) {
+    std::vector<double> x(cd.rows);
+    std::vector<complex> z(h.rows);
+    const auto real = solvent::test::solve_with<double>(
+        "bicgstab", {{"tolerance", 1e-10}}, op(cd), random_vector<double>(cd.rows, 1), x, pc);
+    const auto cplx = solvent::test::solve_with<complex>(
+        "bicgstab", {{"tolerance", 1e-10}}, op(h), random_vector<complex>(h.rows, 1), z, pc);
+    CHECK(real.converged);
+    CHECK(cplx.converged);
+    iterations[pc] = {double(real.iterations), double(cplx.iterations)};
+  }
+  solvent::test::check_quoted_list(readme, "`convection_diffusion(24, 20.0)` took ",
+                                   {iterations["none"].first});
+  solvent::test::check_quoted_list(readme, "iterations without a preconditioner and ",
+                                   {iterations["ilu0"].first});
+  solvent::test::check_quoted_list(readme, "(complex) ",
+                                   {iterations["none"].second, iterations["ilu0"].second}, " and ");
+  solvent::test::check_quoted_list(readme, "round-off alone: ",
+                                   {iterations["jacobi"].first, iterations["jacobi"].second},
+                                   " and ");
 }
