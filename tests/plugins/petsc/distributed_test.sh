@@ -7,12 +7,14 @@
 # petsc-pc over the same ranks, as the preconditioner of Solvent's bicgstab (Poisson): with
 # pc_type jacobi the same iterations as Solvent's jacobi, and the same error, on every split;
 # with hypre's BoomerAMG (whose coarsening depends on the split) converged in at most two
-# iterations more than on one rank, far fewer than with jacobi, and the same error.
-# usage: distributed_test.sh SOLVENT MPIEXEC WORK_DIR
+# iterations more than on one rank, far fewer than with jacobi, and the same error. The
+# package's README quotes Solvent's jacobi's iterations and hypre's, the same on every split.
+# usage: distributed_test.sh SOLVENT MPIEXEC WORK_DIR README
 set -u
-solvent=$1 mpiexec=$2 work=$3
+solvent=$1 mpiexec=$2 work=$3 readme=$4
 rm -rf "$work" && mkdir -p "$work"
 source "$(dirname "$0")/../../support/grid_runs.sh"
+source "$(dirname "$0")/../../support/quoted_text.sh"
 
 for case in "cg poisson" "bcgs convection-diffusion"; do
   set -- $case
@@ -51,6 +53,7 @@ done
 echo "petsc over 2 and 4 ranks repeats one rank to rounding"
 
 grid_problem "$work/pc.toml" bicgstab poisson 13 11 9 $'[preconditioner]\ntype = "jacobi"'
+hypre=()
 for run in "1 auto" "2 auto" "4 auto" "2 2x1x1"; do
   set -- $run
   for pc in solvent-jacobi jacobi hypre; do
@@ -81,5 +84,9 @@ print("; ".join(problems) if problems else
       f"jacobi {ij} iterations, petsc-pc jacobi {ipj}, hypre {ih}; error_l2 {lh:.12e} ({lj:.12e})")
 sys.exit(1 if problems else 0)
 PY
+  hypre+=("$(value "$work/pc-hypre-n$1-$2" iterations)")
 done
+splits=$(printf '%s\n' "${hypre[@]}" | sort -u)
+[ "$(echo "$splits" | wc -l)" = 1 ] || fail "hypre's iterations differ by split: ${hypre[*]}"
+quoted "$readme" "takes the iterations of Solvent's \`jacobi\` ($(value "$work/pc-solvent-jacobi-n1-auto" iterations)) and \`\"hypre\"\` $splits on every split"
 echo "petsc-pc over 2 and 4 ranks: jacobi as Solvent's, hypre converged as on one rank"

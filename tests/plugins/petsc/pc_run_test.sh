@@ -8,12 +8,15 @@
 # - helmholtz (builtin:cabin at 10 cells per metre, complex CSR): bicgstab with petsc-pc-complex
 #   (ilu) converges, in fewer iterations than with jacobi;
 # - `solvent validate`: pc_type = "hypre" with petsc-pc-complex, and an unknown pc_type, are
-#   configuration errors (exit 2) located at the value, with their exact messages.
-# usage: pc_run_test.sh SOLVENT CABIN_CONFIG WORK_DIR
+#   configuration errors (exit 2) located at the value, with their exact messages;
+# - the package's README quotes these iterations (its table, the cabin) and this PETSc's
+#   version in the message.
+# usage: pc_run_test.sh SOLVENT CABIN_CONFIG WORK_DIR README
 set -u
-solvent=$1 cabin=$2 work=$3
+solvent=$1 cabin=$2 work=$3 readme=$4
 rm -rf "$work" && mkdir -p "$work"
 fail() { echo "FAIL: $*"; [ -f "$work/out.txt" ] && cat "$work/out.txt"; exit 1; }
+source "$(dirname "$0")/../../support/quoted_text.sh"
 value() { sed -n "s/^ *$2 = //p" "$1/record.toml" | head -1; }
 
 "$solvent" plugins > "$work/out.txt" 2>&1 || fail "solvent plugins: exit $?"
@@ -67,18 +70,20 @@ run() {
     'BEGIN { exit !(r > 0 && r <= t) }' || fail "$dir: true residual $(value "$dir" relative_residual)"
 }
 
+declare -A label=([bicgstab-l]="bicgstab-l (ℓ-step cycles)")
 for method in bicgstab tfqmr bicgstab-l cg; do
   run "$work/$method-jacobi" "$work/poisson.toml" --set "linear_solver.type=\"$method\""
   jacobi=$(value "$work/$method-jacobi" iterations)
-  line="$method: jacobi $jacobi"
+  line="$method: jacobi $jacobi" row="| ${label[$method]:-$method} | $jacobi |"
   for pc in hypre ilu asm; do
     dir="$work/$method-$pc"
     run "$dir" "$work/poisson.toml" --set "linear_solver.type=\"$method\"" \
       --set 'preconditioner.type="petsc-pc"' --set "preconditioner.pc_type=\"$pc\""
     iterations=$(value "$dir" iterations)
     [ "$iterations" -lt "$jacobi" ] || fail "$method with $pc: $iterations iterations, jacobi $jacobi"
-    line+=", $pc $iterations"
+    line+=", $pc $iterations" row+=" $iterations |"
   done
+  quoted "$readme" "$row"
   echo "$line iterations"
 done
 
@@ -87,6 +92,7 @@ run "$work/cabin-ilu" "$cabin" --set model.resolution=10 \
   --set 'preconditioner.type="petsc-pc-complex"' --set 'preconditioner.pc_type="ilu"'
 jacobi=$(value "$work/cabin-jacobi" iterations) ilu=$(value "$work/cabin-ilu" iterations)
 [ "$ilu" -lt "$jacobi" ] || fail "helmholtz: petsc-pc-complex ilu $ilu iterations, jacobi $jacobi"
+quoted "$readme" "\`bicgstab\` takes $jacobi iterations with \`jacobi\` and $ilu with \`petsc-pc-complex\`'s \`ilu\`"
 echo "helmholtz (complex) bicgstab: jacobi $jacobi, petsc-pc-complex ilu $ilu iterations"
 
 # The messages of `solvent validate`: exit 2, the error located at the value (file:line:col),
@@ -109,6 +115,7 @@ validate "$work/hypre.toml" "error: $work/hypre.toml:$line:11: [preconditioner] 
 'petsc-pc-complex'): pc_type 'hypre' is not available: this PETSc ($version, complex scalars) is \
 built without hypre (BoomerAMG is in the real plugins, petsc and petsc-pc)"
 grep -q " hypre," "$work/out.txt" && fail "the complex build offers hypre"
+quoted "$readme" "pc_type 'hypre' is not available: this PETSc ($version, complex scalars) is built without hypre"
 sed 's/^pc_type = "hypre"$/pc_type = "boomeramg"/; s/petsc-pc-complex/petsc-pc/' "$work/hypre.toml" \
   > "$work/unknown.toml"
 validate "$work/unknown.toml" "error: $work/unknown.toml:$line:11: [preconditioner] (preconditioner \
