@@ -1,7 +1,9 @@
 // grid-equations-3d: the discretisation error of every case falls at second order.
 #include <solvent_test/grid_system.hpp>
+#include <solvent_test/quoted_figures.hpp>
 
 #include <cmath>
+#include <string>
 
 using solvent::test::Settings;
 
@@ -75,6 +77,39 @@ TEST_CASE("the operator: inactive nodes have c0 = 0 and no coupling reaches them
   }
   CHECK(active > 0);
   CHECK(active < 11 * 9 * 7);  // the basin is smaller than the box interior
+}
+
+// config/matm-convection.toml's comment gives the cell Peclet number of its own grid and
+// Peclet number (speed h_max / (2 mu)), which says whether central differences keep A
+// diagonally dominant: the model, made from the config's values, states it as a fact.
+TEST_CASE("config/matm-convection.toml quotes the cell Peclet number of its grid") {
+  const std::string config = SOURCE_DIR "/config/matm-convection.toml";
+  const auto integer = [&](const std::string& key) {
+    return std::int64_t(std::stoll(solvent::test::quoted_figure(config, "\n" + key + " = ")));
+  };
+  const auto real = [&](const std::string& key) {
+    return std::stod(solvent::test::quoted_figure(config, "\n" + key + " = "));
+  };
+  CHECK(solvent::test::quoted_text(config, "\nproblem = \"", "\"") == "convection-diffusion");
+  CHECK(solvent::test::quoted_text(config, "\nvelocity = \"", "\"") == "rotating");
+  CHECK(solvent::test::quoted_text(config, "\ndomain = \"", "\"") == "basin");
+  auto model = solvent::testkit::make_model(
+      "grid-equations-3d", {{"n1", integer("n1")},
+                            {"n2", integer("n2")},
+                            {"n3", integer("n3")},
+                            {"problem", std::string("convection-diffusion")},
+                            {"velocity", std::string("rotating")},
+                            {"domain", std::string("basin")},
+                            {"peclet", real("peclet")},
+                            {"mu", real("mu")}});
+  std::string cell_peclet;
+  for (const auto& [key, value] : model->facts())
+    if (key == "cell_peclet") cell_peclet = value;
+  REQUIRE(!cell_peclet.empty());
+  const auto quoted = solvent::test::quoted_figure(config, "cell Peclet ");
+  CHECK_MESSAGE(solvent::test::written_like(std::stod(cell_peclet), quoted) == quoted,
+                "matm-convection.toml quotes a cell Peclet number of "
+                    << quoted << "; the model states " << cell_peclet);
 }
 
 TEST_CASE("a grid dimension below 3 is a configuration error") {
