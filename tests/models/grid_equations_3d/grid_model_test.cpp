@@ -93,15 +93,15 @@ TEST_CASE("config/matm-convection.toml quotes the cell Peclet number of its grid
   CHECK(solvent::test::quoted_text(config, "\nproblem = \"", "\"") == "convection-diffusion");
   CHECK(solvent::test::quoted_text(config, "\nvelocity = \"", "\"") == "rotating");
   CHECK(solvent::test::quoted_text(config, "\ndomain = \"", "\"") == "basin");
-  auto model = solvent::testkit::make_model(
-      "grid-equations-3d", {{"n1", integer("n1")},
-                            {"n2", integer("n2")},
-                            {"n3", integer("n3")},
-                            {"problem", std::string("convection-diffusion")},
-                            {"velocity", std::string("rotating")},
-                            {"domain", std::string("basin")},
-                            {"peclet", real("peclet")},
-                            {"mu", real("mu")}});
+  auto model = solvent::testkit::make_model("grid-equations-3d",
+                                            {{"n1", integer("n1")},
+                                             {"n2", integer("n2")},
+                                             {"n3", integer("n3")},
+                                             {"problem", std::string("convection-diffusion")},
+                                             {"velocity", std::string("rotating")},
+                                             {"domain", std::string("basin")},
+                                             {"peclet", real("peclet")},
+                                             {"mu", real("mu")}});
   std::string cell_peclet;
   for (const auto& [key, value] : model->facts())
     if (key == "cell_peclet") cell_peclet = value;

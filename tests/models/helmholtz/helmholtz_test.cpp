@@ -208,8 +208,8 @@ TEST_CASE("the model's page quotes the sizes of the built-in meshes that the mod
            {"cylinder", 20, "cylinder 20"},
            {"cylinder", 40, "cylinder 40"},
            {"box", 64, "box 64 (1 m cube)"}}) {
-    auto model = testkit::make_model(
-        "helmholtz", {{"mesh", "builtin:" + mesh}, {"resolution", resolution}});
+    auto model =
+        testkit::make_model("helmholtz", {{"mesh", "builtin:" + mesh}, {"resolution", resolution}});
     REQUIRE(model->linear() != nullptr);
     model->linear()->matrix();  // assembled on first use; its non-zeros are a fact from then
     std::map<std::string, std::string> facts;

@@ -193,10 +193,10 @@ TEST_CASE("bicgstab with ilu0, jacobi and none: the iterations the README quotes
   for (const char* pc : {"none", "jacobi", "ilu0"}) {
     std::vector<double> x(cd.rows);
     std::vector<complex> z(h.rows);
-    const auto real = solvent::test::solve_with<double>(
-        "bicgstab", {{"tolerance", 1e-10}}, op(cd), random_vector<double>(cd.rows, 1), x, pc);
-    const auto cplx = solvent::test::solve_with<complex>(
-        "bicgstab", {{"tolerance", 1e-10}}, op(h), random_vector<complex>(h.rows, 1), z, pc);
+    const auto real = solvent::test::solve_with<double>("bicgstab", {{"tolerance", 1e-10}}, op(cd),
+                                                        random_vector<double>(cd.rows, 1), x, pc);
+    const auto cplx = solvent::test::solve_with<complex>("bicgstab", {{"tolerance", 1e-10}}, op(h),
+                                                         random_vector<complex>(h.rows, 1), z, pc);
     CHECK(real.converged);
     CHECK(cplx.converged);
     iterations[pc] = {double(real.iterations), double(cplx.iterations)};
@@ -207,7 +207,7 @@ TEST_CASE("bicgstab with ilu0, jacobi and none: the iterations the README quotes
                                    {iterations["ilu0"].first});
   solvent::test::check_quoted_list(readme, "(complex) ",
                                    {iterations["none"].second, iterations["ilu0"].second}, " and ");
-  solvent::test::check_quoted_list(readme, "round-off alone: ",
-                                   {iterations["jacobi"].first, iterations["jacobi"].second},
-                                   " and ");
+  solvent::test::check_quoted_list(
+      readme, "round-off alone: ", {iterations["jacobi"].first, iterations["jacobi"].second},
+      " and ");
 }
