@@ -129,6 +129,18 @@ TEST_CASE("the ringing demonstration rings and says so; its cure is the main exp
   CHECK_MESSAGE(
       r.output.find("diffusion number dt/2 max|Lin_ii| = " + number + " > 1") != std::string::npos,
       "the config's comment quotes a diffusion number of " << number);
+  // The same number where the validation run's scheme is described (same M and dt), and the
+  // ratio to forward Euler's limit (dC dt/h^2 = 1/2) they round to two figures.
+  const auto root = fs::path(CONFIG_DIR) / "..";
+  const auto adaptive = fs::path(CONFIG_DIR) / "angiogenesis-1d-adaptive.toml";
+  CHECK(quoted("the paper's dt is lost from our copy of its text; dC dt/h^2 = ") == number);
+  CHECK(solvent::test::quoted_figure(adaptive, "(dt dC / h^2 = ") == number);
+  const double ratio = 2 * std::stod(number);
+  const double digit = std::pow(10.0, std::floor(std::log10(ratio)) - 1);
+  const auto times = solvent::test::written_like(std::round(ratio / digit) * digit, "0");
+  CHECK(solvent::test::quoted_figure(root / "README.md", "its Crank-Nicolson steps are about ") ==
+        times);
+  CHECK(solvent::test::quoted_figure(adaptive, "its Crank-Nicolson steps, about ") == times);
   CHECK(r.output.find("Cure: rannacher_steps = 2") != std::string::npos);
   CHECK(ringing(read_csv(dir / "profiles" / "step_00000100.csv")) > 0.5);
 
