@@ -17,6 +17,7 @@ last() {  # the last row's value of a column of observables.csv
 . "$(dirname "$0")/../../support/quoted_text.sh"
 [ "$(last step)" = 6000 ] || fail "the run ended at step $(last step)"
 quoted "$doc" "$(last sprouts) sprouts, $(last branches) branchings, $(last anastomoses) anastomoses, vessel length $(printf %.1f "$(last vessel_length)"), furthest tip at x = $(printf %.3f "$(last furthest_x)")"
+quoted "$doc" "(furthest tip at x = $(printf %.3f "$(last furthest_x)") after 6000)"  # Known limits
 quoted "$doc" "$(awk -v s="$(last bad_probability_share)" 'BEGIN { printf "%.1f", 100 * s }') % of the coefficients at 201³ after 6000 steps"
 quoted "$doc" "$(printf %.3f "$(last bad_probability_share)") (\`config/angiogenesis-3d-cuda.toml\`, run on the CPU)"
 start=$(sed -n 's/.*(limit \([0-9.e+-]*\)), from step 0$/\1/p' "$work.log")
