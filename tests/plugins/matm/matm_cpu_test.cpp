@@ -200,6 +200,8 @@ int operations(const solvent::Facts& f) { return std::stoi(fact(f, "operations_p
 TEST_CASE("given omega and tau: the variational iteration's last values converge too") {
   // docs/models/grid-equations-3d.md quotes the iterations, given against variational.
   std::string quote = "a variational solve ends\n  with took ";
+  // The package's README gives the same counts.
+  std::string readme = "(21 x 17 x 19 Poisson: ";
   for (const Settings* model : {&poisson, &convection}) {
     const Settings limit{{"max_iterations", std::int64_t(3000)}};
     const auto variational = solvent::test::solve_grid(*model, "matm", limit);
@@ -234,6 +236,15 @@ TEST_CASE("given omega and tau: the variational iteration's last values converge
     const auto variational_quoted = solvent::test::quoted_figure(MODEL_DOC, quote);
     CHECK(variational_quoted == std::to_string(variational.stats.iterations));
     quote += variational_quoted + " on a 21 x 17 x 19 Poisson grid, ";
+    const auto given_readme = solvent::test::quoted_figure(MATM_README, readme);
+    CHECK_MESSAGE(given_readme == std::to_string(given.stats.iterations),
+                  "README.md quotes " << given_readme << " after '" << readme << "'");
+    readme += given_readme +
+              (model == &poisson ? " iterations\n  against the variational " : " against ");
+    const auto variational_readme = solvent::test::quoted_figure(MATM_README, readme);
+    CHECK_MESSAGE(variational_readme == std::to_string(variational.stats.iterations),
+                  "README.md quotes " << variational_readme << " after '" << readme << "'");
+    readme += variational_readme + "; the convection-diffusion basin: ";
     // Fixed parameters cost iterations, each about half the operations.
     CHECK(given.stats.iterations < 4 * variational.stats.iterations);
     CHECK(2 * operations(given.facts) < operations(variational.facts) + 10);
