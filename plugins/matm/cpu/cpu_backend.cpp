@@ -74,14 +74,6 @@ int cpu_threads(int requested) {
 #endif
 }
 
-namespace {
-
-bool holds_nodes(const Box& b) {
-  return b.hi[0] > b.lo[0] && b.hi[1] > b.lo[1] && b.hi[2] > b.lo[2];
-}
-
-}  // namespace
-
 CpuBackend::CpuBackend(const SplitStencil& a, std::span<const double> f, std::span<double> x,
                        int threads, int fragments, bool pipelined)
     : view_(a.view()),
@@ -89,7 +81,7 @@ CpuBackend::CpuBackend(const SplitStencil& a, std::span<const double> f, std::sp
       x_out_(x),
       // A rank given no block (a balance by speed) only joins the sums: a team of threads
       // woken for its empty loops would make the ranks with work wait at every sum.
-      threads_(holds_nodes(a.own()) ? cpu_threads(threads) : 1) {
+      threads_(a.block() && a.block()->blocks.empty(a.block()->rank) ? 1 : cpu_threads(threads)) {
   const std::size_t n = a.size();
   for (auto* v : {&f_, &x_, &r_, &w_, &y_, &z0_}) v->assign(n, 0.0);
   if (!a.self_adjoint()) z1_.assign(n, 0.0);

@@ -42,8 +42,8 @@ constexpr index_t granule = 32;
 
 int RankLinks::fragments(int requested) const {
   if (!pipelined_) return 1;
-  const index_t units = (e_[0] + granule - 1) / granule;
   if (requested <= 0 && depth_ == 1) return 1;  // nothing to pipeline: the whole line
+  const index_t units = (e_[0] + granule - 1) / granule;
   return static_cast<int>(std::min<index_t>(requested > 0 ? requested : 4 * depth_, units));
 }
 

@@ -31,8 +31,8 @@ inline Trig trig_at(const Point& p) {
 
 // The sines and cosines at the nodes of a grid of spacing h, per axis, each as trig_at
 // computes it for the node's point (i h_1, j h_2, k h_3): an assembly takes them from here
-// instead of calling 15 sines and cosines a node, which took most of a 384^3 grid's
-// assembly, and gets the same bits.
+// instead of calling 15 sines and cosines a node (a third to a half of a large grid's
+// assembly, docs/scaling.md), and gets the same bits.
 class TrigTable {
  public:
   TrigTable(const std::array<std::size_t, 3>& nodes, const Point& h) {

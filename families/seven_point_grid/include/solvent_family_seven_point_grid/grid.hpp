@@ -203,9 +203,9 @@ struct Transport {
 
 // Assembles this rank's block of the seven-point form of -mu lap u + v . grad u + k u into
 // `a` (of the grid's extent) and its right-hand side into `f`: f(m) = base(m, p, node) at
-// every active node m at point p (global indices `node`), plus c u(q) for every coupling c to an inactive neighbour q (a
-// Dirichlet node, whose value dirichlet(q) moves to the right-hand side). Returns the active
-// nodes of every rank.
+// every active node m at point p (global indices `node`), plus c u(q) for every coupling c
+// to an inactive neighbour q (a Dirichlet node, whose value dirichlet(q) moves to the
+// right-hand side). Returns the active nodes of every rank.
 //
 // Central differences with the velocity taken at the face midpoints: the convection part
 // is then exactly skew-symmetric (A0 = -mu lap_h + k, A1 = the convection), and for a
