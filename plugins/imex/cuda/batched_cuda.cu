@@ -74,11 +74,15 @@ __global__ void rhs_kernel(BatchShape shape, DeviceBatch d, long long step) {
   }
 }
 
+// A member's thread reads this many band rows before it sweeps them (band_lu_substitute).
+constexpr std::size_t rows_read_ahead = 8;
+
 __global__ void solve_kernel(BatchShape shape, DeviceBatch d, long long step, bool projection,
                              double limit) {
   const std::size_t b = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (b >= d.members || d.failed_step[b] != 0) return;
-  const MemberOutcome outcome = solve_and_project(shape, member(d, b), projection, limit);
+  const MemberOutcome outcome =
+      solve_and_project<rows_read_ahead>(shape, member(d, b), projection, limit);
   d.projected[b] = outcome.projected;
   if (outcome.failure != step_ok) {
     d.failed_step[b] = step;

@@ -101,11 +101,13 @@ SOLVENT_HD void in_groups(std::size_t n, Read read, Use use) {
 }
 
 // Solves S x = rhs, writes x back into u in the model's order and projects it (negative
-// densities to zero) when asked.
-SOLVENT_HD inline MemberOutcome solve_and_project(const BatchShape& s, const MemberArrays& a,
-                                                  bool projection, double projection_limit) {
+// densities to zero) when asked. ReadAhead: band_lu_substitute's (1 on a CPU, a group on a
+// GPU thread; the same bits).
+template <std::size_t ReadAhead = 1>
+SOLVENT_HD MemberOutcome solve_and_project(const BatchShape& s, const MemberArrays& a,
+                                           bool projection, double projection_limit) {
   const std::size_t st = a.stride;
-  band_lu_substitute(
+  band_lu_substitute<ReadAhead>(
       BandLu<double>{a.lu, s.ldab, s.n, s.kl, s.ku, a.ipiv, a.u_reach, a.inverse_diagonal, st},
       a.x);
   bool all_finite = true;
