@@ -109,12 +109,10 @@ class CudaEngine final : public BatchEngine {
     row_ptr_ = upload_shared(host.row_ptr);
     col_idx_ = upload_shared(host.col_idx);
     to_band_ = upload_shared(host.to_band);
-    from_band_ = upload_shared(host.from_band);
     shape_ = host.shape();
     shape_.row_ptr = row_ptr_.data();
     shape_.col_idx = col_idx_.data();
     shape_.to_band = to_band_.data();
-    shape_.from_band = from_band_.data();
     k_ = device_alloc<angiogenesis_1d::Coefficients>(b_);
     check(cudaMemcpy(k_.data(), host.k.data(), b_ * sizeof(host.k[0]), cudaMemcpyHostToDevice),
           "upload coefficients");
@@ -201,8 +199,7 @@ class CudaEngine final : public BatchEngine {
   double limit_;
   BatchShape shape_{};
   cuda::DeviceArray<char> staging_;
-  cuda::DeviceArray<std::int32_t> row_ptr_, col_idx_, to_band_,
-      from_band_;  // the same for every member
+  cuda::DeviceArray<std::int32_t> row_ptr_, col_idx_, to_band_;  // the same for every member
   cuda::DeviceArray<angiogenesis_1d::Coefficients> k_;
   cuda::DeviceArray<double> taf_, taf_flux_, lin_, lu_, inverse_diagonal_, u_, x_, projected_;
   cuda::DeviceArray<int> ipiv_, u_reach_;

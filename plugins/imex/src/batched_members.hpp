@@ -86,8 +86,7 @@ struct BatchHost {
   MemberArray<double> u;  // n per member: the initial states
 
   BatchShape shape() const {
-    return {m, n, ldab, kl, ku, h, dt, c, row_ptr.data(), col_idx.data(), to_band.data(),
-            from_band.data()};
+    return {m, n, ldab, kl, ku, h, dt, c, row_ptr.data(), col_idx.data(), to_band.data()};
   }
 };
 

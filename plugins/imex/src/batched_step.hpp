@@ -23,8 +23,7 @@ struct BatchShape {
   double h, dt, c;              // c = dt / 2
   const std::int32_t* row_ptr;  // Lin's CSR pattern (the same for every member)
   const std::int32_t* col_idx;
-  const std::int32_t* to_band;    // old index -> index in the band ordering
-  const std::int32_t* from_band;  // index in the band ordering -> old index
+  const std::int32_t* to_band;  // the model's index -> index in the band ordering
 };
 
 // One member's arrays; entry e of each at [e * stride] (stride 1: members one after another;
@@ -91,7 +90,9 @@ template <class Read, class Use>
 SOLVENT_HD void in_groups(std::size_t n, Read read, Use use) {
   std::size_t e = 0;
   for (; e + group <= n; e += group) {
+    SOLVENT_UNROLL
     for (std::size_t q = 0; q < group; ++q) read(e + q, q);
+    SOLVENT_UNROLL
     for (std::size_t q = 0; q < group; ++q) use(e + q, q);
   }
   for (; e < n; ++e) {
@@ -110,32 +111,30 @@ SOLVENT_HD MemberOutcome solve_and_project(const BatchShape& s, const MemberArra
   band_lu_substitute<ReadAhead>(
       BandLu<double>{a.lu, s.ldab, s.n, s.kl, s.ku, a.ipiv, a.u_reach, a.inverse_diagonal, st},
       a.x);
+  // One pass in the model's order writes x back into u and projects it: the projection's sum
+  // goes over the entries in that order, as the model's own projection does. Where an entry is
+  // not finite the member fails, and what the pass wrote of its state is never reported.
   bool all_finite = true;
+  double removed = 0.0;
   double v[group];
-  std::int32_t to[group];
   in_groups(
-      s.n,
-      [&](std::size_t j, std::size_t q) {
-        v[q] = a.x[j * st];
-        to[q] = s.from_band[j];
-      },
-      [&](std::size_t, std::size_t q) {
+      s.n, [&](std::size_t e, std::size_t q) { v[q] = a.x[std::size_t(s.to_band[e]) * st]; },
+      [&](std::size_t e, std::size_t q) {
         all_finite = all_finite && finite(v[q]);
-        a.u[std::size_t(to[q]) * st] = v[q];
+        if (projection && v[q] < 0.0) {
+          removed -= v[q];
+          v[q] = 0.0;
+        }
+        a.u[e * st] = v[q];
       });
   if (!all_finite) return {state_not_finite, 0.0};
-  if (!projection) return {step_ok, 0.0};
-  double removed = 0.0;
+  // Nothing removed: the share is 0 whatever sum |u| is (finite, as checked), so the pass that
+  // sums it is left out.
+  if (!projection || removed == 0.0) return {step_ok, 0.0};
+  double total = removed;
   in_groups(
       s.n, [&](std::size_t e, std::size_t q) { v[q] = a.u[e * st]; },
-      [&](std::size_t e, std::size_t q) {
-        if (v[q] < 0.0) {
-          removed -= v[q];
-          a.u[e * st] = 0.0;
-        }
-      });
-  double total = removed;
-  for (std::size_t e = 0; e < s.n; ++e) total += a.u[e * st] < 0.0 ? -a.u[e * st] : a.u[e * st];
+      [&](std::size_t, std::size_t q) { total += v[q] < 0.0 ? -v[q] : v[q]; });
   const double share = total > 0.0 ? removed / total : 0.0;
   return {share > projection_limit ? projection_over_limit : step_ok, share};
 }

@@ -8,3 +8,12 @@
 #else
 #define SOLVENT_HD
 #endif
+
+// SOLVENT_UNROLL before a loop of a constant count asks nvcc to unroll it whole, so that arrays
+// the loop indexes stay in registers (nvcc's own limit left a 16-row read-ahead in a thread's
+// local memory). Host compilers unroll as they see fit.
+#ifdef __CUDACC__
+#define SOLVENT_UNROLL _Pragma("unroll")
+#else
+#define SOLVENT_UNROLL
+#endif

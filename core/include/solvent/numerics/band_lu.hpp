@@ -104,7 +104,9 @@ SOLVENT_HD void band_lu_substitute(const BandLu<T>& f, T* x, Stride stride) {
       T b[ReadAhead], l1[ReadAhead], l2[ReadAhead];
       std::size_t pivot_after[ReadAhead];  // pivot of row i + q + 1
       const std::size_t g = lesser(ReadAhead, n - i);
-      for (std::size_t q = 0; q < ReadAhead; ++q) {
+      SOLVENT_UNROLL
+      SOLVENT_UNROLL
+    for (std::size_t q = 0; q < ReadAhead; ++q) {
         if (q >= g) break;
         const std::size_t r = i + q;
         b[q] = x[r * s];
@@ -115,6 +117,7 @@ SOLVENT_HD void band_lu_substitute(const BandLu<T>& f, T* x, Stride stride) {
       // pivot_i follows the rows in a scalar: an array indexed after the loop would be kept
       // in a GPU thread's local memory, not in registers.
       std::size_t q = 0;
+      SOLVENT_UNROLL
       for (; q < ReadAhead; ++q) {
         const std::size_t r = i + q;
         if (q >= g || pivot_i != r) break;
@@ -143,6 +146,7 @@ SOLVENT_HD void band_lu_substitute(const BandLu<T>& f, T* x, Stride stride) {
     T b[ReadAhead], u1[ReadAhead], u2[ReadAhead], inverse[ReadAhead];
     std::size_t reach[ReadAhead];
     const std::size_t g = lesser(ReadAhead, top);
+    SOLVENT_UNROLL
     for (std::size_t q = 0; q < ReadAhead; ++q) {
       if (q >= g) break;
       const std::size_t r = top - 1 - q;
@@ -154,6 +158,7 @@ SOLVENT_HD void band_lu_substitute(const BandLu<T>& f, T* x, Stride stride) {
       u2[q] = kd >= 2 && r + 2 < n ? at(r, r + 2) : T{};
       inverse[q] = f.inverse_diagonal[r * s];
     }
+    SOLVENT_UNROLL
     for (std::size_t q = 0; q < ReadAhead; ++q) {
       if (q >= g) break;
       const std::size_t r = top - 1 - q;
