@@ -66,7 +66,8 @@ TEST_CASE("band_lu_substitute gives the same bits whatever rows it reads ahead")
           std::vector<lapack_int> ipiv(n);
           REQUIRE(LAPACKE_dgbtrf(LAPACK_COL_MAJOR, lapack_int(n), lapack_int(n), lapack_int(kl),
                                  lapack_int(ku), lu.data(), lapack_int(ldab), ipiv.data()) == 0);
-          for (std::size_t i = 0; i < n; ++i) systems_with_interchanges += ipiv[i] != lapack_int(i + 1);
+          for (std::size_t i = 0; i < n; ++i)
+            systems_with_interchanges += ipiv[i] != lapack_int(i + 1);
           std::vector<double> inverse(n);
           std::vector<int> reach(n);
           solvent::band_lu_prepare(lu.data(), ldab, n, kl, ku, inverse.data(), reach.data());
@@ -80,9 +81,9 @@ TEST_CASE("band_lu_substitute gives the same bits whatever rows it reads ahead")
           const auto ipiv_s = spread(std::vector<int>(ipiv.begin(), ipiv.end()));
           const auto reach_s = spread(reach);
           const auto inverse_s = spread(inverse);
-          const solvent::BandLu<double> f{lu_s.data(), ldab,          n,
-                                          kl,          ku,            ipiv_s.data(),
-                                          reach_s.data(), inverse_s.data(), stride};
+          const solvent::BandLu<double> f{
+              lu_s.data(),      ldab,  n, kl, ku, ipiv_s.data(), reach_s.data(),
+              inverse_s.data(), stride};
           std::vector<double> b(n);
           for (auto& v : b) v = value(random);
           auto one = spread(b), eight = spread(b), three = spread(b);

@@ -105,8 +105,7 @@ SOLVENT_HD void band_lu_substitute(const BandLu<T>& f, T* x, Stride stride) {
       std::size_t pivot_after[ReadAhead];  // pivot of row i + q + 1
       const std::size_t g = lesser(ReadAhead, n - i);
       SOLVENT_UNROLL
-      SOLVENT_UNROLL
-    for (std::size_t q = 0; q < ReadAhead; ++q) {
+      for (std::size_t q = 0; q < ReadAhead; ++q) {
         if (q >= g) break;
         const std::size_t r = i + q;
         b[q] = x[r * s];
