@@ -3,7 +3,8 @@
 # it needs, the batched tests (GPU members against their single runs to 1e-12, the CPU batch bit
 # for bit), compute-sanitizer memcheck on a small GPU batch, then ensemble-bench at 10^4
 # members (single runs over every core, the CPU batch, the GPU batch, the floor).
-# Also the example sweep with [sweep] batch on the GPU against the CPU batch.
+# Also the example sweep with [sweep] batch on the GPU against the CPU batch, and the curve over
+# ensemble sizes (SCALING, default "100 1000 100000"; empty: none) where the GPU starts to pay.
 # On the device, from the repository root, with carry [".devdeps"]:
 #   export OUT; bash scripts/gpu/ensemble.sh        (MEMBERS=... to change the ensemble size)
 set -o pipefail
@@ -46,4 +47,8 @@ PY
 cp /tmp/sweep-imex-batched-cuda/sweep.csv "$OUT/sweep-gpu.csv" 2>/dev/null
 "$BUILD/bin/ensemble-bench" --members ${MEMBERS:-10000} --steps 100 --M 400 --check 4 \
   --out "$OUT/ensemble" 2>&1 | tee "$OUT/ensemble.md"
+for members in ${SCALING-100 1000 100000}; do
+  "$BUILD/bin/ensemble-bench" --members "$members" --steps 100 --M 400 --check 2 \
+    --out "/tmp/ensemble-$members" 2>&1 | grep -E "^(check|[0-9]+ members|single|cpu-batch|gpu-batch)"
+done 2>&1 | tee "$OUT/scaling.md"
 echo "total $((SECONDS - start)) s"
