@@ -30,60 +30,91 @@ bool pageable(const void* host) {
   return a.type == cudaMemoryTypeUnregistered;
 }
 
-void staged_copy(unsigned char* dst, const unsigned char* src, std::size_t bytes,
-                 cudaMemcpyKind kind, const char* context, const char* what) {
-  const bool to_device = kind == cudaMemcpyHostToDevice;
-  PinnedArray<unsigned char> stage[2] = {PinnedArray<unsigned char>(stage_bytes, context),
-                                         PinnedArray<unsigned char>(stage_bytes, context)};
-  // A blocking stream: ordered after the default stream's earlier work, as the plain copy is.
-  cudaStream_t stream = nullptr;
-  cudaEvent_t done[2] = {nullptr, nullptr};
-  check(cudaStreamCreate(&stream), context, "cudaStreamCreate");
-  struct Release {
-    cudaStream_t& s;
-    cudaEvent_t* e;
-    ~Release() {
-      for (int k = 0; k < 2; ++k)
-        if (e[k]) cudaEventDestroy(e[k]);
-      cudaStreamDestroy(s);
+}  // namespace
+
+StagedCopies::StagedCopies(const char* context)
+    : context_(context),
+      stage_{PinnedArray<unsigned char>(stage_bytes, context),
+             PinnedArray<unsigned char>(stage_bytes, context)} {
+  try {
+    // A blocking stream: ordered after the default stream's earlier work, as a plain copy is.
+    cudaStream_t stream = nullptr;
+    check(cudaStreamCreate(&stream), context, "cudaStreamCreate");
+    stream_ = stream;
+    for (auto& e : done_) {
+      cudaEvent_t event = nullptr;
+      check(cudaEventCreateWithFlags(&event, cudaEventDisableTiming), context, "cudaEventCreate");
+      e = event;
     }
-  } release{stream, done};
-  for (auto& e : done) check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), context, what);
+  } catch (...) {
+    release();
+    throw;
+  }
+}
+
+StagedCopies::~StagedCopies() { release(); }
+
+void StagedCopies::release() noexcept {
+  for (auto& e : done_)
+    if (e != nullptr) cudaEventDestroy(static_cast<cudaEvent_t>(std::exchange(e, nullptr)));
+  if (stream_ != nullptr) cudaStreamDestroy(as_stream(std::exchange(stream_, nullptr)));
+}
+
+void StagedCopies::to_device(void* dst, const void* src, std::size_t bytes) {
+  copy(static_cast<unsigned char*>(dst), static_cast<const unsigned char*>(src), bytes, true);
+}
+
+void StagedCopies::to_host(void* dst, const void* src, std::size_t bytes) {
+  copy(static_cast<unsigned char*>(dst), static_cast<const unsigned char*>(src), bytes, false);
+}
+
+void StagedCopies::copy(unsigned char* dst, const unsigned char* src, std::size_t bytes,
+                        bool to_device) {
+  const char* what = to_device ? "copy to the device" : "copy to the host";
+  cudaStream_t stream = as_stream(stream_);
+  auto event = [&](int k) { return static_cast<cudaEvent_t>(done_[k]); };
   const std::size_t chunks = (bytes + stage_bytes - 1) / stage_bytes;
   auto length = [&](std::size_t c) { return std::min(stage_bytes, bytes - c * stage_bytes); };
   auto start = [&](std::size_t c) {  // device to host: chunk c into its buffer
     const int k = int(c % 2);
-    check(cudaMemcpyAsync(stage[k].data(), src + c * stage_bytes, length(c),
+    check(cudaMemcpyAsync(stage_[k].data(), src + c * stage_bytes, length(c),
                           cudaMemcpyDeviceToHost, stream),
-          context, what);
-    check(cudaEventRecord(done[k], stream), context, what);
+          context_, what);
+    check(cudaEventRecord(event(k), stream), context_, what);
   };
-  if (!to_device) start(0);
+  if (!to_device && chunks > 0) start(0);
   for (std::size_t c = 0; c < chunks; ++c) {
     const int k = int(c % 2);
     if (to_device) {
-      if (c >= 2) check(cudaEventSynchronize(done[k]), context, what);
-      host_memory::copy(stage[k].data(), src + c * stage_bytes, length(c));
-      check(cudaMemcpyAsync(dst + c * stage_bytes, stage[k].data(), length(c),
+      // The buffer's previous copy (chunk c - 2) has left it; a buffer new to this call was
+      // emptied by the previous call, which ended with its stream.
+      if (c >= 2) check(cudaEventSynchronize(event(k)), context_, what);
+      host_memory::copy(stage_[k].data(), src + c * stage_bytes, length(c));
+      check(cudaMemcpyAsync(dst + c * stage_bytes, stage_[k].data(), length(c),
                             cudaMemcpyHostToDevice, stream),
-            context, what);
-      check(cudaEventRecord(done[k], stream), context, what);
+            context_, what);
+      check(cudaEventRecord(event(k), stream), context_, what);
     } else {
       if (c + 1 < chunks) start(c + 1);
-      check(cudaEventSynchronize(done[k]), context, what);
-      host_memory::copy(dst + c * stage_bytes, stage[k].data(), length(c));
+      check(cudaEventSynchronize(event(k)), context_, what);
+      host_memory::copy(dst + c * stage_bytes, stage_[k].data(), length(c));
     }
   }
-  check(cudaStreamSynchronize(stream), context, what);
+  check(cudaStreamSynchronize(stream), context_, what);
 }
+
+namespace {
 
 void copy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, void* stream,
           const char* context, const char* what) {
   if (bytes == 0) return;
   const void* host = kind == cudaMemcpyHostToDevice ? src : dst;
   if (stream == nullptr && bytes >= staged_from && pageable(host)) {
-    staged_copy(static_cast<unsigned char*>(dst), static_cast<const unsigned char*>(src), bytes,
-                kind, context, what);
+    StagedCopies staged(context);
+    if (kind == cudaMemcpyHostToDevice)
+      staged.to_device(dst, src, bytes);
+    else
+      staged.to_host(dst, src, bytes);
     return;
   }
   check(cudaMemcpyAsync(dst, src, bytes, kind, as_stream(stream)), context, what);

@@ -61,3 +61,26 @@ TEST_CASE("a copy past the staging size goes up and down bit for bit, its tail c
   solvent::cuda::synchronize();  // a copy into pinned memory returns before it is done
   CHECK(down == up);
 }
+
+TEST_CASE("one StagedCopies moves many arrays of any size, each bit for bit") {
+  if (!has_device()) return;
+  solvent::cuda::StagedCopies staged("ctx");
+  // Below one chunk, one chunk and a byte, two chunks exactly, five and a part, and nothing:
+  // every buffer reused from the copy before, in both directions.
+  for (std::size_t bytes : {std::size_t(24), (std::size_t(32) << 20) + 8, std::size_t(64) << 20,
+                            (std::size_t(165) << 20) + 40, std::size_t(0)}) {
+    CAPTURE(bytes);
+    const std::size_t n = bytes / sizeof(double);
+    std::vector<double> up(n);
+    for (std::size_t i = 0; i < n; ++i) up[i] = double(bytes % 977) + double(i) * 1e-3;
+    solvent::cuda::DeviceArray<double> d(std::max<std::size_t>(n, 1));
+    staged.to_device(d.data(), up.data(), bytes);
+    std::vector<double> down(n, -1.0);
+    staged.to_host(down.data(), d.data(), bytes);
+    CHECK(down == up);
+    // What arrived on the device is what a plain copy reads back.
+    std::fill(down.begin(), down.end(), -1.0);
+    d.download(down.data(), n);
+    CHECK(down == up);
+  }
+}

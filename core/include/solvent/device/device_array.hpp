@@ -121,4 +121,28 @@ class DeviceArray : public detail::OwnedArray<T, detail::DeviceMemory> {
 template <class T>
 using PinnedArray = detail::OwnedArray<T, detail::PinnedMemory>;
 
+// Synchronous copies between pageable host memory and the device through two page-locked
+// buffers (32 MiB each) that the host's threads fill, or empty, in turn while the bus carries
+// the other: the staging the default stream's large copies use (see the copies above). One
+// object keeps its buffers and stream for all its copies, for many arrays moved one after
+// another: made per copy, the buffers cost more than a copy of a hundred MiB, and the runtime's
+// own staging of pageable memory is one thread's memcpy.
+class StagedCopies {
+ public:
+  explicit StagedCopies(const char* context = device_memory_context);
+  ~StagedCopies();
+  StagedCopies(const StagedCopies&) = delete;
+  StagedCopies& operator=(const StagedCopies&) = delete;
+  void to_device(void* dst, const void* src, std::size_t bytes);
+  void to_host(void* dst, const void* src, std::size_t bytes);
+
+ private:
+  void copy(unsigned char* dst, const unsigned char* src, std::size_t bytes, bool to_device);
+  void release() noexcept;
+  const char* context_;
+  PinnedArray<unsigned char> stage_[2];
+  void* stream_ = nullptr;
+  void* done_[2] = {nullptr, nullptr};
+};
+
 }  // namespace solvent::cuda

@@ -11,8 +11,9 @@
 
 // SOLVENT_UNROLL before a loop of a constant count asks nvcc to unroll it whole, so that arrays
 // the loop indexes stay in registers (nvcc's own limit left a 16-row read-ahead in a thread's
-// local memory). Host compilers unroll as they see fit.
-#ifdef __CUDACC__
+// local memory). Host compilers unroll as they see fit, and the host pass of nvcc, which hands
+// the pragma to one that does not know it, gets nothing.
+#ifdef __CUDA_ARCH__
 #define SOLVENT_UNROLL _Pragma("unroll")
 #else
 #define SOLVENT_UNROLL
