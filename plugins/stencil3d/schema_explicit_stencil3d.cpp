@@ -45,7 +45,8 @@ solvent::Schema integrator_schema() {
                         {std::begin(field_block_names), std::end(field_block_names)},
                         "continuous mode on CUDA: the thread block of the field update, x by y "
                         "by z threads, one a node (Darbyshire's Table 3 shapes), or z-march: "
-                        "32 x 8 threads each marching along z"),
+                        "32 x 8 threads each marching along z through the whole column "
+                        "(z-march) or through 16 planes (z-march-16)"),
       ParamSpec::integer("max_segments", 1 << 22, "capacity of the vessel-segment store")
           .at_least(1)
           .at_most(static_cast<double>(max_segment_capacity)),

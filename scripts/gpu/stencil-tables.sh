@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Darbyshire's Tables 3 and 4 for the continuous mode of angiogenesis-3d on one GPU: for the
 # grids 100^3, 200^3, 300^3 and 400 x 400 x 140 and every block shape of the CUDA engine
-# (16x4x4, 4x4x4, 16x16x4, 16x8x4, 64x4x4, z-march), the time per step of the kernel and
+# (16x4x4, 4x4x4, 16x16x4, 16x8x4, 64x4x4, z-march, z-march-16), the time per step of the kernel and
 # with the transfers, the speed-up over the serial CPU engine, the effective bandwidth
 # (48 bytes a node a step over the kernel's time) and the measured copy bandwidth, as a
 # markdown table; with Nsight Compute (ncu) on the PATH, the achieved occupancy of each
@@ -24,7 +24,7 @@ grep -E "tests passed|Failed|skipped" "$OUT/ctest.log" | tail -3
   --cpu-steps "${CPU_STEPS:-3}" --out "$OUT/stencil_tables.csv" | tee "$OUT/stencil_tables.md"
 if command -v ncu > /dev/null; then
   # The first launch of each shape's kernel at 200^3.
-  for shape in 16x4x4 4x4x4 16x16x4 16x8x4 64x4x4 z-march; do
+  for shape in 16x4x4 4x4x4 16x16x4 16x8x4 64x4x4 z-march z-march-16; do
     echo "== $shape"
     ncu --kernel-name regex:continuous --launch-count 1 \
       --metrics sm__warps_active.avg.pct_of_peak_sustained_active,sm__maximum_warps_per_active_cycle_pct,dram__throughput.avg.pct_of_peak_sustained_elapsed \

@@ -153,25 +153,29 @@ __global__ void vessel_kernel(VesselUptake u, Grid g, Box window,
 
 // The continuous mode: one thread per node of `region` (the grid on one rank; over several a
 // part of the rank's block), covered by blocks of the chosen shape; or, with z_march, one
-// thread per column (i, j), marching along z through its nodes. The fields are laid out as
+// thread per column (i, j) and chunk of `planes` planes (0: the whole column, one chunk),
+// marching along z through its nodes. The fields are laid out as
 // `window`. Bounded for 1024 threads, the largest shapes (16x16x4, 64x4x4): compiled for
 // fewer, its registers made those launches fail with "too many resources requested" on an
 // H100.
 __global__ void __launch_bounds__(1024)
     continuous_kernel(ContinuousStep u, Grid g, Box window, Box region, bool z_march,
-                      const double* __restrict__ n, const double* __restrict__ f,
-                      const double* __restrict__ c, double* __restrict__ n_new,
-                      double* __restrict__ f_new, double* __restrict__ c_new) {
+                      std::int32_t planes, const double* __restrict__ n,
+                      const double* __restrict__ f, const double* __restrict__ c,
+                      double* __restrict__ n_new, double* __restrict__ f_new,
+                      double* __restrict__ c_new) {
   const std::int32_t x = static_cast<std::int32_t>(blockIdx.x * blockDim.x + threadIdx.x);
   const std::int32_t y = static_cast<std::int32_t>(blockIdx.y * blockDim.y + threadIdx.y);
-  const std::int32_t first =
-      z_march ? 0 : static_cast<std::int32_t>(blockIdx.z * blockDim.z + threadIdx.z);
   const std::int32_t nz = region.extent[2];
-  const std::int32_t end = z_march ? nz : (first < nz ? first + 1 : first);
+  const std::int32_t chunk = planes > 0 ? planes : nz;
+  const std::int32_t first = static_cast<std::int32_t>(
+      z_march ? blockIdx.z * chunk : blockIdx.z * blockDim.z + threadIdx.z);
+  const std::int32_t last = z_march ? first + chunk : first + 1;
+  const std::int32_t end = last < nz ? last : nz;
   if (x >= region.extent[0] || y >= region.extent[1]) return;
   for (std::int32_t z = first; z < end; ++z)
-    continuous_node(u, g, window, region.offset[0] + x, region.offset[1] + y,
-                    region.offset[2] + z, n, f, c, n_new, f_new, c_new);
+    continuous_node(u, g, window, region.offset[0] + x, region.offset[1] + y, region.offset[2] + z,
+                    n, f, c, n_new, f_new, c_new);
 }
 
 // The nodes of `part` from an array laid out as box `from` into one laid out as box `to`
@@ -193,10 +197,7 @@ class CudaEngine final : public StencilEngine {
  public:
   CudaEngine(const Communicator& comm, FieldBlocks blocks, const GridBlocks* grid_blocks,
              bool every_rank_cuda)
-      : comm_(comm),
-        blocks_(blocks),
-        grid_blocks_(grid_blocks),
-        every_rank_cuda_(every_rank_cuda) {
+      : comm_(comm), blocks_(blocks), grid_blocks_(grid_blocks), every_rank_cuda_(every_rank_cuda) {
     int device = 0;
     check(cudaGetDevice(&device), "cudaGetDevice");
     cudaDeviceProp prop{};
@@ -301,13 +302,18 @@ class CudaEngine final : public StencilEngine {
   // The per-node update of `region` on `stream`.
   void launch_region(const Box& region, cudaStream_t stream) {
     if (region.size() == 0) return;
+    const bool z_march = blocks_.z_march;
     const dim3 block(static_cast<unsigned>(blocks_.x), static_cast<unsigned>(blocks_.y),
-                     static_cast<unsigned>(blocks_.z));
+                     z_march ? 1u : static_cast<unsigned>(blocks_.z));
+    // Marching: blocks_.z planes a thread (0: all), so one block a chunk along z.
+    const unsigned along_z = z_march ? (blocks_.z > 0 ? static_cast<unsigned>(blocks_.z)
+                                                      : static_cast<unsigned>(region.extent[2]))
+                                     : block.z;
     const dim3 grid(cover(region.extent[0], block.x), cover(region.extent[1], block.y),
-                    blocks_.z_march ? 1u : cover(region.extent[2], block.z));
+                    cover(region.extent[2], along_z));
     continuous_kernel<<<grid, block, 0, stream>>>(
         continuous_step(host_.p, host_.dt), solvent::angiogenesis_3d::grid_of(host_.p),
-        host_.window, region, blocks_.z_march, n_.data(), f_.data(), c_.data(), n_new_.data(),
+        host_.window, region, z_march, blocks_.z, n_.data(), f_.data(), c_.data(), n_new_.data(),
         f_new_.data(), c_new_.data());
     check_launch("continuous_kernel");
   }
@@ -349,8 +355,8 @@ class CudaEngine final : public StencilEngine {
         const bool low = peers[static_cast<std::size_t>(2 * a)] >= 0;
         const std::size_t low_values =
             low ? 3 * static_cast<std::size_t>(halo_->slabs(a).front().send.size()) : 0;
-        for (int f = 2 * a + 1; f < 7; ++f) offset[static_cast<std::size_t>(f)] =
-            f == 2 * a + 1 ? low_values : halo_->values(a);
+        for (int f = 2 * a + 1; f < 7; ++f)
+          offset[static_cast<std::size_t>(f)] = f == 2 * a + 1 ? low_values : halo_->values(a);
         peer_[static_cast<std::size_t>(a)] =
             std::make_unique<cuda::PeerHalo>(block, offset, sizeof(double));
       }
@@ -403,8 +409,7 @@ class CudaEngine final : public StencilEngine {
     const unsigned threads = 256;
     for (const WindowHalo::Slab& slab : halo_->slabs(axis)) {
       const Box& part = packed ? slab.send : slab.receive;
-      const unsigned grid =
-          std::min(cover(static_cast<std::int32_t>(part.size()), threads), 4096u);
+      const unsigned grid = std::min(cover(static_cast<std::int32_t>(part.size()), threads), 4096u);
       std::size_t at = slab.at;
       for (double* field : fields) {
         if (packed)

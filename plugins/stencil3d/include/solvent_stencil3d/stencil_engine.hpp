@@ -39,14 +39,16 @@ std::unique_ptr<StencilEngine> make_cpu_engine(const Communicator& comm = single
 // The thread blocks of the CUDA engine's field update (continuous mode): x × y × z threads
 // a block, one a node (Darbyshire's Table 3 shapes), or z_march: a tile of x × y threads,
 // each marching along z through its column of nodes.
+// x by y by z threads a block, one a node; or, z_march, x by y threads each marching along z
+// through z planes (0: the whole column).
 struct FieldBlocks {
   int x = 16, y = 4, z = 4;
   bool z_march = false;
 };
 
 // The values of the integrator's `cuda_block` key; the first is the default.
-inline constexpr const char* field_block_names[] = {"16x4x4", "4x4x4",  "16x16x4",
-                                                    "16x8x4", "64x4x4", "z-march"};
+inline constexpr const char* field_block_names[] = {"16x4x4", "4x4x4",   "16x16x4",   "16x8x4",
+                                                    "64x4x4", "z-march", "z-march-16"};
 
 // One of field_block_names; anything else is a solvent::ConfigError naming `key`.
 FieldBlocks field_blocks(std::string_view name, std::string_view key);
