@@ -86,9 +86,10 @@ void StagedCopies::copy(unsigned char* dst, const unsigned char* src, std::size_
   for (std::size_t c = 0; c < chunks; ++c) {
     const int k = int(c % 2);
     if (to_device) {
-      // The buffer's previous copy (chunk c - 2) has left it; a buffer new to this call was
-      // emptied by the previous call, which ended with its stream.
-      if (c >= 2) check(cudaEventSynchronize(event(k)), context_, what);
+      // The buffer's previous copy has left it: chunk c - 2, or the last copy of an earlier
+      // call, which may have been cut short by a failure before its stream was waited for
+      // (an event never recorded is complete).
+      check(cudaEventSynchronize(event(k)), context_, what);
       host_memory::copy(stage_[k].data(), src + c * stage_bytes, length(c));
       check(cudaMemcpyAsync(dst + c * stage_bytes, stage_[k].data(), length(c),
                             cudaMemcpyHostToDevice, stream),

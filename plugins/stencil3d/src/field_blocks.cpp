@@ -12,8 +12,8 @@
 namespace solvent::stencil3d {
 
 FieldBlocks field_blocks(std::string_view name, std::string_view key) {
-  // A column marched whole leaves few threads on grids of a few hundred columns (300^3: 380
-  // blocks of 256 for 132 SMs); in chunks of 16 planes there are nz / 16 times as many.
+  // Columns marched whole make few blocks, one per 256 columns (300^3: 380 blocks for 132
+  // SMs); in chunks of 16 planes there are nz / 16 times as many.
   if (name == "z-march") return {32, 8, 0, true};
   if (name == "z-march-16") return {32, 8, 16, true};
   for (const char* shape : field_block_names)

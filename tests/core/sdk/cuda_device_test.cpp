@@ -65,7 +65,7 @@ TEST_CASE("a copy past the staging size goes up and down bit for bit, its tail c
 TEST_CASE("one StagedCopies moves many arrays of any size, each bit for bit") {
   if (!has_device()) return;
   solvent::cuda::StagedCopies staged("ctx");
-  // Below one chunk, one chunk and a byte, two chunks exactly, five and a part, and nothing:
+  // Below one chunk, one chunk and 8 bytes, two chunks exactly, five and a part, and nothing:
   // every buffer reused from the copy before, in both directions.
   for (std::size_t bytes : {std::size_t(24), (std::size_t(32) << 20) + 8, std::size_t(64) << 20,
                             (std::size_t(165) << 20) + 40, std::size_t(0)}) {

@@ -7,9 +7,11 @@
 #include <doctest/doctest.h>
 #include <lapacke.h>
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 TEST_CASE("banded passes the linear-solver conformance checks") {
@@ -41,14 +43,15 @@ TEST_CASE("banded refuses what it cannot take, with a clear message") {
 
 // The substitution that reads a group of rows ahead (what the GPU's batched members use) must
 // repeat the row-at-a-time substitution's bits: same arithmetic, same order. Random bands with
-// row interchanges (weak diagonals), U rows reaching past two entries (kl = 3), systems shorter
-// than a group, zero couplings (the chain-breaking branch), and members interleaved by a stride.
+// row interchanges (weak diagonals), U rows reaching past two entries (kl = 3), no L at all
+// (kl = 0: upper triangular), systems shorter than a group, zero couplings (the
+// chain-breaking branch), and members interleaved by a stride; each against LAPACK's gbtrs.
 TEST_CASE("band_lu_substitute gives the same bits whatever rows it reads ahead") {
   std::mt19937_64 random(7);
   std::uniform_real_distribution<double> value(-1.0, 1.0);
   int systems_with_interchanges = 0;
   for (std::size_t n : {1u, 2u, 5u, 9u, 17u, 64u, 203u})
-    for (std::size_t kl : {1u, 2u, 3u})
+    for (std::size_t kl : {0u, 1u, 2u, 3u})
       for (std::size_t ku : {0u, 2u, 4u})
         for (std::size_t stride : {1u, 3u}) {
           CAPTURE(n);
@@ -61,7 +64,8 @@ TEST_CASE("band_lu_substitute gives the same bits whatever rows it reads ahead")
             for (std::size_t i = j >= ku ? j - ku : 0; i < std::min(n, j + kl + 1); ++i) {
               // Every fifth coupling absent; diagonals weak every seventh row, so gbtrf swaps.
               const double v = (i + 2 * j) % 5 == 0 && i != j ? 0.0 : value(random);
-              lu[j * ldab + kl + ku + i - j] = i == j ? (i % 7 == 3 ? 0.01 : 4.0) * v + 0.1 : v;
+              lu[j * ldab + kl + ku + i - j] =
+                  i != j ? v : (i % 7 == 3 ? 0.05 + 0.01 * v : 4.0 + v);
             }
           std::vector<lapack_int> ipiv(n);
           REQUIRE(LAPACKE_dgbtrf(LAPACK_COL_MAJOR, lapack_int(n), lapack_int(n), lapack_int(kl),

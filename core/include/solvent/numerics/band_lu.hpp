@@ -81,8 +81,11 @@ SOLVENT_HD void band_lu_substitute(const BandLu<T>& f, T* x, Stride stride) {
   };
   auto lesser = [](std::size_t a, std::size_t b) { return a < b ? a : b; };
   auto pivot = [&](std::size_t j) { return std::size_t(f.ipiv[j * s] - 1); };
-  // Invariant: every contribution of the columns before j has been applied to x.
-  for (std::size_t j = 0; j + 1 < n;) {
+  // Invariant: every contribution of the columns before j has been applied to x. Without
+  // sub-diagonals L is the identity and gbtrf interchanges nothing, so there is no forward
+  // sweep (its rows would read L(i, i - 1), which such a band does not store: the entry
+  // there is U's).
+  for (std::size_t j = 0; kl > 0 && j + 1 < n;) {
     if (pivot(j) != j) {
       const std::size_t p = pivot(j);
       const T xp = x[p * s];

@@ -38,9 +38,7 @@ std::unique_ptr<StencilEngine> make_cpu_engine(const Communicator& comm = single
 
 // The thread blocks of the CUDA engine's field update (continuous mode): x × y × z threads
 // a block, one a node (Darbyshire's Table 3 shapes), or z_march: a tile of x × y threads,
-// each marching along z through its column of nodes.
-// x by y by z threads a block, one a node; or, z_march, x by y threads each marching along z
-// through z planes (0: the whole column).
+// each marching along z through z planes of its column (0: the whole column).
 struct FieldBlocks {
   int x = 16, y = 4, z = 4;
   bool z_march = false;
