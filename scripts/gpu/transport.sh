@@ -37,6 +37,9 @@ declare -A settings=(
   [cg-cuda-jacobi]="--set linear_solver.type=\"cg-cuda\" --set preconditioner.type=\"jacobi-cuda\" $given"
   [petsc-gamg]="--set linear_solver.type=\"petsc\" --set linear_solver.ksp_type=\"bcgs\" --set linear_solver.pc_type=\"gamg\" $given"
 )
+# Run $1's record, fact $2 (the record writes key = 'value'); last: the variational run's.
+fact_of() { sed -n "s/^$2 = '\(.*\)'/\1/p" "$OUT/$1/record.toml" | head -1; }
+last() { fact_of matm-cuda "$1"; }
 solvers=${SOLVERS:-"matm-cuda matm-cuda-given bicgstab-cuda-jacobi cg-cuda-jacobi petsc-gamg"}
 printf '%-22s %8s %8s %12s %12s %12s\n' solver its/layer max solve_s/layer layer_s/layer error_max \
   | tee "$OUT/summary.txt"
@@ -44,7 +47,6 @@ for s in $solvers; do
   [ "$s" = cg-cuda-jacobi ] && [ "$VELOCITY" != none ] && continue
   [ "$s" = petsc-gamg ] && [ ! -e "$BUILD/lib/solvent/libsolvent-petsc.so" ] && continue
   if [ "$s" = matm-cuda-given ]; then
-    last() { sed -n "s/^$1 = '\(.*\)'/\1/p" "$OUT/matm-cuda/record.toml" | head -1; }
     [ -n "$(last omega)" ] || { echo "matm-cuda-given: no variational matm-cuda run to take omega and tau from"; continue; }
     settings[$s]="--set linear_solver.type=\"matm-cuda\" --set linear_solver.parameters=\"given\" --set linear_solver.omega=$(last omega) --set linear_solver.tau=$(awk "BEGIN{print ${TAU_FACTOR:-0.5} * $(last tau)}")"
   fi
@@ -52,11 +54,10 @@ for s in $solvers; do
     --set model.n1=$N --set model.n2=$N --set model.n3=$N --set model.velocity=\\\"$VELOCITY\\\" \
     --set integrator.steps=$LAYERS ${settings[$s]}" > "$OUT/$s.log" 2>&1 \
     || { echo "$s: exit $?"; tail -5 "$OUT/$s.log"; continue; }
-  fact() { sed -n "s/^$1 = '\(.*\)'/\1/p" "$OUT/$s/record.toml" | head -1; }
   err=$(tail -1 "$OUT/$s/observables.csv" | cut -d, -f3)
-  printf '%-22s %8s %8s %12s %12s %12s\n' "$s" "$(fact iterations_per_layer_mean)" \
-    "$(fact iterations_per_layer_max)" "$(fact solve_seconds_per_layer_mean)" \
-    "$(fact layer_seconds_per_layer_mean)" "$err" | tee -a "$OUT/summary.txt"
+  printf '%-22s %8s %8s %12s %12s %12s\n' "$s" "$(fact_of "$s" iterations_per_layer_mean)" \
+    "$(fact_of "$s" iterations_per_layer_max)" "$(fact_of "$s" solve_seconds_per_layer_mean)" \
+    "$(fact_of "$s" layer_seconds_per_layer_mean)" "$err" | tee -a "$OUT/summary.txt"
 done
 if [ "$N" = 256 ] && [ "$LAYERS" = 10 ]; then
   source tests/support/quoted_text.sh
@@ -69,15 +70,13 @@ if [ "$N" = 256 ] && [ "$LAYERS" = 10 ]; then
     printf %.2f "$(last omega)"), tau $(awk "BEGIN{printf \"%.0f\", ${TAU_FACTOR:-0.5} * $(last tau)}")"
   for s in "${!labels[@]}"; do
     [ -f "$OUT/$s/record.toml" ] || continue
-    fact() { sed -n "s/^$1 = '\(.*\)'/\1/p" "$OUT/$s/record.toml" | head -1; }
-    row="| $velocity | ${labels[$s]} | $(fact iterations_per_layer_mean), $(fact iterations_per_layer_max) |"
+    row="| $velocity | ${labels[$s]} | $(fact_of "$s" iterations_per_layer_mean), $(fact_of "$s" iterations_per_layer_max) |"
     quoted docs/models/transport-3d.md "$row" && echo "quoted: PASS, $row" | tee -a "$OUT/summary.txt"
   done
   # The prose under the table: the variational run's last tau, and the given-parameter
   # run's iterations against the variational run's.
   if [ -n "${labels[matm-cuda-given]:-}" ]; then
-    mean() { sed -n "s/^iterations_per_layer_mean = '\(.*\)'/\1/p" "$OUT/$1/record.toml" | head -1; }
-    prose="the variational run's last tau ($(printf %.0f "$(last tau)")) held fixed diverged on the first layer, half of it converges in $(awk "BEGIN{printf \"%.1f\", $(mean matm-cuda-given) / $(mean matm-cuda)}") times the iterations"
+    prose="the variational run's last tau ($(printf %.0f "$(last tau)")) held fixed diverged on the first layer, half of it converges in $(awk "BEGIN{printf \"%.1f\", $(fact_of matm-cuda-given iterations_per_layer_mean) / $(fact_of matm-cuda iterations_per_layer_mean)}") times the iterations"
     quoted docs/models/transport-3d.md "$prose" && echo "quoted: PASS, $prose" | tee -a "$OUT/summary.txt"
   fi
 fi
