@@ -8,6 +8,12 @@
 //
 //   matm-benchmark [--sizes 64,128,256] [--shape-size 256] [--cpu-full-max 128] [--out FILE]
 //                  [--quick 1]   (matm-cuda alone, Poisson, fewer block shapes)
+//   matm-benchmark --tuning FILE.csv [--tuning-y 1000,3000,10000,30000] [--tuning-cross 128]
+//     Sukhinov et al.'s tuning experiment instead: the time of one MATM iteration per 1000
+//     nodes against the extent Y of the march axis (Oy) and the block's ratio k = X/Z of
+//     threads along Ox to threads along Oz, X Z = 640 as in the paper, for the paper's sweep
+//     (Algorithm 2) and the warp-scan shapes among them; one CSV row a point, for
+//     scripts/matm-tuning-fit (the regression of the paper's eq. (6) and its figure).
 #ifdef MATM_BENCHMARK_CUDA
 #include <solvent_test/device_timing.hpp>
 #endif
@@ -50,18 +56,18 @@ std::pair<double, std::string> device_ceiling() {
 
 struct Problem {
   std::string label;
-  long n = 0;
+  long n = 0;  // n1 of an n1 x n2 x n3 box; the edge of a cube
   std::shared_ptr<solvent::Model> model;
   std::shared_ptr<const solvent::Operator> matrix;
   std::vector<double> b;
   bool self_adjoint = true;
 };
 
-Problem make_problem(long n, bool convection) {
+Problem make_problem(long n1, long n2, long n3, bool convection) {
   Problem p;
-  p.n = n;
+  p.n = n1;
   p.self_adjoint = !convection;
-  Settings s{{"n1", std::int64_t(n)}, {"n2", std::int64_t(n)}, {"n3", std::int64_t(n)}};
+  Settings s{{"n1", std::int64_t(n1)}, {"n2", std::int64_t(n2)}, {"n3", std::int64_t(n3)}};
   if (convection) {
     s["problem"] = std::string("convection-diffusion");
     s["velocity"] = std::string("rotating");
@@ -75,6 +81,8 @@ Problem make_problem(long n, bool convection) {
   p.b = std::get<std::vector<double>>(p.model->linear()->rhs());
   return p;
 }
+
+Problem make_problem(long n, bool convection) { return make_problem(n, n, n, convection); }
 
 double true_residual(const solvent::Stencil7<double>& a, const std::vector<double>& f,
                      const std::vector<double>& x) {
@@ -246,12 +254,50 @@ std::vector<long> parse_list(const std::string& s) {
   return v;
 }
 
+// Sukhinov et al.'s tuning experiment on a cross x Y x cross Poisson box for each Y (the
+// march axis Oy is axis 2): 5 iterations, median of 3, for every block X x Z = 640 that fits
+// the cross-section, in the paper's sweep and, where X is a multiple of 32, the warp-scan
+// one. Rows go to the CSV as they are measured, so a cut-short run keeps what it has.
+void tuning_study(const std::string& csv_path, const std::vector<long>& ys, long cross,
+                  double device_bw) {
+  // The bytes floor of 1000 nodes (a 10^3 box) is the same for every point.
+  const double floor = 1e3 * matm_bytes_per_iteration(10, true) / device_bw;
+  std::ofstream csv(csv_path);
+  csv << "sweep,X,Z,k,Y,n1,n3,nodes,ms_per_iteration,ms_per_1000_nodes,floor_ms_per_1000_nodes\n"
+      << std::flush;
+  for (long y : ys) {
+    const Problem p = make_problem(cross, y, cross, false);
+    const double nodes = double(cross) * double(y) * double(cross);
+    for (const char* sweep : {"paper", "warp-scan"})
+      for (int x = 1; x <= 640; ++x) {
+        const int z = 640 / x;
+        if (640 % x != 0 || x > cross || z > cross) continue;
+        if (std::strcmp(sweep, "warp-scan") == 0 && x % 32 != 0) continue;
+        const Row r = solve(p, "matm-cuda",
+                            {{"sweep", std::string(sweep)},
+                             {"block_x", std::int64_t(x)},
+                             {"block_z", std::int64_t(z)}},
+                            5, 3, false);
+        std::cout << "tuning Y=" << y << " " << sweep << " " << x << "x" << z << ": "
+                  << (r.ran ? fmt(r.ms_per_iteration) + " ms/iteration" : r.note) << "\n"
+                  << std::flush;
+        if (!r.ran) continue;
+        csv << sweep << "," << x << "," << z << "," << double(x) / z << "," << y << "," << cross
+            << "," << cross << "," << nodes << "," << r.ms_per_iteration << ","
+            << r.ms_per_iteration / (nodes / 1000.0) << "," << floor << "\n"
+            << std::flush;
+      }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::vector<long> sizes{64, 128, 256};
   long shape_size = 256, cpu_full_max = 128;
-  std::string out_path;
+  std::string out_path, tuning_csv;
+  std::vector<long> tuning_y{1000, 3000, 10000, 30000};
+  long tuning_cross = 128;
   bool quick = false;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i];
@@ -265,6 +311,12 @@ int main(int argc, char** argv) {
       out_path = argv[i + 1];
     else if (a == "--quick")
       quick = std::string(argv[i + 1]) == "1";
+    else if (a == "--tuning")
+      tuning_csv = argv[i + 1];
+    else if (a == "--tuning-y")
+      tuning_y = parse_list(argv[i + 1]);
+    else if (a == "--tuning-cross")
+      tuning_cross = std::stol(argv[i + 1]);
   }
   std::ostringstream out;
   const auto [device_bw, device] = device_ceiling();
@@ -277,6 +329,14 @@ int main(int argc, char** argv) {
       << " GB/s (read + write, 1 GiB cudaMemcpy D2D, median of 10). Host: " << threads
       << " OpenMP threads, copy bandwidth " << fmt(host_bw / 1e9, 4) << " GB/s.\n\n";
   std::cout << out.str() << std::flush;
+  if (!tuning_csv.empty()) {
+    if (device_bw <= 0) {
+      std::cerr << "matm-benchmark --tuning: no CUDA device, and the study times matm-cuda\n";
+      return 1;
+    }
+    tuning_study(tuning_csv, tuning_y, tuning_cross, device_bw);
+    return 0;
+  }
 
   const Settings all_threads{{"threads", std::int64_t(0)}};
   const std::vector<std::pair<std::string, Settings>> krylov{
