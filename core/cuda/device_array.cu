@@ -6,7 +6,10 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <map>
+#include <memory>
 #include <string>
+#include <utility>
 
 namespace solvent::cuda {
 
@@ -16,10 +19,11 @@ cudaStream_t as_stream(void* stream) { return static_cast<cudaStream_t>(stream);
 // A synchronous copy of this size or more between the device and pageable host memory goes
 // through two page-locked buffers in turn: the host's threads fill (or empty) one while the
 // bus carries the other. The runtime stages pageable memory itself, but with one thread's
-// memcpy, a few GB/s (an operator of four 1 GiB arrays took most of a 512^3 MATM set-up);
-// below this size, allocating the two buffers costs more than it saves.
-constexpr std::size_t staged_from = std::size_t(256) << 20;
+// memcpy, a few GB/s (an operator of four 1 GiB arrays took most of a 512^3 MATM set-up, and
+// a time step's three 128 MiB vectors at 256^3 a third of its solve). Two buffers' worth: a
+// smaller copy has nothing to overlap.
 constexpr std::size_t stage_bytes = std::size_t(32) << 20;
+constexpr std::size_t staged_from = 2 * stage_bytes;
 
 bool pageable(const void* host) {
   cudaPointerAttributes a{};
@@ -106,12 +110,26 @@ void StagedCopies::copy(unsigned char* dst, const unsigned char* src, std::size_
 
 namespace {
 
+// The calling thread's stager for the current device and `context`, made at its first large
+// copy and kept for the thread's life: its buffers cost more to allocate than a copy of a
+// hundred MiB, and a solver inside time stepping copies its vectors at every step. Per thread,
+// so that concurrent copies never share a buffer; per device, because its stream belongs to
+// one; per context, because failures name the plugin whose copy it was.
+StagedCopies& thread_stager(const char* context) {
+  thread_local std::map<std::pair<int, const char*>, std::unique_ptr<StagedCopies>> stagers;
+  int device = 0;
+  check(cudaGetDevice(&device), context, "cudaGetDevice");
+  auto& stager = stagers[{device, context}];
+  if (!stager) stager = std::make_unique<StagedCopies>(context);
+  return *stager;
+}
+
 void copy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, void* stream,
           const char* context, const char* what) {
   if (bytes == 0) return;
   const void* host = kind == cudaMemcpyHostToDevice ? src : dst;
   if (stream == nullptr && bytes >= staged_from && pageable(host)) {
-    StagedCopies staged(context);
+    StagedCopies& staged = thread_stager(context);
     if (kind == cudaMemcpyHostToDevice)
       staged.to_device(dst, src, bytes);
     else

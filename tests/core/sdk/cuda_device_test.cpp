@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -60,6 +61,26 @@ TEST_CASE("a copy past the staging size goes up and down bit for bit, its tail c
   d.download(down.data(), down.size());
   solvent::cuda::synchronize();  // a copy into pinned memory returns before it is done
   CHECK(down == up);
+}
+
+TEST_CASE("the default stream's staged copies reuse the thread's buffers, on any thread") {
+  if (!has_device()) return;
+  // 64 MiB (the first staged size), then 128 MiB and 8 bytes through the same kept buffers,
+  // then the same from a second thread, which gets buffers of its own.
+  auto round_trip = [](std::size_t bytes) {
+    const std::size_t n = bytes / sizeof(double);
+    std::vector<double> up(n);
+    for (std::size_t i = 0; i < n; ++i) up[i] = double(bytes % 1013) + double(i) * 1e-3;
+    solvent::cuda::DeviceArray<double> d(up.data(), n);
+    std::vector<double> down(n, -1.0);
+    d.download(down.data(), n);
+    return down == up;
+  };
+  CHECK(round_trip(std::size_t(64) << 20));
+  CHECK(round_trip((std::size_t(128) << 20) + 8));
+  bool other = false;
+  std::thread([&] { other = round_trip((std::size_t(96) << 20) + 16); }).join();
+  CHECK(other);
 }
 
 TEST_CASE("one StagedCopies moves many arrays of any size, each bit for bit") {

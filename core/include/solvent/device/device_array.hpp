@@ -23,8 +23,9 @@ void release_pinned(void* p) noexcept;
 
 // Copies of `bytes` (nothing for zero), ordered on `stream` (null: the default stream).
 // Host memory that is not pinned makes them synchronous; pinned memory lets the host go on.
-// On the default stream a copy of 256 MiB or more of pageable memory goes through page-locked
-// buffers that all the host's threads fill, at the bus's speed rather than one memcpy's.
+// On the default stream a copy of 64 MiB or more of pageable memory goes through page-locked
+// buffers that all the host's threads fill, at the bus's speed rather than one memcpy's (the
+// calling thread's StagedCopies for the device and context, kept for its next copies).
 void copy_to_device(void* dst, const void* src, std::size_t bytes, void* stream = nullptr,
                     const char* context = device_memory_context);
 void copy_to_host(void* dst, const void* src, std::size_t bytes, void* stream = nullptr,
