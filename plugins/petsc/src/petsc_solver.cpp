@@ -10,6 +10,19 @@ namespace solvent::petsc {
 
 namespace {
 std::string where() { return fmt::format("[linear_solver] (linear solver '{}')", plugin_name()); }
+
+const char* norm_name(KSPNormType norm) {
+  switch (norm) {
+    case KSP_NORM_PRECONDITIONED:
+      return "preconditioned";
+    case KSP_NORM_UNPRECONDITIONED:
+      return "unpreconditioned";
+    case KSP_NORM_NATURAL:
+      return "natural";
+    default:
+      return "none";
+  }
+}
 }  // namespace
 
 Schema petsc_schema() {
@@ -115,9 +128,11 @@ PetscErrorCode PetscSolver::record_norm(KSP, PetscInt it, PetscReal norm, void* 
 SolveStats PetscSolver::solve_scalar(std::span<const Scalar> b, std::span<Scalar> x) {
   history_.clear();
   ErrorScope scope;
+  PetscReal b_norm = 0;
   {
     PlacedArray in(matrix_.in(), b.data()), out(matrix_.out(), x.data());
     check(KSPSolve(ksp_, matrix_.in(), matrix_.out()), "KSPSolve");
+    check(VecNorm(matrix_.in(), NORM_2, &b_norm), "VecNorm");
   }
   ++solves_;
 
@@ -140,6 +155,27 @@ SolveStats PetscSolver::solve_scalar(std::span<const Scalar> b, std::span<Scalar
   // The true relative residual of the returned x, not the KSP's (preconditioned) norm.
   st.residual =
       relative_residual(*matrix_.source(), b, std::span<const Scalar>(x.data(), x.size()));
+  // PETSc stops on its own norm, for a left-preconditioned method the preconditioned
+  // residual, which a poor preconditioner can make small while b - A x is not. A solve it
+  // calls converged whose true residual passes the tolerances (as in effect, options
+  // included) by more than a factor of 10 is not reported as a solution.
+  if (st.converged) {
+    PetscReal rtol = 0, abstol = 0, dtol = 0;
+    PetscInt max_its = 0;
+    check(KSPGetTolerances(ksp_, &rtol, &abstol, &dtol, &max_its), "KSPGetTolerances");
+    const double allowed =
+        10.0 * std::max(double(rtol), b_norm > 0 ? double(abstol) / double(b_norm) : 0.0);
+    if (st.residual > allowed) {
+      KSPNormType norm = KSP_NORM_DEFAULT;
+      check(KSPGetNormType(ksp_, &norm), "KSPGetNormType");
+      st.converged = false;
+      st.status = fmt::format(
+          "PETSc reported convergence ({} norm), but the true relative residual {:.3e} is "
+          "more than 10 times the tolerance ({:.1e}); options = \"-ksp_norm_type "
+          "unpreconditioned\" stops on the true one",
+          norm_name(norm), st.residual, allowed / 10.0);
+    }
+  }
 
   // The history in the norm the KSP monitors (the preconditioned residual for a left-
   // preconditioned method, as gmres and cg are by default), relative to its initial value;

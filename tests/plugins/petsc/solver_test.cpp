@@ -113,6 +113,30 @@ TEST_CASE("petsc: max_iterations reached is not convergence, and the residual is
   check_stats_honest(a, b, x, st);
 }
 
+TEST_CASE("petsc: convergence PETSc reports on its own norm is checked against the true one") {
+  const auto a = convection_diffusion(10, 20.0);
+  const auto op = share(a);
+  const auto b = random_vector<double>(a.rows, 5);
+  std::vector<double> x(a.rows);
+  // preonly + jacobi stops after one application of D^-1, with no norm at all, and PETSc
+  // calls that converged: x = D^-1 b is far from a solution.
+  auto st = solve_with<double>("petsc", {{"ksp_type", "preonly"}, {"pc_type", "jacobi"}}, op, b, x);
+  CHECK_FALSE(st.converged);
+  CHECK(st.status.rfind("PETSc reported convergence (none norm), but the true relative residual ",
+                        0) == 0);
+  CHECK(st.status.find(" is more than 10 times the tolerance (1.0e-08); options = "
+                       "\"-ksp_norm_type unpreconditioned\" stops on the true one") !=
+        std::string::npos);
+  CHECK(st.residual > 1e-3);
+  check_stats_honest(a, b, x, st);
+  // preonly + lu (MUMPS) is exact: the same check lets it through.
+  st = solve_with<double>(
+      "petsc", {{"ksp_type", "preonly"}, {"pc_type", "lu"}, {"factor_solver_type", "mumps"}}, op,
+      b, x);
+  CHECK(st.converged);
+  CHECK(st.residual < 1e-12);
+}
+
 TEST_CASE("petsc: a diverging method reports PETSc's reason") {
   const auto s = laplacian_stencil<double>(6, 6, 6, 0.0);
   const auto op = share(s);
