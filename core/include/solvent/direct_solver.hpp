@@ -37,6 +37,28 @@ inline SolveStats direct_solve_stats() {
   return s;
 }
 
+// What a direct solver's factorisations say of the operator's conditioning: LAPACK's estimate
+// of the reciprocal condition number (gecon, gbcon) after each one. LU with partial pivoting
+// is backward stable, so its x solves a system near the given one; past a condition number of
+// 1/epsilon that x may share no digit with the given system's solution, and neither the
+// factorisation (its pivots are not zero) nor the core's residual check can tell (a backward-
+// stable x of a badly scaled but well-posed system can leave a residual above ||b|| as well).
+// So the smallest estimate is a fact, "rcond_estimate", and an estimate below the machine
+// epsilon is logged as a warning, once per solver.
+class ConditionReport {
+ public:
+  // After a factorisation: `rcond` the estimate; `plugin` names the solver in the warning;
+  // `log` may be null (no warning then, the fact stays).
+  void note(double rcond, const char* plugin, spdlog::logger* log);
+  // "rcond_estimate" with the smallest estimate, where one was noted.
+  void add_fact(Facts& f) const;
+  double smallest() const { return smallest_; }
+
+ private:
+  double smallest_ = -1.0;  // none noted yet
+  bool warned_ = false;
+};
+
 // The skeleton of every direct solver, written once: it reads `reuse_factorization`, decides
 // when to factor (once at setup with reuse, at every solve without), counts factorisations,
 // and reports both as facts. A solver keeps only its arithmetic:

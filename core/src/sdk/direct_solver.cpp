@@ -1,6 +1,12 @@
 #include <solvent/direct_solver.hpp>
 #include <solvent/errors.hpp>
 
+#include <fmt/format.h>
+#include <spdlog/logger.h>
+
+#include <algorithm>
+#include <limits>
+
 namespace solvent {
 
 DirectSolver::DirectSolver(const PluginContext& ctx)
@@ -48,6 +54,21 @@ void DirectSolver::factor_and_solve(std::span<const double> b, std::span<double>
 void DirectSolver::factor_and_solve(std::span<const complex> b, std::span<complex> x) {
   factor();
   substitute(b, x);
+}
+
+void ConditionReport::note(double rcond, const char* plugin, spdlog::logger* log) {
+  smallest_ = smallest_ < 0.0 ? rcond : std::min(smallest_, rcond);
+  if (rcond >= std::numeric_limits<double>::epsilon() || warned_ || log == nullptr) return;
+  log->warn(
+      "{}: the matrix is singular to working precision (reciprocal condition number estimate "
+      "{:.2e}, below the machine epsilon): the solution may have no correct digit, whatever its "
+      "residual",
+      plugin, rcond);
+  warned_ = true;
+}
+
+void ConditionReport::add_fact(Facts& f) const {
+  if (smallest_ >= 0.0) f.emplace_back("rcond_estimate", fmt::format("{:.3e}", smallest_));
 }
 
 Facts DirectSolver::facts() const {

@@ -9,7 +9,7 @@
 
 namespace solvent::dense {
 
-LapackSolver::LapackSolver(const PluginContext& ctx) : DirectSolver(ctx) {}
+LapackSolver::LapackSolver(const PluginContext& ctx) : DirectSolver(ctx), log_(ctx.log) {}
 
 std::vector<OperatorForm> LapackSolver::forms() const {
   return {{OperatorKind::Dense, ScalarKind::Real}, {OperatorKind::Dense, ScalarKind::Complex}};
@@ -61,6 +61,26 @@ void LapackSolver::factor_as() {
       throw SolverError(
           "lapack: the elimination overflowed (a factor is infinite): the matrix's entries are "
           "too large for double precision; rescale the system");
+  // The 1-norm of what getrf factored (A^T), and gecon's estimate from its factors.
+  double rcond = 0.0;
+  if constexpr (std::is_same_v<T, double>) {
+    const double norm = LAPACKE_dlange(LAPACK_COL_MAJOR, '1', n, n, a.values.data(), n);
+    info = LAPACKE_dgecon(LAPACK_COL_MAJOR, '1', n, lu.data(), n, norm, &rcond);
+  } else {
+    const auto* values = reinterpret_cast<const lapack_complex_double*>(a.values.data());
+    const double norm = LAPACKE_zlange(LAPACK_COL_MAJOR, '1', n, n, values, n);
+    info = LAPACKE_zgecon(LAPACK_COL_MAJOR, '1', n,
+                          reinterpret_cast<const lapack_complex_double*>(lu.data()), n, norm,
+                          &rcond);
+  }
+  if (info != 0) throw SolverError(fmt::format("lapack: gecon rejected argument {}", -info));
+  condition_.note(rcond, "lapack", log_.get());
+}
+
+Facts LapackSolver::more_facts() const {
+  Facts f;
+  condition_.add_fact(f);
+  return f;
 }
 
 void LapackSolver::factor() {

@@ -17,6 +17,7 @@ class LapackSolver : public DirectSolver {
   void factor() override;
   void substitute(std::span<const double> b, std::span<double> x) override;
   void substitute(std::span<const complex> b, std::span<complex> x) override;
+  Facts more_facts() const override;
 
  private:
   template <class T>
@@ -26,6 +27,8 @@ class LapackSolver : public DirectSolver {
 
   PerScalar<std::vector<double>, std::vector<complex>> lu_;  // the factors, by scalar type
   std::vector<int> ipiv_;
+  std::shared_ptr<spdlog::logger> log_;
+  ConditionReport condition_;
 };
 
 }  // namespace solvent::dense

@@ -1,9 +1,16 @@
+#include <solvent/direct_solver.hpp>
 #include <solvent/testkit.hpp>
 
 #include <doctest/doctest.h>
+#include <spdlog/logger.h>
+#include <spdlog/sinks/ostream_sink.h>
 
 #include <cmath>
 #include <limits>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
 
 using namespace solvent;
 
@@ -121,4 +128,68 @@ TEST_CASE("a dense solver gets a CSR operator converted, and a matrix-free one r
                        "it cannot use a real matrix-free operator (it takes: real dense, complex "
                        "dense), and the core cannot convert one to any of those",
                        UnsupportedOperator);
+}
+
+namespace {
+// Upper bidiagonal, 1 on the diagonal and `above` next to it: with -100, A^-1 holds 100^39
+// (a condition number near 1e80); with -0.5 the system is well posed.
+DenseMatrix<double> bidiagonal(std::size_t n, double above) {
+  DenseMatrix<double> a(n, n);
+  for (std::size_t i = 0; i < n; ++i) {
+    a(i, i) = 1.0;
+    if (i + 1 < n) a(i, i + 1) = above;
+  }
+  return a;
+}
+
+double rcond_fact(const LinearSolver& s) {
+  for (const auto& [k, v] : s.facts())
+    if (k == "rcond_estimate") return std::stod(v);
+  return -1.0;
+}
+}  // namespace
+
+TEST_CASE("lapack estimates the condition of what it factors: a fact, smallest over factors") {
+  // Partial pivoting is backward stable on both systems, so both solves succeed; only the
+  // estimate tells the singular-to-working-precision one apart (the warning it logs is
+  // ConditionReport's, tested below).
+  for (const bool reuse : {true, false}) {
+    CAPTURE(reuse);
+    auto lin = testkit::make_linear_solver("lapack", {{"reuse_factorization", reuse}});
+    std::vector<double> b(40, 1.0), x(40);
+    lin->setup(std::make_shared<const Operator>(bidiagonal(40, -0.5)));
+    lin->solve(std::span<const double>(b), std::span<double>(x));
+    const double well = rcond_fact(*lin);
+    CHECK(well > 0.1);
+    CHECK(well <= 1.0);
+    lin->setup(std::make_shared<const Operator>(bidiagonal(40, -100.0)));
+    const auto st = lin->solve(std::span<const double>(b), std::span<double>(x));
+    CHECK(st.converged);
+    CHECK(rcond_fact(*lin) > 0.0);
+    CHECK(rcond_fact(*lin) < 1e-70);
+  }
+}
+
+TEST_CASE("ConditionReport: the smallest estimate as a fact, one warning below epsilon") {
+  std::ostringstream text;
+  auto log = std::make_shared<spdlog::logger>(
+      "condition", std::make_shared<spdlog::sinks::ostream_sink_mt>(text));
+  log->set_pattern("%v");
+  ConditionReport report;
+  Facts none;
+  report.add_fact(none);
+  CHECK(none.empty());
+  report.note(0.25, "lapack", log.get());
+  CHECK(text.str().empty());
+  report.note(3e-20, "lapack", log.get());
+  report.note(1e-30, "lapack", log.get());
+  CHECK(text.str() ==
+        "lapack: the matrix is singular to working precision (reciprocal condition number "
+        "estimate 3.00e-20, below the machine epsilon): the solution may have no correct digit, "
+        "whatever its residual\n");
+  Facts f;
+  report.add_fact(f);
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].first == "rcond_estimate");
+  CHECK(f[0].second == "1.000e-30");
 }
