@@ -20,8 +20,8 @@ cudaStream_t as_stream(void* stream) { return static_cast<cudaStream_t>(stream);
 // through two page-locked buffers in turn: the host's threads fill (or empty) one while the
 // bus carries the other. The runtime stages pageable memory itself, but with one thread's
 // memcpy, a few GB/s (an operator of four 1 GiB arrays took most of a 512^3 MATM set-up, and
-// a time step's three 128 MiB vectors at 256^3 a third of its solve). Two buffers' worth: a
-// smaller copy has nothing to overlap.
+// a time step's three 128 MiB vectors at 256^3 a third of its solve). From two buffers'
+// worth: a smaller copy has one chunk or two, and little of its memcpy to hide.
 constexpr std::size_t stage_bytes = std::size_t(32) << 20;
 constexpr std::size_t staged_from = 2 * stage_bytes;
 

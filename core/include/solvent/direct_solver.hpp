@@ -4,8 +4,11 @@
 // statistics of a solve. (The checks before a solve are LinearSolver::solve's, in the core.)
 #include <solvent/linear_solver.hpp>
 
+#include <solvent/errors.hpp>
 #include <solvent/plugin.hpp>
 
+#include <cmath>
+#include <complex>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -37,6 +40,18 @@ inline SolveStats direct_solve_stats() {
   return s;
 }
 
+// Finite entries can overflow in an elimination (|a| near 1e308): LAPACK's factorisations go on
+// with infinities, which the condition estimate and the substitution would then refuse by
+// argument number. Throws SolverError "<plugin>: the elimination overflowed ..." instead.
+template <class T>
+void check_factors_finite(std::span<const T> factors, const char* plugin) {
+  for (const T& v : factors)
+    if (!std::isfinite(std::real(v)) || !std::isfinite(std::imag(v)))
+      throw SolverError(std::string(plugin) +
+                        ": the elimination overflowed (a factor is infinite): the matrix's "
+                        "entries are too large for double precision; rescale the system");
+}
+
 // What a direct solver's factorisations say of the operator's conditioning: LAPACK's estimate
 // of the reciprocal condition number (gecon, gbcon) after each one. LU with partial pivoting
 // is backward stable, so its x solves a system near the given one; past a condition number of
@@ -47,8 +62,9 @@ inline SolveStats direct_solve_stats() {
 // epsilon is logged as a warning, once per solver.
 class ConditionReport {
  public:
-  // After a factorisation: `rcond` the estimate; `plugin` names the solver in the warning;
-  // `log` may be null (no warning then, the fact stays).
+  // After a factorisation: `rcond` the estimate, 0 where it failed (LAPACK's info != 0, or a
+  // norm that overflowed: as good as singular for what the estimate is for); `plugin` names
+  // the solver in the warning; `log` may be null (no warning then, the fact stays).
   void note(double rcond, const char* plugin, spdlog::logger* log);
   // "rcond_estimate" with the smallest estimate, where one was noted.
   void add_fact(Facts& f) const;

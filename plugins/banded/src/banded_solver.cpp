@@ -34,6 +34,7 @@ void BandedSolver::factor_as(const BandedMatrix<T>& a) {
         "banded: singular matrix: gbtrf found U({0},{0}) = 0 at elimination step {0} of {1}", info,
         n));
   if (info < 0) throw SolverError(fmt::format("banded: gbtrf rejected argument {}", -info));
+  check_factors_finite(std::span<const T>(lu), "banded");
   interchanges_ = 0;
   for (std::size_t j = 0; j < a.n; ++j) interchanges_ += ipiv_[j] != int(j + 1);
   // The 1-norm of the band (its largest column sum; LAPACKE has no langb), and gbcon's
@@ -53,8 +54,9 @@ void BandedSolver::factor_as(const BandedMatrix<T>& a) {
     info = LAPACKE_zgbcon(LAPACK_COL_MAJOR, '1', n, kl, ku,
                           reinterpret_cast<const lapack_complex_double*>(lu.data()), ldab,
                           ipiv_.data(), norm, &rcond);
-  if (info != 0) throw SolverError(fmt::format("banded: gbcon rejected argument {}", -info));
-  condition_.note(rcond, "banded", log_.get());
+  if (info < 0 && std::isfinite(norm))
+    throw SolverError(fmt::format("banded: gbcon rejected argument {}", -info));
+  condition_.note(info == 0 && std::isfinite(norm) ? rcond : 0.0, "banded", log_.get());
   auto& inverse = inverse_diagonal_.get<T>();
   inverse.resize(a.n);
   u_reach_.resize(a.n);

@@ -53,28 +53,22 @@ void LapackSolver::factor_as() {
     throw SolverError(fmt::format(
         "lapack: singular matrix: getrf found a zero pivot at elimination step {} of {}", info, n));
   if (info < 0) throw SolverError(fmt::format("lapack: getrf rejected argument {}", -info));
-  // Finite entries can still overflow in the elimination (|a| near 1e308): getrf goes on
-  // with infinities, and getrs would then refuse its matrix argument by number. Said here,
-  // as what is wrong with the numbers.
-  for (const T& v : lu)
-    if (!std::isfinite(std::real(v)) || !std::isfinite(std::imag(v)))
-      throw SolverError(
-          "lapack: the elimination overflowed (a factor is infinite): the matrix's entries are "
-          "too large for double precision; rescale the system");
+  check_factors_finite(std::span<const T>(lu), "lapack");
   // The 1-norm of what getrf factored (A^T), and gecon's estimate from its factors.
-  double rcond = 0.0;
+  double rcond = 0.0, norm = 0.0;
   if constexpr (std::is_same_v<T, double>) {
-    const double norm = LAPACKE_dlange(LAPACK_COL_MAJOR, '1', n, n, a.values.data(), n);
+    norm = LAPACKE_dlange(LAPACK_COL_MAJOR, '1', n, n, a.values.data(), n);
     info = LAPACKE_dgecon(LAPACK_COL_MAJOR, '1', n, lu.data(), n, norm, &rcond);
   } else {
     const auto* values = reinterpret_cast<const lapack_complex_double*>(a.values.data());
-    const double norm = LAPACKE_zlange(LAPACK_COL_MAJOR, '1', n, n, values, n);
+    norm = LAPACKE_zlange(LAPACK_COL_MAJOR, '1', n, n, values, n);
     info = LAPACKE_zgecon(LAPACK_COL_MAJOR, '1', n,
                           reinterpret_cast<const lapack_complex_double*>(lu.data()), n, norm,
                           &rcond);
   }
-  if (info != 0) throw SolverError(fmt::format("lapack: gecon rejected argument {}", -info));
-  condition_.note(rcond, "lapack", log_.get());
+  if (info < 0 && std::isfinite(norm))
+    throw SolverError(fmt::format("lapack: gecon rejected argument {}", -info));
+  condition_.note(info == 0 && std::isfinite(norm) ? rcond : 0.0, "lapack", log_.get());
 }
 
 Facts LapackSolver::more_facts() const {

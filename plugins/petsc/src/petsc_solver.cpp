@@ -30,7 +30,8 @@ Schema petsc_schema() {
       ksp_type_param(),
       pc_type_param(),
       ParamSpec::real("tolerance", 1e-8,
-                      "relative tolerance (KSP rtol, measured in the norm the KSP monitors)")
+                      "relative tolerance (KSP rtol, in the norm the KSP monitors; a solve whose true "
+                      "relative residual is above 10 times it is not converged)")
           .above(0.0),
       ParamSpec::real("atol", 1e-50, "absolute tolerance (KSP atol)").at_least(0.0),
       ParamSpec::integer("max_iterations", 1000, "iterations before giving up (KSP max_it)")

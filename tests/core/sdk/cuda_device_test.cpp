@@ -63,10 +63,10 @@ TEST_CASE("a copy past the staging size goes up and down bit for bit, its tail c
   CHECK(down == up);
 }
 
-TEST_CASE("the default stream's staged copies reuse the thread's buffers, on any thread") {
+TEST_CASE("staged default-stream copies go up and down bit for bit, again and on a new thread") {
   if (!has_device()) return;
-  // 64 MiB (the first staged size), then 128 MiB and 8 bytes through the same kept buffers,
-  // then the same from a second thread, which gets buffers of its own.
+  // 64 MiB (the first staged size), then 128 MiB and 8 bytes through the buffers the thread
+  // kept, then a copy from a second thread, which makes buffers of its own.
   auto round_trip = [](std::size_t bytes) {
     const std::size_t n = bytes / sizeof(double);
     std::vector<double> up(n);

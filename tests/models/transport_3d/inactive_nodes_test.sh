@@ -26,6 +26,8 @@ last() { tail -1 "$1/observables.csv" | cut -d, -f1,3; }
 read -r step_gamg error_gamg <<< "$(last "$work/gamg" | tr , ' ')"
 read -r step_cg error_cg <<< "$(last "$work/cg" | tr , ' ')"
 [ "$step_gamg" = 12 ] && [ "$step_cg" = 12 ] || fail "last layers $step_gamg and $step_cg, not 12"
-awk -v a="$error_gamg" -v b="$error_cg" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 1e-6 * b) }' \
+awk -v a="$error_gamg" -v b="$error_cg" \
+  'BEGIN { if (a !~ /^[0-9.e+-]+$/ || b !~ /^[0-9.e+-]+$/ || b <= 0) exit 1
+           d = a - b; if (d < 0) d = -d; exit !(d <= 1e-6 * b) }' \
   || fail "error_max at t = 0.012: GAMG $error_gamg, CG $error_cg (they must agree to 1e-6)"
 echo "PASS: error_max at t = 0.012, GAMG $error_gamg, CG $error_cg"

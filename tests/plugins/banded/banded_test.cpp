@@ -133,3 +133,18 @@ TEST_CASE("banded estimates the condition of what it factors (gbcon) as a fact")
     }
   }
 }
+
+TEST_CASE("banded names an elimination that overflows double precision") {
+  // Wilkinson's matrix of growth 2^(n-1) with last column 5e307: finite entries, and partial
+  // pivoting doubles that column at each step to 2e308, beyond the largest double.
+  const double c = 5e307;
+  solvent::BandedMatrix<double> w(3, 2, 2);
+  const double rows[3][3] = {{1, 0, c}, {-1, 1, c}, {-1, -1, c}};
+  for (std::size_t i = 0; i < 3; ++i)
+    for (std::size_t j = 0; j < 3; ++j) w.at(i, j) = rows[i][j];
+  auto solver = solvent::testkit::make_linear_solver("banded");
+  CHECK_THROWS_WITH_AS(solver->setup(std::make_shared<const solvent::Operator>(w)),
+                       "banded: the elimination overflowed (a factor is infinite): the matrix's "
+                       "entries are too large for double precision; rescale the system",
+                       solvent::SolverError);
+}

@@ -183,6 +183,7 @@ TEST_CASE("ConditionReport: the smallest estimate as a fact, one warning below e
   CHECK(text.str().empty());
   report.note(3e-20, "lapack", log.get());
   report.note(1e-30, "lapack", log.get());
+  report.note(0.5, "lapack", log.get());  // a later, larger estimate: the smallest stays
   CHECK(text.str() ==
         "lapack: the matrix is singular to working precision (reciprocal condition number "
         "estimate 3.00e-20, below the machine epsilon): the solution may have no correct digit, "
