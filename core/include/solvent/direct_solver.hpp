@@ -13,6 +13,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 
 namespace solvent {
 
@@ -62,15 +63,20 @@ void check_factors_finite(std::span<const T> factors, const char* plugin) {
 // epsilon is logged as a warning, once per solver.
 class ConditionReport {
  public:
-  // After a factorisation: `rcond` the estimate, 0 where it failed (LAPACK's info != 0, or a
-  // norm that overflowed: as good as singular for what the estimate is for); `plugin` names
-  // the solver in the warning; `log` may be null (no warning then, the fact stays).
-  void note(double rcond, const char* plugin, spdlog::logger* log);
+  // `plugin` names the solver in messages; `log` may be null (no warning then, the fact stays).
+  ConditionReport(const char* plugin, std::shared_ptr<spdlog::logger> log)
+      : plugin_(plugin), log_(std::move(log)) {}
+  // After a factorisation, what LAPACK's `routine` (gecon, gbcon) returned: its `info`, and
+  // the estimate `rcond` from the operator's norm `anorm`. A rejected argument is a
+  // SolverError; a failed estimate, or a norm that overflowed, counts as 0 (as good as
+  // singular for what the estimate is for).
+  void note(const char* routine, int info, double anorm, double rcond);
   // "rcond_estimate" with the smallest estimate, where one was noted.
   void add_fact(Facts& f) const;
-  double smallest() const { return smallest_; }
 
  private:
+  const char* plugin_;
+  std::shared_ptr<spdlog::logger> log_;
   double smallest_ = -1.0;  // none noted yet
   bool warned_ = false;
 };

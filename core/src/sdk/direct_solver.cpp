@@ -5,6 +5,7 @@
 #include <spdlog/logger.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace solvent {
@@ -56,14 +57,18 @@ void DirectSolver::factor_and_solve(std::span<const complex> b, std::span<comple
   substitute(b, x);
 }
 
-void ConditionReport::note(double rcond, const char* plugin, spdlog::logger* log) {
+void ConditionReport::note(const char* routine, int info, double anorm, double rcond) {
+  const bool estimated = info == 0 && std::isfinite(anorm);
+  if (info < 0 && std::isfinite(anorm))
+    throw SolverError(fmt::format("{}: {} rejected argument {}", plugin_, routine, -info));
+  if (!estimated) rcond = 0.0;
   smallest_ = smallest_ < 0.0 ? rcond : std::min(smallest_, rcond);
-  if (rcond >= std::numeric_limits<double>::epsilon() || warned_ || log == nullptr) return;
-  log->warn(
+  if (rcond >= std::numeric_limits<double>::epsilon() || warned_ || log_ == nullptr) return;
+  log_->warn(
       "{}: the matrix is singular to working precision (reciprocal condition number estimate "
       "{:.2e}, below the machine epsilon): the solution may have no correct digit, whatever its "
       "residual",
-      plugin, rcond);
+      plugin_, rcond);
   warned_ = true;
 }
 

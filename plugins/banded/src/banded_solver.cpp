@@ -10,7 +10,8 @@
 
 namespace solvent::banded {
 
-BandedSolver::BandedSolver(const PluginContext& ctx) : DirectSolver(ctx), log_(ctx.log) {}
+BandedSolver::BandedSolver(const PluginContext& ctx)
+    : DirectSolver(ctx), condition_("banded", ctx.log) {}
 
 std::vector<OperatorForm> BandedSolver::forms() const {
   return {{OperatorKind::Banded, ScalarKind::Real}, {OperatorKind::Banded, ScalarKind::Complex}};
@@ -54,9 +55,7 @@ void BandedSolver::factor_as(const BandedMatrix<T>& a) {
     info = LAPACKE_zgbcon(LAPACK_COL_MAJOR, '1', n, kl, ku,
                           reinterpret_cast<const lapack_complex_double*>(lu.data()), ldab,
                           ipiv_.data(), norm, &rcond);
-  if (info < 0 && std::isfinite(norm))
-    throw SolverError(fmt::format("banded: gbcon rejected argument {}", -info));
-  condition_.note(info == 0 && std::isfinite(norm) ? rcond : 0.0, "banded", log_.get());
+  condition_.note("gbcon", info, norm, rcond);
   auto& inverse = inverse_diagonal_.get<T>();
   inverse.resize(a.n);
   u_reach_.resize(a.n);

@@ -31,7 +31,6 @@ class BandedSolver : public DirectSolver {
   PerScalar<std::vector<double>, std::vector<complex>> inverse_diagonal_;  // 1 / U(j, j)
   std::vector<int> ipiv_;
   std::size_t interchanges_ = 0;  // rows partial pivoting swapped
-  std::shared_ptr<spdlog::logger> log_;
   ConditionReport condition_;
   std::vector<int> u_reach_;      // per row of U, the distance to its last non-zero
 };

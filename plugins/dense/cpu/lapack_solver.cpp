@@ -9,7 +9,8 @@
 
 namespace solvent::dense {
 
-LapackSolver::LapackSolver(const PluginContext& ctx) : DirectSolver(ctx), log_(ctx.log) {}
+LapackSolver::LapackSolver(const PluginContext& ctx)
+    : DirectSolver(ctx), condition_("lapack", ctx.log) {}
 
 std::vector<OperatorForm> LapackSolver::forms() const {
   return {{OperatorKind::Dense, ScalarKind::Real}, {OperatorKind::Dense, ScalarKind::Complex}};
@@ -66,9 +67,7 @@ void LapackSolver::factor_as() {
                           reinterpret_cast<const lapack_complex_double*>(lu.data()), n, norm,
                           &rcond);
   }
-  if (info < 0 && std::isfinite(norm))
-    throw SolverError(fmt::format("lapack: gecon rejected argument {}", -info));
-  condition_.note(info == 0 && std::isfinite(norm) ? rcond : 0.0, "lapack", log_.get());
+  condition_.note("gecon", info, norm, rcond);
 }
 
 Facts LapackSolver::more_facts() const {

@@ -27,7 +27,6 @@ class LapackSolver : public DirectSolver {
 
   PerScalar<std::vector<double>, std::vector<complex>> lu_;  // the factors, by scalar type
   std::vector<int> ipiv_;
-  std::shared_ptr<spdlog::logger> log_;
   ConditionReport condition_;
 };
 

@@ -175,15 +175,15 @@ TEST_CASE("ConditionReport: the smallest estimate as a fact, one warning below e
   auto log = std::make_shared<spdlog::logger>(
       "condition", std::make_shared<spdlog::sinks::ostream_sink_mt>(text));
   log->set_pattern("%v");
-  ConditionReport report;
+  ConditionReport report("lapack", log);
   Facts none;
   report.add_fact(none);
   CHECK(none.empty());
-  report.note(0.25, "lapack", log.get());
+  report.note("gecon", 0, 1.0, 0.25);
   CHECK(text.str().empty());
-  report.note(3e-20, "lapack", log.get());
-  report.note(1e-30, "lapack", log.get());
-  report.note(0.5, "lapack", log.get());  // a later, larger estimate: the smallest stays
+  report.note("gecon", 0, 1.0, 3e-20);
+  report.note("gecon", 0, 1.0, 1e-30);
+  report.note("gecon", 0, 1.0, 0.5);  // a later, larger estimate: the smallest stays
   CHECK(text.str() ==
         "lapack: the matrix is singular to working precision (reciprocal condition number "
         "estimate 3.00e-20, below the machine epsilon): the solution may have no correct digit, "
