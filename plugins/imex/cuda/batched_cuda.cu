@@ -2,9 +2,9 @@
 // (entry e of member b at [e B + b]), so that a warp's threads, neighbouring members, read
 // neighbouring words. Per step two kernels: the right-hand sides, one thread per member and
 // grid point (explicit term, u + c Lin u + dt N, scattered into the band ordering), then the
-// B banded solves and projections, one thread per member (band_lu_substitute's sequential
-// sweeps; its factors were made by gbtrf on the host). Built without fused multiply-adds,
-// so each member rounds as on the CPU.
+// B banded solves and projections, a few threads per member, one for each block of rows that
+// is a system of its own (band_lu_substitute_rows' sequential sweeps; the factors were made by
+// gbtrf on the host). Built without fused multiply-adds, so each member rounds as on the CPU.
 #include "cuda/batched_cuda.hpp"
 
 #include <solvent/device/cuda.hpp>
@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <vector>
 
 namespace solvent::imex {
 
@@ -77,16 +78,77 @@ __global__ void rhs_kernel(BatchShape shape, DeviceBatch d, long long step) {
 // A member's thread reads this many band rows before it sweeps them (band_lu_substitute).
 constexpr std::size_t rows_read_ahead = 8;
 
-__global__ void solve_kernel(BatchShape shape, DeviceBatch d, long long step, bool projection,
-                             double limit) {
+// A member's band rows cut into blocks that threads of the member substitute side by side
+// (band_lu_substitute_rows): the chain of dependent rows a step waits for is as long as the
+// largest part. At most max_parts threads a member.
+constexpr unsigned max_parts = 4;
+struct RowParts {
+  unsigned count;
+  std::size_t cut[max_parts + 1];  // part p: rows cut[p] .. cut[p + 1] - 1
+};
+
+// As many parts as the largest block between two splits fits into n (the 1D model: C and P
+// interleaved are half the rows, I and F the other half, so two), each cut at the split
+// nearest an equal share.
+RowParts row_parts(std::size_t n, const std::vector<std::size_t>& splits) {
+  std::size_t largest = 0, from = 0;
+  for (std::size_t p : splits) {
+    largest = std::max(largest, p - from);
+    from = p;
+  }
+  largest = std::max(largest, n - from);
+  const auto wanted = unsigned(std::clamp<std::size_t>(n / largest, 1, max_parts));
+  RowParts parts{1, {0}};
+  for (unsigned k = 1; k < wanted; ++k) {
+    const std::size_t target = k * n / wanted, previous = parts.cut[parts.count - 1];
+    std::size_t best = 0;
+    for (std::size_t p : splits)
+      if (p > previous && (best == 0 || (p > target ? p - target : target - p) <
+                                            (best > target ? best - target : target - best)))
+        best = p;
+    if (best == 0) break;
+    parts.cut[parts.count++] = best;
+  }
+  parts.cut[parts.count] = n;
+  return parts;
+}
+
+// A block of 32 members (threadIdx.x) times their parts (threadIdx.y): each thread substitutes
+// its part of its member's rows, then writes back a share of the state.
+__global__ void solve_kernel(BatchShape shape, DeviceBatch d, RowParts parts, long long step,
+                             bool projection, double limit) {
   const std::size_t b = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (b >= d.members || d.failed_step[b] != 0) return;
-  const MemberOutcome outcome =
-      solve_and_project<rows_read_ahead>(shape, member(d, b), projection, limit);
-  d.projected[b] = outcome.projected;
-  if (outcome.failure != step_ok) {
+  const unsigned part = threadIdx.y;
+  // Every thread reaches both barriers; one past the last member, or of a member that failed
+  // in an earlier step, does nothing else.
+  const bool active = b < d.members && d.failed_step[b] == 0;
+  MemberArrays a{};
+  if (active) {
+    a = member(d, b);
+    solve_rows<rows_read_ahead>(shape, a, parts.cut[part], parts.cut[part + 1]);
+  }
+  __syncthreads();  // the write-back reads rows of every part
+  __shared__ WrittenBack seen[max_parts][32];
+  if (active)
+    seen[part][threadIdx.x] = write_back(shape, a, part * shape.n / parts.count,
+                                         (part + 1) * shape.n / parts.count, projection);
+  __syncthreads();
+  if (!active || part != 0) return;
+  bool all_finite = true, removed = false;
+  for (unsigned p = 0; p < parts.count; ++p) {
+    all_finite = all_finite && seen[p][threadIdx.x].all_finite;
+    removed = removed || seen[p][threadIdx.x].removed != 0.0;
+  }
+  // The parts' sums of what the projection removed, added up, would round in another order
+  // than the model's: where anything was removed, one thread writes the whole state back again
+  // (the same values) for the sum in the model's order.
+  WrittenBack whole{all_finite, 0.0};
+  if (all_finite && removed) whole = write_back(shape, a, 0, shape.n, projection);
+  const MemberOutcome result = outcome(shape, a, whole, limit);
+  d.projected[b] = result.projected;
+  if (result.failure != step_ok) {
     d.failed_step[b] = step;
-    d.failure[b] = outcome.failure;
+    d.failure[b] = result.failure;
   }
 }
 
@@ -101,7 +163,8 @@ class CudaEngine final : public BatchEngine {
         b_(host.members),
         n_(host.n),
         projection_(projection),
-        limit_(limit) {
+        limit_(limit),
+        parts_(row_parts(host.n, host.splits)) {
     std::size_t largest = 0;
     for (std::size_t length : {host.ldab * host.n, host.nnz, host.n, host.m})
       largest = std::max(largest, length);
@@ -142,8 +205,9 @@ class CudaEngine final : public BatchEngine {
     for (std::int64_t step = first; step <= last; ++step) {
       rhs_kernel<<<blocks(b_ * shape_.m, 256), 256>>>(shape_, batch_, step);
       cuda::check_launch(context, "rhs_kernel");
-      // One warp a block: B threads in all (10^4 members: 313 blocks), spread over every SM.
-      solve_kernel<<<blocks(b_, 32), 32>>>(shape_, batch_, step, projection_, limit_);
+      // 32 members a block, spread over every SM (10^4 members: 313 blocks).
+      solve_kernel<<<blocks(b_, 32), dim3(32, parts_.count)>>>(shape_, batch_, parts_, step,
+                                                              projection_, limit_);
       cuda::check_launch(context, "solve_kernel");
     }
     // The steps end when the device has done them: otherwise their time is counted in
@@ -199,6 +263,7 @@ class CudaEngine final : public BatchEngine {
   std::size_t b_, n_;
   bool projection_;
   double limit_;
+  RowParts parts_;
   BatchShape shape_{};
   cuda::DeviceArray<char> staging_;
   cuda::StagedCopies stager_{context};

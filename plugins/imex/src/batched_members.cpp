@@ -162,6 +162,7 @@ BatchHost gather(const std::vector<Participant>& group, double dt, const char* n
   host.kl = a.kl;
   host.ku = a.ku;
   host.ldab = a.ldab();
+  host.splits = band_splits(a.band.data(), host.ldab, host.n, host.kl, host.ku);
   host.from_band = band.permutation;
   host.to_band.assign(host.n, 0);
   for (std::size_t j = 0; j < host.n; ++j) host.to_band[std::size_t(host.from_band[j])] = std::int32_t(j);

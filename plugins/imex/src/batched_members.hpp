@@ -77,6 +77,7 @@ struct BatchHost {
   // Where S = I - c Lin goes in band storage: Lin's entry k at lin_slot[k] (as 1 - c Lin_k on
   // the diagonal, - c Lin_k off it), and a 1 at each unit_slot (S's diagonal entries Lin lacks).
   std::vector<std::size_t> lin_slot, unit_slot;
+  std::vector<std::size_t> splits;  // band_splits of S: where its rows part into systems of their own
   MemberArray<angiogenesis_1d::Coefficients> k;
   MemberArray<double> taf, taf_flux;  // m per member (taf_flux's last entry unused)
   MemberArray<double> lin;            // nnz per member

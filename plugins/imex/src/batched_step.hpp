@@ -79,7 +79,7 @@ struct MemberOutcome {
   double projected;  // the share of sum |u| the projection removed
 };
 
-// Visits entries 0 .. n - 1 in order, eight at a time: read(e, q) for the eight entries of a
+// Visits entries e0 .. e1 - 1 in order, eight at a time: read(e, q) for the eight entries of a
 // group, then use(e, q) for them (q: the entry's place in the group). On a GPU a thread issues
 // its loads in order and a store waits for its value, so a loop that reads an entry and then
 // writes it waited one memory latency per entry: it took most of a batched member's step.
@@ -87,56 +87,81 @@ struct MemberOutcome {
 // entry itself), so reading a group ahead changes nothing.
 inline constexpr std::size_t group = 8;
 template <class Read, class Use>
-SOLVENT_HD void in_groups(std::size_t n, Read read, Use use) {
-  std::size_t e = 0;
-  for (; e + group <= n; e += group) {
+SOLVENT_HD void in_groups(std::size_t e0, std::size_t e1, Read read, Use use) {
+  std::size_t e = e0;
+  for (; e + group <= e1; e += group) {
     SOLVENT_UNROLL
     for (std::size_t q = 0; q < group; ++q) read(e + q, q);
     SOLVENT_UNROLL
     for (std::size_t q = 0; q < group; ++q) use(e + q, q);
   }
-  for (; e < n; ++e) {
+  for (; e < e1; ++e) {
     read(e, 0);
     use(e, 0);
   }
 }
 
-// Solves S x = rhs, writes x back into u in the model's order and projects it (negative
-// densities to zero) when asked. ReadAhead: band_lu_substitute's (1 on a CPU, a group on a
-// GPU thread; the same bits).
+// Solves rows first .. last - 1 of S x = rhs (all of them, or a block of its own:
+// band_lu_substitute_rows). ReadAhead: band_lu_substitute's (1 on a CPU, a group on a GPU
+// thread; the same bits).
 template <std::size_t ReadAhead = 1>
-SOLVENT_HD MemberOutcome solve_and_project(const BatchShape& s, const MemberArrays& a,
-                                           bool projection, double projection_limit) {
+SOLVENT_HD void solve_rows(const BatchShape& s, const MemberArrays& a, std::size_t first,
+                           std::size_t last) {
+  band_lu_substitute_rows<ReadAhead>(BandLu<double>{a.lu, s.ldab, s.n, s.kl, s.ku, a.ipiv,
+                                                    a.u_reach, a.inverse_diagonal, a.stride},
+                                     a.x, first, last);
+}
+
+struct WrittenBack {
+  bool all_finite;
+  double removed;  // -(sum of the negative entries), summed in the model's order
+};
+
+// Writes entries e0 .. e1 - 1 (the model's order) of the solution x back into u, projected
+// (negative densities to zero) when asked: one pass, whose sum of what the projection removed
+// goes over the entries in the model's order, as the model's own projection does.
+SOLVENT_HD inline WrittenBack write_back(const BatchShape& s, const MemberArrays& a,
+                                         std::size_t e0, std::size_t e1, bool projection) {
   const std::size_t st = a.stride;
-  band_lu_substitute<ReadAhead>(
-      BandLu<double>{a.lu, s.ldab, s.n, s.kl, s.ku, a.ipiv, a.u_reach, a.inverse_diagonal, st},
-      a.x);
-  // One pass in the model's order writes x back into u and projects it: the projection's sum
-  // goes over the entries in that order, as the model's own projection does. Where an entry is
-  // not finite the member fails, and what the pass wrote of its state is never reported.
-  bool all_finite = true;
-  double removed = 0.0;
+  WrittenBack out{true, 0.0};
   double v[group];
   in_groups(
-      s.n, [&](std::size_t e, std::size_t q) { v[q] = a.x[std::size_t(s.to_band[e]) * st]; },
+      e0, e1, [&](std::size_t e, std::size_t q) { v[q] = a.x[std::size_t(s.to_band[e]) * st]; },
       [&](std::size_t e, std::size_t q) {
-        all_finite = all_finite && finite(v[q]);
+        out.all_finite = out.all_finite && finite(v[q]);
         if (projection && v[q] < 0.0) {
-          removed -= v[q];
+          out.removed -= v[q];
           v[q] = 0.0;
         }
         a.u[e * st] = v[q];
       });
-  if (!all_finite) return {state_not_finite, 0.0};
-  // Nothing removed: the share is 0 whatever sum |u| is (finite, as checked), so the pass that
-  // sums it is left out.
-  if (!projection || removed == 0.0) return {step_ok, 0.0};
-  double total = removed;
+  return out;
+}
+
+// The step's outcome once the whole state is written back: where an entry is not finite the
+// member fails (and what the pass wrote of its state is never reported); otherwise the share
+// of sum |u| the projection removed, checked against its limit. Nothing removed: the share is
+// 0 whatever sum |u| is, and the pass that sums it is left out.
+SOLVENT_HD inline MemberOutcome outcome(const BatchShape& s, const MemberArrays& a,
+                                        const WrittenBack& w, double projection_limit) {
+  if (!w.all_finite) return {state_not_finite, 0.0};
+  if (w.removed == 0.0) return {step_ok, 0.0};
+  double total = w.removed;
+  double v[group];
   in_groups(
-      s.n, [&](std::size_t e, std::size_t q) { v[q] = a.u[e * st]; },
+      0, s.n, [&](std::size_t e, std::size_t q) { v[q] = a.u[e * a.stride]; },
       [&](std::size_t, std::size_t q) { total += v[q] < 0.0 ? -v[q] : v[q]; });
-  const double share = total > 0.0 ? removed / total : 0.0;
+  const double share = total > 0.0 ? w.removed / total : 0.0;
   return {share > projection_limit ? projection_over_limit : step_ok, share};
+}
+
+// A member's whole step after its right-hand side, on one thread: S x = rhs, x back into u,
+// projected when asked.
+template <std::size_t ReadAhead = 1>
+SOLVENT_HD MemberOutcome solve_and_project(const BatchShape& s, const MemberArrays& a,
+                                           bool projection, double projection_limit) {
+  solve_rows<ReadAhead>(s, a, 0, s.n);
+  return outcome(s, a, write_back(s, a, 0, s.n, projection), projection_limit);
 }
 
 }  // namespace solvent::imex

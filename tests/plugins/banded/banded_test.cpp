@@ -148,3 +148,63 @@ TEST_CASE("banded names an elimination that overflows double precision") {
                        "entries are too large for double precision; rescale the system",
                        solvent::SolverError);
 }
+
+// A block-diagonal band (blocks of random sizes, row interchanges inside them): band_splits
+// finds exactly the blocks' borders, gbtrf's pivots stay inside each block, and substituting
+// the blocks apart (as the GPU's threads of one member do) gives the whole substitution's
+// values, with any rows read ahead.
+TEST_CASE("band_lu_substitute_rows solves the blocks band_splits finds apart") {
+  std::mt19937_64 random(11);
+  std::uniform_real_distribution<double> value(0.1, 1.0);
+  std::uniform_int_distribution<std::size_t> block_size(1, 40);
+  int interchanges = 0;
+  for (std::size_t kl : {1u, 2u, 3u})
+    for (std::size_t ku : {1u, 2u, 4u})
+      for (std::size_t stride : {1u, 3u}) {
+        CAPTURE(kl);
+        CAPTURE(ku);
+        CAPTURE(stride);
+        std::vector<std::size_t> borders{0};
+        while (borders.back() < 300) borders.push_back(borders.back() + block_size(random));
+        const std::size_t n = borders.back(), ldab = 2 * kl + ku + 1;
+        std::vector<std::size_t> block_of(n);
+        for (std::size_t k = 0; k + 1 < borders.size(); ++k)
+          for (std::size_t i = borders[k]; i < borders[k + 1]; ++i) block_of[i] = k;
+        std::vector<double> lu(ldab * n, 0.0);
+        for (std::size_t j = 0; j < n; ++j)
+          for (std::size_t i = j >= ku ? j - ku : 0; i < std::min(n, j + kl + 1); ++i)
+            if (block_of[i] == block_of[j])
+              lu[j * ldab + kl + ku + i - j] = i != j ? value(random) : (i % 5 == 2 ? 0.01 : 3.0);
+        const std::vector<std::size_t> inner(borders.begin() + 1, borders.end() - 1);
+        CHECK(solvent::band_splits(lu.data(), ldab, n, kl, ku) == inner);
+        std::vector<lapack_int> ipiv(n);
+        REQUIRE(LAPACKE_dgbtrf(LAPACK_COL_MAJOR, lapack_int(n), lapack_int(n), lapack_int(kl),
+                               lapack_int(ku), lu.data(), lapack_int(ldab), ipiv.data()) == 0);
+        for (std::size_t i = 0; i < n; ++i) {
+          CHECK(block_of[std::size_t(ipiv[i] - 1)] == block_of[i]);
+          interchanges += ipiv[i] != lapack_int(i + 1);
+        }
+        std::vector<double> inverse(n);
+        std::vector<int> reach(n);
+        solvent::band_lu_prepare(lu.data(), ldab, n, kl, ku, inverse.data(), reach.data());
+        auto spread = [&](const auto& v) {
+          std::vector<std::decay_t<decltype(v[0])>> out(v.size() * stride);
+          for (std::size_t e = 0; e < v.size(); ++e) out[e * stride] = v[e];
+          return out;
+        };
+        const auto lu_s = spread(lu);
+        const auto ipiv_s = spread(std::vector<int>(ipiv.begin(), ipiv.end()));
+        const auto reach_s = spread(reach);
+        const auto inverse_s = spread(inverse);
+        const solvent::BandLu<double> f{
+            lu_s.data(), ldab, n, kl, ku, ipiv_s.data(), reach_s.data(), inverse_s.data(), stride};
+        std::vector<double> b(n);
+        for (auto& v : b) v = value(random) - 0.5;
+        auto whole = spread(b), apart = spread(b);
+        solvent::band_lu_substitute<1>(f, whole.data());
+        for (std::size_t k = 0; k + 1 < borders.size(); ++k)
+          solvent::band_lu_substitute_rows<8>(f, apart.data(), borders[k], borders[k + 1]);
+        CHECK(whole == apart);
+      }
+  CHECK(interchanges > 20);
+}

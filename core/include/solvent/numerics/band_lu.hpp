@@ -25,6 +25,7 @@
 #include <solvent/device/host_device.hpp>
 
 #include <cstddef>
+#include <vector>
 
 namespace solvent {
 
@@ -74,8 +75,9 @@ SOLVENT_HD inline double minus_product(double far, double a, double chained) {
 // addressing the compiler then simplifies) or the run-time f.stride. ReadAhead: see
 // band_lu_substitute below.
 template <std::size_t ReadAhead, class T, class Stride>
-SOLVENT_HD void band_lu_substitute(const BandLu<T>& f, T* x, Stride stride) {
-  const std::size_t n = f.n, kl = f.kl, kd = kl + f.ku, s = stride;
+SOLVENT_HD void band_lu_substitute(const BandLu<T>& f, T* x, Stride stride, std::size_t first,
+                                   std::size_t last) {
+  const std::size_t kl = f.kl, kd = kl + f.ku, s = stride;
   auto at = [&](std::size_t i, std::size_t j) {
     return f.ab[(j * f.ldab + kl + f.ku + i - j) * s];
   };
@@ -85,13 +87,13 @@ SOLVENT_HD void band_lu_substitute(const BandLu<T>& f, T* x, Stride stride) {
   // sub-diagonals L is the identity and gbtrf interchanges nothing, so there is no forward
   // sweep (its rows would read L(i, i - 1), which such a band does not store: the entry
   // there is U's).
-  for (std::size_t j = 0; kl > 0 && j + 1 < n;) {
+  for (std::size_t j = first; kl > 0 && j + 1 < last;) {
     if (pivot(j) != j) {
       const std::size_t p = pivot(j);
       const T xp = x[p * s];
       x[p * s] = x[j * s];
       x[j * s] = xp;
-      const std::size_t lm = lesser(kl, n - 1 - j);
+      const std::size_t lm = lesser(kl, last - 1 - j);
       for (std::size_t i = 1; i <= lm; ++i) x[(j + i) * s] -= at(j + i, j) * x[j * s];
       ++j;
       continue;
@@ -102,11 +104,11 @@ SOLVENT_HD void band_lu_substitute(const BandLu<T>& f, T* x, Stride stride) {
     std::size_t i = j + 1;
     T previous = x[j * s];  // x[i - 1]
     T before{};             // x[i - 2], once that is in the run
-    std::size_t pivot_i = i < n ? pivot(i) : i;
-    while (i < n && pivot_i == i) {
+    std::size_t pivot_i = i < last ? pivot(i) : i;
+    while (i < last && pivot_i == i) {
       T b[ReadAhead], l1[ReadAhead], l2[ReadAhead];
       std::size_t pivot_after[ReadAhead];  // pivot of row i + q + 1
-      const std::size_t g = lesser(ReadAhead, n - i);
+      const std::size_t g = lesser(ReadAhead, last - i);
       SOLVENT_UNROLL
       for (std::size_t q = 0; q < ReadAhead; ++q) {
         if (q >= g) break;
@@ -114,7 +116,7 @@ SOLVENT_HD void band_lu_substitute(const BandLu<T>& f, T* x, Stride stride) {
         b[q] = x[r * s];
         l1[q] = at(r, r - 1);
         l2[q] = kl >= 2 && r - j >= 2 ? at(r, r - 2) : T{};
-        pivot_after[q] = r + 1 < n ? pivot(r + 1) : r + 1;
+        pivot_after[q] = r + 1 < last ? pivot(r + 1) : r + 1;
       }
       // pivot_i follows the rows in a scalar: an array indexed after the loop would be kept
       // in a GPU thread's local memory, not in registers.
@@ -137,17 +139,17 @@ SOLVENT_HD void band_lu_substitute(const BandLu<T>& f, T* x, Stride stride) {
     const std::size_t e = i;
     // What the run's last columns owe the rows from e on.
     for (std::size_t c = e > j + kl ? e - kl : j; c < e; ++c)
-      for (std::size_t i = e - c; i <= lesser(kl, n - 1 - c); ++i)
+      for (std::size_t i = e - c; i <= lesser(kl, last - 1 - c); ++i)
         x[(c + i) * s] -= at(c + i, c) * x[c * s];
     j = e;
   }
   T next{}, after{};  // x[i + 1], x[i + 2]
-  // Rows n - 1 down to 0, a group read ahead at a time as above; what a row needs of U beside
+  // Rows last - 1 down to first, a group read ahead at a time as above; what a row needs of U beside
   // its next two entries (reach 3 .. kl + ku) is read as it goes.
-  for (std::size_t top = n; top > 0;) {
+  for (std::size_t top = last; top > first;) {
     T b[ReadAhead], u1[ReadAhead], u2[ReadAhead], inverse[ReadAhead];
     std::size_t reach[ReadAhead];
-    const std::size_t g = lesser(ReadAhead, top);
+    const std::size_t g = lesser(ReadAhead, top - first);
     SOLVENT_UNROLL
     for (std::size_t q = 0; q < ReadAhead; ++q) {
       if (q >= g) break;
@@ -156,8 +158,8 @@ SOLVENT_HD void band_lu_substitute(const BandLu<T>& f, T* x, Stride stride) {
       reach[q] = std::size_t(f.u_reach[r * s]);
       // Read whether or not the row reaches them (they lie in the band storage either way);
       // waiting for the reach first would put a second memory wait on the group.
-      u1[q] = kd >= 1 && r + 1 < n ? at(r, r + 1) : T{};
-      u2[q] = kd >= 2 && r + 2 < n ? at(r, r + 2) : T{};
+      u1[q] = kd >= 1 && r + 1 < last ? at(r, r + 1) : T{};
+      u2[q] = kd >= 2 && r + 2 < last ? at(r, r + 2) : T{};
       inverse[q] = f.inverse_diagonal[r * s];
     }
     SOLVENT_UNROLL
@@ -182,6 +184,25 @@ struct UnitStride {
 
 }  // namespace detail
 
+// Solves rows first .. last - 1 of A x = b alone, where they are a system of their own: no
+// entry of A couples them with a row or column outside (a block of a block-diagonal matrix,
+// as band_splits finds them). gbtrf keeps such a block apart in its factors: a column's pivot
+// is the largest entry of the column within the block (outside it the column is zero), and
+// an update adds a product with a zero multiplier or a zero of U to every entry that couples
+// two blocks, which stays zero. So the blocks' substitutions are independent and may run side
+// by side (on a GPU, threads of one system); each does the arithmetic of the whole system's
+// substitution on its rows, less the terms whose factor is that zero (x - 0 y = x for finite
+// y), and gives the same values (a zero's sign aside).
+template <std::size_t ReadAhead = 1, class T>
+SOLVENT_HD void band_lu_substitute_rows(const BandLu<T>& f, T* x, std::size_t first,
+                                        std::size_t last) {
+  static_assert(ReadAhead >= 1);
+  if (f.stride == 1)
+    detail::band_lu_substitute<ReadAhead>(f, x, detail::UnitStride{}, first, last);
+  else
+    detail::band_lu_substitute<ReadAhead>(f, x, f.stride, first, last);
+}
+
 // Solves A x = b in place (x holds b on entry), with A = P L U as gbtrf factored it.
 //
 // ReadAhead: the rows each sweep reads before it uses any of them. Both sweeps are a chain
@@ -194,11 +215,31 @@ struct UnitStride {
 // order, and the same bits (plugins-banded checks 8 against 1).
 template <std::size_t ReadAhead = 1, class T>
 SOLVENT_HD void band_lu_substitute(const BandLu<T>& f, T* x) {
-  static_assert(ReadAhead >= 1);
-  if (f.stride == 1)
-    detail::band_lu_substitute<ReadAhead>(f, x, detail::UnitStride{});
-  else
-    detail::band_lu_substitute<ReadAhead>(f, x, f.stride);
+  band_lu_substitute_rows<ReadAhead>(f, x, 0, f.n);
+}
+
+// The rows p (0 < p < n) where A, in band storage as gbtrf takes it (ab), splits into two
+// systems: no non-zero entry couples a row or column before p
+// with one from p on. The blocks between them can be substituted apart
+// (band_lu_substitute_rows).
+template <class T>
+std::vector<std::size_t> band_splits(const T* ab, std::size_t ldab, std::size_t n,
+                                     std::size_t kl, std::size_t ku) {
+  // coupled[p]: how many entries couple across p, summed from a difference array.
+  std::vector<std::ptrdiff_t> coupled(n + 1, 0);
+  for (std::size_t j = 0; j < n; ++j)
+    for (std::size_t i = j > ku ? j - ku : 0; i < n && i <= j + kl; ++i)
+      if (i != j && ab[j * ldab + kl + ku + i - j] != T(0)) {
+        ++coupled[(i < j ? i : j) + 1];
+        --coupled[(i < j ? j : i) + 1];
+      }
+  std::vector<std::size_t> splits;
+  std::ptrdiff_t across = 0;
+  for (std::size_t p = 1; p < n; ++p) {
+    across += coupled[p];
+    if (across == 0) splits.push_back(p);
+  }
+  return splits;
 }
 
 }  // namespace solvent
