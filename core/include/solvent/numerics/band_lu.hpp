@@ -107,16 +107,19 @@ SOLVENT_HD void band_lu_substitute(const BandLu<T>& f, T* x, Stride stride, std:
     std::size_t pivot_i = i < last ? pivot(i) : i;
     while (i < last && pivot_i == i) {
       T b[ReadAhead], l1[ReadAhead], l2[ReadAhead];
-      std::size_t pivot_after[ReadAhead];  // pivot of row i + q + 1
+      int pivot_after[ReadAhead];  // gbtrf's pivot of row i + q + 1, as stored
       const std::size_t g = lesser(ReadAhead, last - i);
+      // Every read of the group is issued before any value is used: no branch between them
+      // (rows past the last are read as the last row, and not used), and the pivots stay as
+      // stored until their use (converted here, each conversion waited for its load before
+      // the next row's reads went out: one memory latency a row again).
       SOLVENT_UNROLL
       for (std::size_t q = 0; q < ReadAhead; ++q) {
-        if (q >= g) break;
-        const std::size_t r = i + q;
+        const std::size_t r = lesser(i + q, last - 1);
         b[q] = x[r * s];
         l1[q] = at(r, r - 1);
         l2[q] = kl >= 2 && r - j >= 2 ? at(r, r - 2) : T{};
-        pivot_after[q] = r + 1 < last ? pivot(r + 1) : r + 1;
+        pivot_after[q] = f.ipiv[lesser(r + 1, last - 1) * s];
       }
       // pivot_i follows the rows in a scalar: an array indexed after the loop would be kept
       // in a GPU thread's local memory, not in registers.
@@ -132,7 +135,7 @@ SOLVENT_HD void band_lu_substitute(const BandLu<T>& f, T* x, Stride stride, std:
         before = previous;
         previous = minus_product(far, l1[q], previous);
         x[r * s] = previous;
-        pivot_i = pivot_after[q];
+        pivot_i = r + 1 < last ? std::size_t(pivot_after[q] - 1) : r + 1;
       }
       i += q;
     }
@@ -148,14 +151,13 @@ SOLVENT_HD void band_lu_substitute(const BandLu<T>& f, T* x, Stride stride, std:
   // its next two entries (reach 3 .. kl + ku) is read as it goes.
   for (std::size_t top = last; top > first;) {
     T b[ReadAhead], u1[ReadAhead], u2[ReadAhead], inverse[ReadAhead];
-    std::size_t reach[ReadAhead];
+    int reach[ReadAhead];
     const std::size_t g = lesser(ReadAhead, top - first);
     SOLVENT_UNROLL
-    for (std::size_t q = 0; q < ReadAhead; ++q) {
-      if (q >= g) break;
-      const std::size_t r = top - 1 - q;
+    for (std::size_t q = 0; q < ReadAhead; ++q) {  // without a branch, as above
+      const std::size_t r = top - 1 - lesser(q, g - 1);
       b[q] = x[r * s];
-      reach[q] = std::size_t(f.u_reach[r * s]);
+      reach[q] = f.u_reach[r * s];
       // Read whether or not the row reaches them (they lie in the band storage either way);
       // waiting for the reach first would put a second memory wait on the group.
       u1[q] = kd >= 1 && r + 1 < last ? at(r, r + 1) : T{};
@@ -167,7 +169,8 @@ SOLVENT_HD void band_lu_substitute(const BandLu<T>& f, T* x, Stride stride, std:
       if (q >= g) break;
       const std::size_t r = top - 1 - q;
       T far = b[q];
-      for (std::size_t k = reach[q]; k >= 3; --k) far -= at(r, r + k) * x[(r + k) * s];
+      for (std::size_t k = std::size_t(reach[q]); k >= 3; --k)
+        far -= at(r, r + k) * x[(r + k) * s];
       if (reach[q] >= 2) far -= u2[q] * after;
       if (reach[q] >= 1) far = minus_product(far, u1[q], next);
       after = next;
