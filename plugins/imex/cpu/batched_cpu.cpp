@@ -10,17 +10,22 @@ namespace {
 
 class CpuEngine final : public BatchEngine {
  public:
-  CpuEngine(const BatchHost& host, bool projection, double limit)
-      : host_(host),
-        shape_(host.shape()),
-        projection_(projection),
-        limit_(limit),
-        u_(host.u.begin(), host.u.end()),
-        x_(host.u.size()),
-        status_(host.members) {}
+  CpuEngine(std::size_t members, bool projection, double limit)
+      : members_(members), projection_(projection), limit_(limit), status_(members) {}
+
+  std::size_t chunk() const override { return members_; }
+
+  // One chunk, the whole batch: its arrays are kept, not copied.
+  BatchHost load(BatchHost host, std::size_t /*first*/) override {
+    host_ = std::move(host);
+    shape_ = host_.shape();
+    u_ = host_.u;
+    x_.resize(host_.u.size());
+    return {};
+  }
 
   void advance(std::int64_t first, std::int64_t last) override {
-    const auto members = std::int64_t(host_.members);
+    const auto members = std::int64_t(members_);
 #pragma omp parallel for schedule(dynamic, 1)
     for (std::int64_t b = 0; b < members; ++b)
       for (std::int64_t step = first; step <= last; ++step) advance(std::size_t(b), step);
@@ -67,8 +72,9 @@ class CpuEngine final : public BatchEngine {
     }
   }
 
-  const BatchHost& host_;
-  BatchShape shape_;
+  std::size_t members_;
+  BatchHost host_;
+  BatchShape shape_{};
   bool projection_;
   double limit_;
   MemberArray<double> u_;
@@ -78,9 +84,9 @@ class CpuEngine final : public BatchEngine {
 
 }  // namespace
 
-std::unique_ptr<BatchEngine> make_cpu_engine(const BatchHost& host, bool projection,
-                                             double projection_limit) {
-  return std::make_unique<CpuEngine>(host, projection, projection_limit);
+std::unique_ptr<BatchEngine> make_cpu_engine(const BatchHost& /*shape*/, std::size_t members,
+                                             bool projection, double projection_limit) {
+  return std::make_unique<CpuEngine>(members, projection, projection_limit);
 }
 
 }  // namespace solvent::imex

@@ -31,18 +31,18 @@ cuda::DeviceArray<T> device_alloc(std::size_t count) {
   return cuda::DeviceArray<T>(std::max<std::size_t>(count, 1), context);
 }
 
-// Member-major (entry e of member b at [b length + e]) to member-fastest ([e members + b]),
-// or back.
+// `count` members member-major (entry e of the b-th at [b length + e]) to members first ..
+// first + count - 1 of `members` member-fastest ([e members + first + b]), or back.
 template <class T>
-__global__ void interleave(const T* in, T* out, std::size_t members, std::size_t length,
-                           bool to_interleaved) {
+__global__ void interleave(const T* in, T* out, std::size_t count, std::size_t length,
+                           std::size_t members, std::size_t first, bool to_interleaved) {
   const std::size_t t = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (t >= members * length) return;
-  const std::size_t b = t % members, e = t / members;
+  if (t >= count * length) return;
+  const std::size_t b = t % count, e = t / count;
   if (to_interleaved)
-    out[e * members + b] = in[b * length + e];
+    out[e * members + first + b] = in[b * length + e];
   else
-    out[b * length + e] = in[e * members + b];
+    out[b * length + e] = in[e * members + first + b];
 }
 
 // Pointers to the interleaved arrays of all members.
@@ -156,37 +156,41 @@ unsigned blocks(std::size_t threads, unsigned per_block) {
   return unsigned((threads + per_block - 1) / per_block);
 }
 
+// Members a load() takes: 1024 of the 1D model's at M = 400 are 130 MB of host arrays, copied
+// (about 20 ms on an H200 host) while the host assembles the next 1024 (about 16 ms).
+constexpr std::size_t chunk_members = 1024;
+
 class CudaEngine final : public BatchEngine {
  public:
-  CudaEngine(const BatchHost& host, bool projection, double limit)
+  CudaEngine(const BatchHost& shape, std::size_t members, bool projection, double limit)
       : device_(cuda::select_device(0, context)),
-        b_(host.members),
-        n_(host.n),
+        b_(members),
+        n_(shape.n),
         projection_(projection),
         limit_(limit),
-        parts_(row_parts(host.n, host.splits)) {
+        parts_(row_parts(shape.n, shape.splits)) {
+    check(cudaGetDevice(&ordinal_), "cudaGetDevice");
+    // The staging holds a chunk of the longest member array, or every member's state (read).
     std::size_t largest = 0;
-    for (std::size_t length : {host.ldab * host.n, host.nnz, host.n, host.m})
+    for (std::size_t length : {shape.ldab * shape.n, shape.nnz, shape.n, shape.m})
       largest = std::max(largest, length);
-    staging_ = device_alloc<char>(b_ * largest * sizeof(double));
-    row_ptr_ = upload_shared(host.row_ptr);
-    col_idx_ = upload_shared(host.col_idx);
-    to_band_ = upload_shared(host.to_band);
-    shape_ = host.shape();
+    staging_ = device_alloc<char>(std::max(chunk() * largest, b_ * n_) * sizeof(double));
+    row_ptr_ = upload_shared(shape.row_ptr);
+    col_idx_ = upload_shared(shape.col_idx);
+    to_band_ = upload_shared(shape.to_band);
+    shape_ = shape.shape();
     shape_.row_ptr = row_ptr_.data();
     shape_.col_idx = col_idx_.data();
     shape_.to_band = to_band_.data();
     k_ = device_alloc<angiogenesis_1d::Coefficients>(b_);
-    check(cudaMemcpy(k_.data(), host.k.data(), b_ * sizeof(host.k[0]), cudaMemcpyHostToDevice),
-          "upload coefficients");
-    taf_ = upload(host.taf, host.m);
-    taf_flux_ = upload(host.taf_flux, host.m);
-    lin_ = upload(host.lin, host.nnz);
-    lu_ = upload(host.lu, host.ldab * host.n);
-    inverse_diagonal_ = upload(host.inverse_diagonal, host.n);
-    ipiv_ = upload(host.ipiv, host.n);
-    u_reach_ = upload(host.u_reach, host.n);
-    u_ = upload(host.u, host.n);
+    taf_ = device_alloc<double>(b_ * shape.m);
+    taf_flux_ = device_alloc<double>(b_ * shape.m);
+    lin_ = device_alloc<double>(b_ * shape.nnz);
+    lu_ = device_alloc<double>(b_ * shape.ldab * n_);
+    inverse_diagonal_ = device_alloc<double>(b_ * n_);
+    ipiv_ = device_alloc<int>(b_ * n_);
+    u_reach_ = device_alloc<int>(b_ * n_);
+    u_ = device_alloc<double>(b_ * n_);
     x_ = device_alloc<double>(b_ * n_);
     projected_ = device_alloc<double>(b_);
     failed_step_ = device_alloc<long long>(b_);
@@ -198,7 +202,27 @@ class CudaEngine final : public BatchEngine {
               u_.data(),         x_.data(),
               projected_.data(), failed_step_.data(),
               failure_.data(),   b_};
+  }
+
+  std::size_t chunk() const override { return chunk_members; }
+
+  BatchHost load(BatchHost host, std::size_t first) override {
+    // Called on a thread of the integrator's: the device must be made current on it.
+    check(cudaSetDevice(ordinal_), "cudaSetDevice");
+    const std::size_t count = host.members;
+    check(cudaMemcpy(k_.data() + first, host.k.data(), count * sizeof(host.k[0]),
+                     cudaMemcpyHostToDevice),
+          "upload coefficients");
+    upload(host.taf, host.m, taf_, first, count);
+    upload(host.taf_flux, host.m, taf_flux_, first, count);
+    upload(host.lin, host.nnz, lin_, first, count);
+    upload(host.lu, host.ldab * host.n, lu_, first, count);
+    upload(host.inverse_diagonal, host.n, inverse_diagonal_, first, count);
+    upload(host.ipiv, host.n, ipiv_, first, count);
+    upload(host.u_reach, host.n, u_reach_, first, count);
+    upload(host.u, host.n, u_, first, count);
     check(cudaDeviceSynchronize(), "upload");
+    return host;
   }
 
   void advance(std::int64_t first, std::int64_t last) override {
@@ -217,7 +241,7 @@ class CudaEngine final : public BatchEngine {
 
   void read(MemberArray<double>& u, std::vector<MemberStatus>& status) override {
     auto* staging = reinterpret_cast<double*>(staging_.data());
-    interleave<<<blocks(b_ * n_, 256), 256>>>(u_.data(), staging, b_, n_, false);
+    interleave<<<blocks(b_ * n_, 256), 256>>>(u_.data(), staging, b_, n_, b_, 0, false);
     cuda::check_launch(context, "interleave");
     u.resize(b_ * n_);
     stager_.to_host(u.data(), staging, b_ * n_ * sizeof(double));
@@ -246,20 +270,22 @@ class CudaEngine final : public BatchEngine {
     return d;
   }
 
-  // Member-major host array of `length` per member -> interleaved device array. Every array
-  // goes through the same staging buffers (page-locking each host array instead cost more
-  // than the copy at 10^5 members).
+  // Members first .. first + count - 1 of a member-major host array of `length` per member
+  // into their places in the interleaved device array d. Every array goes through the same
+  // staging buffers (page-locking each host array instead cost more than the copy at 10^5
+  // members).
   template <class T>
-  cuda::DeviceArray<T> upload(const MemberArray<T>& v, std::size_t length) {
+  void upload(const MemberArray<T>& v, std::size_t length, cuda::DeviceArray<T>& d,
+              std::size_t first, std::size_t count) {
     auto* staging = reinterpret_cast<T*>(staging_.data());
-    stager_.to_device(staging, v.data(), b_ * length * sizeof(T));
-    auto d = device_alloc<T>(b_ * length);
-    interleave<<<blocks(b_ * length, 256), 256>>>(staging, d.data(), b_, length, true);
+    stager_.to_device(staging, v.data(), count * length * sizeof(T));
+    interleave<<<blocks(count * length, 256), 256>>>(staging, d.data(), count, length, b_, first,
+                                                     true);
     cuda::check_launch(context, "interleave");
-    return d;
   }
 
   std::string device_;
+  int ordinal_ = 0;
   std::size_t b_, n_;
   bool projection_;
   double limit_;
@@ -278,9 +304,9 @@ class CudaEngine final : public BatchEngine {
 
 }  // namespace
 
-std::unique_ptr<BatchEngine> make_cuda_engine(const BatchHost& host, bool projection,
-                                              double projection_limit) {
-  return std::make_unique<CudaEngine>(host, projection, projection_limit);
+std::unique_ptr<BatchEngine> make_cuda_engine(const BatchHost& shape, std::size_t members,
+                                              bool projection, double projection_limit) {
+  return std::make_unique<CudaEngine>(shape, members, projection, projection_limit);
 }
 
 }  // namespace solvent::imex

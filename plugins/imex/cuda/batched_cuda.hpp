@@ -5,7 +5,7 @@
 namespace solvent::imex {
 
 // Throws DeviceUnavailable where there is no GPU.
-std::unique_ptr<BatchEngine> make_cuda_engine(const BatchHost& host, bool projection,
-                                              double projection_limit);
+std::unique_ptr<BatchEngine> make_cuda_engine(const BatchHost& shape, std::size_t members,
+                                              bool projection, double projection_limit);
 
 }  // namespace solvent::imex

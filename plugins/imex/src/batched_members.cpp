@@ -10,6 +10,7 @@
 #include <lapacke.h>
 
 #include <algorithm>
+#include <future>
 
 namespace solvent::imex {
 
@@ -68,9 +69,9 @@ struct Participant {
 // as the single path makes them (S = I - c Lin with implicit_matrix's arithmetic, placed where
 // the core's conversion in the model's band ordering puts it, gbtrf) and checked against the
 // batch's shared structure. Each member's slices are first written here, on its thread.
-void add_member(BatchHost& host, std::size_t b, ImexProblem& problem, const af::Member& member,
-                std::uint64_t seed, const char* name) {
-  auto where = [&] { return fmt::format("{}: member {}", name, b); };
+void add_member(BatchHost& host, std::size_t b, std::size_t index, ImexProblem& problem,
+                const af::Member& member, std::uint64_t seed, const char* name) {
+  auto where = [&] { return fmt::format("{}: member {}", name, index); };
   const CsrMatrix<double> lin = problem.linear_operator();
   if (lin.row_ptr != host.row_ptr || lin.col_idx != host.col_idx)
     throw SolverError(fmt::format("{}: its Lin has another pattern than member 0's", where()));
@@ -105,22 +106,22 @@ void add_member(BatchHost& host, std::size_t b, ImexProblem& problem, const af::
   problem.initial_state(std::span<double>(host.u.data() + b * host.n, host.n), seed);
 }
 
-// Checks that `model` can join the batch, then adds its arrays.
-void prepare_member(BatchHost& host, std::size_t b, Model& model, std::int64_t m,
-                    std::uint64_t seed, const char* name) {
+// Checks that `model`, the batch's member `index`, can join it, then adds its arrays in slot b.
+void prepare_member(BatchHost& host, std::size_t b, std::size_t index, Model& model,
+                    std::int64_t m, std::uint64_t seed, const char* name) {
   const auto* member = family<af::MemberFamily>(model);
   if (member == nullptr || model.imex() == nullptr || member->manufactured)
-    throw SolverError(fmt::format("{}: member {} cannot be batched: {}", name, b,
+    throw SolverError(fmt::format("{}: member {} cannot be batched: {}", name, index,
                                   member == nullptr ? "not an angiogenesis-1d model"
                                                     : "mode = \"manufactured\""));
   if (member->m != m)
     throw SolverError(fmt::format("{}: member {} has M = {}, member 0 M = {}: a batch shares M",
-                                  name, b, member->m, m));
-  add_member(host, b, *model.imex(), *member, seed, name);
+                                  name, index, member->m, m));
+  add_member(host, b, index, *model.imex(), *member, seed, name);
 }
 
-// The shared structure from member 0, then every member's arrays.
-BatchHost gather(const std::vector<Participant>& group, double dt, const char* name) {
+// The batch's shared structure, from member 0; no member's arrays yet.
+BatchHost shared_structure(const std::vector<Participant>& group, double dt, const char* name) {
   BatchHost host;
   auto& first = *group.front().model->imex();
   const auto& m0 = *family<af::MemberFamily>(*group.front().model);
@@ -166,7 +167,14 @@ BatchHost gather(const std::vector<Participant>& group, double dt, const char* n
   host.from_band = band.permutation;
   host.to_band.assign(host.n, 0);
   for (std::size_t j = 0; j < host.n; ++j) host.to_band[std::size_t(host.from_band[j])] = std::int32_t(j);
-  const std::size_t b = host.members;
+  return host;
+}
+
+// Members first .. first + count - 1 of the group into host's arrays (sized for them, kept
+// where they are large enough already: a reused chunk is not written for the first time).
+void assemble(BatchHost& host, const std::vector<Participant>& group, std::size_t first,
+              std::size_t count, const char* name) {
+  const std::size_t b = host.members = count;
   host.k.resize(b);
   host.taf.resize(b * host.m);
   host.taf_flux.resize(b * host.m);
@@ -176,6 +184,7 @@ BatchHost gather(const std::vector<Participant>& group, double dt, const char* n
   host.u_reach.resize(b * host.n);
   host.inverse_diagonal.resize(b * host.n);
   host.u.resize(b * host.n);
+  const auto m = std::int64_t(host.m);
   // Members are independent: made in parallel, the first problem reported after the loop.
   std::string problem;
   bool failed = false;
@@ -187,7 +196,8 @@ BatchHost gather(const std::vector<Participant>& group, double dt, const char* n
     skip = failed;
     if (skip) continue;
     try {
-      prepare_member(host, i, *group[i].model, m0.m, group[i].context->seed, name);
+      const auto& member = group[first + i];
+      prepare_member(host, i, first + i, *member.model, m, member.context->seed, name);
     } catch (const std::exception& e) {
 #pragma omp critical
       if (!failed) {
@@ -197,7 +207,6 @@ BatchHost gather(const std::vector<Participant>& group, double dt, const char* n
     }
   }
   if (failed) throw SolverError(problem);
-  return host;
 }
 
 std::string failure_text(const MemberStatus& s, double dt, double limit) {
@@ -230,17 +239,19 @@ void write_batch(EnsembleCheckpoint& checkpoint, std::int64_t step, const Member
   checkpoint.stopped = true;
 }
 
-// Every member's state and projected share from a stopped batch's checkpoint; its step.
-std::int64_t restore_batch(const EnsembleCheckpoint& checkpoint, BatchHost& host,
+// Every member's state (into states, member after member) and projected share from a stopped
+// batch's checkpoint; its step.
+std::int64_t restore_batch(const EnsembleCheckpoint& checkpoint, const BatchHost& shape,
+                           std::size_t members, std::vector<double>& states,
                            std::vector<MemberStatus>& status, std::int64_t steps) {
-  auto c = solvent::read_checkpoint(
-      checkpoint.file, {checkpoint.writer, host.dt, host.members * host.n, 1, host.members});
+  auto c = solvent::read_checkpoint(checkpoint.file,
+                                    {checkpoint.writer, shape.dt, members * shape.n, 1, members});
   if (c.step < 0 || c.step >= steps)
     throw InputError(fmt::format("{}: a damaged checkpoint: it is of step {}, and the batch "
                                  "takes steps 1 to {}; rerun with --overwrite",
                                  checkpoint.file.string(), c.step, steps));
-  std::copy(c.vectors.front().begin(), c.vectors.front().end(), host.u.begin());
-  for (std::size_t b = 0; b < host.members; ++b) status[b].projected = c.scalars[b];
+  states = std::move(c.vectors.front());
+  for (std::size_t b = 0; b < members; ++b) status[b].projected = c.scalars[b];
   return c.step;
 }
 
@@ -258,48 +269,53 @@ RunResult BatchedImexIntegrator::run(Model& model, LinearSolver* /*solver*/, Run
                                       name_));
       group.push_back({other.model, other.context, &other});
     }
-  BatchHost host;
+  const std::size_t members = group.size();
+  BatchHost shape;
   {
     auto scope = ctx.timer->measure("assembly");
-    host = gather(group, dt_, name_);
+    shape = shared_structure(group, dt_, name_);
   }
-  std::vector<MemberStatus> status(group.size());
-  // The step the members start from: 0, or a stopped batch's checkpoint, where every member's
-  // state and last projected share continue (a failed member's slot too: the runner has
-  // recorded it and ignores what the batch does with it).
-  const std::int64_t start = checkpoint != nullptr && checkpoint->resume
-                                 ? restore_batch(*checkpoint, host, status, steps_)
-                                 : 0;
-  // The engine's making is timed apart: on a GPU it is the upload of every member's arrays.
+  // The engine's making is timed apart: on a GPU it is the device arrays' allocation.
   std::unique_ptr<BatchEngine> engine;
   {
     auto scope = ctx.timer->measure("upload");
-    engine = engine_(host, projection_, projection_limit_);
+    engine = engine_(shape, members, projection_, projection_limit_);
   }
   facts_ = {{"device", engine->device_name()},
-            {"members", std::to_string(group.size())},
-            {"operator_form", fmt::format("banded (kl = {}, ku = {}), gbtrf per member", host.kl,
-                                          host.ku)}};
+            {"members", std::to_string(members)},
+            {"operator_form", fmt::format("banded (kl = {}, ku = {}), gbtrf per member", shape.kl,
+                                          shape.ku)}};
+  std::vector<MemberStatus> status(members);
+  // The step the members start from: 0, or a stopped batch's checkpoint, where every member's
+  // state and last projected share continue (a failed member's slot too: the runner has
+  // recorded it and ignores what the batch does with it).
+  std::vector<double> resumed;
+  const std::int64_t start =
+      checkpoint != nullptr && checkpoint->resume
+          ? restore_batch(*checkpoint, shape, members, resumed, status, steps_)
+          : 0;
 
   const FieldLayout layout = group.front().model->imex()->layout();
-  std::vector<std::int64_t> reported(group.size(), 0);  // the last step each member reported
-  // Every reporting member's observables made in parallel (each from its own model, which
-  // observables() only reads), then handed to the observers in member order on this thread, as
-  // an observer need not be thread-safe. Serial, the observables were most of the output of a
-  // large batch.
-  std::vector<std::vector<Observable>> observables(group.size());
-  auto report = [&](std::int64_t step, const double* states) {
+  std::vector<std::int64_t> reported(members, 0);  // the last step each member reported
+  // The reporting members' observables among first .. first + count - 1 (states: theirs, one
+  // after another) made in parallel (each from its own model, which observables() only reads),
+  // then handed to the observers in member order on this thread, as an observer need not be
+  // thread-safe. Serial, the observables were most of the output of a large batch.
+  std::vector<std::vector<Observable>> observables(members);
+  auto report = [&](std::int64_t step, const double* states, std::size_t first, std::size_t count) {
     const double t = double(step) * dt_;
-    auto state = [&](std::size_t b) { return std::span<const double>(states + b * host.n, host.n); };
+    auto state = [&](std::size_t b) {
+      return std::span<const double>(states + (b - first) * shape.n, shape.n);
+    };
     auto reports = [&](std::size_t b) { return status[b].failed_step == 0; };
 #pragma omp parallel for schedule(dynamic, 64)
-    for (std::int64_t j = 0; j < std::int64_t(group.size()); ++j) {
-      const auto b = std::size_t(j);
+    for (std::int64_t j = 0; j < std::int64_t(count); ++j) {
+      const auto b = first + std::size_t(j);
       if (!reports(b)) continue;
       observables[b] = group[b].model->imex()->observables(t, state(b));
       if (projection_) observables[b].push_back({"projected", status[b].projected});
     }
-    for (std::size_t b = 0; b < group.size(); ++b)
+    for (std::size_t b = first; b < first + count; ++b)
       if (reports(b)) {
         group[b].context->observer->on_step({step, steps_, t, dt_}, state(b), observables[b]);
         reported[b] = step;
@@ -307,9 +323,40 @@ RunResult BatchedImexIntegrator::run(Model& model, LinearSolver* /*solver*/, Run
   };
   {
     auto scope = ctx.timer->measure("output");
-    for (std::size_t b = 0; b < group.size(); ++b) group[b].context->observer->on_start(layout);
-    // A continued batch reports its checkpoint's step again, as a resumed single run does.
-    report(start, host.u.data());
+    for (std::size_t b = 0; b < members; ++b) group[b].context->observer->on_start(layout);
+  }
+  // The members' arrays, a chunk at a time (engine->chunk()): while the engine loads one chunk
+  // (on a thread of its own), this thread assembles the next into the other of two sets of
+  // arrays. Each chunk is reported at the start step as it is made (a continued batch reports
+  // its checkpoint's step again, as a resumed single run does). The upload phase is what the
+  // loads took beyond the assembly they overlapped.
+  {
+    const std::size_t per = std::max<std::size_t>(1, std::min(engine->chunk(), members));
+    BatchHost arrays[2] = {shape, shape};
+    std::future<BatchHost> loading;
+    for (std::size_t first = 0, k = 0; first < members; first += per, ++k) {
+      const std::size_t count = std::min(per, members - first);
+      BatchHost& chunk = arrays[k % 2];
+      {
+        auto scope = ctx.timer->measure("assembly");
+        assemble(chunk, group, first, count, name_);
+        if (!resumed.empty())
+          std::copy_n(resumed.begin() + std::ptrdiff_t(first * shape.n), count * shape.n,
+                      chunk.u.begin());
+      }
+      {
+        auto scope = ctx.timer->measure("output");
+        report(start, chunk.u.data(), first, count);
+      }
+      auto scope = ctx.timer->measure("upload");
+      if (loading.valid()) arrays[(k + 1) % 2] = loading.get();
+      loading = std::async(
+          std::launch::async,
+          [&engine, first](BatchHost h) { return engine->load(std::move(h), first); },
+          std::move(chunk));
+    }
+    auto scope = ctx.timer->measure("upload");
+    loading.get();
   }
   MemberArray<double> u;
   // The reports fall on the same steps whatever the start: a batch stops only at a report.
@@ -321,7 +368,7 @@ RunResult BatchedImexIntegrator::run(Model& model, LinearSolver* /*solver*/, Run
     }
     auto scope = ctx.timer->measure("output");
     engine->read(u, status);
-    report(last, u.data());
+    report(last, u.data(), 0, members);
     if (checkpoint != nullptr && checkpoint->stop && last < steps_ && checkpoint->stop()) {
       write_batch(*checkpoint, last, u, status, dt_);
       break;

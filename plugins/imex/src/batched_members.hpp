@@ -68,8 +68,9 @@ struct Uninitialised : std::allocator<T> {
 template <class T>
 using MemberArray = std::vector<T, Uninitialised<T>>;
 
-// Every member's arrays on the host, member after member (member b's entry e of an array of
-// L per member at [b L + e]); the shared ones once.
+// The batch's shared structure, and the arrays of `members` members on the host (a chunk of
+// the batch, or all of it), member after member (the chunk's member b's entry e of an array of
+// L per member at [b L + e]).
 struct BatchHost {
   std::size_t members = 0, m = 0, n = 0, nnz = 0, ldab = 0, kl = 0, ku = 0;
   double h = 0, dt = 0, c = 0;
@@ -102,6 +103,15 @@ struct MemberStatus {
 class BatchEngine {
  public:
   virtual ~BatchEngine() = default;
+  // How many members one load() takes: the CPU engine all of them (it steps them in the host's
+  // arrays), the CUDA engine a chunk, so that the host assembles the next chunk while one is
+  // copied to the device, and holds two chunks' arrays, not the whole batch's (13 GB at 10^5
+  // members of M = 400).
+  virtual std::size_t chunk() const = 0;
+  // Takes members first .. first + host.members - 1 of the batch from host's arrays (all of them
+  // before the first step); gives back arrays for the next chunk (none where it kept host's).
+  // May run on another thread than the engine's other calls, though never beside them.
+  virtual BatchHost load(BatchHost host, std::size_t first) = 0;
   // Advances every member that has not failed through steps first..last (its failure recorded
   // with the step it happened at). The CPU engine takes each member through all of them
   // before the next member, so a member's arrays stay in cache as in its single run.
@@ -111,11 +121,14 @@ class BatchEngine {
   virtual std::string device_name() const = 0;
 };
 
-using EngineFactory = std::unique_ptr<BatchEngine> (*)(const BatchHost& host, bool projection,
+// An engine for `members` members of the batch whose shared structure `shape` holds (its
+// members' arrays come through load()).
+using EngineFactory = std::unique_ptr<BatchEngine> (*)(const BatchHost& shape,
+                                                     std::size_t members, bool projection,
                                                      double projection_limit);
 
-std::unique_ptr<BatchEngine> make_cpu_engine(const BatchHost& host, bool projection,
-                                             double projection_limit);
+std::unique_ptr<BatchEngine> make_cpu_engine(const BatchHost& shape, std::size_t members,
+                                             bool projection, double projection_limit);
 
 Schema batched_schema();  // common_schema() and report_every
 

@@ -1,6 +1,6 @@
 // imex-batched-cuda: members advanced on a GPU against their single runs (imex-trapezoid with
-// banded) to 1e-12 relative, a batch that is no multiple of a warp, a member that fails beside
-// the others, and the CPU batch. Without a GPU the test reports itself skipped (exit 77).
+// banded) to 1e-12 relative, a batch that is no multiple of a warp, one of several chunks, a
+// member that fails beside the others, and the CPU batch. Without a GPU the test reports itself skipped (exit 77).
 #define DOCTEST_CONFIG_IMPLEMENT
 #include "batch_runs.hpp"
 
@@ -32,6 +32,18 @@ TEST_CASE("members on the GPU equal their single runs to 1e-12") {
           1e-12);
   MESSAGE("37 members, 100 steps, M = 400: largest relative difference GPU against CPU "
           << worst << std::string(bitwise ? " (bit for bit)" : ""));
+}
+
+// The engine takes members a chunk of 1024 at a time while the host assembles the next: 2500
+// members (three chunks, the last a part one) land in their places, every one the CPU batch's.
+TEST_CASE("members loaded a chunk at a time equal the CPU batch, every one") {
+  const auto members = bt::random_members(2500, 20, 29);
+  const auto gpu = bt::batched_run("imex-batched-cuda", members, 0.01, 10);
+  const auto cpu = bt::batched_run("imex-batched", members, 0.01, 10);
+  std::size_t equal = 0;
+  for (std::size_t b = 0; b < members.size(); ++b)
+    equal += gpu[b].failure.empty() && gpu[b].steps == 10 && gpu[b].state == cpu[b].state;
+  CHECK(equal == members.size());
 }
 
 TEST_CASE("on the GPU an unstable member fails alone and reports every few steps keep the states") {
