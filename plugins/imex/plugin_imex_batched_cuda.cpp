@@ -1,6 +1,6 @@
 // imex-batched-cuda: imex-batched's members advanced on one GPU — the explicit terms in one
 // kernel over members and points, the B banded systems in one kernel, a thread per member
-// (docs/architecture.md, "Batched members").
+// and independent block of its rows (docs/architecture.md, "Batched members").
 #include "cuda/batched_cuda.hpp"
 
 namespace {

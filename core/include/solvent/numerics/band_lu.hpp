@@ -4,7 +4,7 @@
 // 1-based), for one right-hand side: what gbtrs computes, written out because the reference
 // gbtrs makes one BLAS dger call per column to apply L, and with a narrow band the calls'
 // overhead, not the arithmetic, dominated a step of the 1D model. The `banded` solver and the
-// batched IMEX integrators (CPU, and one CUDA thread per member) share it, so a batched
+// batched IMEX integrators (CPU, and CUDA threads per member) share it, so a batched
 // member is solved with the bits of its single run.
 //
 // Both sweeps are one long dependency chain through x, so they go row by row: each row's
