@@ -82,6 +82,7 @@ constexpr std::size_t rows_read_ahead = 8;
 // (band_lu_substitute_rows): the chain of dependent rows a step waits for is as long as the
 // largest part. At most max_parts threads a member.
 constexpr unsigned max_parts = 4;
+constexpr unsigned members_per_block = 32;  // a warp: its loads of neighbouring members coalesce
 struct RowParts {
   unsigned count;
   std::size_t cut[max_parts + 1];  // part p: rows cut[p] .. cut[p + 1] - 1
@@ -113,8 +114,8 @@ RowParts row_parts(std::size_t n, const std::vector<std::size_t>& splits) {
   return parts;
 }
 
-// A block of 32 members (threadIdx.x) times their parts (threadIdx.y): each thread substitutes
-// its part of its member's rows, then writes back a share of the state.
+// A block of members_per_block members (threadIdx.x) times their parts (threadIdx.y): each
+// thread substitutes its part of its member's rows, then writes back a share of the state.
 __global__ void solve_kernel(BatchShape shape, DeviceBatch d, RowParts parts, long long step,
                              bool projection, double limit) {
   const std::size_t b = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -128,22 +129,27 @@ __global__ void solve_kernel(BatchShape shape, DeviceBatch d, RowParts parts, lo
     solve_rows<rows_read_ahead>(shape, a, parts.cut[part], parts.cut[part + 1]);
   }
   __syncthreads();  // the write-back reads rows of every part
-  __shared__ WrittenBack seen[max_parts][32];
+  __shared__ WrittenBack seen[max_parts][members_per_block];
   if (active)
     seen[part][threadIdx.x] = write_back(shape, a, part * shape.n / parts.count,
                                          (part + 1) * shape.n / parts.count, projection);
   __syncthreads();
   if (!active || part != 0) return;
-  bool all_finite = true, removed = false;
+  // What the projection removed, summed in the model's order: where one part removed
+  // anything, its own sum (the others added nothing before or after it); where several did,
+  // their sums added up would round in another order, and one thread writes the whole state
+  // back again (the same values) for the sum in the model's order.
+  WrittenBack whole{true, 0.0};
+  unsigned removing = 0;
   for (unsigned p = 0; p < parts.count; ++p) {
-    all_finite = all_finite && seen[p][threadIdx.x].all_finite;
-    removed = removed || seen[p][threadIdx.x].removed != 0.0;
+    const WrittenBack& part_seen = seen[p][threadIdx.x];
+    whole.all_finite = whole.all_finite && part_seen.all_finite;
+    if (part_seen.removed != 0.0) {
+      ++removing;
+      whole.removed = part_seen.removed;
+    }
   }
-  // The parts' sums of what the projection removed, added up, would round in another order
-  // than the model's: where anything was removed, one thread writes the whole state back again
-  // (the same values) for the sum in the model's order.
-  WrittenBack whole{all_finite, 0.0};
-  if (all_finite && removed) whole = write_back(shape, a, 0, shape.n, projection);
+  if (whole.all_finite && removing > 1) whole = write_back(shape, a, 0, shape.n, projection);
   const MemberOutcome result = outcome(shape, a, whole, limit);
   d.projected[b] = result.projected;
   if (result.failure != step_ok) {
@@ -174,7 +180,8 @@ class CudaEngine final : public BatchEngine {
     std::size_t largest = 0;
     for (std::size_t length : {shape.ldab * shape.n, shape.nnz, shape.n, shape.m})
       largest = std::max(largest, length);
-    staging_ = device_alloc<char>(std::max(chunk() * largest, b_ * n_) * sizeof(double));
+    staging_ =
+        device_alloc<char>(std::max(std::min(chunk(), b_) * largest, b_ * n_) * sizeof(double));
     row_ptr_ = upload_shared(shape.row_ptr);
     col_idx_ = upload_shared(shape.col_idx);
     to_band_ = upload_shared(shape.to_band);
@@ -229,9 +236,9 @@ class CudaEngine final : public BatchEngine {
     for (std::int64_t step = first; step <= last; ++step) {
       rhs_kernel<<<blocks(b_ * shape_.m, 256), 256>>>(shape_, batch_, step);
       cuda::check_launch(context, "rhs_kernel");
-      // 32 members a block, spread over every SM (10^4 members: 313 blocks).
-      solve_kernel<<<blocks(b_, 32), dim3(32, parts_.count)>>>(shape_, batch_, parts_, step,
-                                                              projection_, limit_);
+      // Spread over every SM (10^4 members: 313 blocks).
+      solve_kernel<<<blocks(b_, members_per_block), dim3(members_per_block, parts_.count)>>>(
+          shape_, batch_, parts_, step, projection_, limit_);
       cuda::check_launch(context, "solve_kernel");
     }
     // The steps end when the device has done them: otherwise their time is counted in

@@ -125,7 +125,6 @@ BatchHost shared_structure(const std::vector<Participant>& group, double dt, con
   BatchHost host;
   auto& first = *group.front().model->imex();
   const auto& m0 = *family<af::MemberFamily>(*group.front().model);
-  host.members = group.size();
   host.m = std::size_t(m0.m);
   host.n = first.layout().size();
   host.h = m0.h;
@@ -321,15 +320,9 @@ RunResult BatchedImexIntegrator::run(Model& model, LinearSolver* /*solver*/, Run
         reported[b] = step;
       }
   };
-  {
-    auto scope = ctx.timer->measure("output");
-    for (std::size_t b = 0; b < members; ++b) group[b].context->observer->on_start(layout);
-  }
   // The members' arrays, a chunk at a time (engine->chunk()): while the engine loads one chunk
   // (on a thread of its own), this thread assembles the next into the other of two sets of
-  // arrays. Each chunk is reported at the start step as it is made (a continued batch reports
-  // its checkpoint's step again, as a resumed single run does). The upload phase is what the
-  // loads took beyond the assembly they overlapped.
+  // arrays. The upload phase is what the loads took beyond the assembly they overlapped.
   {
     const std::size_t per = std::max<std::size_t>(1, std::min(engine->chunk(), members));
     BatchHost arrays[2] = {shape, shape};
@@ -344,12 +337,11 @@ RunResult BatchedImexIntegrator::run(Model& model, LinearSolver* /*solver*/, Run
           std::copy_n(resumed.begin() + std::ptrdiff_t(first * shape.n), count * shape.n,
                       chunk.u.begin());
       }
-      {
-        auto scope = ctx.timer->measure("output");
-        report(start, chunk.u.data(), first, count);
-      }
       auto scope = ctx.timer->measure("upload");
-      if (loading.valid()) arrays[(k + 1) % 2] = loading.get();
+      if (loading.valid()) {
+        BatchHost back = loading.get();  // none where the engine kept the arrays
+        arrays[(k + 1) % 2] = back.n != 0 ? std::move(back) : shape;
+      }
       loading = std::async(
           std::launch::async,
           [&engine, first](BatchHost h) { return engine->load(std::move(h), first); },
@@ -358,7 +350,16 @@ RunResult BatchedImexIntegrator::run(Model& model, LinearSolver* /*solver*/, Run
     auto scope = ctx.timer->measure("upload");
     loading.get();
   }
+  // Every member made and checked, the first output: the start step (a continued batch reports
+  // its checkpoint's step again, as a resumed single run does), from the engine's states.
   MemberArray<double> u;
+  {
+    auto scope = ctx.timer->measure("output");
+    for (std::size_t b = 0; b < members; ++b) group[b].context->observer->on_start(layout);
+    std::vector<MemberStatus> unchanged;  // the statuses are the checkpoint's, or fresh
+    engine->read(u, unchanged);
+    report(start, u.data(), 0, members);
+  }
   // The reports fall on the same steps whatever the start: a batch stops only at a report.
   for (std::int64_t first = start + 1; first <= steps_; first += report_every_) {
     const std::int64_t last = std::min(first + report_every_ - 1, steps_);

@@ -1,8 +1,8 @@
 #pragma once
 // One IMEX trapezoid step of the 1D model for one member of a batch, in the two pieces that
 // both batched engines run: the CPU engine loops over members and points, the CUDA engine
-// runs rhs_at_point on one thread per (member, point) and solve_and_project on one thread
-// per member. Each piece does the arithmetic of the single-member path in its order —
+// runs rhs_at_point on one thread per (member, point) and the solve on a thread per member and
+// block of its rows (solve_rows, write_back, outcome; solve_and_project is them on one thread). Each piece does the arithmetic of the single-member path in its order —
 // imex-trapezoid's right-hand side (u + c Lin u, then + dt N(u)), the banded solver's
 // substitution in the model's band ordering (solvent/numerics/band_lu.hpp), the model's projection
 // — so a batched member repeats its single run's bits on the CPU. (The CUDA engine is built without

@@ -20,7 +20,8 @@
 // far as its last non-zero (u_reach), not the kl + ku that pivoting allows for.
 //
 // Every array is read with a stride: entry e at [e * stride]. One system: stride 1. B systems
-// interleaved member-fastest (a GPU thread per member, so a warp's loads coalesce): stride B,
+// interleaved member-fastest (GPU threads of neighbouring members, so a warp's loads coalesce):
+// stride B,
 // each pointer offset to its member.
 #include <solvent/device/host_device.hpp>
 
@@ -111,8 +112,8 @@ SOLVENT_HD void band_lu_substitute(const BandLu<T>& f, T* x, Stride stride, std:
       const std::size_t g = lesser(ReadAhead, last - i);
       // Every read of the group is issued before any value is used: no branch between them
       // (rows past the last are read as the last row, and not used), and the pivots stay as
-      // stored until their use (converted here, each conversion waited for its load before
-      // the next row's reads went out: one memory latency a row again).
+      // stored until their use (converting them in this loop made each wait for its load
+      // before the next row's reads went out: one memory latency a row again).
       SOLVENT_UNROLL
       for (std::size_t q = 0; q < ReadAhead; ++q) {
         const std::size_t r = lesser(i + q, last - 1);
@@ -211,7 +212,7 @@ SOLVENT_HD void band_lu_substitute_rows(const BandLu<T>& f, T* x, std::size_t fi
 // ReadAhead: the rows each sweep reads before it uses any of them. Both sweeps are a chain
 // through x. A CPU reads ahead by itself (out of order), and reading groups there cost a
 // fifth more time at M = 400 (1.85e-5 s a step against 1.53e-5), so it takes 1. A GPU thread
-// does not: one system a thread (the batched members), a row read at its turn waited a whole
+// does not: a system's rows on one thread (the batched members), a row read at its turn waited a whole
 // memory latency, 3200 waits a step at M = 400; a group read first waits once. Nothing a
 // group's rows write is read by a later row of the group from the values read ahead (a row's
 // x is read ahead only by that row), so every ReadAhead gives the same arithmetic in the same
