@@ -151,27 +151,25 @@ __global__ void vessel_kernel(VesselUptake u, Grid g, Box window,
     take_up_in(u, g, window, vessel[q], f, c);
 }
 
-// The continuous mode: one thread per node of `region` (the grid on one rank; over several a
-// part of the rank's block), covered by blocks of the chosen shape; or, with z_march, one
-// thread per column (i, j) and chunk of `planes` planes (0: the whole column, one chunk),
-// marching along z through its nodes. The fields are laid out as
+// The continuous mode: a thread per column (i, j) of `region` (the grid on one rank; over
+// several a part of the rank's block) and run of `planes` consecutive planes along z, which it
+// marches through, covered by blocks of the chosen shape: one plane a thread (a thread per
+// node), or with z_march a chunk of planes or the whole column. The fields are laid out as
 // `window`. Bounded for 1024 threads, the largest shapes (16x16x4, 64x4x4): compiled for
 // fewer, its registers made those launches fail with "too many resources requested" on an
 // H100.
 __global__ void __launch_bounds__(1024)
-    continuous_kernel(ContinuousStep u, Grid g, Box window, Box region, bool z_march,
-                      std::int32_t planes, const double* __restrict__ n,
+    continuous_kernel(ContinuousStep u, Grid g, Box window, Box region, std::int32_t planes,
+                      const double* __restrict__ n,
                       const double* __restrict__ f, const double* __restrict__ c,
                       double* __restrict__ n_new, double* __restrict__ f_new,
                       double* __restrict__ c_new) {
   const std::int32_t x = static_cast<std::int32_t>(blockIdx.x * blockDim.x + threadIdx.x);
   const std::int32_t y = static_cast<std::int32_t>(blockIdx.y * blockDim.y + threadIdx.y);
   const std::int32_t nz = region.extent[2];
-  const std::int32_t chunk = planes > 0 ? planes : nz;
-  const std::int32_t first = static_cast<std::int32_t>(
-      z_march ? blockIdx.z * chunk : blockIdx.z * blockDim.z + threadIdx.z);
-  const std::int32_t last = z_march ? first + chunk : first + 1;
-  const std::int32_t end = last < nz ? last : nz;
+  const std::int32_t first =
+      static_cast<std::int32_t>(blockIdx.z * blockDim.z + threadIdx.z) * planes;
+  const std::int32_t end = first + planes < nz ? first + planes : nz;
   if (x >= region.extent[0] || y >= region.extent[1]) return;
   for (std::int32_t z = first; z < end; ++z)
     continuous_node(u, g, window, region.offset[0] + x, region.offset[1] + y, region.offset[2] + z,
@@ -305,15 +303,14 @@ class CudaEngine final : public StencilEngine {
     const bool z_march = blocks_.z_march;
     const dim3 block(static_cast<unsigned>(blocks_.x), static_cast<unsigned>(blocks_.y),
                      z_march ? 1u : static_cast<unsigned>(blocks_.z));
-    // Marching: blocks_.z planes a thread (0: all), so one block a chunk along z.
-    const unsigned along_z = z_march ? (blocks_.z > 0 ? static_cast<unsigned>(blocks_.z)
-                                                      : static_cast<unsigned>(region.extent[2]))
-                                     : block.z;
+    // Planes a thread: marching, blocks_.z (0: the whole column); otherwise one.
+    const std::int32_t planes =
+        z_march ? (blocks_.z > 0 ? blocks_.z : region.extent[2]) : std::int32_t{1};
     const dim3 grid(cover(region.extent[0], block.x), cover(region.extent[1], block.y),
-                    cover(region.extent[2], along_z));
+                    cover(region.extent[2], block.z * static_cast<unsigned>(planes)));
     continuous_kernel<<<grid, block, 0, stream>>>(
         continuous_step(host_.p, host_.dt), solvent::angiogenesis_3d::grid_of(host_.p),
-        host_.window, region, z_march, blocks_.z, n_.data(), f_.data(), c_.data(), n_new_.data(),
+        host_.window, region, planes, n_.data(), f_.data(), c_.data(), n_new_.data(),
         f_new_.data(), c_new_.data());
     check_launch("continuous_kernel");
   }
