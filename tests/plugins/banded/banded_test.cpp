@@ -158,8 +158,8 @@ TEST_CASE("band_lu_substitute_rows solves the blocks band_splits finds apart") {
   std::uniform_real_distribution<double> value(0.1, 1.0);
   std::uniform_int_distribution<std::size_t> block_size(1, 40);
   int interchanges = 0;
-  for (std::size_t kl : {1u, 2u, 3u})
-    for (std::size_t ku : {1u, 2u, 4u})
+  for (std::size_t kl : {0u, 1u, 2u, 3u})
+    for (std::size_t ku : {0u, 1u, 2u, 4u})
       for (std::size_t stride : {1u, 3u}) {
         CAPTURE(kl);
         CAPTURE(ku);
@@ -175,8 +175,13 @@ TEST_CASE("band_lu_substitute_rows solves the blocks band_splits finds apart") {
           for (std::size_t i = j >= ku ? j - ku : 0; i < std::min(n, j + kl + 1); ++i)
             if (block_of[i] == block_of[j])
               lu[j * ldab + kl + ku + i - j] = i != j ? value(random) : (i % 5 == 2 ? 0.01 : 3.0);
-        const std::vector<std::size_t> inner(borders.begin() + 1, borders.end() - 1);
-        CHECK(solvent::band_splits(lu.data(), ldab, n, kl, ku) == inner);
+        // A diagonal matrix splits at every row; otherwise exactly at the blocks' borders.
+        std::vector<std::size_t> splits(borders.begin() + 1, borders.end() - 1);
+        if (kl + ku == 0) {
+          splits.clear();
+          for (std::size_t p = 1; p < n; ++p) splits.push_back(p);
+        }
+        CHECK(solvent::band_splits(lu.data(), ldab, n, kl, ku) == splits);
         std::vector<lapack_int> ipiv(n);
         REQUIRE(LAPACKE_dgbtrf(LAPACK_COL_MAJOR, lapack_int(n), lapack_int(n), lapack_int(kl),
                                lapack_int(ku), lu.data(), lapack_int(ldab), ipiv.data()) == 0);
