@@ -2,11 +2,12 @@
 // One IMEX trapezoid step of the 1D model for one member of a batch, in the two pieces that
 // both batched engines run: the CPU engine loops over members and points, the CUDA engine
 // runs rhs_at_point on one thread per (member, point) and the solve on a thread per member and
-// block of its rows (solve_rows, write_back, outcome; solve_and_project is them on one thread). Each piece does the arithmetic of the single-member path in its order —
-// imex-trapezoid's right-hand side (u + c Lin u, then + dt N(u)), the banded solver's
-// substitution in the model's band ordering (solvent/numerics/band_lu.hpp), the model's projection
-// — so a batched member repeats its single run's bits on the CPU. (The CUDA engine is built without
-// fused multiply-adds for the same reason.) Nothing here includes a CUDA header.
+// block of its rows (solve_rows, write_back, outcome; solve_and_project is them on one thread).
+// Each piece does the arithmetic of the single-member path in its order — imex-trapezoid's
+// right-hand side (u + c Lin u, then + dt N(u)), the banded solver's substitution in the model's
+// band ordering (solvent/numerics/band_lu.hpp), the model's projection — so a batched member
+// repeats its single run's bits on the CPU. (The CUDA engine is built without fused multiply-adds
+// for the same reason.) Nothing here includes a CUDA header.
 #include <solvent/device/host_device.hpp>
 #include <solvent/numerics/band_lu.hpp>
 #include <solvent_family_angiogenesis_1d/explicit_term.hpp>
@@ -120,8 +121,8 @@ struct WrittenBack {
 // Writes entries e0 .. e1 - 1 (the model's order) of the solution x back into u, projected
 // (negative densities to zero) when asked: one pass, whose sum of what the projection removed
 // goes over the entries in the model's order, as the model's own projection does.
-SOLVENT_HD inline WrittenBack write_back(const BatchShape& s, const MemberArrays& a,
-                                         std::size_t e0, std::size_t e1, bool projection) {
+SOLVENT_HD inline WrittenBack write_back(const BatchShape& s, const MemberArrays& a, std::size_t e0,
+                                         std::size_t e1, bool projection) {
   const std::size_t st = a.stride;
   WrittenBack out{true, 0.0};
   double v[group];

@@ -160,10 +160,9 @@ __global__ void vessel_kernel(VesselUptake u, Grid g, Box window,
 // H100.
 __global__ void __launch_bounds__(1024)
     continuous_kernel(ContinuousStep u, Grid g, Box window, Box region, std::int32_t planes,
-                      const double* __restrict__ n,
-                      const double* __restrict__ f, const double* __restrict__ c,
-                      double* __restrict__ n_new, double* __restrict__ f_new,
-                      double* __restrict__ c_new) {
+                      const double* __restrict__ n, const double* __restrict__ f,
+                      const double* __restrict__ c, double* __restrict__ n_new,
+                      double* __restrict__ f_new, double* __restrict__ c_new) {
   const std::int32_t x = static_cast<std::int32_t>(blockIdx.x * blockDim.x + threadIdx.x);
   const std::int32_t y = static_cast<std::int32_t>(blockIdx.y * blockDim.y + threadIdx.y);
   const std::int32_t nz = region.extent[2];
@@ -310,8 +309,8 @@ class CudaEngine final : public StencilEngine {
                     cover(region.extent[2], block.z * static_cast<unsigned>(planes)));
     continuous_kernel<<<grid, block, 0, stream>>>(
         continuous_step(host_.p, host_.dt), solvent::angiogenesis_3d::grid_of(host_.p),
-        host_.window, region, planes, n_.data(), f_.data(), c_.data(), n_new_.data(),
-        f_new_.data(), c_new_.data());
+        host_.window, region, planes, n_.data(), f_.data(), c_.data(), n_new_.data(), f_new_.data(),
+        c_new_.data());
     check_launch("continuous_kernel");
   }
 

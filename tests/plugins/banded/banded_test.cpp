@@ -15,6 +15,46 @@
 #include <type_traits>
 #include <vector>
 
+namespace {
+
+// Spreads v by `stride` (entry e at [e stride]), as the interleaved members' arrays are.
+template <class T>
+std::vector<T> spread(const std::vector<T>& v, std::size_t stride) {
+  std::vector<T> out(v.size() * stride);
+  for (std::size_t e = 0; e < v.size(); ++e) out[e * stride] = v[e];
+  return out;
+}
+
+// A band in gbtrf's storage (lu, factored in place) with what band_lu_substitute reads, its
+// arrays spread by `stride`.
+struct StridedFactors {
+  std::vector<lapack_int> ipiv;  // gbtrf's, unspread
+  std::vector<double> lu_s, inverse_s;
+  std::vector<int> ipiv_s, reach_s;
+  solvent::BandLu<double> f;
+};
+
+StridedFactors factor(std::vector<double>& lu, std::size_t n, std::size_t kl, std::size_t ku,
+                      std::size_t stride) {
+  const std::size_t ldab = 2 * kl + ku + 1;
+  StridedFactors s;
+  s.ipiv.resize(n);
+  REQUIRE(LAPACKE_dgbtrf(LAPACK_COL_MAJOR, lapack_int(n), lapack_int(n), lapack_int(kl),
+                         lapack_int(ku), lu.data(), lapack_int(ldab), s.ipiv.data()) == 0);
+  std::vector<double> inverse(n);
+  std::vector<int> reach(n);
+  solvent::band_lu_prepare(lu.data(), ldab, n, kl, ku, inverse.data(), reach.data());
+  s.lu_s = spread(lu, stride);
+  s.ipiv_s = spread(std::vector<int>(s.ipiv.begin(), s.ipiv.end()), stride);
+  s.reach_s = spread(reach, stride);
+  s.inverse_s = spread(inverse, stride);
+  s.f = {s.lu_s.data(),      ldab,  n, kl, ku, s.ipiv_s.data(), s.reach_s.data(),
+         s.inverse_s.data(), stride};
+  return s;
+}
+
+}  // namespace
+
 TEST_CASE("banded passes the linear-solver conformance checks") {
   solvent::testkit::LinearSolverChecks checks;
   checks.kind = solvent::OperatorKind::Banded;
@@ -68,30 +108,14 @@ TEST_CASE("band_lu_substitute gives the same bits whatever rows it reads ahead")
               lu[j * ldab + kl + ku + i - j] =
                   i != j ? v : (i % 7 == 3 ? 0.05 + 0.01 * v : 4.0 + v);
             }
-          std::vector<lapack_int> ipiv(n);
-          REQUIRE(LAPACKE_dgbtrf(LAPACK_COL_MAJOR, lapack_int(n), lapack_int(n), lapack_int(kl),
-                                 lapack_int(ku), lu.data(), lapack_int(ldab), ipiv.data()) == 0);
+          const StridedFactors s = factor(lu, n, kl, ku, stride);
+          const auto& ipiv = s.ipiv;
+          const auto& f = s.f;
           for (std::size_t i = 0; i < n; ++i)
             systems_with_interchanges += ipiv[i] != lapack_int(i + 1);
-          std::vector<double> inverse(n);
-          std::vector<int> reach(n);
-          solvent::band_lu_prepare(lu.data(), ldab, n, kl, ku, inverse.data(), reach.data());
-          // The arrays spread by the stride, as the interleaved members' are.
-          auto spread = [&](const auto& v) {
-            std::vector<std::decay_t<decltype(v[0])>> out(v.size() * stride);
-            for (std::size_t e = 0; e < v.size(); ++e) out[e * stride] = v[e];
-            return out;
-          };
-          const auto lu_s = spread(lu);
-          const auto ipiv_s = spread(std::vector<int>(ipiv.begin(), ipiv.end()));
-          const auto reach_s = spread(reach);
-          const auto inverse_s = spread(inverse);
-          const solvent::BandLu<double> f{
-              lu_s.data(),      ldab,  n, kl, ku, ipiv_s.data(), reach_s.data(),
-              inverse_s.data(), stride};
           std::vector<double> b(n);
           for (auto& v : b) v = value(random);
-          auto one = spread(b), eight = spread(b), three = spread(b);
+          auto one = spread(b, stride), eight = spread(b, stride), three = spread(b, stride);
           solvent::band_lu_substitute<1>(f, one.data());
           solvent::band_lu_substitute<8>(f, eight.data());
           solvent::band_lu_substitute<3>(f, three.data());
@@ -182,33 +206,17 @@ TEST_CASE("band_lu_substitute_rows solves the blocks band_splits finds apart") {
           for (std::size_t p = 1; p < n; ++p) splits.push_back(p);
         }
         CHECK(solvent::band_splits(lu.data(), ldab, n, kl, ku) == splits);
-        std::vector<lapack_int> ipiv(n);
-        REQUIRE(LAPACKE_dgbtrf(LAPACK_COL_MAJOR, lapack_int(n), lapack_int(n), lapack_int(kl),
-                               lapack_int(ku), lu.data(), lapack_int(ldab), ipiv.data()) == 0);
+        const StridedFactors s = factor(lu, n, kl, ku, stride);
         for (std::size_t i = 0; i < n; ++i) {
-          CHECK(block_of[std::size_t(ipiv[i] - 1)] == block_of[i]);
-          interchanges += ipiv[i] != lapack_int(i + 1);
+          CHECK(block_of[std::size_t(s.ipiv[i] - 1)] == block_of[i]);
+          interchanges += s.ipiv[i] != lapack_int(i + 1);
         }
-        std::vector<double> inverse(n);
-        std::vector<int> reach(n);
-        solvent::band_lu_prepare(lu.data(), ldab, n, kl, ku, inverse.data(), reach.data());
-        auto spread = [&](const auto& v) {
-          std::vector<std::decay_t<decltype(v[0])>> out(v.size() * stride);
-          for (std::size_t e = 0; e < v.size(); ++e) out[e * stride] = v[e];
-          return out;
-        };
-        const auto lu_s = spread(lu);
-        const auto ipiv_s = spread(std::vector<int>(ipiv.begin(), ipiv.end()));
-        const auto reach_s = spread(reach);
-        const auto inverse_s = spread(inverse);
-        const solvent::BandLu<double> f{
-            lu_s.data(), ldab, n, kl, ku, ipiv_s.data(), reach_s.data(), inverse_s.data(), stride};
         std::vector<double> b(n);
         for (auto& v : b) v = value(random) - 0.5;
-        auto whole = spread(b), apart = spread(b);
-        solvent::band_lu_substitute<1>(f, whole.data());
+        auto whole = spread(b, stride), apart = spread(b, stride);
+        solvent::band_lu_substitute<1>(s.f, whole.data());
         for (std::size_t k = 0; k + 1 < borders.size(); ++k)
-          solvent::band_lu_substitute_rows<8>(f, apart.data(), borders[k], borders[k + 1]);
+          solvent::band_lu_substitute_rows<8>(s.f, apart.data(), borders[k], borders[k + 1]);
         CHECK(whole == apart);
       }
   CHECK(interchanges > 20);

@@ -148,8 +148,8 @@ SOLVENT_HD void band_lu_substitute(const BandLu<T>& f, T* x, Stride stride, std:
     j = e;
   }
   T next{}, after{};  // x[i + 1], x[i + 2]
-  // Rows last - 1 down to first, a group read ahead at a time as above; what a row needs of U beside
-  // its next two entries (reach 3 .. kl + ku) is read as it goes.
+  // Rows last - 1 down to first, a group read ahead at a time as above; what a row needs of U
+  // beside its next two entries (reach 3 .. kl + ku) is read as it goes.
   for (std::size_t top = last; top > first;) {
     T b[ReadAhead], u1[ReadAhead], u2[ReadAhead], inverse[ReadAhead];
     int reach[ReadAhead];
@@ -170,8 +170,7 @@ SOLVENT_HD void band_lu_substitute(const BandLu<T>& f, T* x, Stride stride, std:
       if (q >= g) break;
       const std::size_t r = top - 1 - q;
       T far = b[q];
-      for (std::size_t k = std::size_t(reach[q]); k >= 3; --k)
-        far -= at(r, r + k) * x[(r + k) * s];
+      for (std::size_t k = std::size_t(reach[q]); k >= 3; --k) far -= at(r, r + k) * x[(r + k) * s];
       if (reach[q] >= 2) far -= u2[q] * after;
       if (reach[q] >= 1) far = minus_product(far, u1[q], next);
       after = next;
@@ -212,8 +211,8 @@ SOLVENT_HD void band_lu_substitute_rows(const BandLu<T>& f, T* x, std::size_t fi
 // ReadAhead: the rows each sweep reads before it uses any of them. Both sweeps are a chain
 // through x. A CPU reads ahead by itself (out of order), and reading groups there cost a
 // fifth more time at M = 400 (1.85e-5 s a step against 1.53e-5), so it takes 1. A GPU thread
-// does not: a system's rows on one thread (the batched members), a row read at its turn waited a whole
-// memory latency, 3200 waits a step at M = 400; a group read first waits once. Nothing a
+// does not: a system's rows on one thread (the batched members), a row read at its turn waited a
+// whole memory latency, 3200 waits a step at M = 400; a group read first waits once. Nothing a
 // group's rows write is read by a later row of the group from the values read ahead (a row's
 // x is read ahead only by that row), so every ReadAhead gives the same arithmetic in the same
 // order, and the same bits (plugins-banded checks 8 against 1).
@@ -227,8 +226,8 @@ SOLVENT_HD void band_lu_substitute(const BandLu<T>& f, T* x) {
 // with one from p on. The blocks between them can be substituted apart
 // (band_lu_substitute_rows).
 template <class T>
-std::vector<std::size_t> band_splits(const T* ab, std::size_t ldab, std::size_t n,
-                                     std::size_t kl, std::size_t ku) {
+std::vector<std::size_t> band_splits(const T* ab, std::size_t ldab, std::size_t n, std::size_t kl,
+                                     std::size_t ku) {
   // coupled[p]: how many entries couple across p, summed from a difference array.
   std::vector<std::ptrdiff_t> coupled(n + 1, 0);
   for (std::size_t j = 0; j < n; ++j)
