@@ -74,6 +74,10 @@ void Angiogenesis1d::initial_state(std::span<double> u, std::uint64_t seed) cons
 CsrMatrix<double> Angiogenesis1d::linear_operator() const {
   CsrMatrix<double> l;
   l.rows = l.cols = 4 * m_;
+  // Sized once (10 M - 6 non-zeros), not grown entry by entry: a batch makes one per member.
+  l.row_ptr.reserve(4 * m_ + 1);
+  l.col_idx.reserve(10 * m_);
+  l.values.reserve(10 * m_);
   l.row_ptr.push_back(0);
   const double ih2 = 1.0 / (h_ * h_);
   auto laplacian_row = [&](std::size_t s, std::size_t i, double d, double diagonal_extra) {
