@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # One device call for the batched members of the 1D model (imex-batched-cuda): build only what
 # it needs, the batched tests (GPU members against their single runs to 1e-12, the CPU batch bit
-# for bit), compute-sanitizer memcheck on a small GPU batch, then ensemble-bench at 10^4
-# members (single runs over every core, the CPU batch, the GPU batch, the floor).
+# for bit), compute-sanitizer memcheck on two small GPU batches (the second loaded in two
+# chunks), then ensemble-bench at 10^4 members (single runs over every core, the CPU batch,
+# the GPU batch, the floor).
 # Also the example sweep with [sweep] batch on the GPU against the CPU batch, and the curve over
 # ensemble sizes (SCALING, default "100 1000 100000"; empty: none) where the GPU starts to pay.
 # On the device, from the repository root, with carry [".devdeps"]:
@@ -23,12 +24,17 @@ export SOLVENT_PLUGIN_PATH="$BUILD/lib/solvent" OPENBLAS_NUM_THREADS=1
 (cd "$BUILD" && ctest -R plugins-imex-batched --output-on-failure -V --timeout 300) > "$OUT/ctest.log" 2>&1
 grep -E "MESSAGE|skipped|Passed|Failed|tests passed|test cases" "$OUT/ctest.log" | tail -12
 # memcheck: 40 members (one warp and a part), M = 50, 5 steps, two of them checked against
-# their single runs inside the sanitizer too.
-compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 \
-  "$BUILD/bin/ensemble-bench" --members 40 --M 50 --steps 5 --check 2 --paths gpu-batch \
-  --out "$OUT/memcheck-run" > "$OUT/memcheck.log" 2>&1
-echo "memcheck exit $? ($(grep -c "Invalid\|uninitialized\|leaked" "$OUT/memcheck.log") findings); tail:"
-tail -3 "$OUT/memcheck.log"
+# their single runs inside the sanitizer too; then 1100 members at M = 20 (two chunks of the
+# engine's loads, the second a part one), 5 steps too.
+for members in 40 1100; do
+  m=50; [ "$members" -gt 40 ] && m=20
+  compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 \
+    "$BUILD/bin/ensemble-bench" --members $members --M $m --steps 5 --check 2 \
+    --paths gpu-batch --out "$OUT/memcheck-run-$members" > "$OUT/memcheck-$members.log" 2>&1
+  echo "memcheck ($members members) exit $? ($(grep -c "Invalid\|uninitialized\|leaked" \
+    "$OUT/memcheck-$members.log") findings); tail:"
+  tail -2 "$OUT/memcheck-$members.log"
+done
 # The example sweep batched on the GPU against the same sweep batched on the CPU (the final
 # observables of its six members).
 for b in imex-batched imex-batched-cuda; do
