@@ -4,23 +4,39 @@
 // taken through every step up to the next report while its arrays are in cache.
 #include "src/batched_members.hpp"
 
+#include <algorithm>
+#include <vector>
+
 namespace solvent::imex {
 
 namespace {
 
+// Members a load() takes. The engine keeps every chunk's arrays (it steps members in them), so
+// a chunk costs it nothing, and the CPU batch goes through the integrator's chunked assembly as
+// the GPU batch does, which the CPU tests then cover.
+constexpr std::size_t chunk_members = 1024;
+
 class CpuEngine final : public BatchEngine {
  public:
   CpuEngine(std::size_t members, bool projection, double limit)
-      : members_(members), projection_(projection), limit_(limit), status_(members) {}
+      : members_(members), projection_(projection), limit_(limit), status_(members) {
+    // Every chunk's place made now: the shape points into the first one's arrays.
+    chunks_.reserve((members + chunk_members - 1) / chunk_members);
+  }
 
-  std::size_t chunk() const override { return members_; }
+  std::size_t chunk() const override { return chunk_members; }
 
-  // One chunk, the whole batch: its arrays are kept, not copied.
-  BatchHost load(BatchHost host, std::size_t /*first*/) override {
-    host_ = std::move(host);
-    shape_ = host_.shape();
-    u_ = host_.u;
-    x_.resize(host_.u.size());
+  // Members first .. first + host.members - 1 (chunks come in order, each but the last full):
+  // their arrays are kept, not copied; the states are the engine's own.
+  BatchHost load(BatchHost host, std::size_t first) override {
+    const std::size_t n = host.n;
+    if (chunks_.empty()) {
+      u_.resize(members_ * n);
+      x_.resize(members_ * n);
+    }
+    std::copy(host.u.begin(), host.u.end(), u_.begin() + std::ptrdiff_t(first * n));
+    chunks_.push_back(std::move(host));
+    shape_ = chunks_.front().shape();
     return {};
   }
 
@@ -40,15 +56,16 @@ class CpuEngine final : public BatchEngine {
 
  private:
   MemberArrays arrays(std::size_t b) {
-    const std::size_t n = host_.n, m = host_.m;
-    return {&host_.k[b],
-            host_.taf.data() + b * m,
-            host_.taf_flux.data() + b * m,
-            host_.lin.data() + b * host_.nnz,
-            host_.lu.data() + b * host_.ldab * n,
-            host_.ipiv.data() + b * n,
-            host_.u_reach.data() + b * n,
-            host_.inverse_diagonal.data() + b * n,
+    const BatchHost& h = chunks_[b / chunk_members];
+    const std::size_t n = h.n, m = h.m, c = b % chunk_members;
+    return {&h.k[c],
+            h.taf.data() + c * m,
+            h.taf_flux.data() + c * m,
+            h.lin.data() + c * h.nnz,
+            h.lu.data() + c * h.ldab * n,
+            h.ipiv.data() + c * n,
+            h.u_reach.data() + c * n,
+            h.inverse_diagonal.data() + c * n,
             u_.data() + b * n,
             x_.data() + b * n,
             1};
@@ -59,7 +76,7 @@ class CpuEngine final : public BatchEngine {
     if (s.failed_step != 0) return;
     const MemberArrays a = arrays(b);
     int failure = step_ok;
-    for (std::size_t i = 0; i < host_.m; ++i)
+    for (std::size_t i = 0; i < shape_.m; ++i)
       if (const int f = rhs_at_point(shape_, a, i); f != step_ok) failure = f;
     if (failure == step_ok) {
       const MemberOutcome outcome = solve_and_project(shape_, a, projection_, limit_);
@@ -73,7 +90,7 @@ class CpuEngine final : public BatchEngine {
   }
 
   std::size_t members_;
-  BatchHost host_;
+  std::vector<BatchHost> chunks_;  // chunk k: members k chunk_members ..
   BatchShape shape_{};
   bool projection_;
   double limit_;

@@ -103,10 +103,10 @@ struct MemberStatus {
 class BatchEngine {
  public:
   virtual ~BatchEngine() = default;
-  // How many members one load() takes: the CPU engine all of them (it steps them in the host's
-  // arrays), the CUDA engine a chunk, so that the host assembles the next chunk while one is
-  // copied to the device, and holds two chunks' arrays, not the whole batch's (13 GB at 10^5
-  // members of M = 400).
+  // How many members one load() takes (1024 for both engines): the CUDA engine copies a chunk
+  // to the device while the host assembles the next, and the host holds two chunks' arrays,
+  // not the whole batch's (13 GB at 10^5 members of M = 400); the CPU engine keeps each
+  // chunk's arrays and steps its members in them.
   virtual std::size_t chunk() const = 0;
   // Takes members first .. first + host.members - 1 of the batch from host's arrays (all of them
   // before the first step); gives back arrays for the next chunk (none where it kept host's).

@@ -40,7 +40,8 @@ MemberRun single_run(const Settings& model_settings, double dt, std::int64_t ste
 
 std::vector<MemberRun> batched_run(const std::string& integrator_name,
                                    const std::vector<Settings>& models, double dt,
-                                   std::int64_t steps, const Settings& extra) {
+                                   std::int64_t steps, const Settings& extra,
+                                   const solvent::EnsembleCheckpoint& checkpoint) {
   const std::size_t count = models.size();
   std::vector<std::shared_ptr<solvent::Model>> members;
   std::vector<solvent::test::LastReport> observers(count);
@@ -55,6 +56,7 @@ std::vector<MemberRun> batched_run(const std::string& integrator_name,
   REQUIRE(ensemble != nullptr);
   for (std::size_t b = 1; b < count; ++b)
     ensemble->others.push_back({members[b].get(), &contexts[b], {}, {}});
+  ensemble->checkpoint = checkpoint;
   auto integrator = tk::make_integrator(integrator_name, integrator_settings(dt, steps, extra));
   std::string lead_failure;
   try {

@@ -8,6 +8,8 @@
 
 #include <doctest/doctest.h>
 
+#include <filesystem>
+
 namespace bt = batch_test;
 namespace tk = solvent::testkit;
 
@@ -80,11 +82,57 @@ TEST_CASE("an unstable member fails alone, at the step its single run fails") {
   }
 }
 
+// The members reach the engine 1024 at a time (the chunked assembly a GPU batch overlaps with
+// its copies): 2500 members are three chunks, the last a part one.
+TEST_CASE("members over several chunks: their single runs, a failure in the last chunk alone") {
+  auto members = bt::random_members(2500, 20, 13);
+  members[2100]["parameters.k1"] = 5e3;
+  const auto batch = bt::batched_run("imex-batched", members, 0.01, 10);
+  for (std::size_t b : {std::size_t{0}, std::size_t{1023}, std::size_t{1024}, std::size_t{2499}}) {
+    CAPTURE(b);
+    CHECK(batch[b].failure.empty());
+    CHECK(batch[b].state == bt::single_run(members[b], 0.01, 10).state);
+  }
+  std::size_t failed = 0;
+  for (const auto& run : batch) failed += !run.failure.empty();
+  CHECK(failed == 1);
+  CHECK(batch[2100].failure.find("at step ") != std::string::npos);
+}
+
+// A batch stopped after its first report and continued from its checkpoint ends where the
+// uninterrupted batch ends, every member of every chunk bit for bit.
+TEST_CASE("a batch of several chunks stopped and continued ends as the uninterrupted one") {
+  const auto members = bt::random_members(2100, 20, 17);
+  const bt::Settings every5{{"report_every", std::int64_t{5}}};
+  const auto whole = bt::batched_run("imex-batched", members, 0.01, 10, every5);
+  solvent::EnsembleCheckpoint checkpoint;
+  checkpoint.file = std::filesystem::temp_directory_path() / "imex-batched-chunks.bin";
+  checkpoint.writer = "batched-test";
+  checkpoint.stop = [] { return true; };
+  const auto stopped = bt::batched_run("imex-batched", members, 0.01, 10, every5, checkpoint);
+  CHECK(stopped[2099].steps == 5);
+  checkpoint.stop = nullptr;
+  checkpoint.resume = true;
+  const auto continued = bt::batched_run("imex-batched", members, 0.01, 10, every5, checkpoint);
+  std::filesystem::remove(checkpoint.file);
+  std::size_t equal = 0;
+  for (std::size_t b = 0; b < members.size(); ++b)
+    equal += continued[b].steps == 10 && continued[b].state == whole[b].state &&
+             stopped[b].state != whole[b].state;
+  CHECK(equal == members.size());
+}
+
 TEST_CASE("members that cannot share a batch are refused with their reason") {
   auto members = bt::random_members(2, 100, 5);
   members[1]["M"] = std::int64_t{120};
   CHECK_THROWS_WITH_AS(bt::batched_run("imex-batched", members, 0.01, 2),
                        doctest::Contains("member 1 has M = 120"), solvent::SolverError);
+  // In a later chunk, while an earlier one is being loaded.
+  auto many = bt::random_members(1500, 20, 5);
+  many[1300]["M"] = std::int64_t{24};
+  CHECK_THROWS_WITH_AS(bt::batched_run("imex-batched", many, 0.01, 2),
+                       doctest::Contains("member 1300 has M = 24, member 0 M = 20"),
+                       solvent::SolverError);
   auto manufactured = tk::make_model("angiogenesis-1d", {{"mode", std::string("manufactured")}});
   std::string why;
   CHECK_FALSE(tk::make_integrator("imex-batched", {})->accepts(*manufactured, why));
