@@ -41,7 +41,8 @@ MemberRun single_run(const Settings& model_settings, double dt, std::int64_t ste
 std::vector<MemberRun> batched_run(const std::string& integrator_name,
                                    const std::vector<Settings>& models, double dt,
                                    std::int64_t steps, const Settings& extra,
-                                   const solvent::EnsembleCheckpoint& checkpoint) {
+                                   const solvent::EnsembleCheckpoint& checkpoint,
+                                   std::size_t* reported) {
   const std::size_t count = models.size();
   std::vector<std::shared_ptr<solvent::Model>> members;
   std::vector<solvent::test::LastReport> observers(count);
@@ -63,6 +64,11 @@ std::vector<MemberRun> batched_run(const std::string& integrator_name,
     integrator->run(*members[0], nullptr, contexts[0]);
   } catch (const solvent::DivergenceError& e) {
     lead_failure = e.what();
+  } catch (...) {
+    if (reported != nullptr)
+      *reported = std::size_t(std::count_if(observers.begin(), observers.end(),
+                                            [](const auto& o) { return !o.state.empty(); }));
+    throw;
   }
   std::vector<MemberRun> runs;
   for (std::size_t b = 0; b < count; ++b) {

@@ -127,12 +127,15 @@ TEST_CASE("members that cannot share a batch are refused with their reason") {
   members[1]["M"] = std::int64_t{120};
   CHECK_THROWS_WITH_AS(bt::batched_run("imex-batched", members, 0.01, 2),
                        doctest::Contains("member 1 has M = 120"), solvent::SolverError);
-  // In a later chunk, while an earlier one is being loaded.
+  // In a later chunk, while an earlier one is being loaded: no member has reported anything
+  // (every member is checked before the first output).
   auto many = bt::random_members(1500, 20, 5);
   many[1300]["M"] = std::int64_t{24};
-  CHECK_THROWS_WITH_AS(bt::batched_run("imex-batched", many, 0.01, 2),
+  std::size_t reported = 1;
+  CHECK_THROWS_WITH_AS(bt::batched_run("imex-batched", many, 0.01, 2, {}, {}, &reported),
                        doctest::Contains("member 1300 has M = 24, member 0 M = 20"),
                        solvent::SolverError);
+  CHECK(reported == 0);
   auto manufactured = tk::make_model("angiogenesis-1d", {{"mode", std::string("manufactured")}});
   std::string why;
   CHECK_FALSE(tk::make_integrator("imex-batched", {})->accepts(*manufactured, why));
