@@ -11,23 +11,17 @@ namespace solvent::imex {
 
 namespace {
 
-// Members a load() takes. The engine keeps every chunk's arrays (it steps members in them), so
-// a chunk costs it nothing, and the CPU batch goes through the integrator's chunked assembly as
-// the GPU batch does, which the CPU tests then cover.
-constexpr std::size_t chunk_members = 1024;
-
 class CpuEngine final : public BatchEngine {
  public:
   CpuEngine(std::size_t members, bool projection, double limit)
       : members_(members), projection_(projection), limit_(limit), status_(members) {
     // Every chunk's place made now: the shape points into the first one's arrays.
-    chunks_.reserve((members + chunk_members - 1) / chunk_members);
+    chunks_.reserve((members + members_per_load - 1) / members_per_load);
   }
 
-  std::size_t chunk() const override { return chunk_members; }
-
-  // Members first .. first + host.members - 1 (chunks come in order, each but the last full):
-  // their arrays are kept, not copied; the states are the engine's own.
+  // A chunk's arrays are kept, not copied (so a chunk costs this engine nothing, and the CPU
+  // batch goes through the integrator's chunked assembly as the GPU batch does); the states
+  // are the engine's own.
   BatchHost load(BatchHost host, std::size_t first) override {
     const std::size_t n = host.n;
     if (chunks_.empty()) {
@@ -36,7 +30,7 @@ class CpuEngine final : public BatchEngine {
     }
     std::copy(host.u.begin(), host.u.end(), u_.begin() + std::ptrdiff_t(first * n));
     chunks_.push_back(std::move(host));
-    shape_ = chunks_.front().shape();
+    if (chunks_.size() == 1) shape_ = chunks_.front().shape();
     return {};
   }
 
@@ -56,8 +50,8 @@ class CpuEngine final : public BatchEngine {
 
  private:
   MemberArrays arrays(std::size_t b) {
-    const BatchHost& h = chunks_[b / chunk_members];
-    const std::size_t n = h.n, m = h.m, c = b % chunk_members;
+    const BatchHost& h = chunks_[b / members_per_load];
+    const std::size_t n = h.n, m = h.m, c = b % members_per_load;
     return {&h.k[c],
             h.taf.data() + c * m,
             h.taf_flux.data() + c * m,
@@ -90,7 +84,7 @@ class CpuEngine final : public BatchEngine {
   }
 
   std::size_t members_;
-  std::vector<BatchHost> chunks_;  // chunk k: members k chunk_members ..
+  std::vector<BatchHost> chunks_;  // chunk k: members k members_per_load ..
   BatchShape shape_{};
   bool projection_;
   double limit_;

@@ -162,10 +162,6 @@ unsigned blocks(std::size_t threads, unsigned per_block) {
   return unsigned((threads + per_block - 1) / per_block);
 }
 
-// Members a load() takes: 1024 of the 1D model's at M = 400 are 130 MB of host arrays, copied
-// (about 20 ms on an H200 host) while the host assembles the next 1024 (about 16 ms).
-constexpr std::size_t chunk_members = 1024;
-
 class CudaEngine final : public BatchEngine {
  public:
   CudaEngine(const BatchHost& shape, std::size_t members, bool projection, double limit)
@@ -180,8 +176,8 @@ class CudaEngine final : public BatchEngine {
     std::size_t largest = 0;
     for (std::size_t length : {shape.ldab * shape.n, shape.nnz, shape.n, shape.m})
       largest = std::max(largest, length);
-    staging_ =
-        device_alloc<char>(std::max(std::min(chunk(), b_) * largest, b_ * n_) * sizeof(double));
+    staging_ = device_alloc<char>(std::max(std::min(members_per_load, b_) * largest, b_ * n_) *
+                                  sizeof(double));
     row_ptr_ = upload_shared(shape.row_ptr);
     col_idx_ = upload_shared(shape.col_idx);
     to_band_ = upload_shared(shape.to_band);
@@ -210,8 +206,6 @@ class CudaEngine final : public BatchEngine {
               projected_.data(), failed_step_.data(),
               failure_.data(),   b_};
   }
-
-  std::size_t chunk() const override { return chunk_members; }
 
   BatchHost load(BatchHost host, std::size_t first) override {
     // Called on a thread of the integrator's: the device must be made current on it.

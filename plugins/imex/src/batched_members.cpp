@@ -296,35 +296,33 @@ RunResult BatchedImexIntegrator::run(Model& model, LinearSolver* /*solver*/, Run
 
   const FieldLayout layout = group.front().model->imex()->layout();
   std::vector<std::int64_t> reported(members, 0);  // the last step each member reported
-  // The reporting members' observables among first .. first + count - 1 (states: theirs, one
-  // after another) made in parallel (each from its own model, which observables() only reads),
-  // then handed to the observers in member order on this thread, as an observer need not be
-  // thread-safe. Serial, the observables were most of the output of a large batch.
+  // Every reporting member's observables made in parallel (each from its own model, which
+  // observables() only reads), then handed to the observers in member order on this thread, as
+  // an observer need not be thread-safe. Serial, the observables were most of the output of a
+  // large batch.
   std::vector<std::vector<Observable>> observables(members);
-  auto report = [&](std::int64_t step, const double* states, std::size_t first, std::size_t count) {
+  auto report = [&](std::int64_t step, const double* states) {
     const double t = double(step) * dt_;
-    auto state = [&](std::size_t b) {
-      return std::span<const double>(states + (b - first) * shape.n, shape.n);
-    };
+    auto state = [&](std::size_t b) { return std::span<const double>(states + b * shape.n, shape.n); };
     auto reports = [&](std::size_t b) { return status[b].failed_step == 0; };
 #pragma omp parallel for schedule(dynamic, 64)
-    for (std::int64_t j = 0; j < std::int64_t(count); ++j) {
-      const auto b = first + std::size_t(j);
+    for (std::int64_t j = 0; j < std::int64_t(members); ++j) {
+      const auto b = std::size_t(j);
       if (!reports(b)) continue;
       observables[b] = group[b].model->imex()->observables(t, state(b));
       if (projection_) observables[b].push_back({"projected", status[b].projected});
     }
-    for (std::size_t b = first; b < first + count; ++b)
+    for (std::size_t b = 0; b < members; ++b)
       if (reports(b)) {
         group[b].context->observer->on_step({step, steps_, t, dt_}, state(b), observables[b]);
         reported[b] = step;
       }
   };
-  // The members' arrays, a chunk at a time (engine->chunk()): while the engine loads one chunk
+  // The members' arrays, a chunk at a time (members_per_load): while the engine loads one chunk
   // (on a thread of its own), this thread assembles the next into the other of two sets of
   // arrays. The upload phase is what the loads took beyond the assembly they overlapped.
   {
-    const std::size_t per = std::max<std::size_t>(1, std::min(engine->chunk(), members));
+    const std::size_t per = std::min(members_per_load, members);
     BatchHost arrays[2] = {shape, shape};
     std::future<BatchHost> loading;
     for (std::size_t first = 0, k = 0; first < members; first += per, ++k) {
@@ -358,7 +356,7 @@ RunResult BatchedImexIntegrator::run(Model& model, LinearSolver* /*solver*/, Run
     for (std::size_t b = 0; b < members; ++b) group[b].context->observer->on_start(layout);
     std::vector<MemberStatus> unchanged;  // the statuses are the checkpoint's, or fresh
     engine->read(u, unchanged);
-    report(start, u.data(), 0, members);
+    report(start, u.data());
   }
   // The reports fall on the same steps whatever the start: a batch stops only at a report.
   for (std::int64_t first = start + 1; first <= steps_; first += report_every_) {
@@ -369,7 +367,7 @@ RunResult BatchedImexIntegrator::run(Model& model, LinearSolver* /*solver*/, Run
     }
     auto scope = ctx.timer->measure("output");
     engine->read(u, status);
-    report(last, u.data(), 0, members);
+    report(last, u.data());
     if (checkpoint != nullptr && checkpoint->stop && last < steps_ && checkpoint->stop()) {
       write_batch(*checkpoint, last, u, status, dt_);
       break;

@@ -21,8 +21,7 @@
 //
 // Every array is read with a stride: entry e at [e * stride]. One system: stride 1. B systems
 // interleaved member-fastest (GPU threads of neighbouring members, so a warp's loads coalesce):
-// stride B,
-// each pointer offset to its member.
+// stride B, each pointer offset to its member.
 #include <solvent/device/host_device.hpp>
 
 #include <cstddef>
@@ -211,8 +210,8 @@ SOLVENT_HD void band_lu_substitute_rows(const BandLu<T>& f, T* x, std::size_t fi
 // ReadAhead: the rows each sweep reads before it uses any of them. Both sweeps are a chain
 // through x. A CPU reads ahead by itself (out of order), and reading groups there cost a
 // fifth more time at M = 400 (1.85e-5 s a step against 1.53e-5), so it takes 1. A GPU thread
-// does not: a system's rows on one thread (the batched members), a row read at its turn waited a
-// whole memory latency, 3200 waits a step at M = 400; a group read first waits once. Nothing a
+// does not: a system's rows on one thread (the batched members), a row read at its turn waited
+// a whole memory latency, 3200 waits a step at M = 400; a group read first waits once. Nothing a
 // group's rows write is read by a later row of the group from the values read ahead (a row's
 // x is read ahead only by that row), so every ReadAhead gives the same arithmetic in the same
 // order, and the same bits (plugins-banded checks 8 against 1).
@@ -222,9 +221,8 @@ SOLVENT_HD void band_lu_substitute(const BandLu<T>& f, T* x) {
 }
 
 // The rows p (0 < p < n) where A, in band storage as gbtrf takes it (ab), splits into two
-// systems: no non-zero entry couples a row or column before p
-// with one from p on. The blocks between them can be substituted apart
-// (band_lu_substitute_rows).
+// systems: no non-zero entry couples a row or column before p with one from p on. The blocks
+// between them can be substituted apart (band_lu_substitute_rows).
 template <class T>
 std::vector<std::size_t> band_splits(const T* ab, std::size_t ldab, std::size_t n, std::size_t kl,
                                      std::size_t ku) {
