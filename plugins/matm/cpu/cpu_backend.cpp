@@ -221,9 +221,10 @@ void CpuBackend::lower_sweep(const double* src, double omega, int slot) {
       const bool hy = j > 0, hz = k > 0;  // false only on one rank, at the grid's edge
       for (index_t i = i0; i < i1; ++i) {
         const index_t m = s.index(i, j, k);
-        const Affine a = sweep_node(s.c0[m], src[m], s.lower[0][m], hy ? s.lower[1][m] : 0.0,
-                                    hy ? y[m - s.n1] : 0.0, hz ? s.lower[2][m] : 0.0,
-                                    hz ? y[m - s.n1 * s.n2] : 0.0, omega);
+        const Affine a = sweep_node(sweep_factors(s.c0[m], src[m], s.lower[0][m],
+                                                  hy ? s.lower[1][m] : 0.0,
+                                                  hz ? s.lower[2][m] : 0.0, omega),
+                                    hy ? y[m - s.n1] : 0.0, hz ? y[m - s.n1 * s.n2] : 0.0);
         prev = a.q + a.beta * prev;
         y[m] = prev;
         if (acc) dyy += s.c0[m] * prev * prev;
@@ -255,10 +256,11 @@ void CpuBackend::upper_sweep(double omega) {
       for (index_t i = i1 - 1; i >= i0; --i) {
         const index_t m = s.index(i, j, k);
         const bool hx = i + 1 < s.n1;
-        const Affine a = sweep_node(s.c0[m], s.c0[m] * y[m], hx ? s.lower[0][m + 1] : 0.0,
-                                    hy ? s.lower[1][m + s.n1] : 0.0, hy ? v[m + s.n1] : 0.0,
-                                    hz ? s.lower[2][m + plane] : 0.0, hz ? v[m + plane] : 0.0,
-                                    omega);
+        const Affine a = sweep_node(sweep_factors(s.c0[m], s.c0[m] * y[m],
+                                                  hx ? s.lower[0][m + 1] : 0.0,
+                                                  hy ? s.lower[1][m + s.n1] : 0.0,
+                                                  hz ? s.lower[2][m + plane] : 0.0, omega),
+                                    hy ? v[m + s.n1] : 0.0, hz ? v[m + plane] : 0.0);
         prev = a.q + a.beta * prev;
         v[m] = prev;
       }

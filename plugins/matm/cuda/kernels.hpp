@@ -15,6 +15,12 @@ namespace solvent::matm::cuda {
 inline void check(int status, const char* what) { solvent::cuda::check(status, "matm-cuda", what); }
 inline void check_launch(const char* kernel) { solvent::cuda::check_launch("matm-cuda", kernel); }
 
+// The most threads a sweep block may have, and the most for which the sweeps are compiled with
+// 128 registers a thread: at 64, what 1024 threads leave, the sweep kept its step's values in
+// local memory and reloaded its parameters every step, which lengthened the step. Larger
+// blocks (Sukhinov et al.'s tuning experiment has 640 threads) run a build for 1024 threads.
+constexpr int max_sweep_threads = 1024, narrow_sweep_threads = 512;
+
 // How the triangular sweeps are laid out on the GPU (TOML: block_x, block_z, sweep).
 struct SweepShape {
   int block_x = 0;  // threads along x in one block; 0: see resolved()
@@ -25,7 +31,7 @@ struct SweepShape {
 
 // The shape with its zeros filled in for sweeps whose ranges are at most nx nodes wide along x:
 // block_x = 0 takes nx rounded up to 32, at most 256 and at most what fits beside block_z in
-// 1024 threads (the fewer tiles along x, the fewer hand-offs between blocks); block_z = 0
+// narrow_sweep_threads (the fewer tiles along x, the fewer hand-offs between blocks); block_z = 0
 // takes 512 threads' worth of layers. On an H100 at 256^3 the 256 x 2 this gives took
 // 0.73 ms a lower sweep against 0.76 ms for 64 x 8.
 SweepShape resolved(SweepShape shape, index_t nx);
@@ -72,8 +78,8 @@ void lower_sweep(const SplitView& s, const SweepRange& r, const double* src, dou
 // y = (D + w R1)^-1 A0 w on the range, A0 w formed node by node and not stored, with the
 // products of w eq. (5) needs: partials[5 t + q] receives tile t's share of (D w, w),
 // (D^-1 R2 w, R2 w), (A0 w, w), (res, w) and (D y, y), the order of the device sums. For
-// self-adjoint operators and blocks of at most 512 threads (product_in_sweep); over ranks w
-// needs its ghosts. It saves the pass that stores A0 w and the sweep's load of it.
+// self-adjoint operators and blocks of at most narrow_sweep_threads (product_in_sweep); over
+// ranks w needs its ghosts. It saves the pass that stores A0 w and the sweep's load of it.
 bool product_in_sweep(const SplitView& s, const SweepShape& shape);
 void lower_sweep_of_product(const SplitView& s, const SweepRange& r, const double* w,
                             const double* res, double* y, double omega, const SweepShape& shape,

@@ -50,10 +50,10 @@ MatmCudaSolver::MatmCudaSolver(const PluginContext& ctx)
   shape_.block_x = static_cast<int>(ctx.params.integer("block_x"));
   shape_.block_z = static_cast<int>(ctx.params.integer("block_z"));
   shape_.paper = ctx.params.string("sweep") == "paper";
-  if (shape_.block_x * shape_.block_z > 1024)
+  if (shape_.block_x * shape_.block_z > max_sweep_threads)
     throw ConfigError(
         {"matm-cuda: block_x * block_z = " + std::to_string(shape_.block_x * shape_.block_z) +
-         " exceeds 1024 threads per block"});
+         " exceeds " + std::to_string(max_sweep_threads) + " threads per block"});
   if (!shape_.paper && shape_.block_x % 32 != 0)
     throw ConfigError({"matm-cuda: block_x = " + std::to_string(shape_.block_x) +
                        " must be a multiple of 32 with sweep = \"warp-scan\""});

@@ -39,8 +39,9 @@ namespace {
 
 constexpr unsigned full_mask = 0xffffffffu;
 
-// What a step reads of its node, loaded a step ahead: source is src at the node (an upper
-// sweep's right-hand side is c0 times it), cx, cy, cz the couplings its formula takes.
+// What a step reads of its node, loaded steps ahead (pipelined_sweep): source is src at the
+// node (an upper sweep's right-hand side is c0 times it), cx, cy, cz the couplings its
+// formula takes.
 struct NodeInputs {
   index_t m = 0;
   double c0 = 0.0, source = 0.0, cx = 0.0, cy = 0.0, cz = 0.0;
@@ -205,10 +206,60 @@ struct Slots {
   __host__ __device__ index_t count() const { return z_slots + (ni - 1) / bx * nk * nj; }
 };
 
+// A node's factors (sweep_factors) and what a warp's scan of its 32 nodes (G = 32) takes of
+// them. Ahead: the products of beta the scan's five rounds take are formed here too, before
+// the step: round k adds the value 2^k lanes below times b[k] (0 where no lane is that far
+// below), and the carry-in enters times b_all, so what is left for the step is one
+// multiply-add a round. Otherwise the step scans the products beside the values, as pairs.
+template <int G, bool Ahead>
+struct ScanFactors {
+  SweepFactors node;
+  double c0 = 0.0;
+  double b[5] = {0.0, 0.0, 0.0, 0.0, 0.0}, b_all = 0.0;
+  ScanFactors() = default;
+  __device__ ScanFactors(const SweepFactors& f, double c0_, int lane)
+      : node(f), c0(c0_), b_all(f.beta) {
+    if constexpr (G == 32 && Ahead) {
+#pragma unroll
+      for (int k = 0; k < 5; ++k) {
+        const int o = 1 << k;
+        const double below = __shfl_up_sync(full_mask, b_all, o);
+        if (lane >= o) {
+          b[k] = b_all;
+          b_all *= below;
+        }
+      }
+    }
+  }
+  // The node's value: its map a after those of the nodes before it in the group (an inclusive
+  // scan, identity past the grid), applied to the group's carry-in (lane 0's).
+  __device__ double solve(const Affine& a, double carry, int lane) const {
+    double q = a.q, beta = b_all;
+    if constexpr (G == 32) {
+#pragma unroll
+      for (int k = 0; k < 5; ++k) {
+        const int o = 1 << k;
+        const double q_below = __shfl_up_sync(full_mask, q, o);
+        if constexpr (Ahead) {
+          q = fma(b[k], q_below, q);
+        } else {
+          const double beta_below = __shfl_up_sync(full_mask, beta, o);
+          if (lane >= o) {
+            q = fma(beta, q_below, q);
+            beta *= beta_below;
+          }
+        }
+      }
+      carry = __shfl_sync(full_mask, carry, 0);
+    }
+    return fma(beta, carry, q);
+  }
+};
+
 // FromW: a lower sweep of A0 w (src = w, res = the residual) that also sums eq. (5)'s
-// products of w; at most 512 threads a block, which leaves the registers its loads need.
-template <bool Upper, int G, bool FromW>
-__global__ void __launch_bounds__(FromW ? 512 : 1024)
+// products of w.
+template <bool Upper, int G, bool FromW, bool Wide>
+__global__ void __launch_bounds__(Wide ? max_sweep_threads : narrow_sweep_threads)
     pipelined_sweep(SplitView s, SweepRange r, const double* __restrict__ src,
                     const double* __restrict__ res, double* out, double omega, int* ticket_counter,
                     double* handoff, double* partials, int tiles_x) {
@@ -249,29 +300,55 @@ __global__ void __launch_bounds__(FromW ? 512 : 1024)
     return node_in && jl >= 0 && jl < n2;
   };
   const Column col = column<Upper>(s, r, il, kl);
-  NodeInputs next;
-  if (active_at(0)) next = load_inputs<Upper, FromW>(s, col, src, res, 0 - g - tz);
-
-  for (int t = 0; t < steps; ++t) {
-    // One barrier per step: the cache is double-buffered by step parity, so it only has
-    // to separate step t - 1 (all its writes) from step t.
-    __syncthreads();
-    const int jl = t - g - tz;
+  // Step t's inputs are loaded at step t - ahead. With ahead = 2 its factors, with the scan's
+  // products of beta, are formed at the end of step t - 1 from loads a step old: their
+  // arithmetic (a division, five rounds of shuffles) no longer lies between a step's hand-off
+  // reads and its result. The sweep of A0 w loads too much for two sets of inputs in
+  // registers, and so do blocks over narrow_sweep_threads (64 registers a thread): ahead = 1,
+  // the factors formed at the start of the step, after the barrier that gave the loads time,
+  // and the products of beta scanned beside the values.
+  constexpr int ahead = FromW || Wide ? 1 : 2;
+  auto load = [&](int t, NodeInputs& in) {
+    if (active_at(t)) in = load_inputs<Upper, FromW>(s, col, src, res, t - g - tz);
+  };
+  // What a step takes of its own node, worked out before the step (zero where it has no node:
+  // the identity in the scan past the grid).
+  auto factors = [&](int t, NodeInputs& in) {
+    double source = Upper ? in.c0 * in.source : in.source;
     const bool active = active_at(t);
-    NodeInputs in = next;
     if constexpr (FromW) {
-      // The products need nothing of this step's hand-offs: formed before waiting for them.
       if (active) {
         in.w.lower_c[0] = in.cx;
         in.w.lower_c[1] = in.cy;
         in.w.lower_c[2] = in.cz;
         const NodeProducts p = symmetric_products(in.c0, in.wm, in.w);
-        in.source = p.a0;
+        source = p.a0;
         w_sums.add(in.c0, in.wm, p, in.res);
       }
     }
+    return ScanFactors<G, ahead == 2>(
+        active ? sweep_factors(in.c0, source, in.cx, in.cy, in.cz, omega) : SweepFactors{}, in.c0,
+        lane);
+  };
+
+  NodeInputs even, odd;  // the inputs of the even and of the odd steps (ahead = 2)
+  load(0, even);
+  ScanFactors<G, ahead == 2> f;
+  if constexpr (ahead == 2) {
+    f = factors(0, even);
+    load(1, odd);
+  }
+
+  auto step = [&](int t, NodeInputs& fill, NodeInputs& use) {
+    // One barrier per step: the cache is double-buffered by step parity, so it only has
+    // to separate step t - 1 (all its writes) from step t.
+    __syncthreads();
+    const int jl = t - g - tz;
+    const bool active = active_at(t);
     const double* prev_cache = cache + ((t + 1) & 1) * bx * bz;
     double* this_cache = cache + (t & 1) * bx * bz;
+    const index_t m = col.m0 + jl * col.line_step;
+    if constexpr (ahead == 1) f = factors(t, use);
 
     double y_z = 0.0, y_y = 0.0, carry = 0.0;
     if (active) {
@@ -284,13 +361,13 @@ __global__ void __launch_bounds__(FromW ? 512 : 1024)
       else if (r.peers.in[2])
         y_z = take<From::OtherGpu>(r.peers.in[2] + jl * slots.ni + il);
       else if (z_before)
-        y_z = __ldcg(out + in.m - dir * col.plane);
+        y_z = __ldcg(out + m - dir * col.plane);
       if (jl > 0)
         y_y = prev;
       else if (r.peers.in[1])
         y_y = take<From::OtherGpu>(r.peers.in[1] + kl * slots.ni + il);
       else if (y_before)
-        y_y = out[in.m - col.line_step];
+        y_y = out[m - col.line_step];
       const int first_tx = g * G;
       // The group's carry-in is lane 0's (the scan below broadcasts it): the node before the
       // group, in this block, in the block before along x (its hand-off slot), or in the
@@ -302,35 +379,14 @@ __global__ void __launch_bounds__(FromW ? 512 : 1024)
       else if (lane == 0 && r.peers.in[0])
         carry = take<From::OtherGpu>(r.peers.in[0] + kl * slots.nj + jl);
       else if (lane == 0 && x_before)
-        carry = __ldcg(out + in.m - dir);
+        carry = __ldcg(out + m - dir);
     }
-    // The next step's loads do not depend on this one, but are issued only now: queued before
-    // the hand-off reads above, they delayed them, and those are on the sweep's critical path
-    // (at 256^3 on an H100, a lower sweep took 0.79 ms with them first, 0.68 ms after).
-    if (active_at(t + 1)) next = load_inputs<Upper, FromW>(s, col, src, res, jl + 1);
-    Affine a;
-    if (active)
-      a = sweep_node(in.c0, Upper ? in.c0 * in.source : in.source, in.cx, in.cy, y_y, in.cz, y_z,
-                     omega);
-    double y;
-    if constexpr (G == 32) {
-      // Inclusive scan of the affine maps of the warp's 32 nodes (identity past the grid).
-      double q = a.q, b = a.beta;
-#pragma unroll
-      for (int o = 1; o < 32; o <<= 1) {
-        const double qo = __shfl_up_sync(full_mask, q, o), bo = __shfl_up_sync(full_mask, b, o);
-        if (lane >= o) {
-          q = q + b * qo;
-          b = b * bo;
-        }
-      }
-      carry = __shfl_sync(full_mask, carry, 0);
-      y = q + b * carry;
-    } else {
-      y = a.q + a.beta * carry;
-    }
+    // Step t + ahead's loads are issued only now: queued before the hand-off reads above, they
+    // delayed them, and those are on the sweep's critical path.
+    load(t + ahead, fill);
+    const double y = f.solve(sweep_node(f.node, y_y, y_z), carry, lane);
     if (active) {
-      out[in.m] = y;
+      out[m] = y;
       if (z_out >= 0) publish(handoff + z_out + jl * slots.ni, y);
       if (x_out >= 0) publish(handoff + x_out + jl, y);
       if (r.peers.out[2] && kl + 1 == slots.nk)
@@ -340,9 +396,20 @@ __global__ void __launch_bounds__(FromW ? 512 : 1024)
       if (r.peers.out[0] && il + 1 == slots.ni)
         publish<From::OtherGpu>(r.peers.out[0] + kl * slots.nj + jl, y);
       prev = y;
-      dot += in.c0 * y * y;
+      dot += f.c0 * y * y;
     }
     this_cache[tz * bx + tx] = y;
+    if constexpr (ahead == 2) f = factors(t + 1, use);
+  };
+  // Unrolled by two so that the two sets of inputs keep their registers (a copy from one to
+  // the other would wait for the loads in flight).
+  if constexpr (ahead == 2) {
+    for (int t = 0; t < steps; t += 2) {
+      step(t, even, odd);
+      if (t + 1 < steps) step(t + 1, odd, even);
+    }
+  } else {
+    for (int t = 0; t < steps; ++t) step(t, even, even);
   }
   if (partials) {
     // The tile's sums, one after another: FromW's products of w in eq. (5)'s order, then
@@ -366,8 +433,9 @@ __global__ void __launch_bounds__(FromW ? 512 : 1024)
 }
 
 void check_shape(const SweepShape& shape) {
-  if (shape.block_x < 1 || shape.block_z < 1 || shape.block_x * shape.block_z > 1024)
-    throw SolverError("matm-cuda: block_x * block_z must be between 1 and 1024");
+  if (shape.block_x < 1 || shape.block_z < 1 || shape.block_x * shape.block_z > max_sweep_threads)
+    throw SolverError("matm-cuda: block_x * block_z must be between 1 and " +
+                      std::to_string(max_sweep_threads));
   if (!shape.paper && shape.block_x % 32 != 0)
     throw SolverError("matm-cuda: block_x must be a multiple of 32 unless sweep = \"paper\"");
 }
@@ -386,12 +454,19 @@ void launch(const SplitView& s, const SweepRange& r, const double* src, const do
   check(cudaMemsetAsync(ticket_counter, 0, sizeof(int)), "cudaMemsetAsync (sweep tickets)");
   const dim3 block(shape.block_x, shape.block_z);
   const std::size_t shared = 2 * sizeof(double) * shape.block_x * shape.block_z;
+  auto run = [&](auto kernel) {
+    kernel<<<tiles, block, shared>>>(s, r, src, res, out, omega, ticket_counter, handoff, partials,
+                                     tiles_x);
+  };
+  // Blocks over narrow_sweep_threads take the build for 1024 threads; the sweep of A0 w never
+  // has them (product_in_sweep), so it has no such build.
+  const bool wide = !FromW && shape.block_x * shape.block_z > narrow_sweep_threads;
   if (shape.paper)
-    pipelined_sweep<Upper, 1, FromW><<<tiles, block, shared>>>(
-        s, r, src, res, out, omega, ticket_counter, handoff, partials, tiles_x);
+    wide ? run(pipelined_sweep<Upper, 1, FromW, !FromW>)
+         : run(pipelined_sweep<Upper, 1, FromW, false>);
   else
-    pipelined_sweep<Upper, 32, FromW><<<tiles, block, shared>>>(
-        s, r, src, res, out, omega, ticket_counter, handoff, partials, tiles_x);
+    wide ? run(pipelined_sweep<Upper, 32, FromW, !FromW>)
+         : run(pipelined_sweep<Upper, 32, FromW, false>);
   check_launch(Upper ? "upper sweep" : "lower sweep");
 }
 
@@ -400,10 +475,11 @@ void launch(const SplitView& s, const SweepRange& r, const double* src, const do
 SweepShape resolved(SweepShape shape, index_t nx) {
   if (shape.block_x == 0) {
     index_t bx = std::min<index_t>(256, (std::max<index_t>(nx, 1) + 31) / 32 * 32);
-    if (shape.block_z > 0) bx = std::min<index_t>(bx, std::max(32, 1024 / shape.block_z / 32 * 32));
+    if (shape.block_z > 0)
+      bx = std::min<index_t>(bx, std::max(32, narrow_sweep_threads / shape.block_z / 32 * 32));
     shape.block_x = static_cast<int>(bx);
   }
-  if (shape.block_z == 0) shape.block_z = std::max(1, 512 / shape.block_x);
+  if (shape.block_z == 0) shape.block_z = std::max(1, narrow_sweep_threads / shape.block_x);
   return shape;
 }
 
@@ -428,13 +504,13 @@ void lower_sweep(const SplitView& s, const SweepRange& r, const double* src, dou
   launch<false>(s, r, src, nullptr, y, omega, shape, ticket_counter, handoff, partials);
 }
 
+bool product_in_sweep(const SplitView& s, const SweepShape& shape) {
+  return s.self_adjoint() && shape.block_x * shape.block_z <= narrow_sweep_threads;
+}
+
 void upper_sweep(const SplitView& s, const SweepRange& r, const double* y, double* v, double omega,
                  const SweepShape& shape, int* ticket_counter, double* handoff) {
   launch<true>(s, r, y, nullptr, v, omega, shape, ticket_counter, handoff, nullptr);
-}
-
-bool product_in_sweep(const SplitView& s, const SweepShape& shape) {
-  return s.self_adjoint() && shape.block_x * shape.block_z <= 512;
 }
 
 void lower_sweep_of_product(const SplitView& s, const SweepRange& r, const double* w,

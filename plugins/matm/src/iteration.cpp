@@ -93,17 +93,18 @@ IterationSettings iteration_settings(const solvent::Parameters& p, const std::st
 //   apply_node: symmetric_products (3 + 3 products summed, a0 and r2: 18), the skew part
 //     (6 products summed: 12, non-self-adjoint only); r = a0 + a1 - f (2); (r, r) (2)
 //                                                                         22 or 34
-//   sweep_node (the factor 1 / ((1 + w/2) c0): 4; q: 6; beta: 2) and the recurrence
-//     q + beta y (2): 14; the upper sweep's source c0 y adds 1                 14 + 15
+//   sweep_factors (1 / ((1 + w/2) c0): 4; w times it: 1; q0, a_y, a_z, beta: 4), sweep_node
+//     (two multiply-adds: 4) and the recurrence q + beta y (2): 15; the upper sweep's source
+//     c0 y adds 1                                                              15 + 16
 //   the inner products of eq. (5): A0 w (A1 w) by apply_node (18 or 30), ProductSums (10),
-//     the lower sweep of A0 w with (D y, y) (14 + 3), of A1 w (17, non-self-adjoint)
-//                                                                         45 or 74
+//     the lower sweep of A0 w with (D y, y) (15 + 3), of A1 w (18, non-self-adjoint)
+//                                                                         46 or 76
 OperationCount operations_per_node(bool given, bool self_adjoint) {
   OperationCount c;
   c.update = 2;
   c.residual = self_adjoint ? 22 : 34;
-  c.sweeps = 14 + 15;
-  if (!given) c.inner_products = self_adjoint ? 18 + 10 + 17 : 30 + 10 + 17 + 17;
+  c.sweeps = 15 + 16;
+  if (!given) c.inner_products = self_adjoint ? 18 + 10 + 18 : 30 + 10 + 18 + 18;
   return c;
 }
 

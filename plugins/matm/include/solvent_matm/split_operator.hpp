@@ -138,18 +138,30 @@ struct ProductSums {
 //   lower, (D + w R1) y = r:    y(m) = (r(m) + w sum_d lower[d][m] y(m - s_d)) / ((1 + w/2) c0)
 //   upper, (D + w R2) v = D y:  v(m) = (c0 y(m) + w sum_d lower[d][m + s_d] v(m + s_d)) / ((1 +
 //   w/2) c0)
-// The x-neighbour term is left out and returned as a factor: out(m) = q + beta out(m -+ 1),
-// which the CPU evaluates in order and the GPU by a scan over affine maps.
+// in two parts: the factors the node's own data give (sweep_factors: the division and the
+// couplings scaled by it, which the GPU forms before the values of the neighbours are known),
+//   out(m) = q0 + a_y out(m -+ s_y) + a_z out(m -+ s_z) + beta out(m -+ 1),
+// and the node itself (sweep_node). The x-neighbour term is left out and returned as a
+// factor: out(m) = q + beta out(m -+ 1), which the CPU evaluates in order and the GPU by a
+// scan over affine maps.
 struct Affine {
   double q = 0.0;
   double beta = 0.0;
 };
 
-SOLVENT_HD inline Affine sweep_node(double c0, double source, double cx, double cy, double y_y,
-                                    double cz, double y_z, double omega) {
+struct SweepFactors {
+  double q0 = 0.0, a_y = 0.0, a_z = 0.0, beta = 0.0;
+};
+
+SOLVENT_HD inline SweepFactors sweep_factors(double c0, double source, double cx, double cy,
+                                             double cz, double omega) {
   if (c0 == 0.0) return {};
-  const double inv = 1.0 / ((1.0 + 0.5 * omega) * c0);
-  return {(source + omega * (cy * y_y + cz * y_z)) * inv, omega * cx * inv};
+  const double inv = 1.0 / ((1.0 + 0.5 * omega) * c0), w_inv = omega * inv;
+  return {source * inv, cy * w_inv, cz * w_inv, cx * w_inv};
+}
+
+SOLVENT_HD inline Affine sweep_node(const SweepFactors& f, double y_y, double y_z) {
+  return {f.q0 + f.a_y * y_y + f.a_z * y_z, f.beta};
 }
 
 // Composition for the scan: applying `first` then `second` to the carry-in.
