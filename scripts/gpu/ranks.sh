@@ -10,6 +10,12 @@
 #                                     "193 256"), 40 iterations, blocks even and by measured
 #                                     speed, beside the GPU alone; the warnings naming a rank
 #                                     given no block
+#   bash scripts/gpu/ranks.sh empty   every -cuda solver of the grid (cg-cuda, bicgstab-cuda,
+#                                     bicgstab-l-cuda, tfqmr-cuda with jacobi-cuda; matm-cuda)
+#                                     on 3 ranks whose rank 1 is given no block (its speed
+#                                     faked, balance = "measured"), against one process: the
+#                                     warning, the record, the iterations and the residual
+#                                     history; memcheck on the emptied run of cg-cuda
 # On a one-GPU machine both ranks of a GPU run share GPU 0: equality, not scaling. Results
 # under $OUT.
 SECONDS=0
@@ -23,6 +29,8 @@ targets="solvent grid-equations-3d steady matm matm-cuda angiogenesis-3d explici
   scaling-benchmark plugins-matm-tests plugins-matm-cuda-tests plugins-stencil3d-tests
   plugins-stencil3d-cuda-tests sdk-conformance-distributed-tests cg bicgstab bicgstab-l tfqmr
   cg-cuda bicgstab-cuda bicgstab-l-cuda tfqmr-cuda jacobi jacobi-cuda test-fault-disk-full"
+[ "$mode" = empty ] && targets="solvent grid-equations-3d steady cg-cuda bicgstab-cuda bicgstab-l-cuda
+  tfqmr-cuda jacobi-cuda matm-cuda"
 ninja -C "$BUILD" -k 0 $targets > "$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
 echo "== built ($SECONDS s)"
 nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv | tee "$OUT/device.txt"
@@ -75,6 +83,28 @@ if [ "$mode" = check ]; then
     --set 'integrator.device="cuda,cpu"' --output $work/san-stencil > "$OUT/sanitizer-stencil.log" 2>&1
   echo "compute-sanitizer memcheck, stencil on 2 ranks (cuda,cpu): exit $? $(grep -c 'ERROR SUMMARY: 0 errors' "$OUT/sanitizer-stencil.log") ranks with 0 errors" | tee -a "$OUT/summary.txt"
   echo "== sanitizer ($SECONDS s)"
+fi
+
+if [ "$mode" = empty ]; then
+  source tests/support/grid_runs.sh
+  for solver in cg-cuda bicgstab-cuda bicgstab-l-cuda tfqmr-cuda matm-cuda; do
+    pc='[preconditioner]
+type = "jacobi-cuda"'
+    [ $solver = matm-cuda ] && pc=
+    grid_problem $work/$solver.toml $solver poisson 33 33 33 "$pc"
+    one=$work/$solver-1 dir=$work/$solver-empty
+    $solvent run $work/$solver.toml --output $one --no-progress > $one.log 2>&1 || tail -5 $one.log
+    SOLVENT_TEST_RANK_SPEED="0:1000,1:1e-6,2:1000" timeout 300 mpirun --oversubscribe --bind-to none -n 3 \
+      $solvent run $work/$solver.toml --output $dir --set 'run.balance="measured"' --no-progress > $dir.log 2>&1
+    rc=$?
+    same=no; cmp -s $one/residual_history.csv $dir/residual_history.csv && same=yes
+    echo "$solver, 3 ranks sharing the GPU, rank 1 emptied: exit $rc; warnings $(grep -c 'is given no block' $dir.log); ranks_without_block $(value $dir ranks_without_block); blocks $(value $dir block_sizes_axis3); iterations $(value $dir iterations) (one process $(value $one iterations)); residual history bit for bit: $same; error_max $(value $dir error_max) ($(value $one error_max))" | tee -a "$OUT/summary.txt"
+  done
+  SOLVENT_TEST_RANK_SPEED="0:1000,1:1e-6,2:1000" timeout 300 mpirun --oversubscribe --bind-to none -n 3 \
+    compute-sanitizer --tool memcheck --error-exitcode 9 $solvent run $work/cg-cuda.toml \
+    --output $work/san-empty --set 'run.balance="measured"' --no-progress > "$OUT/sanitizer-empty.log" 2>&1
+  echo "compute-sanitizer memcheck, cg-cuda on 3 ranks with rank 1 emptied: exit $? $(grep -c 'ERROR SUMMARY: 0 errors' "$OUT/sanitizer-empty.log") ranks with 0 errors" | tee -a "$OUT/summary.txt"
+  echo "== empty ($SECONDS s)"
 fi
 
 if [ "$mode" = bench ]; then

@@ -451,6 +451,9 @@ void launch(const SplitView& s, const SweepRange& r, const double* src, const do
   check_shape(shape);
   const int tiles_x = tiles_along_x(r, shape);
   const int tiles = sweep_tiles(r, shape);
+  // A rank given no block has nothing to sweep, and a launch of no blocks is refused ("invalid
+  // argument"); its partial sums stay uncounted (the reduction takes `tiles` of them).
+  if (tiles == 0) return;
   check(cudaMemsetAsync(ticket_counter, 0, sizeof(int)), "cudaMemsetAsync (sweep tickets)");
   const dim3 block(shape.block_x, shape.block_z);
   const std::size_t shared = 2 * sizeof(double) * shape.block_x * shape.block_z;
