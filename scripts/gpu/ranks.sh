@@ -15,7 +15,8 @@
 #                                     on 3 ranks whose rank 1 is given no block (its speed
 #                                     faked, balance = "measured"), against one process: the
 #                                     warning, the record, the iterations and the residual
-#                                     history; memcheck on the emptied run of cg-cuda
+#                                     history; matm-cuda with block_z = 1 too; memcheck on
+#                                     the emptied runs of cg-cuda and matm-cuda
 # On a one-GPU machine both ranks of a GPU run share GPU 0: equality, not scaling. Results
 # under $OUT.
 SECONDS=0
@@ -100,10 +101,18 @@ type = "jacobi-cuda"'
     same=no; cmp -s $one/residual_history.csv $dir/residual_history.csv && same=yes
     echo "$solver, 3 ranks sharing the GPU, rank 1 emptied: exit $rc; warnings $(grep -c 'is given no block' $dir.log); ranks_without_block $(value $dir ranks_without_block); blocks $(value $dir block_sizes_axis3); iterations $(value $dir iterations) (one process $(value $one iterations)); residual history bit for bit: $same; error_max $(value $dir error_max) ($(value $one error_max))" | tee -a "$OUT/summary.txt"
   done
+  # One layer a sweep block: the emptied rank's hand-off slots once counted below zero.
+  dir=$work/matm-cuda-empty-bz1
   SOLVENT_TEST_RANK_SPEED="0:1000,1:1e-6,2:1000" timeout 300 mpirun --oversubscribe --bind-to none -n 3 \
-    compute-sanitizer --tool memcheck --error-exitcode 9 $solvent run $work/cg-cuda.toml \
-    --output $work/san-empty --set 'run.balance="measured"' --no-progress > "$OUT/sanitizer-empty.log" 2>&1
-  echo "compute-sanitizer memcheck, cg-cuda on 3 ranks with rank 1 emptied: exit $? $(grep -c 'ERROR SUMMARY: 0 errors' "$OUT/sanitizer-empty.log") ranks with 0 errors" | tee -a "$OUT/summary.txt"
+    $solvent run $work/matm-cuda.toml --output $dir --set 'run.balance="measured"' \
+    --set linear_solver.block_z=1 --no-progress > $dir.log 2>&1
+  echo "matm-cuda block_z = 1, rank 1 emptied: exit $?; iterations $(value $dir iterations) (one process $(value $work/matm-cuda-1 iterations))" | tee -a "$OUT/summary.txt"
+  for solver in cg-cuda matm-cuda; do
+    SOLVENT_TEST_RANK_SPEED="0:1000,1:1e-6,2:1000" timeout 300 mpirun --oversubscribe --bind-to none -n 3 \
+      compute-sanitizer --tool memcheck --error-exitcode 9 $solvent run $work/$solver.toml \
+      --output $work/san-empty-$solver --set 'run.balance="measured"' --no-progress > "$OUT/sanitizer-empty-$solver.log" 2>&1
+    echo "compute-sanitizer memcheck, $solver on 3 ranks with rank 1 emptied: exit $? $(grep -c 'ERROR SUMMARY: 0 errors' "$OUT/sanitizer-empty-$solver.log") ranks with 0 errors" | tee -a "$OUT/summary.txt"
+  done
   echo "== empty ($SECONDS s)"
 fi
 

@@ -232,7 +232,7 @@ struct ScanFactors {
     }
   }
   // The node's value: its map a after those of the nodes before it in the group (an inclusive
-  // scan, identity past the grid), applied to the group's carry-in (lane 0's).
+  // scan), applied to the group's carry-in (lane 0's).
   __device__ double solve(const Affine& a, double carry, int lane) const {
     double q = a.q, beta = b_all;
     if constexpr (G == 32) {
@@ -311,8 +311,8 @@ __global__ void __launch_bounds__(Wide ? max_sweep_threads : narrow_sweep_thread
   auto load = [&](int t, NodeInputs& in) {
     if (active_at(t)) in = load_inputs<Upper, FromW>(s, col, src, res, t - g - tz);
   };
-  // What a step takes of its own node, worked out before the step (zero where it has no node:
-  // the identity in the scan past the grid).
+  // What a step takes of its own node, worked out before its hand-off reads (zero where it has
+  // no node: lanes past the grid, all above the real ones, carry the map 0).
   auto factors = [&](int t, NodeInputs& in) {
     double source = Upper ? in.c0 * in.source : in.source;
     const bool active = active_at(t);
@@ -487,6 +487,9 @@ SweepShape resolved(SweepShape shape, index_t nx) {
 }
 
 std::size_t sweep_handoff_slots(const SweepRange& r, const SweepShape& shape) {
+  // An empty range (a rank given no block) is never launched and has no slots; Slots would
+  // count (nk - 1) / bz < 0 of them for bz = 1.
+  if (sweep_tiles(r, shape) == 0) return 0;
   return static_cast<std::size_t>(Slots(r, shape.block_x, shape.block_z).count());
 }
 

@@ -47,7 +47,7 @@ struct IterationSettings {
 struct OperationCount {
   int update = 0;         // x - tau w (UpdatedValues)
   int residual = 0;       // r = A x - f and (r, r) (apply_node, symmetric_products)
-  int sweeps = 0;         // w = B^-1 r: the lower and the upper sweep (sweep_node)
+  int sweeps = 0;         // w = B^-1 r: the lower and the upper sweep (sweep_factors, sweep_node)
   int inner_products = 0;  // eq. (5): A0 w (A1 w), its dots (ProductSums) and B^-1 A0 w (A1 w)
   int total() const { return update + residual + sweeps + inner_products; }
 };
