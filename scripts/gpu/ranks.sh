@@ -88,6 +88,15 @@ fi
 
 if [ "$mode" = empty ]; then
   source tests/support/grid_runs.sh
+  # emptied [PREFIX...] FILE DIR [SETTINGS...]: the file on 3 ranks, rank 1 given no block.
+  emptied() {
+    local prefix=()
+    while [ "$1" != "$solvent" ]; do prefix+=("$1"); shift; done
+    local file=$2 dir=$3; shift 3
+    SOLVENT_TEST_RANK_SPEED="0:1000,1:1e-6,2:1000" timeout 300 mpirun --oversubscribe --bind-to none \
+      -n 3 "${prefix[@]}" $solvent run $file --output $dir --set 'run.balance="measured"' \
+      --no-progress "$@"
+  }
   for solver in cg-cuda bicgstab-cuda bicgstab-l-cuda tfqmr-cuda matm-cuda; do
     pc='[preconditioner]
 type = "jacobi-cuda"'
@@ -95,22 +104,18 @@ type = "jacobi-cuda"'
     grid_problem $work/$solver.toml $solver poisson 33 33 33 "$pc"
     one=$work/$solver-1 dir=$work/$solver-empty
     $solvent run $work/$solver.toml --output $one --no-progress > $one.log 2>&1 || tail -5 $one.log
-    SOLVENT_TEST_RANK_SPEED="0:1000,1:1e-6,2:1000" timeout 300 mpirun --oversubscribe --bind-to none -n 3 \
-      $solvent run $work/$solver.toml --output $dir --set 'run.balance="measured"' --no-progress > $dir.log 2>&1
+    emptied $solvent $work/$solver.toml $dir > $dir.log 2>&1
     rc=$?
     same=no; cmp -s $one/residual_history.csv $dir/residual_history.csv && same=yes
     echo "$solver, 3 ranks sharing the GPU, rank 1 emptied: exit $rc; warnings $(grep -c 'is given no block' $dir.log); ranks_without_block $(value $dir ranks_without_block); blocks $(value $dir block_sizes_axis3); iterations $(value $dir iterations) (one process $(value $one iterations)); residual history bit for bit: $same; error_max $(value $dir error_max) ($(value $one error_max))" | tee -a "$OUT/summary.txt"
   done
   # One layer a sweep block: the emptied rank's hand-off slots once counted below zero.
   dir=$work/matm-cuda-empty-bz1
-  SOLVENT_TEST_RANK_SPEED="0:1000,1:1e-6,2:1000" timeout 300 mpirun --oversubscribe --bind-to none -n 3 \
-    $solvent run $work/matm-cuda.toml --output $dir --set 'run.balance="measured"' \
-    --set linear_solver.block_z=1 --no-progress > $dir.log 2>&1
+  emptied $solvent $work/matm-cuda.toml $dir --set linear_solver.block_z=1 > $dir.log 2>&1
   echo "matm-cuda block_z = 1, rank 1 emptied: exit $?; iterations $(value $dir iterations) (one process $(value $work/matm-cuda-1 iterations))" | tee -a "$OUT/summary.txt"
   for solver in cg-cuda matm-cuda; do
-    SOLVENT_TEST_RANK_SPEED="0:1000,1:1e-6,2:1000" timeout 300 mpirun --oversubscribe --bind-to none -n 3 \
-      compute-sanitizer --tool memcheck --error-exitcode 9 $solvent run $work/$solver.toml \
-      --output $work/san-empty-$solver --set 'run.balance="measured"' --no-progress > "$OUT/sanitizer-empty-$solver.log" 2>&1
+    emptied compute-sanitizer --tool memcheck --error-exitcode 9 $solvent $work/$solver.toml \
+      $work/san-empty-$solver > "$OUT/sanitizer-empty-$solver.log" 2>&1
     echo "compute-sanitizer memcheck, $solver on 3 ranks with rank 1 emptied: exit $? $(grep -c 'ERROR SUMMARY: 0 errors' "$OUT/sanitizer-empty-$solver.log") ranks with 0 errors" | tee -a "$OUT/summary.txt"
   done
   echo "== empty ($SECONDS s)"
