@@ -77,16 +77,18 @@ int cpu_threads(int requested) {
 CpuBackend::CpuBackend(const SplitStencil& a, std::span<const double> f, std::span<double> x,
                        int threads, int fragments, bool pipelined)
     : view_(a.view()),
+      self_adjoint_(a.self_adjoint()),
       own_(a.own()),
       x_out_(x),
       // A rank given no block (a balance by speed) only joins the sums: a team of threads
       // woken for its empty loops would make the ranks with work wait at every sum.
-      threads_(a.block() && a.block()->blocks.empty(a.block()->rank) ? 1 : cpu_threads(threads)) {
+      threads_(a.block() && a.block()->blocks.empty(a.block()->rank) ? 1 : cpu_threads(threads)),
+      ranks_(a.block() ? a.block()->comm : nullptr) {
   const std::size_t n = a.size();
   for (auto* v : {&f_, &x_, &r_, &w_, &y_, &z0_}) v->assign(n, 0.0);
-  if (!a.self_adjoint()) z1_.assign(n, 0.0);
+  if (!self_adjoint_) z1_.assign(n, 0.0);
   line_sums_.assign(static_cast<std::size_t>(Lines(own_).count * slots), 0.0);
-  if (a.block()) {
+  if (a.has_ghost_layer()) {
     links_.emplace(*a.block(), pipelined);
     fragments_ = links_->fragments(fragments);
     default_fragments_ = fragments == 0;
@@ -127,7 +129,9 @@ std::vector<double> CpuBackend::totals(int count) {
   const std::size_t lines = line_sums_.size() / slots;
   for (std::size_t l = 0; l < lines; ++l)
     for (int s = 0; s < count; ++s) sums[static_cast<std::size_t>(s)].add(line_sums_[l * slots + s]);
-  if (links_) links_->sum(sums);
+  // Exact sums, as the device backend's, so that ranks on the CPU and on a GPU make the same
+  // collective.
+  if (ranks_) sum_over_ranks(sums, *ranks_);
   std::vector<double> out;
   for (const auto& s : sums) out.push_back(s.value());
   return out;
@@ -292,18 +296,18 @@ Dots CpuBackend::correction(double omega) {
   lower_sweep(r_.data(), omega, -1);
   upper_sweep(omega);
   if (links_) links_->exchange(w_);
-  apply(w_.data(), !z1_.empty());
+  apply(w_.data(), !self_adjoint_);
   // z0 and z1 are only read on the rank's own nodes: the sweeps need no ghosts of them.
   lower_sweep(z0_.data(), omega, 4);
-  if (!z1_.empty()) lower_sweep(z1_.data(), omega, 5);
-  const auto t = totals(z1_.empty() ? 5 : 6);
+  if (!self_adjoint_) lower_sweep(z1_.data(), omega, 5);
+  const auto t = totals(self_adjoint_ ? 5 : 6);
   Dots d;
   d.d_w_w = t[0];
   d.r2_w = t[1];
   d.a0_w_w = t[2];
   d.b_w_w = t[3];
   d.binv_a0 = t[4];
-  if (!z1_.empty()) d.binv_a1 = t[5];
+  if (!self_adjoint_) d.binv_a1 = t[5];
   return d;
 }
 

@@ -32,7 +32,7 @@ class CpuBackend final : public MatmBackend {
   // Writes the last iterate into x.
   ~CpuBackend() override;
 
-  bool self_adjoint() const override { return view_.self_adjoint(); }
+  bool self_adjoint() const override { return self_adjoint_; }
   double rhs_norm2() override;
   double update_and_residual(double tau) override;
   double omega_from_residual() override;
@@ -65,9 +65,14 @@ class CpuBackend final : public MatmBackend {
   std::vector<double> totals(int count);
 
   SplitView view_;
+  // The split's, agreed by every rank: a rank with no node has no skew arrays to tell by.
+  bool self_adjoint_;
   Box own_;
   std::span<double> x_out_;
   int threads_;
+  // Over ranks: the sums' ranks, and the links to the neighbours where the view has a ghost
+  // layer (not where this or another rank holds the whole grid).
+  const Communicator* ranks_ = nullptr;
   std::optional<RankLinks> links_;
   int fragments_ = 1;
   bool default_fragments_ = false;  // fragments 0 was asked for

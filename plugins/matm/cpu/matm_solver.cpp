@@ -48,6 +48,7 @@ Facts MatmSolver::facts() const {
   if (split_) f.push_back({"self_adjoint", split_->self_adjoint() ? "true" : "false"});
   for (auto& kv : outcome()) f.push_back(kv);
   if (split_ && split_->block()) {
+    f.push_back({"ghost_layer", split_->has_ghost_layer() ? "true" : "false"});
     f.push_back({"coupling", pipelined_ ? "pipeline" : "block"});
     f.push_back({"fragments", fmt::format("{}", pipeline_[0])});
     f.push_back({"sweep_seconds", fmt::format("{:.4g}", pipeline_[1])});

@@ -35,8 +35,9 @@ DeviceMatm::DeviceMatm(const SplitStencil& a, const SweepShape& shape, int fragm
       shape_(shape),
       self_adjoint_(a.self_adjoint()),
       n_(a.size()),
-      active_(a.active_mask()) {
-  if (a.block()) {
+      active_(a.active_mask()),
+      ranks_(a.block() ? a.block()->comm : nullptr) {
+  if (a.has_ghost_layer()) {
     const GridBlock& block = *a.block();
     links_.emplace(block, pipelined);
     exchanges_ = std::ranges::any_of(links_->halo().neighbours(), [](int r) { return r >= 0; });
@@ -172,7 +173,7 @@ std::vector<double> DeviceMatm::add_over_ranks(const double* values, int count) 
   // the CPU can share a run, and every rank holds the same bits.
   std::vector<ExactSum> sums(static_cast<std::size_t>(count));
   for (int q = 0; q < count; ++q) sums[static_cast<std::size_t>(q)].add(values[q]);
-  if (links_) links_->sum(sums);
+  if (ranks_) sum_over_ranks(sums, *ranks_);
   std::vector<double> out;
   for (const auto& e : sums) out.push_back(e.value());
   return out;

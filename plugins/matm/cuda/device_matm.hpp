@@ -59,6 +59,8 @@ class DeviceMatm final : public MatmBackend {
   int fragments() const { return fragments_; }
   // Over ranks: the sweeps hand their planes GPU to GPU (true) or through the host.
   bool sweeps_peer_to_peer() const { return peers_.has_value(); }
+  // Whether the view has a ghost layer and links to the neighbours (SplitStencil).
+  bool linked() const { return links_.has_value(); }
   // The sweep shape in use (resolved: no zeros).
   const SweepShape& shape() const { return shape_; }
 
@@ -109,7 +111,9 @@ class DeviceMatm final : public MatmBackend {
   void* start_ = nullptr;  // cudaEvent_t
   void* stop_ = nullptr;
   mutable double device_seconds_ = 0.0;
-  // Over ranks only.
+  // Over ranks: the sums' ranks, and the links to the neighbours where the view has a ghost
+  // layer (not where this or another rank holds the whole grid).
+  const Communicator* ranks_ = nullptr;
   std::optional<RankLinks> links_;
   // Whether the block has a neighbour: one without (its neighbours' blocks emptied by a
   // balance by speed) exchanges nothing and steps x inside the residual, as one rank does.

@@ -129,7 +129,7 @@ void MatmCudaSolver::setup_impl(std::shared_ptr<const Operator> op) {
         split.grid()[0], split.grid()[1], split.grid()[2], device_name_,
         device_->device_bytes() >> 20, shape_.paper ? "paper" : "warp-scan",
         device_->shape().block_x, device_->shape().block_z,
-        !split.block()                   ? ""
+        !split.has_ghost_layer()         ? ""
         : device_->sweeps_peer_to_peer() ? ", sweeps GPU to GPU in one wavefront"
                                          : ", " + std::to_string(device_->fragments()) +
                                                " fragments a sweep, staged through the host");
@@ -167,8 +167,9 @@ Facts MatmCudaSolver::facts() const {
   Facts f{{"device", device_name_}};
   if (!devices_.empty()) {
     f.push_back({"device_each_rank", devices_});
+    if (device_) f.push_back({"ghost_layer", device_->linked() ? "true" : "false"});
     f.push_back({"coupling", pipelined_ ? "pipeline" : "block"});
-    if (device_ && pipelined_)
+    if (device_ && pipelined_ && device_->linked())
       f.push_back({"sweep_handoff", device_->sweeps_peer_to_peer() ? "GPU peer" : "host-staged"});
   }
   if (device_) {

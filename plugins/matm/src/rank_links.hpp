@@ -5,8 +5,7 @@
 //   - one fragment of a triangular sweep's boundary planes, i in [i0, i1), received from the
 //     neighbours the sweep comes from before the rank sweeps that fragment and sent on
 //     to those it goes to after: the pipeline of Sukhinov et al., in which rank r starts
-//     fragment f as soon as rank r - 1 has finished it;
-//   - exact sums over all ranks.
+//     fragment f as soon as rank r - 1 has finished it.
 // A host backend hands over its fields (exchange, receive_fragment, send_fragment); a device
 // backend, whose fields the host cannot touch, asks where the planes lie (Strip) and moves
 // them between its memory and host buffers itself, the messages laid out the same way.
@@ -47,9 +46,6 @@ class RankLinks {
   // send_fragment sends nothing.
   void receive_fragment(std::span<double> field, index_t i0, index_t i1, bool forward);
   void send_fragment(std::span<const double> field, index_t i0, index_t i1, bool forward);
-  // Every backend's inner products, as exact sums (a device backend's per-rank sums each
-  // one term), so that ranks on the CPU and on a GPU make the same collective.
-  void sum(std::span<ExactSum> sums) const { sum_over_ranks(sums, comm_); }
   // The ranks a sweep passes through one after another: p2 + p3 - 1, less the slabs of
   // empty blocks (GridBlocks::weigh).
   int pipeline_depth() const { return depth_; }

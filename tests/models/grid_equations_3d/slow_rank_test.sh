@@ -6,7 +6,8 @@
 # history is one rank's bit for bit (whole lines of axis 1 on every rank) and the solution
 # pieces reassemble to one rank's solution exactly. Where every share is worth its
 # exchanges no rank is emptied and the record says so. Where every rank but one is emptied,
-# matm's sweeps have no pipeline left and go over whole lines (one fragment), as on one rank. On 4 ranks split 1x2x2 the slow
+# matm's sweeps have no pipeline left and go over whole lines (one fragment), on a view with
+# no ghost layer, as on one rank. On 4 ranks split 1x2x2 the slow
 # rank's slab goes empty, its partner with it, named as such, and the solution written as
 # one VTKHDF file by every rank (where HDF5 and the field readers are found) is one rank's.
 # A malformed speed list is a configuration error.
@@ -55,8 +56,25 @@ SOLVENT_TEST_RANK_SPEED="0:1000,1:1e-6,2:1e-6" "$mpiexec" --oversubscribe -n 3 "
   fail "matm, ranks 1 and 2 slow: exit $?"
 [ "$(value "$dir" ranks_without_block)" = "1 2" ] || fail "matm alone: the record does not name ranks 1 and 2"
 [ "$(value "$dir" fragments)" = 1 ] || fail "matm alone: $(value "$dir" fragments) fragments a sweep, not 1"
+# Its view is the block alone, laid out as one rank's grid; where two ranks hold nodes it
+# keeps the ghost layer their exchanges fill.
+[ "$(value "$dir" ghost_layer)" = false ] || fail "matm alone: ghost_layer $(value "$dir" ghost_layer)"
+[ "$(value "$work/matm-slow" ghost_layer)" = true ] ||
+  fail "matm, rank 1 emptied: ghost_layer $(value "$work/matm-slow" ghost_layer)"
 cmp -s "$work/long-n1/residual_history.csv" "$dir/residual_history.csv" ||
   fail "matm with ranks 1 and 2 emptied: the residual history differs from one rank's"
+# The same with convection (A1 != 0): the emptied ranks, which hold no node to tell by, take
+# the non-self-adjoint iteration and its sums with the rank that holds the grid.
+grid_problem "$work/long-cd.toml" matm convection-diffusion 96 6 6
+"$solvent" run "$work/long-cd.toml" --output "$work/long-cd-n1" --no-progress > "$work/out.txt" 2>&1 ||
+  fail "matm 96x6x6 convection-diffusion on one process: exit $?"
+dir="$work/long-cd-alone"
+SOLVENT_TEST_RANK_SPEED="0:1000,1:1e-6,2:1e-6" timeout 60 "$mpiexec" --oversubscribe -n 3 "$solvent" run \
+  "$work/long-cd.toml" --output "$dir" "${balanced[@]}" > "$work/out.txt" 2>&1 ||
+  fail "matm convection-diffusion, ranks 1 and 2 slow: exit $?"
+[ "$(value "$dir" self_adjoint)" = false ] || fail "matm convection-diffusion alone: self_adjoint $(value "$dir" self_adjoint)"
+cmp -s "$work/long-cd-n1/residual_history.csv" "$dir/residual_history.csv" ||
+  fail "matm convection-diffusion with ranks 1 and 2 emptied: the residual history differs from one rank's"
 
 # CG on 2 ranks, split evenly: the same solve again.
 "$mpiexec" --oversubscribe -n 2 "$solvent" run "$work/cg.toml" --output "$work/cg-n2" \

@@ -7,7 +7,10 @@
 // brought once by a halo exchange: every coupling across a block face is then in the view,
 // so the node formulas, and the sweeps reading ghost values the pipeline delivers, give
 // each of the rank's nodes the bits one rank gives it. Ghost nodes on the grid's boundary
-// are inactive (c0 = 0), as the nodes beyond the grid are.
+// are inactive (c0 = 0), as the nodes beyond the grid are. Where one rank holds every node
+// (a balance by speed gave the others none), no rank has a neighbour, and every view is the
+// block alone, as on one rank: its lines start where one rank's do, and the ranks only add
+// their sums.
 #include <solvent/grid/grid_blocks.hpp>
 #include <solvent/host_array.hpp>
 #include <solvent/stencil7.hpp>
@@ -35,11 +38,15 @@ class SplitStencil {
   static std::string axis1_problem(const GridBlocks& blocks);
 
   SplitView view() const;
-  bool self_adjoint() const { return skew_[0].empty(); }
+  // The same on every rank (a rank with no node has no skew part to tell by).
+  bool self_adjoint() const { return self_adjoint_; }
   std::size_t size() const { return c0_.size(); }
   const Box& own() const { return own_; }
   // The rank's block, null on one rank.
   const GridBlock* block() const { return block_.get(); }
+  // Whether the view has a ghost layer: over ranks, unless one rank holds every node. The
+  // same on every rank, so the ranks agree on the exchanges and collectives that go with it.
+  bool has_ghost_layer() const { return own_.lo[0] == 1; }
   // The global grid's extents and active nodes (summed over ranks).
   std::array<std::size_t, 3> grid() const { return grid_; }
   std::size_t active_nodes() const { return active_; }
@@ -59,6 +66,7 @@ class SplitStencil {
   std::shared_ptr<const GridBlock> block_;
   std::array<std::size_t, 3> grid_{};
   std::size_t n1_ = 0, n2_ = 0, n3_ = 0, active_ = 0;
+  bool self_adjoint_ = true;
   Box own_;
   HostArray<double> c0_;
   std::array<HostArray<double>, 3> lower_, skew_;
