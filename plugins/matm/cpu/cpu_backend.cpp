@@ -1,5 +1,6 @@
 #include "cpu/cpu_backend.hpp"
 
+#include <solvent/numerics/exact_sum.hpp>
 #include <solvent_matm/calibration.hpp>
 
 #include <algorithm>
@@ -222,7 +223,8 @@ void CpuBackend::lower_sweep(const double* src, double omega, int slot) {
       double prev = i0 > own_.lo[0] ? y[s.index(i0 - 1, j, k)] : 0.0;
       double* acc = slot >= 0 ? &line_sums_[static_cast<std::size_t>(l * slots + slot)] : nullptr;
       double dyy = acc && i0 > own_.lo[0] ? *acc : 0.0;
-      const bool hy = j > 0, hz = k > 0;  // false only on one rank, at the grid's edge
+      // False only at the grid's edge of a view with no ghost layer (one rank holds the grid).
+      const bool hy = j > 0, hz = k > 0;
       for (index_t i = i0; i < i1; ++i) {
         const index_t m = s.index(i, j, k);
         const Affine a = sweep_node(sweep_factors(s.c0[m], src[m], s.lower[0][m],

@@ -52,7 +52,8 @@ class CpuBackend final : public MatmBackend {
   std::optional<LinkFit> adapt_fragments(const std::optional<LinkFit>& known);
 
  private:
-  // Fragment q of a sweep in its direction (RankLinks::fragment), the whole line on one rank.
+  // Fragment q of a sweep in its direction (RankLinks::fragment), the whole line where the
+  // view has no ghost layer.
   std::pair<index_t, index_t> fragment(int q, bool forward) const;
   // (A0 v, A1 v) into z0 (and z1) with the four line sums of ProductSums into line_sums_.
   void apply(const double* v, bool with_a1);

@@ -1,5 +1,7 @@
 #include "cuda/device_matm.hpp"
 
+#include <solvent/numerics/exact_sum.hpp>
+
 #include <algorithm>
 #include <cmath>
 

@@ -4,7 +4,8 @@
 // No CUDA header here, so the solver's .cpp (which logs) can hold one.
 //
 // Over ranks (SplitStencil over a distributed Stencil7, one GPU per rank) the vectors are the
-// block inside its ghost layer and every kernel computes the own nodes only; what crosses
+// block inside its ghost layer (unless one rank holds every node: then the block alone, as on
+// one rank) and every kernel computes the own nodes only; what crosses
 // to the neighbours is staged through page-locked host memory and MPI (RankLinks): the
 // ghost layers of x, r and w before the products that read them, and the sweeps pipelined
 // over the ranks by fragments of axis 1, each fragment's boundary strips copied from the
@@ -59,8 +60,6 @@ class DeviceMatm final : public MatmBackend {
   int fragments() const { return fragments_; }
   // Over ranks: the sweeps hand their planes GPU to GPU (true) or through the host.
   bool sweeps_peer_to_peer() const { return peers_.has_value(); }
-  // Whether the view has a ghost layer and links to the neighbours (SplitStencil).
-  bool linked() const { return links_.has_value(); }
   // The sweep shape in use (resolved: no zeros).
   const SweepShape& shape() const { return shape_; }
 
@@ -115,8 +114,8 @@ class DeviceMatm final : public MatmBackend {
   // layer (not where this or another rank holds the whole grid).
   const Communicator* ranks_ = nullptr;
   std::optional<RankLinks> links_;
-  // Whether the block has a neighbour: one without (its neighbours' blocks emptied by a
-  // balance by speed) exchanges nothing and steps x inside the residual, as one rank does.
+  // Whether the block has a neighbour: a rank given no block, beside ranks that hold nodes,
+  // has none; it exchanges nothing and steps x inside the residual, as one rank does.
   bool exchanges_ = false;
   int fragments_ = 1;
   // Page-locked staging, laid out as the halo's send and receive buffers; a fragment's strip

@@ -109,6 +109,7 @@ void MatmCudaSolver::setup_impl(std::shared_ptr<const Operator> op) {
   split_.reset();
   if (!on_gpu_) {
     split_.emplace(a, name_);
+    ghost_layer_ = split_->has_ghost_layer();
     if (log_)
       log_->info("matm-cuda: {} x {} x {} grid on the CPU, {} thread(s)", split_->grid()[0],
                  split_->grid()[1], split_->grid()[2], threads_);
@@ -119,6 +120,7 @@ void MatmCudaSolver::setup_impl(std::shared_ptr<const Operator> op) {
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
   const SplitStencil split(a, name_, peer_to_peer_);
+  ghost_layer_ = split.has_ghost_layer();
   const auto split_done = clock::now();
   device_ = std::make_unique<DeviceMatm>(split, shape_, fragments_, pipelined_, peer_to_peer_);
   setup_seconds_ = {std::chrono::duration<double>(split_done - start).count(),
@@ -167,9 +169,9 @@ Facts MatmCudaSolver::facts() const {
   Facts f{{"device", device_name_}};
   if (!devices_.empty()) {
     f.push_back({"device_each_rank", devices_});
-    if (device_) f.push_back({"ghost_layer", device_->linked() ? "true" : "false"});
+    f.push_back({"ghost_layer", ghost_layer_ ? "true" : "false"});
     f.push_back({"coupling", pipelined_ ? "pipeline" : "block"});
-    if (device_ && pipelined_ && device_->linked())
+    if (device_ && pipelined_ && ghost_layer_)
       f.push_back({"sweep_handoff", device_->sweeps_peer_to_peer() ? "GPU peer" : "host-staged"});
   }
   if (device_) {

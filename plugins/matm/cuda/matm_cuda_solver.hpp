@@ -49,6 +49,7 @@ class MatmCudaSolver final : public SolverBase {
   std::optional<SplitStencil> split_;  // a CPU rank's operator
   double device_seconds_ = 0.0;
   std::array<double, 2> setup_seconds_{};  // the split, the device's memory and upload
+  bool ghost_layer_ = false;  // the split's view over ranks (SplitStencil::has_ghost_layer)
 };
 
 Schema matm_cuda_schema();

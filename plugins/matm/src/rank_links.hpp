@@ -11,7 +11,6 @@
 // them between its memory and host buffers itself, the messages laid out the same way.
 #include <solvent/grid/exchange_cost.hpp>
 #include <solvent/grid/grid_blocks.hpp>
-#include <solvent/numerics/exact_sum.hpp>
 #include <solvent_matm/split_operator.hpp>
 
 #include <span>

@@ -63,10 +63,11 @@ SplitStencil::SplitStencil(const Stencil7<double>& a, const std::string& who, bo
     // alignment, and a GPU holding the whole grid beside CPU ranks given no block took 4-6 %
     // longer an iteration than the GPU alone (docs/scaling.md).
     const auto origin = block_ ? block_->offset() : GridBlocks::Index3{0, 0, 0};
+    own_ = {{0, 0, 0}, {index_t(a.n1), index_t(a.n2), index_t(a.n3)}};
     split(a, who, {origin[0], origin[1], origin[2]});
-    own_ = {{0, 0, 0}, {index_t(n1_), index_t(n2_), index_t(n3_)}};
   }
-  // The active nodes this rank solves for (a view over ranks has ghosts), over all ranks.
+  // The active nodes this rank solves for (a view with a ghost layer has ghosts), over all
+  // ranks.
   std::size_t active = 0;
   active_mask_ = HostArray<unsigned char>(c0_.size());
 #pragma omp parallel for schedule(static) reduction(+ : active)
@@ -103,8 +104,8 @@ void SplitStencil::split_block(const Stencil7<double>& a, const std::string& who
   if (const auto why = axis1_problem(block_->blocks); !why.empty() && !axis1_split)
     throw SolverError(who + ": " + why);
   const auto offset = block_->offset();
-  split(with_ghost_layer(a), who, {offset[0] - 1, offset[1] - 1, offset[2] - 1});
   own_ = {{1, 1, 1}, {index_t(a.n1) + 1, index_t(a.n2) + 1, index_t(a.n3) + 1}};
+  split(with_ghost_layer(a), who, {offset[0] - 1, offset[1] - 1, offset[2] - 1});
 }
 
 void SplitStencil::split(const Stencil7<double>& a, const std::string& who,
@@ -233,7 +234,8 @@ void SplitStencil::split(const Stencil7<double>& a, const std::string& who,
   for (std::ptrdiff_t kk = 0; kk < layers; ++kk)
     nodes_of_layer(kk, [&](std::size_t m, const std::array<std::size_t, 3>& at) {
       if (c0_[m] == 0.0) return;
-      if (block_ && (at[1] == 0 || at[1] + 1 == n2_ || at[2] == 0 || at[2] + 1 == n3_)) return;
+      if (has_ghost_layer() && (at[1] == 0 || at[1] + 1 == n2_ || at[2] == 0 || at[2] + 1 == n3_))
+        return;
       if (off_diagonal(m, at) > 1.0 + 1e-12) bad = std::min(bad, m);
     });
   if (bad != none) {

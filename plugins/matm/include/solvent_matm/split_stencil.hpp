@@ -59,7 +59,8 @@ class SplitStencil {
  private:
   // Over ranks: the block inside its ghost layer, after refusing a split of axis 1.
   void split_block(const Stencil7<double>& a, const std::string& who, bool axis1_split);
-  // a: the view's stencil; origin: the global coordinates of its node (0, 0, 0).
+  // a: the view's stencil; origin: the global coordinates of its node (0, 0, 0). own_ is set
+  // first: a view with a ghost layer leaves the ghost rows' checks to their owners.
   void split(const Stencil7<double>& a, const std::string& who,
              const std::array<index_t, 3>& origin);
 
