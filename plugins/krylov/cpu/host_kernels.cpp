@@ -1,5 +1,6 @@
 #include <solvent_krylov/host_kernels.hpp>
 
+#include <solvent/numerics/vector_kernel.hpp>
 #include <solvent/scalar.hpp>
 
 #include <algorithm>
@@ -17,18 +18,9 @@ namespace {
 
 using Index = std::int64_t;
 
-// The vector kernels below are built twice, for x86-64's baseline (two doubles a register)
-// and for AVX2 (four), and the loader picks one by the CPU it runs on (GCC's target_clones).
-// The bits are the same in both: no fused multiply-add is enabled (AVX2 alone does not
-// bring FMA), and every sum keeps its lanes and their order. At 48^3 in CSR on one core of an
-// AVX-512 guest, CG and BiCGSTAB took 3-14 % less time an iteration, every residual history
-// and solution byte for byte the baseline build's (docs/benchmarks.md, "Peers"). Loops that
-// run inside an OpenMP team are outlined and keep the baseline code.
-#if defined(__GNUC__) && defined(__x86_64__)
-#define SOLVENT_VECTOR_KERNEL [[gnu::target_clones("avx2", "default")]]
-#else
-#define SOLVENT_VECTOR_KERNEL
-#endif
+// The vector kernels below carry SOLVENT_VECTOR_KERNEL (an AVX2 build beside the baseline,
+// the same bits): at 48^3 in CSR on one core of an AVX-512 guest, CG and BiCGSTAB took 5 %
+// and 16 % less time an iteration (docs/benchmarks.md, "Peers").
 
 Index length(std::size_t n) { return static_cast<Index>(n); }
 
