@@ -406,7 +406,7 @@ Dots DeviceMatm::correction(double omega) {
   lower_sweep(r_, omega, nullptr);
   upper_sweep(omega);
   if (exchanges_) exchange(w_);
-  if (product_in_sweep(view_, shape_)) {
+  if (product_in_sweep(self_adjoint_, shape_)) {
     // A0 w formed inside the sweep, which also sums (D w, w) .. (r, w) into the slots
     // before binv_a0.
     lower_sweep(w_, omega, sums_ + d_w_w, true);

@@ -80,7 +80,7 @@ void lower_sweep(const SplitView& s, const SweepRange& r, const double* src, dou
 // (D^-1 R2 w, R2 w), (A0 w, w), (res, w) and (D y, y), the order of the device sums. For
 // self-adjoint operators and blocks of at most narrow_sweep_threads (product_in_sweep); over
 // ranks w needs its ghosts. It saves the pass that stores A0 w and the sweep's load of it.
-bool product_in_sweep(const SplitView& s, const SweepShape& shape);
+bool product_in_sweep(bool self_adjoint, const SweepShape& shape);
 void lower_sweep_of_product(const SplitView& s, const SweepRange& r, const double* w,
                             const double* res, double* y, double omega, const SweepShape& shape,
                             int* ticket_counter, double* handoff, double* partials);

@@ -43,7 +43,6 @@ constexpr unsigned full_mask = 0xffffffffu;
 // node (an upper sweep's right-hand side is c0 times it), cx, cy, cz the couplings its
 // formula takes.
 struct NodeInputs {
-  index_t m = 0;
   double c0 = 0.0, source = 0.0, cx = 0.0, cy = 0.0, cz = 0.0;
   // A sweep of A0 w (FromW): w at the node and its neighbours, the couplings to the upper
   // ones (cx, cy, cz are those to the lower ones) and the residual, for eq. (5)'s products.
@@ -91,24 +90,24 @@ __device__ NodeInputs load_inputs(const SplitView& s, const Column& c,
                                   const double* __restrict__ src, const double* __restrict__ res,
                                   index_t jl) {
   NodeInputs in;
-  in.m = c.m0 + jl * c.line_step;
-  in.c0 = s.c0[in.m];
+  const index_t m = c.m0 + jl * c.line_step;
+  in.c0 = s.c0[m];
   if (Upper) {
     // The couplings to the upper neighbours; none past the view's edge.
     // D y's factor c0 is applied when the step uses it: a multiply here would wait for both
     // loads, stalling the step that issues them (an upper sweep at 256^3 on an H100: 0.89 ms
     // with it here, 0.77 ms without).
-    in.source = src[in.m];
-    in.cx = c.x_up ? s.lower[0][in.m + 1] : 0.0;
-    in.cy = jl > c.y_edge ? s.lower[1][in.m + c.n1] : 0.0;
-    in.cz = c.z_up ? s.lower[2][in.m + c.plane] : 0.0;
+    in.source = src[m];
+    in.cx = c.x_up ? s.lower[0][m + 1] : 0.0;
+    in.cy = jl > c.y_edge ? s.lower[1][m + c.n1] : 0.0;
+    in.cz = c.z_up ? s.lower[2][m + c.plane] : 0.0;
   } else {
-    in.cx = s.lower[0][in.m];
-    in.cy = s.lower[1][in.m];
-    in.cz = s.lower[2][in.m];
+    in.cx = s.lower[0][m];
+    in.cy = s.lower[1][m];
+    in.cz = s.lower[2][m];
     if constexpr (FromW) {
       // What apply_node reads, in the same order of terms; absent neighbours stay 0.
-      const index_t m = in.m, plane = c.plane, n1 = c.n1;
+      const index_t plane = c.plane, n1 = c.n1;
       in.wm = src[m];
       in.res = res[m];
       if (c.x_lo) in.w.lower_v[0] = src[m - 1];
@@ -127,7 +126,7 @@ __device__ NodeInputs load_inputs(const SplitView& s, const Column& c,
         in.w.upper_v[2] = src[m + plane];
       }
     } else {
-      in.source = src[in.m];
+      in.source = src[m];
     }
   }
   return in;
@@ -510,8 +509,8 @@ void lower_sweep(const SplitView& s, const SweepRange& r, const double* src, dou
   launch<false>(s, r, src, nullptr, y, omega, shape, ticket_counter, handoff, partials);
 }
 
-bool product_in_sweep(const SplitView& s, const SweepShape& shape) {
-  return s.self_adjoint() && shape.block_x * shape.block_z <= narrow_sweep_threads;
+bool product_in_sweep(bool self_adjoint, const SweepShape& shape) {
+  return self_adjoint && shape.block_x * shape.block_z <= narrow_sweep_threads;
 }
 
 void upper_sweep(const SplitView& s, const SweepRange& r, const double* y, double* v, double omega,

@@ -164,9 +164,4 @@ SOLVENT_HD inline Affine sweep_node(const SweepFactors& f, double y_y, double y_
   return {f.q0 + f.a_y * y_y + f.a_z * y_z, f.beta};
 }
 
-// Composition for the scan: applying `first` then `second` to the carry-in.
-SOLVENT_HD inline Affine then(const Affine& first, const Affine& second) {
-  return {second.q + second.beta * first.q, second.beta * first.beta};
-}
-
 }  // namespace solvent::matm
