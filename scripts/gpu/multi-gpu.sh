@@ -126,6 +126,9 @@ if [ "$mode" = matm ]; then
       wall=$(sed -n '/^\[seconds\]/,$p' $dir/record.toml | sed -n 's/^wall = //p')
       [ -z "$base" ] && base=$solve
       echo "  $problem $n $coupling $halo phases: $(sed -n '/^\[seconds\]/,/^$/p' $dir/record.toml | sed 1d | tr '\n' ' ')"
+      echo "  $problem $n $coupling $halo device ms an iteration by phase: $(value $dir device_ms_per_iteration_by_phase_each_rank)$(
+        [ $n = 1 ] && value $dir device_ms_per_iteration_by_phase)"
+      echo "  $problem $n $coupling $halo solve s by part: $(value $dir solve_seconds_by_part)"
       [ $n -gt 1 ] && [ $coupling = pipeline ] && coupling="pipeline, $(value $dir sweep_handoff), split $split"
       printf '| %s %s^3 | %s | %s | %s | %.2f | %.2f | %.2f | %.2fx |\n' $problem $size $n "$coupling" \
         "$(value $dir iterations)" $setup $solve $wall $(python3 -c "print($base/$solve)") | tee -a "$OUT/matm.md"

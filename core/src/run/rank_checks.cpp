@@ -9,6 +9,10 @@
 #include <algorithm>
 #include <cstdlib>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 namespace solvent {
 
 std::vector<std::string> rank_problems(const ResolvedConfig& cfg, int ranks) {
@@ -29,6 +33,31 @@ std::vector<std::string> rank_problems(const ResolvedConfig& cfg, int ranks) {
   return out;
 }
 
+std::string share_host_cores(const Communicator& comm) {
+  if (comm.size() == 1) return {};
+  const auto host = probe_host();
+  const auto hosts = comm.gather_all(host.hostname);
+  const auto sharing = std::count(hosts.begin(), hosts.end(), host.hostname);
+  const bool chosen = std::getenv("OMP_NUM_THREADS") != nullptr;
+  const unsigned threads = std::max(1u, host.cores_allowed / static_cast<unsigned>(sharing));
+  const bool share = !chosen && sharing > 1 && threads < host.cores_allowed;
+  if (share) {
+#ifdef _OPENMP
+    omp_set_num_threads(static_cast<int>(threads));
+#endif
+    // For the record (probe_host reads it) and for threads started later.
+    setenv("OMP_NUM_THREADS", std::to_string(threads).c_str(), 1);
+  }
+  const auto all = comm.gather_all(share ? std::to_string(threads) : std::string());
+  if (comm.rank() != 0 ||
+      std::all_of(all.begin(), all.end(), [](const auto& t) { return t.empty(); }))
+    return {};
+  return fmt::format(
+      "ranks sharing a host divide its cores: OpenMP threads per rank {} (OMP_NUM_THREADS, where "
+      "set, chooses them)",
+      fmt::join(all, ", "));
+}
+
 std::vector<std::string> describe_ranks(const Communicator& comm) {
   const auto host = probe_host();
   std::string gpu;
@@ -45,8 +74,8 @@ std::vector<std::string> describe_ranks(const Communicator& comm) {
 std::string binding_warning(const Communicator& comm) {
   const auto host = probe_host();
   const bool chosen = std::getenv("OMP_NUM_THREADS") != nullptr;
-  const bool held = !chosen && host.cores_allowed == 1 &&
-                    host.cores > static_cast<unsigned>(comm.size());
+  const bool held =
+      !chosen && host.cores_allowed == 1 && host.cores > static_cast<unsigned>(comm.size());
   const auto all = comm.gather_all(held ? std::to_string(comm.rank()) : std::string());
   std::vector<std::string> ranks;
   for (const auto& r : all)

@@ -238,6 +238,9 @@ RunSummary run_experiment(const RunOptions& opt, const IntegratorCall& call) {
   fs::path config = opt.config;
   if (config.empty() && opt.resume) config = *opt.resume / "config.toml";
 
+  // Every rank takes part, before a plugin is made (a model assembles with its threads).
+  if (const auto shared = share_host_cores(comm); !shared.empty()) log->info("{}", shared);
+
   RunSummary summary;
   PhaseTimer timer;
   CheckedRun r;

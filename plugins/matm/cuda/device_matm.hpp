@@ -21,6 +21,7 @@
 // neighbour's waiting slots (SweepPeers); the ghost layers go GPU to GPU (PeerHalo). The
 // same nodes are computed from the same values as with staging: the iterates do not change.
 #include "cuda/kernels.hpp"
+#include "cuda/phase_clock.hpp"
 #include "src/rank_links.hpp"
 
 #include <solvent/device/device_array.hpp>
@@ -56,6 +57,8 @@ class DeviceMatm final : public MatmBackend {
   void download(std::span<double> x) const;
   // Device time (CUDA events) from upload's end to download's start, in seconds.
   double device_seconds() const { return device_seconds_; }
+  // The same time by phase of the iteration, up to the last sums fetched.
+  const PhaseClock& phases() const { return clock_; }
   std::size_t device_bytes() const { return bytes_; }
   int fragments() const { return fragments_; }
   // Over ranks: the sweeps hand their planes GPU to GPU (true) or through the host.
@@ -76,7 +79,7 @@ class DeviceMatm final : public MatmBackend {
   // `count` values of this rank, added over the ranks (exactly, as the CPU backend adds).
   std::vector<double> add_over_ranks(const double* values, int count) const;
   // Slots first .. first + count - 1 of the device sums, added over the ranks.
-  std::vector<double> fetch_sums(int first, int count) const;
+  std::vector<double> fetch_sums(int first, int count);
   // The range of fragment q (0 first) of a sweep, in the order the sweep takes them
   // (RankLinks::fragment; the whole line on one rank).
   SweepRange fragment(int q, bool upper) const;
@@ -96,7 +99,6 @@ class DeviceMatm final : public MatmBackend {
   SweepShape shape_;
   bool self_adjoint_;
   std::size_t n_;
-  HostArray<unsigned char> active_;  // the split's active_mask
   std::size_t bytes_ = 0;
   std::vector<solvent::cuda::DeviceArray<double>> owned_;  // what the pointers below point into
   solvent::cuda::DeviceArray<int> ticket_counter_;
@@ -110,6 +112,7 @@ class DeviceMatm final : public MatmBackend {
   void* start_ = nullptr;  // cudaEvent_t
   void* stop_ = nullptr;
   mutable double device_seconds_ = 0.0;
+  PhaseClock clock_;
   // Over ranks: the sums' ranks, and the links to the neighbours where the view has a ghost
   // layer (not where this or another rank holds the whole grid).
   const Communicator* ranks_ = nullptr;
@@ -128,6 +131,9 @@ class DeviceMatm final : public MatmBackend {
   std::size_t peer_slots_ = 0;
   SweepPeers lower_peers_[2], upper_peers_;
   int lower_set_ = 0;  // the set of slots the next lower sweep takes
+  // GPU to GPU: whether the ghost layers of the iterate and of w hold the neighbours' values
+  // (update_and_residual steps x's ghosts itself and exchanges only what is stale).
+  bool x_ghosts_ = false, w_ghosts_ = false;
 };
 
 }  // namespace solvent::matm::cuda

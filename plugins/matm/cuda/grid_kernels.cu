@@ -122,6 +122,16 @@ __global__ void __launch_bounds__(threads_per_block, blocks_per_sm)
   block_partials(rr, partials);
 }
 
+__global__ void __launch_bounds__(threads_per_block, blocks_per_sm)
+    squares_kernel(SplitView s, Box own, const double* __restrict__ v, double* partials) {
+  double vv[1] = {0.0};
+  march(s, own, [&](index_t i, index_t j, index_t k, double c0) {
+    const index_t m = s.index(i, j, k);
+    if (c0 != 0.0) vv[0] += v[m] * v[m];
+  });
+  block_partials(vv, partials);
+}
+
 __global__ void update_kernel(SplitView s, Box own, double* x, const double* __restrict__ w,
                               double tau) {
   const UpdatedValues updated{x, w, tau};
@@ -182,6 +192,31 @@ __global__ void axis1_face_kernel(SplitView s, Box own, index_t i, const double*
 
 constexpr int face_blocks = 264;
 
+// The step x - tau w on the ghost nodes across the own box's six faces (the other two
+// coordinates inside the box), as the owner takes it on its node (update_kernel), from x_in
+// and w into x_out. A face on the grid's boundary is inactive (c0 = 0) and stays 0.
+__global__ void ghost_update_kernel(SplitView s, Box own, const double* __restrict__ x_in,
+                                    const double* __restrict__ w, double tau,
+                                    double* __restrict__ x_out) {
+  const index_t e[3] = {own.hi[0] - own.lo[0], own.hi[1] - own.lo[1], own.hi[2] - own.lo[2]};
+  const index_t face[3] = {e[1] * e[2], e[0] * e[2], e[0] * e[1]};
+  const index_t total = 2 * (face[0] + face[1] + face[2]);
+  const UpdatedValues updated{x_in, w, tau};
+  for (index_t q = blockIdx.x * index_t(blockDim.x) + threadIdx.x; q < total;
+       q += index_t(gridDim.x) * blockDim.x) {
+    index_t rest = q;
+    int f = 0;
+    while (rest >= face[f / 2]) rest -= face[f++ / 2];
+    const int a = f / 2, b = (a + 1) % 3, c = (a + 2) % 3;
+    index_t at[3];
+    at[a] = f % 2 == 0 ? own.lo[a] - 1 : own.hi[a];
+    at[b] = own.lo[b] + rest % e[b];
+    at[c] = own.lo[c] + rest / e[b];
+    const index_t m = s.index(at[0], at[1], at[2]);
+    x_out[m] = s.c0[m] == 0.0 ? 0.0 : updated(m);
+  }
+}
+
 __global__ void own_nodes_kernel(SplitView s, Box own, const double* __restrict__ from,
                                  double* __restrict__ to, bool to_view, bool inactive_zero) {
   const index_t w1 = own.hi[0] - own.lo[0], w2 = own.hi[1] - own.lo[1];
@@ -225,6 +260,12 @@ void view_to_block(const SplitView& s, const Box& own, const double* field, doub
 
 int grid_blocks(const Box& own) { return int(Marching(own).blocks()); }
 
+void update_ghosts(const SplitView& s, const Box& own, const double* x_in, const double* w,
+                   double tau, double* x_out) {
+  ghost_update_kernel<<<face_blocks, threads_per_block>>>(s, own, x_in, w, tau, x_out);
+  check_launch("ghost update kernel");
+}
+
 void update(const SplitView& s, const Box& own, double* x, const double* w, double tau) {
   update_kernel<<<grid_blocks(own), threads_per_block>>>(s, own, x, w, tau);
   check_launch("update kernel");
@@ -236,6 +277,13 @@ void update_and_residual(const SplitView& s, const Box& own, const double* x, co
   residual_kernel<<<grid_blocks(own), threads_per_block>>>(s, own, x, w, tau, x_out, f, r,
                                                            partials);
   check_launch("residual kernel");
+  reduce_partials(partials, grid_blocks(own), 1, sums);
+}
+
+void sum_of_squares(const SplitView& s, const Box& own, const double* v, double* partials,
+                    double* sums) {
+  squares_kernel<<<grid_blocks(own), threads_per_block>>>(s, own, v, partials);
+  check_launch("sum of squares kernel");
   reduce_partials(partials, grid_blocks(own), 1, sums);
 }
 

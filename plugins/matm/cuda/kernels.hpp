@@ -94,6 +94,10 @@ int grid_blocks(const Box& own);
 // x = x - tau w on the own nodes (0 on inactive ones): the step alone, over ranks, where x's
 // ghost layer is exchanged between it and the residual.
 void update(const SplitView& s, const Box& own, double* x, const double* w, double tau);
+// x_out = x_in - tau w on the ghost layer's face nodes (0 where inactive): with the ghosts of
+// w current, the neighbours' step without an exchange of x.
+void update_ghosts(const SplitView& s, const Box& own, const double* x_in, const double* w,
+                   double tau, double* x_out);
 // x_out = x - tau w, r = A x_out - f; sums[0] = (r, r). Over ranks x and w need their ghosts.
 // x_out null: x is the iterate already (tau = 0), nothing is written but r.
 void update_and_residual(const SplitView& s, const Box& own, const double* x, const double* w,
@@ -101,6 +105,9 @@ void update_and_residual(const SplitView& s, const Box& own, const double* x, co
                          double* sums);
 // z0 = A0 v, z1 = A1 v (z1 may be null); sums[0..3] = (D v, v), (D^-1 R2 v, R2 v), (A0 v, v),
 // (r, v). Over ranks v needs its ghosts.
+// (v, v) over the own active nodes (c0 != 0) into sums[0].
+void sum_of_squares(const SplitView& s, const Box& own, const double* v, double* partials,
+                    double* sums);
 void apply_split(const SplitView& s, const Box& own, const double* v, const double* r, double* z0,
                  double* z1, double* partials, double* sums);
 

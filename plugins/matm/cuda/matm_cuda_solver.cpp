@@ -46,7 +46,8 @@ Schema matm_cuda_schema() {
 MatmCudaSolver::MatmCudaSolver(const PluginContext& ctx)
     : SolverBase(ctx, "matm-cuda"),
       fragments_(static_cast<int>(ctx.params.integer("fragments"))),
-      pipelined_(ctx.params.string("coupling") == "pipeline") {
+      pipelined_(ctx.params.string("coupling") == "pipeline"),
+      comm_(ctx.comm) {
   shape_.block_x = static_cast<int>(ctx.params.integer("block_x"));
   shape_.block_z = static_cast<int>(ctx.params.integer("block_z"));
   shape_.paper = ctx.params.string("sweep") == "paper";
@@ -138,18 +139,36 @@ void MatmCudaSolver::setup_impl(std::shared_ptr<const Operator> op) {
 }
 
 SolveStats MatmCudaSolver::solve_impl(std::span<const double> b, std::span<double> x) {
+  SolveStats st;
   if (!on_gpu_) {
     // The backend writes the iterate into x when it goes, at the end of this scope.
     CpuBackend backend(*split_, b, x, threads_, fragments_, pipelined_);
-    return run(backend);
+    st = run(backend);
+    phases_ = "cpu";
+  } else {
+    // The solve's host time in its parts, for the record: the iterations against the copies.
+    using clock = std::chrono::steady_clock;
+    const auto t0 = clock::now();
+    device_->upload(b, x);
+    const auto t1 = clock::now();
+    st = run(*device_);
+    const auto t2 = clock::now();
+    device_->download(x);
+    const auto seconds = [](auto a, auto b) {
+      return std::chrono::duration<double>(b - a).count();
+    };
+    solve_parts_ = fmt::format("upload {:.3f}, iterations {:.3f}, download {:.3f}", seconds(t0, t1),
+                               seconds(t1, t2), seconds(t2, clock::now()));
+    device_seconds_ = device_->device_seconds();
+    const double its = double(std::max<std::int64_t>(st.iterations, 1));
+    phases_ = device_->phases().per_iteration(its);
+    if (log_ && st.iterations > 0)
+      log_->info("matm-cuda: {:.3f} ms per iteration on the device ({})",
+                 1e3 * device_seconds_ / its, phases_);
   }
-  device_->upload(b, x);
-  const SolveStats& st = run(*device_);
-  device_->download(x);
-  device_seconds_ = device_->device_seconds();
-  if (log_ && st.iterations > 0)
-    log_->info("matm-cuda: {:.3f} ms per iteration on the device",
-               1e3 * device_seconds_ / double(st.iterations));
+  // Every rank's, so that a rank that waits on its neighbours is seen beside them.
+  if (comm_->size() > 1)
+    phases_each_rank_ = fmt::format("{}", fmt::join(comm_->gather_all(phases_), "; "));
   return st;
 }
 
@@ -169,6 +188,8 @@ Facts MatmCudaSolver::facts() const {
   Facts f{{"device", device_name_}};
   if (!devices_.empty()) {
     f.push_back({"device_each_rank", devices_});
+    if (!phases_each_rank_.empty())
+      f.push_back({"device_ms_per_iteration_by_phase_each_rank", phases_each_rank_});
     f.push_back({"ghost_layer", ghost_layer_ ? "true" : "false"});
     f.push_back({"coupling", pipelined_ ? "pipeline" : "block"});
     if (device_ && pipelined_ && ghost_layer_)
@@ -191,6 +212,8 @@ Facts MatmCudaSolver::facts() const {
       std::ostringstream s;
       s << device_seconds_;
       f.push_back({"device_seconds", s.str()});
+      f.push_back({"device_ms_per_iteration_by_phase", phases_});
+      f.push_back({"solve_seconds_by_part", solve_parts_});
     }
   }
   return f;

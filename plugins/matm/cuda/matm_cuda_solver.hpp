@@ -38,7 +38,8 @@ class MatmCudaSolver final : public SolverBase {
 
   SweepShape shape_;
   int fragments_;
-  bool pipelined_;             // coupling = "pipeline"
+  bool pipelined_;  // coupling = "pipeline"
+  const Communicator* comm_;
   bool on_gpu_ = true;         // this rank's device
   bool peer_to_peer_ = false;  // over ranks: the sweeps go GPU to GPU (DeviceMatm)
   int threads_ = 0;            // a CPU rank's OpenMP threads
@@ -48,6 +49,10 @@ class MatmCudaSolver final : public SolverBase {
   std::unique_ptr<DeviceMatm> device_;
   std::optional<SplitStencil> split_;  // a CPU rank's operator
   double device_seconds_ = 0.0;
+  // The last solve's device time by phase (PhaseClock), ms per iteration: this rank's, and
+  // over ranks every rank's ("cpu" for a rank on the CPU).
+  std::string phases_, phases_each_rank_;
+  std::string solve_parts_;  // the last solve's upload, iterations and download, host seconds
   std::array<double, 2> setup_seconds_{};  // the split, the device's memory and upload
   bool ghost_layer_ = false;  // the split's view over ranks (SplitStencil::has_ghost_layer)
 };

@@ -69,17 +69,12 @@ SplitStencil::SplitStencil(const Stencil7<double>& a, const std::string& who, bo
   // The active nodes this rank solves for (a view with a ghost layer has ghosts), over all
   // ranks.
   std::size_t active = 0;
-  active_mask_ = HostArray<unsigned char>(c0_.size());
 #pragma omp parallel for schedule(static) reduction(+ : active)
   for (index_t k = own_.lo[2]; k < own_.hi[2]; ++k)
     for (index_t j = own_.lo[1]; j < own_.hi[1]; ++j)
-      for (index_t i = own_.lo[0]; i < own_.hi[0]; ++i) {
-        const auto m = static_cast<std::size_t>(i + index_t(n1_) * (j + index_t(n2_) * k));
-        if (c0_[m] > 0.0) {
-          active_mask_[m] = 1;
+      for (index_t i = own_.lo[0]; i < own_.hi[0]; ++i)
+        if (c0_[static_cast<std::size_t>(i + index_t(n1_) * (j + index_t(n2_) * k))] > 0.0)
           ++active;
-        }
-      }
   active_ = active;
   if (block_) {
     double count = static_cast<double>(active_);

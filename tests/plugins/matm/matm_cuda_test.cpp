@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 using solvent::test::fact;
 using solvent::test::Settings;
@@ -141,6 +143,35 @@ TEST_CASE("given omega and tau: the CPU's iterates and its iteration count") {
     CHECK(fact(gpu.facts, "parameters") == "given");
     CHECK(fact(gpu.facts, "operations_per_node") == fact(cpu.facts, "operations_per_node"));
   }
+}
+
+TEST_CASE("the device time by phase: each phase of the iteration, adding up to the device time") {
+  // Convection-diffusion takes every phase but the ghost exchanges (one rank).
+  const auto r = solvent::test::solve_grid(convection, "matm-cuda", {});
+  REQUIRE(r.stats.converged);
+  const std::string phases = fact(r.facts, "device_ms_per_iteration_by_phase");
+  INFO(phases);
+  double sum = 0.0;
+  std::vector<std::string> names;
+  std::size_t at = 0;
+  while (at < phases.size()) {
+    const std::size_t end = std::min(phases.find(", ", at), phases.size());
+    const std::string part = phases.substr(at, end - at);
+    const std::size_t space = part.rfind(' ');
+    names.push_back(part.substr(0, space));
+    const double ms = std::stod(part.substr(space + 1));
+    CHECK(ms > 0.0);
+    sum += ms;
+    at = end + 2;
+  }
+  CHECK(names == std::vector<std::string>{"residual", "lower sweep of r", "upper sweep",
+                                          "A0 w and its lower sweep", "lower sweep of A1 w",
+                                          "sums and host"});
+  // The phases cover the solve's device time but its last interval (the iterate's way back).
+  const double total =
+      1e3 * std::stod(fact(r.facts, "device_seconds")) / double(r.stats.iterations);
+  CHECK(sum <= total * (1 + 1e-3));
+  CHECK(sum >= 0.9 * total);
 }
 
 TEST_CASE("conformance kit") {

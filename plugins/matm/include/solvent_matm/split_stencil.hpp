@@ -53,8 +53,6 @@ class SplitStencil {
   const HostArray<double>& c0() const { return c0_; }
   const HostArray<double>& lower(int d) const { return lower_[d]; }
   const HostArray<double>& skew(int d) const { return skew_[d]; }
-  // 1 on the active nodes this rank owns, 0 elsewhere (inactive, ghost).
-  const HostArray<unsigned char>& active_mask() const { return active_mask_; }
 
  private:
   // Over ranks: the block inside its ghost layer, after refusing a split of axis 1.
@@ -71,7 +69,6 @@ class SplitStencil {
   Box own_;
   HostArray<double> c0_;
   std::array<HostArray<double>, 3> lower_, skew_;
-  HostArray<unsigned char> active_mask_;
 };
 
 }  // namespace solvent::matm
