@@ -15,6 +15,10 @@ namespace solvent::cli {
 
 using Args = std::vector<std::string>;
 
+// Under mpirun with several ranks on this host and OMP_NUM_THREADS unset: sets it to the
+// allowed cores divided by those ranks and starts the command again (rank_threads.cpp).
+void divide_cores_among_local_ranks(char** argv);
+
 struct Command {
   const CLI::App* parser;  // the subcommand, to ask whether it was given
   std::function<int()> execute;

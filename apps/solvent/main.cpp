@@ -233,6 +233,7 @@ int main(int argc, char** argv) {
     std::fputs(usage, stderr);
     return 2;
   }
+  solvent::cli::divide_cores_among_local_ranks(argv);
   // Under mpirun every rank gets here: MPI ends with the process, aborted with the exit code
   // where the ranks left an operation unfinished.
   const int code = command(argc, argv);

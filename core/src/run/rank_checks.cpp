@@ -38,10 +38,14 @@ std::string share_host_cores(const Communicator& comm) {
   const auto host = probe_host();
   const auto hosts = comm.gather_all(host.hostname);
   const auto sharing = std::count(hosts.begin(), hosts.end(), host.hostname);
+  // The solvent command divides them before OpenMP starts and says so in this variable
+  // (apps/solvent/rank_threads.cpp); OMP_NUM_THREADS then holds its count.
+  const bool at_start = std::getenv("SOLVENT_THREADS_SHARED") != nullptr;
   const bool chosen = std::getenv("OMP_NUM_THREADS") != nullptr;
-  const unsigned threads = std::max(1u, host.cores_allowed / static_cast<unsigned>(sharing));
-  const bool share = !chosen && sharing > 1 && threads < host.cores_allowed;
-  if (share) {
+  const unsigned threads =
+      at_start ? host.threads : std::max(1u, host.cores_allowed / static_cast<unsigned>(sharing));
+  const bool share = at_start || (!chosen && sharing > 1 && threads < host.cores_allowed);
+  if (share && !at_start) {
 #ifdef _OPENMP
     omp_set_num_threads(static_cast<int>(threads));
 #endif

@@ -15,10 +15,11 @@ std::vector<std::string> rank_problems(const ResolvedConfig& cfg, int ranks);
 
 // Ranks on one host share its cores: where OMP_NUM_THREADS is not set, each rank's OpenMP
 // threads become its allowed cores divided by the ranks on its host (at least one), so that
-// two ranks of a 32-core host run 16 threads each, not 32 on the same cores (that
-// oversubscription made the staged copies of a 512^3 solve on two GPUs take 0.55 s, against
-// 0.05 s at 16 threads a rank). On rank 0, the message saying so; empty elsewhere and where
-// nothing changed. Every rank calls it, before any plugin reads its thread count.
+// two ranks of a 32-core host run 16 threads each, not 32 on the same cores. The solvent
+// command has done so before OpenMP started where the launcher says how many ranks share the
+// host (SOLVENT_THREADS_SHARED, apps/solvent/rank_threads.cpp); this divides them for the
+// other callers. On rank 0, the message saying so; empty elsewhere and where nothing
+// changed. Every rank calls it, before any plugin reads its thread count.
 std::string share_host_cores(const Communicator& comm);
 
 // "host, N threads" of this rank, gathered for the record.
