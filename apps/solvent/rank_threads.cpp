@@ -28,12 +28,21 @@ void divide_cores_among_local_ranks(char** argv) {
   CPU_ZERO(&allowed);
   if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return;
   const int cores = CPU_COUNT(&allowed);
-  const int threads = std::max(1, cores / ranks);
+  // A rank bound to no more than its share of the host's cores keeps them (mpirun --map-by
+  // slot:PE=n gives each rank cores of its own).
+  const long online = sysconf(_SC_NPROCESSORS_ONLN);
+  const int threads = std::max(1, std::min(cores, int(online > 0 ? online : cores) / ranks));
   if (threads >= cores) return;
-  ::setenv("OMP_NUM_THREADS", std::to_string(threads).c_str(), 1);
-  ::setenv("SOLVENT_THREADS_SHARED", std::to_string(ranks).c_str(), 1);
-  // Where the command cannot start itself again, it goes on: the core lowers the count then.
+  if (::setenv("OMP_NUM_THREADS", std::to_string(threads).c_str(), 1) != 0 ||
+      ::setenv("SOLVENT_THREADS_SHARED", std::to_string(ranks).c_str(), 1) != 0) {
+    ::unsetenv("OMP_NUM_THREADS");
+    return;
+  }
   ::execv("/proc/self/exe", argv);
+  // Where the command cannot start itself again, it goes on as it is, and the core divides
+  // the threads inside the process (share_host_cores).
+  ::unsetenv("OMP_NUM_THREADS");
+  ::unsetenv("SOLVENT_THREADS_SHARED");
 }
 
 }  // namespace solvent::cli

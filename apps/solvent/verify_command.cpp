@@ -88,6 +88,8 @@ void match_ranks_and_threads(const Target& t, const VerifyOptions& opt) {
   if (threads <= 0 || threads == std::int64_t(probe_host().threads)) return;
   core_logger()->info("running with {} threads, as the record says", threads);
   ::setenv("OMP_NUM_THREADS", std::to_string(threads).c_str(), 1);
+  // The record's count, not a division of the host's cores (rank_threads.cpp).
+  ::unsetenv("SOLVENT_THREADS_SHARED");
 #ifdef _OPENMP
   omp_set_num_threads(int(threads));
 #endif

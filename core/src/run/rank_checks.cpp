@@ -37,29 +37,35 @@ std::string share_host_cores(const Communicator& comm) {
   if (comm.size() == 1) return {};
   const auto host = probe_host();
   const auto hosts = comm.gather_all(host.hostname);
-  const auto sharing = std::count(hosts.begin(), hosts.end(), host.hostname);
-  // The solvent command divides them before OpenMP starts and says so in this variable
-  // (apps/solvent/rank_threads.cpp); OMP_NUM_THREADS then holds its count.
+  const auto sharing =
+      static_cast<unsigned>(std::count(hosts.begin(), hosts.end(), host.hostname));
+  // Set by the solvent command where it divided them before OpenMP started
+  // (apps/solvent/rank_threads.cpp); OMP_NUM_THREADS then holds the count.
   const bool at_start = std::getenv("SOLVENT_THREADS_SHARED") != nullptr;
   const bool chosen = std::getenv("OMP_NUM_THREADS") != nullptr;
-  const unsigned threads =
-      at_start ? host.threads : std::max(1u, host.cores_allowed / static_cast<unsigned>(sharing));
-  const bool share = at_start || (!chosen && sharing > 1 && threads < host.cores_allowed);
-  if (share && !at_start) {
+  // A rank bound to no more than its share of the cores keeps them (mpirun --map-by
+  // slot:PE=n gives each rank cores of its own).
+  const unsigned threads = std::max(1u, std::min(host.cores_allowed, host.cores / sharing));
+  std::string mine;
+  if (at_start) {
+    mine = fmt::format("{} (set before OpenMP started)", host.threads);
+  } else if (!chosen && sharing > 1 && threads < host.cores_allowed) {
 #ifdef _OPENMP
     omp_set_num_threads(static_cast<int>(threads));
 #endif
     // For the record (probe_host reads it) and for threads started later.
     setenv("OMP_NUM_THREADS", std::to_string(threads).c_str(), 1);
+    mine = fmt::format("{} (set in the process)", threads);
   }
-  const auto all = comm.gather_all(share ? std::to_string(threads) : std::string());
-  if (comm.rank() != 0 ||
-      std::all_of(all.begin(), all.end(), [](const auto& t) { return t.empty(); }))
-    return {};
+  const auto all = comm.gather_all(mine);
+  std::vector<std::string> parts;
+  for (std::size_t r = 0; r < all.size(); ++r)
+    if (!all[r].empty()) parts.push_back(fmt::format("rank {}: {}", r, all[r]));
+  if (comm.rank() != 0 || parts.empty()) return {};
   return fmt::format(
-      "ranks sharing a host divide its cores: OpenMP threads per rank {} (OMP_NUM_THREADS, where "
-      "set, chooses them)",
-      fmt::join(all, ", "));
+      "ranks sharing a host divide its cores, OpenMP threads {} (OMP_NUM_THREADS, where set, "
+      "chooses them)",
+      fmt::join(parts, ", "));
 }
 
 std::vector<std::string> describe_ranks(const Communicator& comm) {
@@ -78,8 +84,8 @@ std::vector<std::string> describe_ranks(const Communicator& comm) {
 std::string binding_warning(const Communicator& comm) {
   const auto host = probe_host();
   const bool chosen = std::getenv("OMP_NUM_THREADS") != nullptr;
-  const bool held =
-      !chosen && host.cores_allowed == 1 && host.cores > static_cast<unsigned>(comm.size());
+  const bool held = !chosen && host.cores_allowed == 1 &&
+                    host.cores > static_cast<unsigned>(comm.size());
   const auto all = comm.gather_all(held ? std::to_string(comm.rank()) : std::string());
   std::vector<std::string> ranks;
   for (const auto& r : all)

@@ -223,11 +223,9 @@ double residual_of(const Operator& op, std::span<const T> b, std::span<const T> 
         } else if (Traits<M>::kind == OperatorKind::MatrixFree || ranks.size() > 1) {
           std::vector<T> ax(n);
           apply_any<T>(op, x, ax);
-          norms = norms_of(
-              n, [&](std::size_t i) { return b[i] - ax[i]; }, rhs);
+          norms = norms_of(n, [&](std::size_t i) { return b[i] - ax[i]; }, rhs);
         } else if constexpr (Traits<M>::kind != OperatorKind::MatrixFree) {
-          norms = norms_of(
-              n, [&](std::size_t i) { return b[i] - row_product(a, i, x); }, rhs);
+          norms = norms_of(n, [&](std::size_t i) { return b[i] - row_product(a, i, x); }, rhs);
         }
       },
       op);

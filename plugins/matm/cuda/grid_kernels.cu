@@ -6,8 +6,8 @@
 // (the layout before) fetched the neighbouring lines and layers from L2 and DRAM again, and
 // the residual moved 61% of peak DRAM bandwidth for 2.3x its floor at 256^3 on an H100.
 // Each block leaves one partial sum per quantity; reduce_partials adds them in a fixed
-// order, so results do not depend on timing. Only the own box is walked (over ranks, the
-// ghost layer is read, never written).
+// order, so results do not depend on timing. Only the own box is walked (over ranks the ghost
+// layer is read; only ghost_update_kernel writes it).
 #include "cuda/kernels.hpp"
 
 #include <solvent_matm/split_operator.hpp>
@@ -193,8 +193,9 @@ __global__ void axis1_face_kernel(SplitView s, Box own, index_t i, const double*
 constexpr int face_blocks = 264;
 
 // The step x - tau w on the ghost nodes across the own box's six faces (the other two
-// coordinates inside the box), as the owner takes it on its node (update_kernel), from x_in
-// and w into x_out. A face on the grid's boundary is inactive (c0 = 0) and stays 0.
+// coordinates inside the box), from x_in and w into x_out, with the expression the owner
+// steps that node by (residual_kernel's x_out: UpdatedValues, 0 where c0 = 0). A face on the
+// grid's boundary is inactive (c0 = 0) and stays 0.
 __global__ void ghost_update_kernel(SplitView s, Box own, const double* __restrict__ x_in,
                                     const double* __restrict__ w, double tau,
                                     double* __restrict__ x_out) {

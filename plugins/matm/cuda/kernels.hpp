@@ -105,11 +105,11 @@ void update_and_residual(const SplitView& s, const Box& own, const double* x, co
                          double* sums);
 // z0 = A0 v, z1 = A1 v (z1 may be null); sums[0..3] = (D v, v), (D^-1 R2 v, R2 v), (A0 v, v),
 // (r, v). Over ranks v needs its ghosts.
+void apply_split(const SplitView& s, const Box& own, const double* v, const double* r, double* z0,
+                 double* z1, double* partials, double* sums);
 // (v, v) over the own active nodes (c0 != 0) into sums[0].
 void sum_of_squares(const SplitView& s, const Box& own, const double* v, double* partials,
                     double* sums);
-void apply_split(const SplitView& s, const Box& own, const double* v, const double* r, double* z0,
-                 double* z1, double* partials, double* sums);
 
 // An axis-1 face (upper: the one at own.hi[0]) of a field with a ghost layer, packed as
 // HaloExchange packs it (axis 2 fastest): the own plane next to the face into `packed` (which

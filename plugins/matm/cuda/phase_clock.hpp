@@ -38,7 +38,6 @@ class PhaseClock {
   // Adds the intervals between the marks so far; the stream must have passed the last mark
   // (after a synchronous copy). The last mark stays, as the start of the next interval.
   void collect();
-  double seconds(Phase p) const { return seconds_[p]; }
   static const char* name(Phase p);
   // "residual 1.234, ..." in ms per iteration, the phases that took time.
   std::string per_iteration(double iterations) const;

@@ -147,7 +147,8 @@ TEST_CASE("given omega and tau: the CPU's iterates and its iteration count") {
 
 TEST_CASE("the device time by phase: each phase of the iteration, adding up to the device time") {
   // Convection-diffusion takes every phase but the ghost exchanges (one rank).
-  const auto r = solvent::test::solve_grid(convection, "matm-cuda", {});
+  const auto r =
+      solvent::test::solve_grid(convection, "matm-cuda", {{"max_iterations", std::int64_t(3000)}});
   REQUIRE(r.stats.converged);
   const std::string phases = fact(r.facts, "device_ms_per_iteration_by_phase");
   INFO(phases);
