@@ -22,6 +22,8 @@
 
 namespace solvent::matm {
 
+class ViewCoefficients;  // split_stencil.cpp: the view's coefficient arrays, one at a time
+
 class SplitStencil {
  public:
   // Throws SolverError (messages start with `who`): a dimension below 3, a negative or
@@ -57,10 +59,9 @@ class SplitStencil {
  private:
   // Over ranks: the block inside its ghost layer, after refusing a split of axis 1.
   void split_block(const Stencil7<double>& a, const std::string& who, bool axis1_split);
-  // a: the view's stencil; origin: the global coordinates of its node (0, 0, 0). own_ is set
-  // first: a view with a ghost layer leaves the ghost rows' checks to their owners.
-  void split(const Stencil7<double>& a, const std::string& who,
-             const std::array<index_t, 3>& origin);
+  // a: the view's coefficients; origin: the global coordinates of its node (0, 0, 0). own_
+  // is set first: a view with a ghost layer leaves the ghost rows' checks to their owners.
+  void split(ViewCoefficients& a, const std::string& who, const std::array<index_t, 3>& origin);
 
   std::shared_ptr<const GridBlock> block_;
   std::array<std::size_t, 3> grid_{};
