@@ -4,9 +4,9 @@
 //
 // On one rank the view is the grid itself. Over several ranks (a distributed Stencil7) it is
 // the rank's block inside one ghost layer of its neighbours' nodes, their coefficients
-// brought once by a halo exchange: every coupling across a block face is then in the view,
-// so the node formulas, and the sweeps reading ghost values the pipeline delivers, give
-// each of the rank's nodes the bits one rank gives it. Ghost nodes on the grid's boundary
+// brought by halo exchanges (ViewCoefficients): every coupling across a block face is then
+// in the view, so the node formulas, and the sweeps reading ghost values the pipeline
+// delivers, give each of the rank's nodes the bits one rank gives it. Ghost nodes on the grid's boundary
 // are inactive (c0 = 0), as the nodes beyond the grid are. Where one rank holds every node
 // (a balance by speed gave the others none), no rank has a neighbour, and every view is the
 // block alone, as on one rank: its lines start where one rank's do, and the ranks only add
