@@ -8,12 +8,14 @@
 // ranks of its host and starts itself again, once; the run records the threads each rank had
 // and says why (share_host_cores in the core, which also divides them where no launcher
 // variable says how many ranks share the host, e.g. a program embedding Solvent).
+#include "run/rank_checks.hpp"
+
 #include <sched.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdlib>
 #include <string>
+#include <thread>
 
 namespace solvent::cli {
 
@@ -27,11 +29,9 @@ void divide_cores_among_local_ranks(char** argv) {
   cpu_set_t allowed;
   CPU_ZERO(&allowed);
   if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return;
-  const int cores = CPU_COUNT(&allowed);
-  // A rank bound to no more than its share of the host's cores keeps them (mpirun --map-by
-  // slot:PE=n gives each rank cores of its own).
-  const long online = sysconf(_SC_NPROCESSORS_ONLN);
-  const int threads = std::max(1, std::min(cores, int(online > 0 ? online : cores) / ranks));
+  const auto cores = static_cast<unsigned>(CPU_COUNT(&allowed));
+  const unsigned threads = threads_for_shared_host(cores, std::thread::hardware_concurrency(),
+                                                   static_cast<unsigned>(ranks));
   if (threads >= cores) return;
   if (::setenv("OMP_NUM_THREADS", std::to_string(threads).c_str(), 1) != 0 ||
       ::setenv("SOLVENT_THREADS_SHARED", std::to_string(ranks).c_str(), 1) != 0) {

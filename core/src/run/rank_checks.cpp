@@ -33,6 +33,10 @@ std::vector<std::string> rank_problems(const ResolvedConfig& cfg, int ranks) {
   return out;
 }
 
+unsigned threads_for_shared_host(unsigned allowed, unsigned cores, unsigned ranks) {
+  return std::max(1u, std::min(allowed, cores / std::max(1u, ranks)));
+}
+
 std::string share_host_cores(const Communicator& comm) {
   if (comm.size() == 1) return {};
   const auto host = probe_host();
@@ -43,9 +47,7 @@ std::string share_host_cores(const Communicator& comm) {
   // (apps/solvent/rank_threads.cpp); OMP_NUM_THREADS then holds the count.
   const bool at_start = std::getenv("SOLVENT_THREADS_SHARED") != nullptr;
   const bool chosen = std::getenv("OMP_NUM_THREADS") != nullptr;
-  // A rank bound to no more than its share of the cores keeps them (mpirun --map-by
-  // slot:PE=n gives each rank cores of its own).
-  const unsigned threads = std::max(1u, std::min(host.cores_allowed, host.cores / sharing));
+  const unsigned threads = threads_for_shared_host(host.cores_allowed, host.cores, sharing);
   std::string mine;
   if (at_start) {
     mine = fmt::format("{} (set before OpenMP started)", host.threads);

@@ -22,6 +22,12 @@ std::vector<std::string> rank_problems(const ResolvedConfig& cfg, int ranks);
 // changed. Every rank calls it, before any plugin reads its thread count.
 std::string share_host_cores(const Communicator& comm);
 
+// The OpenMP threads of one of `ranks` ranks sharing a host of `cores` cores, `allowed` of them
+// in its affinity: its share of the host, at least one, and no more than it may use (a rank
+// bound to its share, mpirun --map-by slot:PE=n, keeps it). The solvent command takes the
+// same count before OpenMP starts.
+unsigned threads_for_shared_host(unsigned allowed, unsigned cores, unsigned ranks);
+
 // "host, N threads" of this rank, gathered for the record.
 std::vector<std::string> describe_ranks(const Communicator& comm);
 

@@ -365,7 +365,8 @@ void DeviceMatm::send_strips(const double* field, const SweepRange& r, bool forw
 }
 
 double DeviceMatm::update_and_residual(double tau) {
-  if (peer_halo_ && exchanges_) {
+  const bool steps_ghosts = peer_halo_ && exchanges_;
+  if (steps_ghosts) {
     // GPU to GPU, each rank steps its ghost layer of x itself, from the ghosts of w that the
     // product of the last correction had fetched: the same x - tau w its neighbour takes on
     // those nodes, with no exchange of x and the step fused into the residual as on one
@@ -389,7 +390,7 @@ double DeviceMatm::update_and_residual(double tau) {
   // One rank, a block with no neighbour, or GPU to GPU: the step fused into the residual's
   // kernel.
   clock_.mark(PhaseClock::residual);
-  if (peer_halo_ && exchanges_) update_ghosts(view_, own_, x_[current_], w_, tau, x_[1 - current_]);
+  if (steps_ghosts) update_ghosts(view_, own_, x_[current_], w_, tau, x_[1 - current_]);
   cuda::update_and_residual(view_, own_, x_[current_], w_, tau, x_[1 - current_], f_, r_, partials_,
                             sums_ + rr);
   current_ = 1 - current_;
