@@ -53,8 +53,16 @@ std::string select_device(int ordinal, const char* context) {
 }
 
 std::string select_rank_device(const Communicator& comm, const char* context) {
-  const int ordinal = comm.local_rank() % device_count(context);
+  const int ordinal = rank_device_ordinal(comm, context);
   return std::to_string(ordinal) + ": " + select_device(ordinal, context);
+}
+
+int rank_device_ordinal(const Communicator& comm, const char* context) {
+  return comm.local_rank() % device_count(context);
+}
+
+std::string device_label(int ordinal, const char* context) {
+  return std::to_string(ordinal) + ": " + device_name(ordinal, context);
 }
 
 int available_devices() {
@@ -73,18 +81,26 @@ std::string current_device(const char* context) {
   return device_name(ordinal, context);
 }
 
+namespace {
+std::thread make_context(int ordinal) {
+  return std::thread([ordinal] {
+    // cudaFree(nullptr) does nothing but make the device's primary context exist.
+    if (cudaSetDevice(ordinal) != cudaSuccess || cudaFree(nullptr) != cudaSuccess)
+      cudaGetLastError();
+  });
+}
+}  // namespace
+
 ContextStart::ContextStart() {
   int ordinal = 0;
   if (cudaGetDevice(&ordinal) != cudaSuccess) {
     cudaGetLastError();
     return;
   }
-  thread_ = std::thread([ordinal] {
-    // cudaFree(nullptr) does nothing but make the device's primary context exist.
-    if (cudaSetDevice(ordinal) != cudaSuccess || cudaFree(nullptr) != cudaSuccess)
-      cudaGetLastError();
-  });
+  thread_ = make_context(ordinal);
 }
+
+ContextStart::ContextStart(int ordinal) : thread_(make_context(ordinal)) {}
 
 void ContextStart::wait() {
   if (thread_.joinable()) thread_.join();

@@ -22,11 +22,17 @@ struct Published {
   std::size_t offset[7];
 };
 
-Published mine_without_handle(const char* context) {
+Published mine_without_handle(int device) {
   Published p{};
   gethostname(p.host, sizeof p.host - 1);
-  check(cudaGetDevice(&p.device), context, "cudaGetDevice");
+  p.device = device;
   return p;
+}
+
+int current(const char* context) {
+  int device = 0;
+  check(cudaGetDevice(&device), context, "cudaGetDevice");
+  return device;
 }
 
 std::vector<Published> gather(const Communicator& comm, const Published& mine) {
@@ -45,10 +51,14 @@ struct PeerWindow::State {
 };
 
 bool PeerWindow::available(const Communicator& comm, bool distinct_devices) {
+  return available(comm, current("GPU peer window"), distinct_devices);
+}
+
+bool PeerWindow::available(const Communicator& comm, int device, bool distinct_devices) {
   const char* context = "GPU peer window";
   const char* mode = std::getenv("SOLVENT_CUDA_HALO");
   bool ok = !(mode && std::string(mode) == "host");
-  const Published mine = mine_without_handle(context);
+  const Published mine = mine_without_handle(device);
   const auto all = gather(comm, mine);
   for (std::size_t r = 0; r < all.size() && ok; ++r) {
     const Published& p = all[r];
@@ -76,7 +86,7 @@ PeerWindow::PeerWindow(const Communicator& comm, std::span<const int> neighbours
   s.comm = &comm;
   // At least one byte: an IPC handle needs an allocation.
   s.memory = DeviceArray<std::byte>(bytes > 0 ? bytes : 1, context);
-  Published mine = mine_without_handle(context);
+  Published mine = mine_without_handle(current(context));
   check(cudaIpcGetMemHandle(&mine.handle, s.memory.data()), context, "cudaIpcGetMemHandle");
   for (std::size_t f = 0; f < offset.size() && f < 7; ++f) mine.offset[f] = offset[f];
   const auto all = gather(comm, mine);

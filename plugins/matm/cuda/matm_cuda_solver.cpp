@@ -66,11 +66,15 @@ MatmCudaSolver::MatmCudaSolver(const PluginContext& ctx)
                         "matm-cuda") == RankDevice::Cuda;
   std::string mine = on_gpu_ ? "cuda" : "cpu";
   if (on_gpu_ && comm.size() > 1) {
-    // Over ranks, this rank's GPU, before anything touches a device ("auto" gives the GPUs to
-    // local ranks below the host's count, so local_rank is the one). A failure is shared
-    // below rather than thrown here: with CPU ranks beside, it may be this rank's alone.
+    // Over ranks, this rank's GPU ("auto" gives the GPUs to local ranks below the host's
+    // count, so local_rank is the one), chosen but not yet made current: making it current
+    // makes its context, which ContextStart does below on a thread of its own while the
+    // model assembles and the split is made (four ranks making theirs at once took about a
+    // second before the model was even made). A failure is shared below rather than thrown
+    // here: with CPU ranks beside, it may be this rank's alone.
     try {
-      device_name_ = solvent::cuda::select_rank_device(comm, "matm-cuda");
+      ordinal_ = solvent::cuda::rank_device_ordinal(comm, "matm-cuda");
+      device_name_ = solvent::cuda::device_label(ordinal_, "matm-cuda");
     } catch (const Error& e) {
       mine = std::string("!") + e.what();
     }
@@ -91,20 +95,25 @@ MatmCudaSolver::MatmCudaSolver(const PluginContext& ctx)
     // answer on every rank, so all of them or none make the collective).
     const bool all_on_gpu =
         std::all_of(all.begin(), all.end(), [](const auto& d) { return d == "cuda"; });
-    peer_to_peer_ = all_on_gpu && pipelined_ && solvent::cuda::PeerWindow::available(comm, true);
+    peer_to_peer_ =
+        all_on_gpu && pipelined_ && solvent::cuda::PeerWindow::available(comm, ordinal_, true);
   }
-  // The device's context is made while the model assembles, not at this solver's set-up.
-  if (on_gpu_) context_start_ = std::make_unique<solvent::cuda::ContextStart>();
+  // The device's context is made while the model assembles and the split is made, not at
+  // this solver's set-up.
+  if (on_gpu_)
+    context_start_ = ordinal_ >= 0 ? std::make_unique<solvent::cuda::ContextStart>(ordinal_)
+                                   : std::make_unique<solvent::cuda::ContextStart>();
 }
 
 void MatmCudaSolver::probe_device() {
   if (context_start_) context_start_->wait();
+  // Its context made, the rank's GPU becomes this thread's at once.
+  if (ordinal_ >= 0) solvent::cuda::select_device(ordinal_, "matm-cuda");
   if (on_gpu_ && device_name_.empty())
     device_name_ = solvent::cuda::current_device("matm-cuda");  // DeviceUnavailable without a GPU
 }
 
 void MatmCudaSolver::setup_impl(std::shared_ptr<const Operator> op) {
-  probe_device();
   const auto& a = std::get<Stencil7<double>>(*op);
   device_.reset();
   split_.reset();
@@ -123,6 +132,8 @@ void MatmCudaSolver::setup_impl(std::shared_ptr<const Operator> op) {
   const SplitStencil split(a, name_, peer_to_peer_);
   ghost_layer_ = split.has_ghost_layer();
   const auto split_done = clock::now();
+  // The split on the host came first: the device's context was being made meanwhile.
+  probe_device();
   device_ = std::make_unique<DeviceMatm>(split, shape_, fragments_, pipelined_, peer_to_peer_);
   setup_seconds_ = {std::chrono::duration<double>(split_done - start).count(),
                     std::chrono::duration<double>(clock::now() - split_done).count()};

@@ -43,6 +43,7 @@ class MatmCudaSolver final : public SolverBase {
   bool on_gpu_ = true;         // this rank's device
   bool peer_to_peer_ = false;  // over ranks: the sweeps go GPU to GPU (DeviceMatm)
   int threads_ = 0;            // a CPU rank's OpenMP threads
+  int ordinal_ = -1;           // over ranks, this rank's GPU; -1: the current device
   std::string device_name_;
   std::string devices_;  // every rank's device, "cuda, cpu, ...", over ranks
   std::unique_ptr<solvent::cuda::ContextStart> context_start_;  // null on a CPU rank
@@ -53,7 +54,8 @@ class MatmCudaSolver final : public SolverBase {
   // over ranks every rank's ("cpu" for a rank on the CPU).
   std::string phases_, phases_each_rank_;
   std::string solve_parts_;  // the last solve's upload, iterations and download, host seconds
-  std::array<double, 2> setup_seconds_{};  // the split, the device's memory and upload
+  // The split, then the device: its context awaited, its memory and the upload.
+  std::array<double, 2> setup_seconds_{};
   bool ghost_layer_ = false;  // the split's view over ranks (SplitStencil::has_ghost_layer)
 };
 

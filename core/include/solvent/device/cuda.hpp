@@ -31,19 +31,28 @@ std::string select_device(int ordinal, const char* context);
 // made, before it touches the device, where comm has more than one rank.
 std::string select_rank_device(const Communicator& comm, const char* context);
 
+// The GPU select_rank_device would make current (local_rank % GPUs on the host), and
+// "<ordinal>: <name>" for it, without making its context: for a plugin that has the context
+// made on a thread of its own (ContextStart(ordinal)) and selects the device at its set-up.
+// Throws as select_device does.
+int rank_device_ordinal(const Communicator& comm, const char* context);
+std::string device_label(int ordinal, const char* context);
+
 // The GPUs this process can use; 0 where there is no driver or no device (no exception).
 int available_devices();
 
 // The name of the calling thread's current device, after the same probe as select_device.
 std::string current_device(const char* context);
 
-// Creates the calling thread's current device's context on a thread of its own (about half a
-// second on a large GPU, paid at the first call that needs it), so that a plugin made before
-// the model assembles finds it ready at its set-up. wait() (or the destructor) joins that
+// Creates the calling thread's current device's context (or device `ordinal`'s) on a thread
+// of its own (about half a second on a large GPU, up to a second where four processes make
+// theirs at once, paid at the first call that needs it), so that a plugin made before the
+// model assembles finds it ready at its set-up. wait() (or the destructor) joins that
 // thread; a failure is left for the plugin's own probe to report.
 class ContextStart {
  public:
   ContextStart();
+  explicit ContextStart(int ordinal);
   ~ContextStart() { wait(); }
   ContextStart(const ContextStart&) = delete;
   ContextStart& operator=(const ContextStart&) = delete;

@@ -24,6 +24,10 @@ class PeerWindow {
   // another process's kernel on the same GPU has still to store only time-slices with it.
   // Collective; every rank gets the same answer.
   static bool available(const Communicator& comm, bool distinct_devices = false);
+  // The same for this rank's GPU `device`, which need not be the calling thread's current
+  // device yet: a plugin asks before its device's context exists (ContextStart makes it
+  // meanwhile), since making the context is what would take the time.
+  static bool available(const Communicator& comm, int device, bool distinct_devices);
 
   // Collective over `comm`: allocates `bytes` (zero-filled) on this rank's current device
   // and opens the window of each neighbour (a rank, or -1 for none: a grid's six faces in
