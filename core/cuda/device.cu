@@ -43,18 +43,26 @@ void check_launch(const char* context, const char* kernel) {
   check(cudaGetLastError(), context, kernel);
 }
 
-std::string select_device(int ordinal, const char* context) {
+namespace {
+// The ordinal checked against the devices present.
+void check_ordinal(int ordinal, const char* context) {
   const int count = device_count(context);
   if (ordinal < 0 || ordinal >= count)
     throw DeviceUnavailable(std::string(context) + ": no CUDA device " + std::to_string(ordinal) +
                             ": only " + std::to_string(count) + " present");
+}
+}  // namespace
+
+std::string select_device(int ordinal, const char* context) {
+  check_ordinal(ordinal, context);
   check(cudaSetDevice(ordinal), context, "cudaSetDevice");
   return device_name(ordinal, context);
 }
 
 std::string select_rank_device(const Communicator& comm, const char* context) {
   const int ordinal = rank_device_ordinal(comm, context);
-  return std::to_string(ordinal) + ": " + select_device(ordinal, context);
+  select_device(ordinal, context);
+  return device_label(ordinal, context);
 }
 
 int rank_device_ordinal(const Communicator& comm, const char* context) {
@@ -62,6 +70,7 @@ int rank_device_ordinal(const Communicator& comm, const char* context) {
 }
 
 std::string device_label(int ordinal, const char* context) {
+  check_ordinal(ordinal, context);
   return std::to_string(ordinal) + ": " + device_name(ordinal, context);
 }
 

@@ -51,10 +51,10 @@ struct PeerWindow::State {
 };
 
 bool PeerWindow::available(const Communicator& comm, bool distinct_devices) {
-  return available(comm, current("GPU peer window"), distinct_devices);
+  return available_on(comm, current("GPU peer window"), distinct_devices);
 }
 
-bool PeerWindow::available(const Communicator& comm, int device, bool distinct_devices) {
+bool PeerWindow::available_on(const Communicator& comm, int device, bool distinct_devices) {
   const char* context = "GPU peer window";
   const char* mode = std::getenv("SOLVENT_CUDA_HALO");
   bool ok = !(mode && std::string(mode) == "host");

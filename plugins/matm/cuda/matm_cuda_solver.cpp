@@ -11,9 +11,25 @@
 
 #include <algorithm>
 #include <chrono>
+#include <string>
+#include <vector>
 #include <sstream>
 
 namespace solvent::matm::cuda {
+namespace {
+
+// Every rank's device ("cuda", "cpu", or "!" and why this rank's GPU failed), gathered: a GPU
+// that failed on one rank fails every rank with the same error, so that none goes on into the
+// next collective while that rank reports.
+std::vector<std::string> agree_on_devices(const Communicator& comm, const std::string& mine) {
+  const auto all = comm.gather_all(mine);
+  for (std::size_t r = 0; r < all.size(); ++r)
+    if (all[r].starts_with('!'))
+      throw DeviceUnavailable("rank " + std::to_string(r) + ": " + all[r].substr(1));
+  return all;
+}
+
+}  // namespace
 
 Schema matm_cuda_schema() {
   Schema s = iteration_schema();
@@ -69,9 +85,9 @@ MatmCudaSolver::MatmCudaSolver(const PluginContext& ctx)
     // Over ranks, this rank's GPU ("auto" gives the GPUs to local ranks below the host's
     // count, so local_rank is the one), chosen but not yet made current: making it current
     // makes its context, which ContextStart does below on a thread of its own while the
-    // model assembles and the split is made (four ranks making theirs at once took about a
-    // second before the model was even made). A failure is shared below rather than thrown
-    // here: with CPU ranks beside, it may be this rank's alone.
+    // model assembles and the split is made (the plugins phase of four ranks making theirs
+    // at once took 1.2 s, 0.8 s since). A failure is shared below rather than thrown here:
+    // with CPU ranks beside, it may be this rank's alone.
     try {
       ordinal_ = solvent::cuda::rank_device_ordinal(comm, "matm-cuda");
       device_name_ = solvent::cuda::device_label(ordinal_, "matm-cuda");
@@ -82,21 +98,17 @@ MatmCudaSolver::MatmCudaSolver(const PluginContext& ctx)
     threads_ = cpu_threads(static_cast<int>(ctx.params.integer("threads")));
     device_name_ = "cpu (" + std::to_string(threads_) + " threads)";
   }
-  // Every rank makes this one collective, whatever its device: the record names every
-  // rank's device, and a GPU that failed on one rank fails every rank with the same error,
-  // so that none goes on into the next collective while that rank reports.
+  // Every rank makes this one collective, whatever its device; the record names every
+  // rank's device.
   if (comm.size() > 1) {
-    const auto all = comm.gather_all(mine);
-    for (std::size_t r = 0; r < all.size(); ++r)
-      if (all[r].starts_with('!'))
-        throw DeviceUnavailable("rank " + std::to_string(r) + ": " + all[r].substr(1));
+    const auto all = agree_on_devices(comm, mine);
     devices_ = fmt::format("{}", fmt::join(all, ", "));
     // The sweeps go GPU to GPU where every rank has a GPU of its own on this host (the same
     // answer on every rank, so all of them or none make the collective).
     const bool all_on_gpu =
         std::all_of(all.begin(), all.end(), [](const auto& d) { return d == "cuda"; });
     peer_to_peer_ =
-        all_on_gpu && pipelined_ && solvent::cuda::PeerWindow::available(comm, ordinal_, true);
+        all_on_gpu && pipelined_ && solvent::cuda::PeerWindow::available_on(comm, ordinal_, true);
   }
   // The device's context is made while the model assembles and the split is made, not at
   // this solver's set-up.
@@ -106,11 +118,30 @@ MatmCudaSolver::MatmCudaSolver(const PluginContext& ctx)
 }
 
 void MatmCudaSolver::probe_device() {
+  // No context is needed to find the device: DeviceUnavailable without a GPU.
+  if (on_gpu_ && device_name_.empty()) device_name_ = solvent::cuda::current_device("matm-cuda");
+}
+
+void MatmCudaSolver::make_current() {
   if (context_start_) context_start_->wait();
   // Its context made, the rank's GPU becomes this thread's at once.
   if (ordinal_ >= 0) solvent::cuda::select_device(ordinal_, "matm-cuda");
-  if (on_gpu_ && device_name_.empty())
-    device_name_ = solvent::cuda::current_device("matm-cuda");  // DeviceUnavailable without a GPU
+}
+
+void MatmCudaSolver::make_current_on_every_rank() {
+  if (comm_->size() == 1) {
+    make_current();
+    return;
+  }
+  // A context that could not be made (a GPU in exclusive mode already taken, no memory for
+  // the context) is shared as the constructor's probe shares a missing GPU.
+  std::string mine = on_gpu_ ? "cuda" : "cpu";
+  if (on_gpu_) try {
+      make_current();
+    } catch (const Error& e) {
+      mine = std::string("!") + e.what();
+    }
+  agree_on_devices(*comm_, mine);
 }
 
 void MatmCudaSolver::setup_impl(std::shared_ptr<const Operator> op) {
@@ -123,17 +154,19 @@ void MatmCudaSolver::setup_impl(std::shared_ptr<const Operator> op) {
     if (log_)
       log_->info("matm-cuda: {} x {} x {} grid on the CPU, {} thread(s)", split_->grid()[0],
                  split_->grid()[1], split_->grid()[2], threads_);
+    make_current_on_every_rank();  // the GPU ranks' collective
     return;
   }
+  probe_device();
   // The two halves of the set-up, for the record: the split on the host, then the device's
-  // memory and the operator's upload.
+  // context awaited, its memory and the operator's upload.
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
   const SplitStencil split(a, name_, peer_to_peer_);
   ghost_layer_ = split.has_ghost_layer();
   const auto split_done = clock::now();
   // The split on the host came first: the device's context was being made meanwhile.
-  probe_device();
+  make_current_on_every_rank();
   device_ = std::make_unique<DeviceMatm>(split, shape_, fragments_, pipelined_, peer_to_peer_);
   setup_seconds_ = {std::chrono::duration<double>(split_done - start).count(),
                     std::chrono::duration<double>(clock::now() - split_done).count()};
@@ -186,6 +219,9 @@ SolveStats MatmCudaSolver::solve_impl(std::span<const double> b, std::span<doubl
 double MatmCudaSolver::measured_speed() {
   if (!on_gpu_) return cpu_measured_speed(threads_, name_);
   probe_device();
+  // Not shared over the ranks: a rank whose speed the tests give measures nothing, so this
+  // is no collective. A failure here ends the run from this rank (end_all_ranks).
+  make_current();
   const Stencil7<double> a =
       calibration_stencil(calibration_gpu_nodes, calibration_gpu_nodes, calibration_gpu_nodes);
   const SplitStencil split(a, name_);

@@ -33,8 +33,12 @@ class MatmCudaSolver final : public SolverBase {
 
  private:
   // On one rank the GPU is probed when first needed, so that a run without one can fall
-  // back to another solver (setup's DeviceUnavailable).
+  // back to another solver (setup's DeviceUnavailable); that needs no context.
   void probe_device();
+  // The context ContextStart made, waited for, and the rank's GPU made this thread's.
+  void make_current();
+  // make_current, over ranks with every rank's outcome shared (collective: CPU ranks too).
+  void make_current_on_every_rank();
 
   SweepShape shape_;
   int fragments_;

@@ -27,14 +27,16 @@ void check_launch(const char* context, const char* kernel);
 std::string select_device(int ordinal, const char* context);
 
 // Over several ranks, one GPU per rank: makes GPU local_rank % (GPUs on the host) current,
-// as select_device does, and returns "<ordinal>: <name>". Every CUDA plugin calls it when
-// made, before it touches the device, where comm has more than one rank.
+// as select_device does, and returns "<ordinal>: <name>". A CUDA plugin made over several
+// ranks calls it when made, before it touches the device, or names its GPU with the two
+// below and makes it current at its set-up.
 std::string select_rank_device(const Communicator& comm, const char* context);
 
 // The GPU select_rank_device would make current (local_rank % GPUs on the host), and
-// "<ordinal>: <name>" for it, without making its context: for a plugin that has the context
-// made on a thread of its own (ContextStart(ordinal)) and selects the device at its set-up.
-// Throws as select_device does.
+// "<ordinal>: <name>" for a GPU, neither making a context (CUDA 12 makes one as a device
+// becomes current): for a plugin that has its context made on a thread of its own
+// (ContextStart(ordinal)) and makes the GPU current at its set-up (matm-cuda). Both throw
+// DeviceUnavailable as select_device does.
 int rank_device_ordinal(const Communicator& comm, const char* context);
 std::string device_label(int ordinal, const char* context);
 

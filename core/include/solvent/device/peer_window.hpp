@@ -25,9 +25,9 @@ class PeerWindow {
   // Collective; every rank gets the same answer.
   static bool available(const Communicator& comm, bool distinct_devices = false);
   // The same for this rank's GPU `device`, which need not be the calling thread's current
-  // device yet: a plugin asks before its device's context exists (ContextStart makes it
-  // meanwhile), since making the context is what would take the time.
-  static bool available(const Communicator& comm, int device, bool distinct_devices);
+  // device yet: a plugin may ask before its device's context exists, since making the
+  // context (making the device current does) is what takes the time.
+  static bool available_on(const Communicator& comm, int device, bool distinct_devices);
 
   // Collective over `comm`: allocates `bytes` (zero-filled) on this rank's current device
   // and opens the window of each neighbour (a rank, or -1 for none: a grid's six faces in
