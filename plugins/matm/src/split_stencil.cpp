@@ -59,9 +59,10 @@ class ViewCoefficients {
 
 namespace {
 
-// The line kernels below are branch-free over the nodes of one line (its values contiguous),
-// so that the compiler vectorizes them: the node-by-node passes with a branch per coupling
-// and a checked sqrt per term were 85 % of the split's time. Each computes what the
+// The line kernels below run over the nodes of one line (its values contiguous) with no
+// branch per node: the node-by-node passes with a branch per coupling and a checked sqrt per
+// term were 85 % of the split's time. add_scaled_coupling, which holds the square roots and
+// divisions, is vectorized (see CMakeLists.txt for the flags it needs). Each computes what the
 // node-by-node formulas did, in the same order, so every value keeps its bits; a check that
 // fails on a line is then found node by node, as before.
 
