@@ -125,9 +125,10 @@ if [ "$mode" = matm ]; then
         > $OUT/matm-$problem-$n-$coupling-$halo-$split.log 2>&1 ||
         { echo "$problem $n $coupling $halo $split: exit $?"; tail -3 $OUT/matm-$problem-$n-$coupling-$halo-$split.log; continue; }
       solve=$(sed -n '/^\[seconds\]/,$p' $dir/record.toml | sed -n 's/^solve = //p')
-      # Everything before the first iteration: the plugins (the model assembles), the
-      # operator and right-hand side, the core's wiring, the solver's split and upload.
-      setup=$(sed -n '/^\[seconds\]/,$p' $dir/record.toml | awk -F' = ' '/^(plugins|assembly|setup|solver_setup) =/ {s += $2} END {print s}')
+      # Everything before the first iteration: the plugins, the model (it assembles), a
+      # calibration, the operator and right-hand side, the core's wiring, the solver's split
+      # and upload.
+      setup=$(sed -n '/^\[seconds\]/,$p' $dir/record.toml | awk -F' = ' '/^(plugins|model|calibration|assembly|setup|solver_setup) =/ {s += $2} END {print s}')
       wall=$(sed -n '/^\[seconds\]/,$p' $dir/record.toml | sed -n 's/^wall = //p')
       [ -z "$base" ] && base=$solve
       echo "  $problem $n $coupling $halo phases: $(sed -n '/^\[seconds\]/,/^$/p' $dir/record.toml | sed 1d | tr '\n' ' ')"

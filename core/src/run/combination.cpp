@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -68,14 +69,22 @@ std::vector<double> test_rank_speeds(int ranks) {
 
 }  // namespace
 
-PluginSet create_plugins(const ResolvedConfig& cfg, const Communicator& comm) {
+PluginSet create_plugins(const ResolvedConfig& cfg, const Communicator& comm, PhaseTimer* timer) {
   PluginSet p;
+  // The part under way, timed as its phase when there is a timer.
+  std::optional<PhaseTimer::Scope> part;
+  const auto enter = [&](const char* phase) {
+    part.reset();
+    if (timer) part.emplace(*timer, phase);
+  };
+  enter("plugins");
   // The solver first: a model balanced by measured speed sizes its blocks by the solver's.
   if (cfg.linear_solver)
     p.linear_solver =
         create_linear_solver(*cfg.linear_solver->plugin, context_for(*cfg.linear_solver, comm));
   auto model_context = context_for(*cfg.model, comm);
   if (cfg.run.string("balance") == "measured" && comm.size() > 1) {
+    enter("calibration");
     if (!p.linear_solver)
       throw ConfigError(
           {"[run] balance = \"measured\" sizes the blocks by the linear solver's "
@@ -102,7 +111,9 @@ PluginSet create_plugins(const ResolvedConfig& cfg, const Communicator& comm) {
     model_context.exchanges = p.linear_solver->exchanges_per_iteration();
     p.rank_speeds = std::move(speeds);
   }
+  enter("model");
   p.model = create_model(*cfg.model->plugin, model_context);
+  enter("plugins");
   p.integrator = create_integrator(*cfg.integrator->plugin, context_for(*cfg.integrator, comm));
   if (cfg.preconditioner)
     p.preconditioner =

@@ -5,6 +5,7 @@
 // before anything runs — by `solvent validate` and by `solvent run` alike.
 #include "config/config_validation.hpp"
 
+#include <solvent/phase_timer.hpp>
 #include <solvent/plugin.hpp>
 
 #include <memory>
@@ -25,8 +26,12 @@ struct PluginSet {
 // What a plugin of `r`'s role is made with, over the run's ranks.
 PluginContext context_for(const ResolvedRole& r, const Communicator& comm = single_rank());
 
-// Creates the configured objects (a model may read its input files here: InputError).
-PluginSet create_plugins(const ResolvedConfig& cfg, const Communicator& comm = single_rank());
+// Creates the configured objects (a model may read its input files here: InputError). With a
+// timer, the record's phases: "model" (the model made: a grid model assembles its operator,
+// a mesh model reads its mesh), "calibration" (balance = "measured": each rank's speed and
+// links) and "plugins" (the other plugins made, their libraries loaded).
+PluginSet create_plugins(const ResolvedConfig& cfg, const Communicator& comm = single_rank(),
+                         PhaseTimer* timer = nullptr);
 
 // Every reason the combination cannot run, each at the `type` line of the offending section
 // and naming both plugins; empty when it fits.

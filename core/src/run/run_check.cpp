@@ -33,10 +33,9 @@ void check_run(const Communicator& comm, const std::function<ConfigDocument()>& 
     return sha256_of(out.resolved);
   });
   agree_across_ranks(comm, [&] {
-    // Its own phase in the record: a grid model assembles its operator as it is made.
-    std::optional<PhaseTimer::Scope> scope;
-    if (timer) scope.emplace(*timer, "plugins");
-    out.plugins = create_plugins(*out.cfg, comm);
+    // Their phases in the record: "model" (a grid model assembles its operator as it is
+    // made), "calibration" and "plugins".
+    out.plugins = create_plugins(*out.cfg, comm, timer);
     if (auto problems = combination_problems(*out.cfg, out.plugins); !problems.empty())
       throw ConfigError(std::move(problems));
     return std::string();
