@@ -79,8 +79,7 @@ bool PeerWindow::available_on(const Communicator& comm, int device, bool distinc
 }
 
 PeerWindow::PeerWindow(const Communicator& comm, std::span<const int> neighbours,
-                       std::span<const std::size_t> offset, std::size_t bytes,
-                       const char* context)
+                       std::span<const std::size_t> offset, std::size_t bytes, const char* context)
     : state_(std::make_unique<State>()) {
   auto& s = *state_;
   s.comm = &comm;

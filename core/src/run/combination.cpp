@@ -203,9 +203,10 @@ std::vector<std::string> combination_problems(const ResolvedConfig& cfg, const P
   if (const auto layout = p.model->linear() ? p.model->linear()->layout() : std::nullopt;
       layout && layout->block)
     if (auto why = p.linear_solver->blocks_problem(layout->block->blocks); !why.empty())
-      problems.push_back(fmt::format("{}: linear solver '{}' cannot solve model '{}' in its "
-                                     "blocks: {}",
-                                     solver.where, name_of(solver), name_of(*cfg.model), why));
+      problems.push_back(
+          fmt::format("{}: linear solver '{}' cannot solve model '{}' in its "
+                      "blocks: {}",
+                      solver.where, name_of(solver), name_of(*cfg.model), why));
   if (cfg.fallback_solver && system) {
     const auto fallback =
         create_linear_solver(*cfg.fallback_solver->plugin, context_for(*cfg.fallback_solver));

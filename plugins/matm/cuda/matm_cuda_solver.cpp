@@ -11,9 +11,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <sstream>
 #include <string>
 #include <vector>
-#include <sstream>
 
 namespace solvent::matm::cuda {
 namespace {

@@ -107,7 +107,8 @@ SOLVENT_VECTOR_KERNEL void add_scaled_coupling(const double* c0, const double* a
 SOLVENT_VECTOR_KERNEL bool any_above(const double* c0, const double* off, std::size_t first,
                                      std::size_t count, double limit) {
   bool above = false;
-  for (std::size_t i = 0; i < count; ++i) above = above | ((c0[first + i] != 0.0) & (off[i] > limit));
+  for (std::size_t i = 0; i < count; ++i)
+    above = above | ((c0[first + i] != 0.0) & (off[i] > limit));
   return above;
 }
 
@@ -170,8 +171,7 @@ std::string SplitStencil::axis1_problem(const GridBlocks& blocks) {
   if (blocks.split[0] == 1) return {};
   std::ostringstream s;
   s << "over ranks the triangular sweeps are pipelined along axis 1, which must not be split "
-    << "(the grid is split " << blocks.split[0] << "x" << blocks.split[1] << "x"
-    << blocks.split[2]
+    << "(the grid is split " << blocks.split[0] << "x" << blocks.split[1] << "x" << blocks.split[2]
     << "); split axes 2 and 3 (model.split = \"auto\" does), or run matm-cuda with a GPU per "
     << "rank on one host, whose sweeps go from GPU to GPU";
   return s.str();
@@ -317,8 +317,8 @@ void SplitStencil::split(ViewCoefficients& a, const std::string& who,
     for (std::ptrdiff_t kk = 0; kk < layers; ++kk)
       lines_with_neighbour_below(d, kk, [&](std::size_t first, std::size_t last) {
         bool same = true;
-        line_couplings(c0_.data(), x.down, x.up, stride[d], first, last, nullptr,
-                       skew_[d].data(), same);
+        line_couplings(c0_.data(), x.down, x.up, stride[d], first, last, nullptr, skew_[d].data(),
+                       same);
       });
   }
 
@@ -359,7 +359,8 @@ void SplitStencil::split(ViewCoefficients& a, const std::string& who,
       std::fill(off.begin(), off.end(), 0.0);
       for (int d = 0; d < 3; ++d) {
         const auto s = static_cast<std::ptrdiff_t>(stride[d]);
-        if (below[d]) add_scaled_coupling(c0_.data(), lower_[d].data() + first, -s, first, count, off.data());
+        if (below[d])
+          add_scaled_coupling(c0_.data(), lower_[d].data() + first, -s, first, count, off.data());
         if (beyond[d])
           add_scaled_coupling(c0_.data(), lower_[d].data() + first + stride[d], s, first, count,
                               off.data());
@@ -376,8 +377,8 @@ void SplitStencil::split(ViewCoefficients& a, const std::string& who,
   if (bad != none) {
     std::ostringstream s;
     s << who << ": the symmetric part of the operator is not diagonally dominant at node "
-      << node_name(bad) << ": sum of |a0(m, n)| / sqrt(c0(m) c0(n)) = "
-      << off_diagonal(bad, coordinates(bad))
+      << node_name(bad)
+      << ": sum of |a0(m, n)| / sqrt(c0(m) c0(n)) = " << off_diagonal(bad, coordinates(bad))
       << " > 1; MATM builds its preconditioner from that part and needs it positive definite";
     throw SolverError(s.str());
   }
