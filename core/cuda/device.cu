@@ -51,6 +51,11 @@ void check_ordinal(int ordinal, const char* context) {
     throw DeviceUnavailable(std::string(context) + ": no CUDA device " + std::to_string(ordinal) +
                             ": only " + std::to_string(count) + " present");
 }
+
+// "<ordinal>: <name>", as the record names a rank's GPU.
+std::string labelled(int ordinal, const std::string& name) {
+  return std::to_string(ordinal) + ": " + name;
+}
 }  // namespace
 
 std::string select_device(int ordinal, const char* context) {
@@ -61,8 +66,7 @@ std::string select_device(int ordinal, const char* context) {
 
 std::string select_rank_device(const Communicator& comm, const char* context) {
   const int ordinal = rank_device_ordinal(comm, context);
-  select_device(ordinal, context);
-  return device_label(ordinal, context);
+  return labelled(ordinal, select_device(ordinal, context));
 }
 
 int rank_device_ordinal(const Communicator& comm, const char* context) {
@@ -71,7 +75,7 @@ int rank_device_ordinal(const Communicator& comm, const char* context) {
 
 std::string device_label(int ordinal, const char* context) {
   check_ordinal(ordinal, context);
-  return std::to_string(ordinal) + ": " + device_name(ordinal, context);
+  return labelled(ordinal, device_name(ordinal, context));
 }
 
 int available_devices() {
