@@ -66,8 +66,6 @@ namespace {
 // node-by-node formulas did, in the same order, so every value keeps its bits; a check that
 // fails on a line is then found node by node, as before.
 
-bool finite(double v) { return std::abs(v) <= std::numeric_limits<double>::max(); }
-
 // The couplings of nodes [first, last) of a line (index m) to their neighbours m - s along
 // one axis, 0 where either node is inactive: the coupling down of m and the coupling up of
 // m - s. lower (half their sum) or skew (half their difference) is stored; returns whether
@@ -80,7 +78,7 @@ SOLVENT_VECTOR_KERNEL bool line_couplings(const double* c0, const double* down, 
     const bool pair = c0[m] != 0.0 && c0[m - s] != 0.0;
     const double dn = pair ? down[m] : 0.0;
     const double upv = pair ? up[m - s] : 0.0;
-    ok = ok & finite(dn) & finite(upv);
+    ok = ok & std::isfinite(dn) & std::isfinite(upv);
     equal = equal & (dn == upv);
     if (lower) lower[m] = 0.5 * (dn + upv);
     if (skew) skew[m] = 0.5 * (dn - upv);
