@@ -37,25 +37,29 @@ namespace {
 bool matrix_free(const PluginContext& ctx) {
   const bool free = ctx.params.string("operator") == "matrix-free";
   if (free && ctx.comm->size() > 1)
-    throw ConfigError({fmt::format("grid-equations-3d: operator = \"matrix-free\" runs on one "
-                                   "rank, not {}: its action has no block to exchange",
-                                   ctx.comm->size())});
+    throw ConfigError(
+        {fmt::format("grid-equations-3d: operator = \"matrix-free\" runs on one "
+                     "rank, not {}: its action has no block to exchange",
+                     ctx.comm->size())});
   return free;
 }
 
 }  // namespace
 
 GridEquationsModel::GridEquationsModel(const PluginContext& ctx)
-    : matrix_free_(matrix_free(ctx)), grid_(ctx, "grid-equations-3d"), mu_(ctx.params.real("mu")) {
+    : matrix_free_(matrix_free(ctx)),
+      grid_(ctx, "grid-equations-3d"),
+      trig_({grid_.n(0), grid_.n(1), grid_.n(2)}, grid_.h()),
+      mu_(ctx.params.real("mu")) {
   const auto extent = grid_.extent();
-  // Before assembly: the seven coefficient arrays, F and the exact solution built here, and
-  // the solution the integrator makes, in doubles (n1 * n2 * n3 overflows no integer here).
-  constexpr double bytes_per_node = 10 * 8;
+  // Before assembly: the seven coefficient arrays and F built here, and the solution the
+  // integrator makes, in doubles (n1 * n2 * n3 overflows no integer here).
+  constexpr double bytes_per_node = 9 * 8;
   require_memory("model 'grid-equations-3d'",
                  double(extent[0]) * double(extent[1]) * double(extent[2]) * bytes_per_node,
-                 fmt::format("a {}x{}x{} {} (7 stencil coefficients, right-hand side, exact "
-                             "solution and solution: {:.0f} bytes a node; the linear solver's "
-                             "work vectors are not counted)",
+                 fmt::format("a {}x{}x{} {} (7 stencil coefficients, right-hand side and "
+                             "solution: {:.0f} bytes a node; the linear solver's work vectors "
+                             "are not counted)",
                              extent[0], extent[1], extent[2], grid_.block() ? "block" : "grid",
                              bytes_per_node),
                  "reduce model.n1/n2/n3");
@@ -120,25 +124,41 @@ void GridEquationsModel::assemble() {
   auto op = std::make_shared<Operator>(Stencil7<double>(e[0], e[1], e[2]));
   auto& a = std::get<Stencil7<double>>(*op);
   rhs_ = HostArray<double>(a.size());
-  exact_ = HostArray<double>(a.size());
   const seven_point_grid::Transport t{mu_, velocity_, speed_, 0.0};
-  const seven_point_grid::TrigTable trig({grid_.n(0), grid_.n(1), grid_.n(2)}, grid_.h());
   active_nodes_ = seven_point_grid::assemble(
       grid_, t, a, std::span<double>(rhs_.data(), rhs_.size()),
-      [&](std::size_t m, const seven_point_grid::Point& p, const std::array<std::size_t, 3>& node) {
-        const auto at = trig.at(node);
-        exact_[m] = seven_point_grid::exact_u(p, at);
-        return seven_point_grid::source(velocity_, speed_, mu_, p, at);
+      [&](std::size_t, const seven_point_grid::Point& p, const std::array<std::size_t, 3>& node) {
+        return seven_point_grid::source(velocity_, speed_, mu_, p, trig_.at(node));
       },
       [](const seven_point_grid::Point& q) { return seven_point_grid::exact_u(q); });
   op_ = op;
 }
 
+double GridEquationsModel::exact_at(const std::array<std::size_t, 3>& node) const {
+  return seven_point_grid::exact_u(grid_.point(node), trig_.at(node));
+}
+
+std::optional<Vector> GridEquationsModel::exact_solution() const {
+  const auto e = grid_.extent();
+  const auto o = grid_.offset();
+  std::vector<double> u(grid_.local_nodes());
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t kk = 0; kk < static_cast<std::ptrdiff_t>(e[2]); ++kk) {
+    const auto k = o[2] + static_cast<std::size_t>(kk);
+    std::size_t m = static_cast<std::size_t>(kk) * e[0] * e[1];
+    for (std::size_t j = o[1]; j < o[1] + e[1]; ++j)
+      for (std::size_t i = o[0]; i < o[0] + e[0]; ++i, ++m)
+        if (grid_.active(i, j, k)) u[m] = exact_at({i, j, k});
+  }
+  return u;
+}
+
 std::vector<Observable> GridEquationsModel::observables(const Vector& xv) const {
   const auto* x = std::get_if<std::vector<double>>(&xv);
-  if (!x || x->size() != exact_.size()) return {};
-  return grid_.errors(std::get<Stencil7<double>>(*op_), *x,
-                      std::span<const double>(exact_.data(), exact_.size()));
+  if (!x || x->size() != rhs_.size()) return {};
+  return grid_.errors(
+      std::get<Stencil7<double>>(*op_), *x,
+      [this](std::size_t, const std::array<std::size_t, 3>& node) { return exact_at(node); });
 }
 
 Facts GridEquationsModel::facts() const {

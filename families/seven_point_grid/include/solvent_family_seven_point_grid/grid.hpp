@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <concepts>
 #include <memory>
 #include <optional>
 #include <span>
@@ -50,8 +51,7 @@ class Grid {
     const char* names[3] = {"n1", "n2", "n3"};
     for (int d = 0; d < 3; ++d) {
       const auto n = ctx.params.integer(names[d]);
-      if (n < 3)
-        throw ConfigError({fmt::format("{}: {} = {} is below 3", model, names[d], n)});
+      if (n < 3) throw ConfigError({fmt::format("{}: {} = {} is below 3", model, names[d], n)});
       n_[d] = static_cast<std::size_t>(n);
       h_[d] = 1.0 / static_cast<double>(n_[d] - 1);
     }
@@ -79,9 +79,10 @@ class Grid {
         const std::string pace =
             e.slowest == e.rank
                 ? fmt::format("at its measured speed of {:.3g} nodes/s", e.speed)
-                : fmt::format("its slab of blocks across axis {} goes at the pace of rank {} "
-                              "({:.3g} nodes/s measured), and at it",
-                              e.axis + 1, e.slowest, ctx.rank_speeds[std::size_t(e.slowest)]);
+                : fmt::format(
+                      "its slab of blocks across axis {} goes at the pace of rank {} "
+                      "({:.3g} nodes/s measured), and at it",
+                      e.axis + 1, e.slowest, ctx.rank_speeds[std::size_t(e.slowest)]);
         ctx.log->warn(
             "{}: rank {} is given no block: {} its share would be {:.3g} of the grid, which "
             "the other ranks do in {:.3g} s an iteration, less than the {:.3g} s its exchanges "
@@ -138,21 +139,57 @@ class Grid {
     return l;
   }
 
-  // The largest and the l2 (h^3-weighted) error of x against scale * exact over the active
-  // nodes (c0 != 0) of every rank (scale: a separable solution's time factor, so no scaled
-  // copy of a grid-sized field is made for every layer).
-  std::vector<Observable> errors(const Stencil7<double>& a, std::span<const double> x,
-                                 std::span<const double> exact, double scale = 1.0) const {
+  // The point of global node `node`.
+  Point point(const std::array<std::size_t, 3>& node) const {
+    return {node[0] * h_[0], node[1] * h_[1], node[2] * h_[2]};
+  }
+
+  // The largest and the l2 (h^3-weighted) error of x against scale * exact(m, node) over the
+  // active nodes (c0 != 0) of every rank, m a node's index in this rank's block and node its
+  // global index (scale: a separable solution's time factor, so no scaled copy of a
+  // grid-sized field is made for every layer; exact is called from several threads at once,
+  // so a model may compute its solution here instead of holding it).
+  //
+  // The block's z layers are shared over the threads, each summed alone and the layer sums
+  // added in order: the same bits for any number of threads.
+  template <class Exact>
+  requires std::invocable < Exact&, std::size_t, const std::array<std::size_t, 3>
+  & > std::vector<Observable> errors(const Stencil7<double>& a, std::span<const double> x,
+                                     Exact&& exact, double scale = 1.0) const {
+    const auto e = extent();
+    const auto o = offset();
+    std::vector<double> layer_max(e[2], 0.0), layer_squares(e[2], 0.0);
+#pragma omp parallel for schedule(static)
+    for (std::ptrdiff_t kk = 0; kk < static_cast<std::ptrdiff_t>(e[2]); ++kk) {
+      const auto k = static_cast<std::size_t>(kk);
+      double emax = 0.0, e2 = 0.0;
+      for (std::size_t j = 0; j < e[1]; ++j)
+        for (std::size_t i = 0; i < e[0]; ++i) {
+          const std::size_t m = a.index(i, j, k);
+          if (a.c[0][m] == 0.0) continue;
+          const std::array<std::size_t, 3> node{o[0] + i, o[1] + j, o[2] + k};
+          const double err = std::abs(x[m] - scale * exact(m, node));
+          emax = std::max(emax, err);
+          e2 += err * err;
+        }
+      layer_max[k] = emax;
+      layer_squares[k] = e2;
+    }
     double emax = 0.0, e2 = 0.0;
-    for (std::size_t m = 0; m < exact.size(); ++m) {
-      if (a.c[0][m] == 0.0) continue;
-      const double e = std::abs(x[m] - scale * exact[m]);
-      emax = std::max(emax, e);
-      e2 += e * e;
+    for (std::size_t k = 0; k < e[2]; ++k) {
+      emax = std::max(emax, layer_max[k]);
+      e2 += layer_squares[k];
     }
     comm_->max(std::span<double>(&emax, 1));
     comm_->sum(std::span<double>(&e2, 1));
     return {{"error_max", emax}, {"error_l2", std::sqrt(e2 * h_[0] * h_[1] * h_[2])}};
+  }
+  // The same against a stored exact solution.
+  std::vector<Observable> errors(const Stencil7<double>& a, std::span<const double> x,
+                                 std::span<const double> exact, double scale = 1.0) const {
+    return errors(
+        a, x, [exact](std::size_t m, const std::array<std::size_t, 3>&) { return exact[m]; },
+        scale);
   }
 
   // The facts of the grid: its size, the active nodes, the decomposition over ranks.
@@ -162,8 +199,8 @@ class Grid {
     if (block_) {
       const auto& b = block_->blocks;
       const auto& p = b.split;
-      f.emplace_back("decomposition", fmt::format("{}x{}x{} blocks over {} ranks", p[0], p[1],
-                                                  p[2], comm_->size()));
+      f.emplace_back("decomposition",
+                     fmt::format("{}x{}x{} blocks over {} ranks", p[0], p[1], p[2], comm_->size()));
       for (int a = 0; a < 3; ++a)
         if (!b.cuts[a].empty()) {
           f.emplace_back(fmt::format("block_sizes_axis{}", a + 1),
@@ -190,14 +227,14 @@ class Grid {
   std::size_t n_[3];
   Point h_;
   std::shared_ptr<const GridBlock> block_;  // over several ranks, this rank's block
-  std::vector<EmptiedRank> emptied_;         // the ranks balance by speed gave no block
+  std::vector<EmptiedRank> emptied_;        // the ranks balance by speed gave no block
 };
 
 // The coefficients of -mu lap u + v . grad u + k u.
 struct Transport {
   double mu = 1.0;
   Velocity velocity = Velocity::None;
-  double speed = 0.0;    // the largest speed of the velocity field
+  double speed = 0.0;     // the largest speed of the velocity field
   double reaction = 0.0;  // k
 };
 
@@ -216,11 +253,15 @@ struct Transport {
 // coupling across a block face is stored as any other (the solver's halo exchange brings
 // the value it multiplies). base and dirichlet are called from several threads at once.
 template <class Base, class Dirichlet>
-std::size_t assemble(const Grid& g, const Transport& t, Stencil7<double>& a,
+std::size_t assemble(const Grid& g, const Transport& transport, Stencil7<double>& a,
                      std::span<double> f, Base&& base, Dirichlet&& dirichlet) {
   const auto e = g.extent();
   const auto o = g.offset();
-  const Point& h = g.h();
+  // Copies, not references: a coefficient stored through a double* could be one of their
+  // doubles for all the compiler knows, which made it reload them and redo the divisions
+  // below at every node.
+  const Point h = g.h();
+  const Transport t = transport;
   a.block = g.block();
   std::size_t active_nodes = 0;
   const auto layers = static_cast<std::ptrdiff_t>(e[2]);
