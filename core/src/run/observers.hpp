@@ -77,6 +77,14 @@ class GatherRows : public Observer {
   Observer& next_;
 };
 
+// max |u_i - exact_i|, sum |u_i - exact_i|^2 and sum |exact_i|^2 over this rank's values, the
+// same bits for any number of threads.
+struct ErrorSums {
+  double max = 0, squares = 0, exact_squares = 0;
+};
+template <class T>
+ErrorSums exact_error_sums(std::span<const T> u, std::span<const T> exact);
+
 // Where the model knows its exact solution, the error of every reported state or solution,
 // computed here so that every model with an exact solution gets the same two numbers:
 // exact_error_max = max_i |u_i - exact_i| and exact_error_rel_l2 = ||u - exact|| / ||exact||,
@@ -91,7 +99,8 @@ class ExactErrorObserver : public Observer {
     ImexProblem* p = model_.imex();
     exact_.resize(u.size());
     if (p == nullptr || !p->exact_state(i.t, exact_)) return next_.on_step(i, u, o);
-    next_.on_step(i, u, with_errors(o, std::span<const double>(u), std::span<const double>(exact_)));
+    next_.on_step(i, u,
+                  with_errors(o, std::span<const double>(u), std::span<const double>(exact_)));
   }
   void on_solution(const Vector& x, const SolveStats& s, std::span<const Observable> o) override {
     LinearProblem* p = model_.linear();
@@ -101,8 +110,8 @@ class ExactErrorObserver : public Observer {
         [&](const auto& v) {
           using V = std::decay_t<decltype(v)>;
           const auto& e = std::get<V>(*exact);
-          next_.on_solution(x, s, with_errors(o, std::span(v.data(), v.size()),
-                                              std::span(e.data(), e.size())));
+          next_.on_solution(
+              x, s, with_errors(o, std::span(v.data(), v.size()), std::span(e.data(), e.size())));
         },
         x);
   }
@@ -111,13 +120,7 @@ class ExactErrorObserver : public Observer {
   template <class T>
   std::vector<Observable> with_errors(std::span<const Observable> o, std::span<const T> u,
                                       std::span<const T> exact) const {
-    double max = 0, d2 = 0, e2 = 0;
-    for (std::size_t i = 0; i < u.size() && i < exact.size(); ++i) {
-      const double d = std::abs(u[i] - exact[i]);
-      max = std::max(max, d);
-      d2 += d * d;
-      e2 += std::norm(exact[i]);
-    }
+    auto [max, d2, e2] = exact_error_sums(u, exact);
     if (comm_.size() > 1) {
       double squares[2] = {d2, e2};
       comm_.sum(squares);
