@@ -2,6 +2,8 @@
 #include <solvent/io/checkpoint.hpp>
 #include <solvent/io/output.hpp>
 
+#include "sdk/checked_file.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -9,6 +11,9 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <vector>
+
+#include <zlib.h>
 
 namespace solvent {
 
@@ -23,14 +28,30 @@ constexpr std::size_t header_size = 8 + 4 + 8 + 8 + 8 + 8 + 4;
 // loop state is a handful of them.
 constexpr std::uint32_t max_vectors = 64;
 
-// FNV-1a: a bit flipped anywhere in the file is found, without a dependency for it.
-std::uint64_t checksum(std::string_view bytes) {
-  std::uint64_t h = 14695981039346656037ull;
-  for (const char c : bytes) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 1099511628211ull;
+// CRC-32 (zlib's, as Python's zlib.crc32 gives it) of `bytes`, continuing `crc`: a bit flipped
+// anywhere is found. Chunks of a fixed length are checksummed over the host's threads and
+// joined by crc32_combine, which gives the one-pass CRC exactly. (The format's first
+// checksum, FNV-1a a byte at a time, took 1.2 s a GiB: 38 s for one process's checkpoint of
+// a 1024^3 stencil.)
+std::uint32_t crc32_of(std::string_view bytes, std::uint32_t crc = 0) {
+  constexpr std::size_t chunk = std::size_t(1) << 24;
+  const auto* data = reinterpret_cast<const Bytef*>(bytes.data());
+  const std::size_t chunks = (bytes.size() + chunk - 1) / chunk;
+  std::vector<uLong> part(chunks);
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t c = 0; c < static_cast<std::ptrdiff_t>(chunks); ++c) {
+    const std::size_t at = static_cast<std::size_t>(c) * chunk;
+    part[static_cast<std::size_t>(c)] = crc32_z(0, data + at, std::min(chunk, bytes.size() - at));
   }
-  return h;
+  uLong all = crc;
+  for (std::size_t c = 0; c < chunks; ++c)
+    all = crc32_combine(all, part[c],
+                        static_cast<z_off_t>(std::min(chunk, bytes.size() - c * chunk)));
+  return static_cast<std::uint32_t>(all);
+}
+
+std::string_view bytes_of(const std::vector<double>& v) {
+  return {reinterpret_cast<const char*>(v.data()), v.size() * sizeof(double)};
 }
 
 template <class T>
@@ -38,9 +59,7 @@ void put(std::string& out, const T& v) {
   out.append(reinterpret_cast<const char*>(&v), sizeof v);
 }
 
-void put(std::string& out, const std::vector<double>& v) {
-  out.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(double));
-}
+void put(std::string& out, const std::vector<double>& v) { out.append(bytes_of(v)); }
 
 // Reads the fields in the order they were put; the caller has checked the size first.
 class Cursor {
@@ -117,8 +136,15 @@ std::string read_bytes(const fs::path& file, std::streamsize limit = -1) {
 
 }  // namespace
 
-std::string checkpoint_bytes(const StepperCheckpoint& s, std::string_view writer, double dt) {
+namespace {
+
+// Everything before the vectors.
+std::string checkpoint_head(const StepperCheckpoint& s, std::string_view writer, double dt) {
   const std::uint64_t n = s.vectors.empty() ? 0 : s.vectors.front().size();
+  for (const auto& v : s.vectors)
+    if (v.size() != n)
+      throw Error(fmt::format("{}: a checkpoint's vectors must be of one length ({} and {})",
+                              writer, n, v.size()));
   std::string out(magic.data(), magic.size());
   put(out, stepper_checkpoint_version);
   put(out, s.step);
@@ -130,13 +156,31 @@ std::string checkpoint_bytes(const StepperCheckpoint& s, std::string_view writer
   put(out, static_cast<std::uint32_t>(s.vectors.size()));
   put(out, static_cast<std::uint32_t>(s.scalars.size()));
   put(out, s.scalars);
-  for (const auto& v : s.vectors) {
-    if (v.size() != n)
-      throw Error(fmt::format("{}: a checkpoint's vectors must be of one length ({} and {})",
-                              writer, n, v.size()));
-    put(out, v);
-  }
-  put(out, checksum(out));
+  return out;
+}
+
+// The file of checkpoint_bytes, written from the vectors as they are: no copy of the state
+// as one string (a 1024^3 stencil's is 34 GB).
+void write_checkpoint_file(const fs::path& file, const StepperCheckpoint& s,
+                           std::string_view writer, double dt) {
+  const std::string head = checkpoint_head(s, writer, dt);
+  std::uint32_t crc = crc32_of(head);
+  for (const auto& v : s.vectors) crc = crc32_of(bytes_of(v), crc);
+  std::string tail;
+  put(tail, std::uint64_t{crc});
+  write_atomically(file, [&](CheckedFile& f) {
+    f.write(head);
+    for (const auto& v : s.vectors) f.write(bytes_of(v));
+    f.write(tail);
+  });
+}
+
+}  // namespace
+
+std::string checkpoint_bytes(const StepperCheckpoint& s, std::string_view writer, double dt) {
+  std::string out = checkpoint_head(s, writer, dt);
+  for (const auto& v : s.vectors) put(out, v);
+  put(out, std::uint64_t{crc32_of(out)});
   return out;
 }
 
@@ -182,7 +226,7 @@ Checked read_whole(const fs::path& file) {
                              bytes.size(), expected_size));
   const std::string_view body(bytes.data(), bytes.size() - sizeof(std::uint64_t));
   Cursor tail(std::string_view(bytes).substr(body.size()));
-  if (tail.get<std::uint64_t>() != checksum(body))
+  if (tail.get<std::uint64_t>() != crc32_of(body))
     refuse(file, "a damaged checkpoint: its checksum does not match its contents");
   c.v = v;
   c.k = k;
@@ -203,8 +247,8 @@ StepperCheckpoint read_checkpoint(const fs::path& file, const CheckpointShape& e
   in.get(header_size);
   const auto written_by = in.get(h.name_length);
   if (written_by != expected.writer)
-    refuse(file, fmt::format("a checkpoint of {}, and this run is {}", written_by,
-                             expected.writer));
+    refuse(file,
+           fmt::format("a checkpoint of {}, and this run is {}", written_by, expected.writer));
   if (h.n != expected.n)
     refuse(file, fmt::format("the checkpoint holds vectors of {} values, this run's have {}", h.n,
                              expected.n));
@@ -257,7 +301,7 @@ void write_rank_checkpoint(const fs::path& dir, const Communicator& comm,
                                 ec.message()));
     }
   }
-  write_file_atomic(latest, checkpoint_bytes(s, rank_writer(writer, comm), dt));
+  write_checkpoint_file(latest, s, rank_writer(writer, comm), dt);
 }
 
 std::optional<std::int64_t> rank_checkpoint_step(const fs::path& dir) {
@@ -277,9 +321,8 @@ StepperCheckpoint read_rank_checkpoint(const fs::path& dir, const Communicator& 
         !name.ends_with(tail))
       continue;
     const auto digits = name.substr(head.size(), name.size() - head.size() - tail.size());
-    if (digits.size() < 10 && std::all_of(digits.begin(), digits.end(), [](char c) {
-          return c >= '0' && c <= '9';
-        }))
+    if (digits.size() < 10 &&
+        std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
       written = std::max(written, std::stoi(digits) + 1);
   }
   if (written != comm.size())

@@ -70,7 +70,7 @@ refused "$work/cut" "cut/checkpoint.bin: a damaged checkpoint: 20 bytes, cut sho
 # Another format version (the u32 after the 8-byte mark).
 cp -r "$work/INT-stopped" "$work/version"
 printf '\x63\x00\x00\x00' | dd of="$work/version/checkpoint.bin" bs=1 seek=8 conv=notrunc 2>/dev/null
-refused "$work/version" "version/checkpoint.bin: checkpoint format version 99, this build reads version 3; rerun with --overwrite"
+refused "$work/version" "version/checkpoint.bin: checkpoint format version 99, this build reads version 4; rerun with --overwrite"
 # One byte of the state flipped: the checksum finds it.
 cp -r "$work/INT-stopped" "$work/flipped"
 printf '\xff' | dd of="$work/flipped/checkpoint.bin" bs=1 seek=500 conv=notrunc 2>/dev/null

@@ -97,16 +97,13 @@ cmp damaged/record.toml damaged-record.toml || fail "the refused resume rewrote 
 # Another sweep's checkpoint (its members' configurations differ: the digest in its writer),
 # whole and checksummed.
 /usr/bin/python3 - foreign/members/batch-checkpoint.bin <<'PY'
-import struct, sys
+import struct, sys, zlib
 path = sys.argv[1]
 data = bytearray(open(path, "rb").read())
 name_length = struct.unpack_from("<I", data, 44)[0]
 at = 48 + name_length - 2                      # a hex digit of the digest, before its ")"
 data[at] = ord("0") if data[at] != ord("0") else ord("1")
-h = 14695981039346656037                       # FNV-1a, as the format's checksum
-for b in data[:-8]:
-    h = ((h ^ b) * 1099511628211) % (1 << 64)
-data[-8:] = struct.pack("<Q", h)
+data[-8:] = struct.pack("<Q", zlib.crc32(bytes(data[:-8])))   # the format's checksum
 open(path, "wb").write(bytes(data))
 PY
 "$solvent" run --resume foreign > foreign.log 2>&1

@@ -8,7 +8,8 @@
 // Layout (native byte order; a checkpoint is read back on the machine kind that wrote it):
 //   mark "SVIMEXCK", u32 format version, i64 step, f64 t, f64 dt, u64 n (values in each
 //   vector), u32 length + bytes of the writer's name, u32 vector count v, u32 scalar
-//   count k, k f64 scalars, v vectors of n f64, u64 FNV-1a checksum of every byte before it.
+//   count k, k f64 scalars, v vectors of n f64, u64 holding the CRC-32 (zlib's, as Python's
+//   zlib.crc32 gives it) of every byte before it.
 // The mark is the one the IMEX steppers' first format had, so that their older files are
 // refused by their version rather than as a stranger's file.
 #include <solvent/communicator.hpp>
@@ -23,7 +24,7 @@
 namespace solvent {
 
 // Raised whenever the layout above changes: an older file is then refused by its version.
-inline constexpr std::uint32_t stepper_checkpoint_version = 3;
+inline constexpr std::uint32_t stepper_checkpoint_version = 4;
 
 struct StepperCheckpoint {
   std::int64_t step = 0;  // the last step taken
