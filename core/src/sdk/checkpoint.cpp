@@ -10,7 +10,6 @@
 #include <array>
 #include <cstring>
 #include <fstream>
-#include <iterator>
 #include <vector>
 
 #include <zlib.h>
@@ -123,11 +122,10 @@ Header parse_header(std::string_view bytes, const fs::path& file) {
   return h;
 }
 
-// At most `limit` bytes of `file` (all of it by default).
-std::string read_bytes(const fs::path& file, std::streamsize limit = -1) {
+// At most `limit` bytes of `file`.
+std::string read_bytes(const fs::path& file, std::streamsize limit) {
   std::ifstream in(file, std::ios::binary);
   if (!in) refuse(file, "the checkpoint cannot be read (missing or not readable)");
-  if (limit < 0) return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   std::string bytes(static_cast<std::size_t>(limit), '\0');
   in.read(bytes.data(), limit);
   bytes.resize(static_cast<std::size_t>(in.gcount()));
@@ -160,7 +158,7 @@ std::string checkpoint_head(const StepperCheckpoint& s, std::string_view writer,
 }
 
 // The file of checkpoint_bytes, written from the vectors as they are: no copy of the state
-// as one string (a 1024^3 stencil's is 34 GB).
+// as one string (a 1024^3 stencil's is 34.4 GB).
 void write_checkpoint_file(const fs::path& file, const StepperCheckpoint& s,
                            std::string_view writer, double dt) {
   const std::string head = checkpoint_head(s, writer, dt);
@@ -192,58 +190,90 @@ std::optional<std::int64_t> checkpoint_step(const fs::path& file) {
 
 namespace {
 
-// A checkpoint's bytes checked whole (mark, version, the size its header and counts promise,
-// checksum), with its header and its counts of vectors (v) and scalars (k).
+// A checkpoint checked whole (mark, version, the size its header and counts promise,
+// checksum): every byte before its vectors, its header, its counts of vectors (v) and
+// scalars (k), and, where asked for, the vectors, read from the file straight into their own
+// memory (else through a bounded buffer), so that a large state is never held twice.
 struct Checked {
-  std::string bytes;
-  Header h;
-  std::uint32_t v, k;
+  std::string head;
+  Header h{};
+  std::uint32_t v = 0, k = 0;
+  std::vector<std::vector<double>> vectors;
   std::string_view writer() const {
-    return std::string_view(bytes).substr(header_size, h.name_length);
+    return std::string_view(head).substr(header_size, h.name_length);
   }
 };
 
-Checked read_whole(const fs::path& file) {
-  Checked c{read_bytes(file), {}, 0, 0};
-  const std::string& bytes = c.bytes;
-  const Header h = c.h = parse_header(bytes, file);
+Checked read_checked(const fs::path& file, bool keep_vectors) {
+  std::ifstream in(file, std::ios::binary);
+  std::error_code ec;
+  const std::uint64_t size = fs::file_size(file, ec);
+  if (!in || ec) refuse(file, "the checkpoint cannot be read (missing or not readable)");
+  // The size was checked against the header's promise before anything past the header is
+  // read: a read that comes back short is a file changed under the reader.
+  const auto read = [&](char* to, std::uint64_t count) {
+    in.read(to, static_cast<std::streamsize>(count));
+    if (static_cast<std::uint64_t>(in.gcount()) != count)
+      refuse(file, "the checkpoint cannot be read (it changed while it was read)");
+  };
+  Checked c;
+  c.head.resize(std::min<std::uint64_t>(size, header_size));
+  read(c.head.data(), c.head.size());
+  const Header h = c.h = parse_header(c.head, file);
   // The sizes the header promises, before anything past them is read.
   const std::uint64_t counts_end = header_size + std::uint64_t(h.name_length) + 8;
-  if (h.n > bytes.size() || counts_end + sizeof(std::uint64_t) > bytes.size())
+  if (h.n > size || counts_end + sizeof(std::uint64_t) > size)
     refuse(file, fmt::format("a damaged checkpoint: {} bytes where its header says it holds "
                              "vectors of {} values",
-                             bytes.size(), h.n));
-  Cursor counts(std::string_view(bytes).substr(counts_end - 8));
-  const auto v = counts.get<std::uint32_t>();
-  const auto k = counts.get<std::uint32_t>();
-  if (v > max_vectors || k > bytes.size())
+                             size, h.n));
+  c.head.resize(counts_end);
+  read(c.head.data() + header_size, counts_end - header_size);
+  Cursor counts(std::string_view(c.head).substr(counts_end - 8));
+  const auto v = c.v = counts.get<std::uint32_t>();
+  const auto k = c.k = counts.get<std::uint32_t>();
+  if (v > max_vectors || k > size)
     refuse(file,
            fmt::format("a damaged checkpoint: it says it holds {} vectors and {} scalars", v, k));
   const std::uint64_t expected_size =
       counts_end + (k + v * h.n) * sizeof(double) + sizeof(std::uint64_t);
-  if (bytes.size() != expected_size)
-    refuse(file, fmt::format("a damaged checkpoint: {} bytes where its header says {}",
-                             bytes.size(), expected_size));
-  const std::string_view body(bytes.data(), bytes.size() - sizeof(std::uint64_t));
-  Cursor tail(std::string_view(bytes).substr(body.size()));
-  if (tail.get<std::uint64_t>() != crc32_of(body))
-    refuse(file, "a damaged checkpoint: its checksum does not match its contents");
-  c.v = v;
-  c.k = k;
+  if (size != expected_size)
+    refuse(file, fmt::format("a damaged checkpoint: {} bytes where its header says {}", size,
+                             expected_size));
+  c.head.resize(counts_end + k * sizeof(double));
+  read(c.head.data() + counts_end, k * sizeof(double));
+  std::uint32_t crc = crc32_of(c.head);
+  const std::uint64_t vector_bytes = h.n * sizeof(double);
+  std::string buffer(keep_vectors ? 0 : std::min<std::uint64_t>(vector_bytes, 64 << 20), '\0');
+  for (std::uint32_t i = 0; i < v; ++i) {
+    if (keep_vectors) {
+      auto* to = reinterpret_cast<char*>(c.vectors.emplace_back(h.n).data());
+      read(to, vector_bytes);
+      crc = crc32_of({to, vector_bytes}, crc);
+      continue;
+    }
+    for (std::uint64_t at = 0; at < vector_bytes; at += buffer.size()) {
+      const auto piece = std::min<std::uint64_t>(buffer.size(), vector_bytes - at);
+      read(buffer.data(), piece);
+      crc = crc32_of({buffer.data(), piece}, crc);
+    }
+  }
+  std::uint64_t stored = 0;
+  read(reinterpret_cast<char*>(&stored), sizeof stored);
+  if (stored != crc) refuse(file, "a damaged checkpoint: its checksum does not match its contents");
   return c;
 }
 
 }  // namespace
 
 std::string checkpoint_writer(const fs::path& file) {
-  return std::string(read_whole(file).writer());
+  return std::string(read_checked(file, false).writer());
 }
 
 StepperCheckpoint read_checkpoint(const fs::path& file, const CheckpointShape& expected) {
-  const Checked c = read_whole(file);
+  Checked c = read_checked(file, true);
   const Header& h = c.h;
   const auto v = c.v, k = c.k;
-  Cursor in(c.bytes);
+  Cursor in(c.head);
   in.get(header_size);
   const auto written_by = in.get(h.name_length);
   if (written_by != expected.writer)
@@ -266,8 +296,7 @@ StepperCheckpoint read_checkpoint(const fs::path& file, const CheckpointShape& e
   s.t = h.t;
   s.scalars.resize(k);
   in.get(s.scalars);
-  s.vectors.assign(v, std::vector<double>(h.n));
-  for (auto& x : s.vectors) in.get(x);
+  s.vectors = std::move(c.vectors);
   return s;
 }
 

@@ -134,7 +134,7 @@ void GridEquationsModel::assemble() {
   op_ = op;
 }
 
-double GridEquationsModel::exact_at(const std::array<std::size_t, 3>& node) const {
+double GridEquationsModel::exact_at(const seven_point_grid::Node& node) const {
   return seven_point_grid::exact_u(grid_.point(node), trig_.at(node));
 }
 
@@ -158,7 +158,7 @@ std::vector<Observable> GridEquationsModel::observables(const Vector& xv) const 
   if (!x || x->size() != rhs_.size()) return {};
   return grid_.errors(
       std::get<Stencil7<double>>(*op_), *x,
-      [this](std::size_t, const std::array<std::size_t, 3>& node) { return exact_at(node); });
+      [this](std::size_t, const seven_point_grid::Node& node) { return exact_at(node); });
 }
 
 Facts GridEquationsModel::facts() const {

@@ -35,7 +35,7 @@ class GridEquationsModel final : public Model, public LinearProblem {
 
  private:
   void assemble();
-  double exact_at(const std::array<std::size_t, 3>& node) const;
+  double exact_at(const seven_point_grid::Node& node) const;
 
   bool matrix_free_;
   seven_point_grid::Grid grid_;

@@ -41,6 +41,9 @@ inline Schema grid_schema() {
   };
 }
 
+// A node's indices (i, j, k) on the whole grid.
+using Node = std::array<std::size_t, 3>;
+
 class Grid {
  public:
   // Reads the grid keys of `ctx.params`; over several ranks cuts the grid into blocks
@@ -140,7 +143,7 @@ class Grid {
   }
 
   // The point of global node `node`.
-  Point point(const std::array<std::size_t, 3>& node) const {
+  Point point(const Node& node) const {
     return {node[0] * h_[0], node[1] * h_[1], node[2] * h_[2]};
   }
 
@@ -152,10 +155,9 @@ class Grid {
   //
   // The block's z layers are shared over the threads, each summed alone and the layer sums
   // added in order: the same bits for any number of threads.
-  template <class Exact>
-  requires std::invocable < Exact&, std::size_t, const std::array<std::size_t, 3>
-  & > std::vector<Observable> errors(const Stencil7<double>& a, std::span<const double> x,
-                                     Exact&& exact, double scale = 1.0) const {
+  template <std::invocable<std::size_t, const Node&> Exact>
+  std::vector<Observable> errors(const Stencil7<double>& a, std::span<const double> x,
+                                 Exact&& exact, double scale = 1.0) const {
     const auto e = extent();
     const auto o = offset();
     std::vector<double> layer_max(e[2], 0.0), layer_squares(e[2], 0.0);
@@ -167,7 +169,7 @@ class Grid {
         for (std::size_t i = 0; i < e[0]; ++i) {
           const std::size_t m = a.index(i, j, k);
           if (a.c[0][m] == 0.0) continue;
-          const std::array<std::size_t, 3> node{o[0] + i, o[1] + j, o[2] + k};
+          const Node node{o[0] + i, o[1] + j, o[2] + k};
           const double err = std::abs(x[m] - scale * exact(m, node));
           emax = std::max(emax, err);
           e2 += err * err;
@@ -188,8 +190,7 @@ class Grid {
   std::vector<Observable> errors(const Stencil7<double>& a, std::span<const double> x,
                                  std::span<const double> exact, double scale = 1.0) const {
     return errors(
-        a, x, [exact](std::size_t m, const std::array<std::size_t, 3>&) { return exact[m]; },
-        scale);
+        a, x, [exact](std::size_t m, const Node&) { return exact[m]; }, scale);
   }
 
   // The facts of the grid: its size, the active nodes, the decomposition over ranks.
