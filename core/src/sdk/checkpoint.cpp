@@ -10,6 +10,7 @@
 #include <array>
 #include <cstring>
 #include <fstream>
+#include <span>
 #include <vector>
 
 #include <zlib.h>
@@ -49,8 +50,8 @@ std::uint32_t crc32_of(std::string_view bytes, std::uint32_t crc = 0) {
   return static_cast<std::uint32_t>(all);
 }
 
-std::string_view bytes_of(const std::vector<double>& v) {
-  return {reinterpret_cast<const char*>(v.data()), v.size() * sizeof(double)};
+std::string_view bytes_of(std::span<const double> v) {
+  return {reinterpret_cast<const char*>(v.data()), v.size_bytes()};
 }
 
 template <class T>
@@ -58,6 +59,7 @@ void put(std::string& out, const T& v) {
   out.append(reinterpret_cast<const char*>(&v), sizeof v);
 }
 
+void put(std::string& out, std::span<const double> v) { out.append(bytes_of(v)); }
 void put(std::string& out, const std::vector<double>& v) { out.append(bytes_of(v)); }
 
 // Reads the fields in the order they were put; the caller has checked the size first.
@@ -137,7 +139,7 @@ std::string read_bytes(const fs::path& file, std::streamsize limit) {
 namespace {
 
 // Everything before the vectors.
-std::string checkpoint_head(const StepperCheckpoint& s, std::string_view writer, double dt) {
+std::string checkpoint_head(const CheckpointSource& s, std::string_view writer, double dt) {
   const std::uint64_t n = s.vectors.empty() ? 0 : s.vectors.front().size();
   for (const auto& v : s.vectors)
     if (v.size() != n)
@@ -159,8 +161,8 @@ std::string checkpoint_head(const StepperCheckpoint& s, std::string_view writer,
 
 // The file of checkpoint_bytes, written from the vectors as they are: no copy of the state
 // as one string (a 1024^3 stencil's is 34.4 GB).
-void write_checkpoint_file(const fs::path& file, const StepperCheckpoint& s,
-                           std::string_view writer, double dt) {
+void write_checkpoint_file(const fs::path& file, const CheckpointSource& s, std::string_view writer,
+                           double dt) {
   const std::string head = checkpoint_head(s, writer, dt);
   std::uint32_t crc = crc32_of(head);
   for (const auto& v : s.vectors) crc = crc32_of(bytes_of(v), crc);
@@ -173,10 +175,16 @@ void write_checkpoint_file(const fs::path& file, const StepperCheckpoint& s,
   });
 }
 
+CheckpointSource source_of(const StepperCheckpoint& s) {
+  CheckpointSource v{s.step, s.t, s.scalars, {}};
+  for (const auto& x : s.vectors) v.vectors.emplace_back(x);
+  return v;
+}
+
 }  // namespace
 
 std::string checkpoint_bytes(const StepperCheckpoint& s, std::string_view writer, double dt) {
-  std::string out = checkpoint_head(s, writer, dt);
+  std::string out = checkpoint_head(source_of(s), writer, dt);
   for (const auto& v : s.vectors) put(out, v);
   put(out, std::uint64_t{crc32_of(out)});
   return out;
@@ -318,8 +326,8 @@ std::string rank_writer(std::string_view writer, const Communicator& comm) {
 
 }  // namespace
 
-void write_rank_checkpoint(const fs::path& dir, const Communicator& comm,
-                           const StepperCheckpoint& s, std::string_view writer, double dt) {
+void write_rank_checkpoint(const fs::path& dir, const Communicator& comm, const CheckpointSource& s,
+                           std::string_view writer, double dt) {
   const auto latest = rank_file(dir, comm, false);
   if (comm.size() > 1) {
     std::error_code ec;
@@ -331,6 +339,11 @@ void write_rank_checkpoint(const fs::path& dir, const Communicator& comm,
     }
   }
   write_checkpoint_file(latest, s, rank_writer(writer, comm), dt);
+}
+
+void write_rank_checkpoint(const fs::path& dir, const Communicator& comm,
+                           const StepperCheckpoint& s, std::string_view writer, double dt) {
+  write_rank_checkpoint(dir, comm, source_of(s), writer, dt);
 }
 
 std::optional<std::int64_t> rank_checkpoint_step(const fs::path& dir) {

@@ -165,8 +165,8 @@ void check_network(const SimulationState& s, const std::string& where) {
   auto check_nodes = [&](const std::vector<std::int32_t>& v, std::size_t count, const char* what) {
     for (std::size_t e = 0; e < count; ++e)
       if (v[e] < 0 || v[e] >= nodes)
-        damaged(where,
-                fmt::format("{} {} names node {}, outside the grid's {} nodes", what, e, v[e], nodes));
+        damaged(where, fmt::format("{} {} names node {}, outside the grid's {} nodes", what, e,
+                                   v[e], nodes));
   };
   check_nodes(s.node, static_cast<std::size_t>(k.tips), "tip");
   check_nodes(s.segments, 2 * static_cast<std::size_t>(std::min(k.segments, s.segment_capacity())),
@@ -213,14 +213,12 @@ void read_network(Scalars& in, SimulationState& s, const std::string& where) {
 
 void write_checkpoint(const fs::path& dir, const SimulationState& part,
                       const solvent::Communicator& comm) {
-  solvent::StepperCheckpoint ck;
-  ck.step = part.step;
-  ck.t = static_cast<double>(part.step) * part.dt;
-  auto& q = ck.scalars;
+  // The fields are written from the state as they are (a 1024^3 window is 8.6 GB a field);
+  // only the owner, stored as doubles, is converted.
+  std::vector<double> q;
   q = {layout_version, static_cast<double>(part.seed & 0xffffffffu),
        static_cast<double>(part.seed >> 32)};
-  for (const auto* box : {part.window.offset, part.window.extent})
-    q.insert(q.end(), box, box + 3);
+  for (const auto* box : {part.window.offset, part.window.extent}) q.insert(q.end(), box, box + 3);
   q.push_back(part.segment_capacity());
   q.resize(fixed_scalars);
   std::memcpy(q.data() + parameters_at, &part.p, sizeof part.p);
@@ -228,19 +226,20 @@ void write_checkpoint(const fs::path& dir, const SimulationState& part,
   // rank 0's, of what is in use; it is small beside the fields.
   if (comm.rank() == 0) {
     const auto& k = part.counters;
-    q.insert(q.end(), {double(k.tips), double(k.active), double(k.branches),
-                       double(k.anastomoses), double(k.segments), double(k.vessel_nodes),
-                       double(k.furthest_i), double(k.overflow), double(k.probabilities),
-                       double(k.bad_probabilities)});
+    q.insert(q.end(), {double(k.tips), double(k.active), double(k.branches), double(k.anastomoses),
+                       double(k.segments), double(k.vessel_nodes), double(k.furthest_i),
+                       double(k.overflow), double(k.probabilities), double(k.bad_probabilities)});
     put(q, part.node, k.tips);
     put(q, part.active, k.tips);
     put(q, part.birth, k.tips);
     put(q, part.segments, 2 * std::int64_t(std::min(k.segments, part.segment_capacity())));
     put(q, part.vessel, std::min(k.vessel_nodes, part.vessel_capacity()));
   }
-  ck.vectors = {part.f, part.c};
-  if (!part.n.empty()) ck.vectors.push_back(part.n);
-  ck.vectors.emplace_back(part.owner.begin(), part.owner.end());
+  const std::vector<double> owner(part.owner.begin(), part.owner.end());
+  solvent::CheckpointSource ck{
+      part.step, static_cast<double>(part.step) * part.dt, q, {part.f, part.c}};
+  if (!part.n.empty()) ck.vectors.emplace_back(part.n);
+  ck.vectors.emplace_back(owner);
   solvent::write_rank_checkpoint(dir, comm, ck, writer(part.p), part.dt);
 }
 
@@ -253,9 +252,9 @@ SimulationState restore_checkpoint(const fs::path& dir, const Parameters& p, dou
                                    const solvent::Communicator& comm) {
   const bool continuous = p.mode == Mode::Continuous;
   const std::string name = writer(p);
-  auto ck = solvent::read_rank_checkpoint(
-      dir, comm,
-      {name, dt, static_cast<std::size_t>(window.size()), continuous ? 4u : 3u, solvent::any_count});
+  auto ck = solvent::read_rank_checkpoint(dir, comm,
+                                          {name, dt, static_cast<std::size_t>(window.size()),
+                                           continuous ? 4u : 3u, solvent::any_count});
   const std::string where = rank_file(dir, comm).string();
   Scalars in(ck.scalars, where);
   const std::size_t least = fixed_scalars + (comm.rank() == 0 ? counter_scalars : 0);
@@ -289,8 +288,7 @@ SimulationState restore_checkpoint(const fs::path& dir, const Parameters& p, dou
     throw solvent::InputError(fmt::format(
         "{}: the checkpoint was written with other model parameters; rerun with --overwrite",
         where));
-  SimulationState s =
-      initial_part(p, dt, seed, static_cast<std::int32_t>(capacity), block, window);
+  SimulationState s = initial_part(p, dt, seed, static_cast<std::int32_t>(capacity), block, window);
   s.step = ck.step;
   // Rank 0 holds the network; the others take its values (every rank checks them).
   std::string network;

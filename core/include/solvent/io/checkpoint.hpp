@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +34,15 @@ struct StepperCheckpoint {
   std::vector<std::vector<double>> vectors;  // all of one length
 };
 
+// A checkpoint whose vectors are held elsewhere (a field of 10^9 values): written from them as
+// they are, not copied into a StepperCheckpoint first.
+struct CheckpointSource {
+  std::int64_t step = 0;
+  double t = 0.0;
+  std::span<const double> scalars;
+  std::vector<std::span<const double>> vectors;  // all of one length
+};
+
 // CheckpointShape::scalars of a writer whose count of scalars varies with what it holds
 // (explicit-stencil3d's network grows): any count is read, and the writer checks it.
 inline constexpr std::size_t any_count = static_cast<std::size_t>(-1);
@@ -41,7 +51,7 @@ inline constexpr std::size_t any_count = static_cast<std::size_t>(-1);
 struct CheckpointShape {
   std::string_view writer;  // the integrator, and whatever else must match (a rank)
   double dt = 0.0;
-  std::size_t n = 0;        // values in each vector
+  std::size_t n = 0;  // values in each vector
   std::size_t vectors = 0;
   std::size_t scalars = 0;  // or any_count
 };
@@ -77,6 +87,8 @@ StepperCheckpoint read_checkpoint(const std::filesystem::path& file,
 // both counts: a rank's block is only its own, so nothing could be read in its place.
 void write_rank_checkpoint(const std::filesystem::path& dir, const Communicator& comm,
                            const StepperCheckpoint& s, std::string_view writer, double dt);
+void write_rank_checkpoint(const std::filesystem::path& dir, const Communicator& comm,
+                           const CheckpointSource& s, std::string_view writer, double dt);
 // Rank 0's latest step in `dir` (Integrator::checkpoint_step), or nothing where there is none.
 std::optional<std::int64_t> rank_checkpoint_step(const std::filesystem::path& dir);
 // Collective: every rank's block of the latest step all ranks hold, checked as
