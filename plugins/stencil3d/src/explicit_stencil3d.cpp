@@ -135,7 +135,7 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
 
   // The checks of the whole state, each rank on its block: every rank reaches the same
   // verdict, and all of them refuse together.
-  check_fields(state, comm);
+  check_fields(state, threads, comm);
   const StabilityLimit limit = stability_limit(state, threads, comm);
   facts_ = {{"dt_limit", fmt::format("{:.6g}", limit.dt)}, {"dt_limit_reason", limit.reason}};
   if (dt > limit.dt) {
@@ -237,7 +237,7 @@ solvent::RunResult ExplicitStencil3d::run(solvent::Model& model, solvent::Linear
     if (snapshot || checkpoint) {
       auto scope = timer.measure("output");
       engine->store(state);
-      check_fields(state, comm);
+      check_fields(state, threads, comm);
       // The step limit again, on the fields the vessels have changed since the start.
       const auto now = stability_limit(state, threads, comm);
       dt_limit_min = std::min(dt_limit_min, now.dt);

@@ -31,8 +31,9 @@ StabilityLimit stability_limit(const SimulationState& s, int threads, const Comm
 #else
   (void)threads;
 #endif
-#pragma omp parallel for collapse(2) reduction(min : centre) reduction(max : n_max) \
-    num_threads(team)
+#pragma omp parallel for collapse(2) reduction(min                     \
+                                               : centre) reduction(max \
+                                                                   : n_max) num_threads(team)
   for (std::int32_t k = b.offset[2]; k < b.offset[2] + b.extent[2]; ++k)
     for (std::int32_t j = b.offset[1]; j < b.offset[1] + b.extent[1]; ++j)
       for (std::int32_t i = b.offset[0]; i < b.offset[0] + b.extent[0]; ++i) {
@@ -69,7 +70,12 @@ struct Fault {
   std::string message;
 };
 
-std::optional<Fault> first_fault(const SimulationState& s) {
+std::optional<Fault> first_fault(const SimulationState& s, int threads) {
+#ifdef _OPENMP
+  const int team = threads > 0 ? threads : omp_get_max_threads();
+#else
+  (void)threads;
+#endif
   const auto g = solvent::angiogenesis_3d::grid_of(s.p);
   // Rounding may leave a value an ulp outside a bound it tends to.
   const double slack = 1e-12;
@@ -94,11 +100,27 @@ std::optional<Fault> first_fault(const SimulationState& s) {
        {Field{"c", s.c, 0.0, 1.0, uptake}, Field{"f", s.f, 0.0, f_max, uptake},
         Field{"n", s.n, 0.0, std::numeric_limits<double>::infinity(), cells}}) {
     if (field.v.empty()) continue;
-    for (std::int32_t k = b.offset[2]; k < b.offset[2] + b.extent[2]; ++k)
-      for (std::int32_t j = b.offset[1]; j < b.offset[1] + b.extent[1]; ++j)
+    const auto fails = [&](std::int32_t i, std::int32_t j, std::int32_t k) {
+      const double v = field.v[static_cast<std::size_t>(s.window.index(i, j, k))];
+      return !(std::isfinite(v) && v >= field.lower - slack && v <= field.upper + slack);
+    };
+    // The layers over the threads, for the first that holds a fault (faults are rare; a block
+    // of 10^9 nodes is not), then that layer in order for its first.
+    const std::int32_t past = b.offset[2] + b.extent[2];
+    std::int32_t first_k = past;
+#pragma omp parallel for schedule(static) reduction(min : first_k) num_threads(team)
+    for (std::int32_t k = b.offset[2]; k < past; ++k) {
+      bool bad = false;
+      for (std::int32_t j = b.offset[1]; j < b.offset[1] + b.extent[1] && !bad; ++j)
+        for (std::int32_t i = b.offset[0]; i < b.offset[0] + b.extent[0] && !bad; ++i)
+          bad = fails(i, j, k);
+      if (bad) first_k = std::min(first_k, k);
+    }
+    if (first_k < past)
+      for (std::int32_t k = first_k, j = b.offset[1]; j < b.offset[1] + b.extent[1]; ++j)
         for (std::int32_t i = b.offset[0]; i < b.offset[0] + b.extent[0]; ++i) {
+          if (!fails(i, j, k)) continue;
           const double v = field.v[static_cast<std::size_t>(s.window.index(i, j, k))];
-          if (std::isfinite(v) && v >= field.lower - slack && v <= field.upper + slack) continue;
           return Fault{
               order + g.index(i, j, k),
               fmt::format(
@@ -115,11 +137,12 @@ std::optional<Fault> first_fault(const SimulationState& s) {
 
 }  // namespace
 
-void check_fields(const SimulationState& s, const Communicator& comm) {
+void check_fields(const SimulationState& s, int threads, const Communicator& comm) {
   // Each rank checks its block; all of them then throw the fault one process would have
   // found first, so the message does not depend on the ranks.
   std::string mine;
-  if (const auto fault = first_fault(s)) mine = std::to_string(fault->order) + " " + fault->message;
+  if (const auto fault = first_fault(s, threads))
+    mine = std::to_string(fault->order) + " " + fault->message;
   std::optional<Fault> first;
   for (const std::string& theirs : comm.gather_all(mine)) {
     if (theirs.empty()) continue;

@@ -27,7 +27,8 @@ StabilityLimit stability_limit(const SimulationState& s, int threads,
 // first value of f, c or (continuous mode) n that is not finite or leaves its range: c in
 // [0, 1], f >= 0 and, when gamma > 0, f <= max(f_amplitude, beta / gamma), n >= 0.
 // Each rank checks its block, and every rank throws the same error: that of the value one
-// process would have found first. Every rank calls it together.
-void check_fields(const SimulationState& s, const Communicator& comm = single_rank());
+// process would have found first. Every rank calls it together. threads: as
+// stability_limit's.
+void check_fields(const SimulationState& s, int threads, const Communicator& comm = single_rank());
 
 }  // namespace solvent::stencil3d
