@@ -44,22 +44,6 @@ const std::byte* take(const std::byte* at, std::vector<T>& v) {
   return at + v.size() * sizeof(T);
 }
 
-// Everything but the fields, without copying the fields.
-SimulationState without_fields(const SimulationState& from) {
-  SimulationState s;
-  s.p = from.p;
-  s.dt = from.dt;
-  s.seed = from.seed;
-  s.step = from.step;
-  s.node = from.node;
-  s.active = from.active;
-  s.birth = from.birth;
-  s.segments = from.segments;
-  s.vessel = from.vessel;
-  s.counters = from.counters;
-  return s;
-}
-
 }  // namespace
 
 Box block_box(const GridBlocks& blocks, int rank) {

@@ -26,6 +26,23 @@ SimulationState initial_state(const Parameters& p, double dt, std::uint64_t seed
   return initial_part(p, dt, seed, segment_capacity, grid, grid);
 }
 
+SimulationState without_fields(const SimulationState& s) {
+  SimulationState shell;
+  shell.p = s.p;
+  shell.dt = s.dt;
+  shell.seed = s.seed;
+  shell.step = s.step;
+  shell.window = s.window;
+  shell.block = s.block;
+  shell.node = s.node;
+  shell.active = s.active;
+  shell.birth = s.birth;
+  shell.segments = s.segments;
+  shell.vessel = s.vessel;
+  shell.counters = s.counters;
+  return shell;
+}
+
 SimulationState initial_part(const Parameters& p, double dt, std::uint64_t seed,
                              std::int32_t segment_capacity, const Box& block, const Box& window) {
   SimulationState s;

@@ -42,6 +42,10 @@ struct SimulationState {
   std::int32_t vessel_capacity() const { return static_cast<std::int32_t>(vessel.size()); }
 };
 
+// `s` with its fields (f, c, n, owner) left empty: what an engine that holds them on a device
+// keeps on the host. A member added to SimulationState is copied here too.
+SimulationState without_fields(const SimulationState& s);
+
 // The initial state of the model: fields from the initial conditions, one sprout per
 // initial tip, its node on the network (the continuous mode: n, no tips).
 SimulationState initial_state(const solvent::angiogenesis_3d::Parameters& p, double dt,
