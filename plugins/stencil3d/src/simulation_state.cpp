@@ -27,20 +27,22 @@ SimulationState initial_state(const Parameters& p, double dt, std::uint64_t seed
 }
 
 SimulationState without_fields(const SimulationState& s) {
-  SimulationState shell;
-  shell.p = s.p;
-  shell.dt = s.dt;
-  shell.seed = s.seed;
-  shell.step = s.step;
-  shell.window = s.window;
-  shell.block = s.block;
-  shell.node = s.node;
-  shell.active = s.active;
-  shell.birth = s.birth;
-  shell.segments = s.segments;
-  shell.vessel = s.vessel;
-  shell.counters = s.counters;
-  return shell;
+  return {.p = s.p,
+          .dt = s.dt,
+          .seed = s.seed,
+          .step = s.step,
+          .window = s.window,
+          .block = s.block,
+          .f = {},
+          .c = {},
+          .n = {},
+          .owner = {},
+          .node = s.node,
+          .active = s.active,
+          .birth = s.birth,
+          .segments = s.segments,
+          .vessel = s.vessel,
+          .counters = s.counters};
 }
 
 SimulationState initial_part(const Parameters& p, double dt, std::uint64_t seed,
