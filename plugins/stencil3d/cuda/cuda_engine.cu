@@ -265,13 +265,12 @@ class CudaEngine final : public StencilEngine {
   void store(SimulationState& s) override {
     // The caller's field arrays are kept (those of the state it loaded, or sized here for a
     // fresh one): the device's fields are written into them, and everything else is host_'s.
-    auto f = std::move(s.f), c = std::move(s.c), n = std::move(s.n);
-    auto owner = std::move(s.owner);
-    s = host_;
-    s.f = std::move(f);
-    s.c = std::move(c);
-    s.n = std::move(n);
-    s.owner = std::move(owner);
+    SimulationState stored = host_;
+    stored.f.swap(s.f);
+    stored.c.swap(s.c);
+    stored.n.swap(s.n);
+    stored.owner.swap(s.owner);
+    s = std::move(stored);
     s.f.resize(f_.size());
     s.c.resize(c_.size());
     s.n.resize(n_.size());

@@ -31,9 +31,10 @@ StabilityLimit stability_limit(const SimulationState& s, int threads, const Comm
 #else
   (void)threads;
 #endif
-#pragma omp parallel for collapse(2) reduction(min                     \
-                                               : centre) reduction(max \
-                                                                   : n_max) num_threads(team)
+// clang-format off
+#pragma omp parallel for collapse(2) reduction(min : centre) reduction(max : n_max) \
+    num_threads(team)
+// clang-format on
   for (std::int32_t k = b.offset[2]; k < b.offset[2] + b.extent[2]; ++k)
     for (std::int32_t j = b.offset[1]; j < b.offset[1] + b.extent[1]; ++j)
       for (std::int32_t i = b.offset[0]; i < b.offset[0] + b.extent[0]; ++i) {

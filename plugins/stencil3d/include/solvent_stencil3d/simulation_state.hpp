@@ -43,7 +43,8 @@ struct SimulationState {
 };
 
 // `s` with its fields (f, c, n, owner) left empty: what an engine that holds them on a device
-// keeps on the host. A member added to SimulationState is copied here too.
+// keeps on the host. A member added to SimulationState must be listed there too (its
+// default would go unnoticed).
 SimulationState without_fields(const SimulationState& s);
 
 // The initial state of the model: fields from the initial conditions, one sprout per
