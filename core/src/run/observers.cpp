@@ -1,7 +1,5 @@
 #include "run/observers.hpp"
 
-#include <array>
-
 namespace solvent {
 
 // Over the host's threads in chunks of a fixed length, each summed alone and the chunk sums

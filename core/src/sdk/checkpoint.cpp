@@ -38,7 +38,8 @@ std::uint32_t crc32_of(std::string_view bytes, std::uint32_t crc = 0) {
   const auto* data = reinterpret_cast<const Bytef*>(bytes.data());
   const std::size_t chunks = (bytes.size() + chunk - 1) / chunk;
   std::vector<uLong> part(chunks);
-#pragma omp parallel for schedule(static)
+  // Threads only where there is more than one chunk: a small stepper's checkpoint is one.
+#pragma omp parallel for schedule(static) if (chunks > 1)
   for (std::ptrdiff_t c = 0; c < static_cast<std::ptrdiff_t>(chunks); ++c) {
     const std::size_t at = static_cast<std::size_t>(c) * chunk;
     part[static_cast<std::size_t>(c)] = crc32_z(0, data + at, std::min(chunk, bytes.size() - at));
@@ -134,10 +135,6 @@ std::string read_bytes(const fs::path& file, std::streamsize limit) {
   return bytes;
 }
 
-}  // namespace
-
-namespace {
-
 // Everything before the vectors.
 std::string checkpoint_head(const CheckpointSource& s, std::string_view writer, double dt) {
   const std::uint64_t n = s.vectors.empty() ? 0 : s.vectors.front().size();
@@ -164,13 +161,15 @@ std::string checkpoint_head(const CheckpointSource& s, std::string_view writer, 
 void write_checkpoint_file(const fs::path& file, const CheckpointSource& s, std::string_view writer,
                            double dt) {
   const std::string head = checkpoint_head(s, writer, dt);
-  std::uint32_t crc = crc32_of(head);
-  for (const auto& v : s.vectors) crc = crc32_of(bytes_of(v), crc);
-  std::string tail;
-  put(tail, std::uint64_t{crc});
   write_atomically(file, [&](CheckedFile& f) {
     f.write(head);
-    for (const auto& v : s.vectors) f.write(bytes_of(v));
+    std::uint32_t crc = crc32_of(head);
+    for (const auto& v : s.vectors) {
+      crc = crc32_of(bytes_of(v), crc);
+      f.write(bytes_of(v));
+    }
+    std::string tail;
+    put(tail, std::uint64_t{crc});
     f.write(tail);
   });
 }

@@ -127,7 +127,7 @@ void GridEquationsModel::assemble() {
   const seven_point_grid::Transport t{mu_, velocity_, speed_, 0.0};
   active_nodes_ = seven_point_grid::assemble(
       grid_, t, a, std::span<double>(rhs_.data(), rhs_.size()),
-      [&](std::size_t, const seven_point_grid::Point& p, const std::array<std::size_t, 3>& node) {
+      [&](std::size_t, const seven_point_grid::Point& p, const seven_point_grid::Node& node) {
         return seven_point_grid::source(velocity_, speed_, mu_, p, trig_.at(node));
       },
       [](const seven_point_grid::Point& q) { return seven_point_grid::exact_u(q); });
