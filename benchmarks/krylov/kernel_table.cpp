@@ -81,16 +81,17 @@ void kernel_table(const Context& c, const std::vector<std::size_t>& sizes) {
           cpu = [&] { scalar_out = host::dot<complex>(x, y); };
           if (c.gpu)
             gpu = [&] {
+              const complex* xs[1] = {dx->data()};
               const complex* ys[1] = {dy->data()};
-              device::dots<complex>(N, dx->data(), ys, 1, work->data(), &scalar_out);
+              device::dots<complex>(N, xs, ys, 1, work->data(), &scalar_out);
             };
           break;
         case 5:
           cpu = [&] { scalar_out = host::norm2<complex>(x); };
           if (c.gpu)
             gpu = [&] {
-              const complex* ys[1] = {dx->data()};
-              device::dots<complex>(N, dx->data(), ys, 1, work->data(), &scalar_out);
+              const complex* xs[1] = {dx->data()};
+              device::dots<complex>(N, xs, xs, 1, work->data(), &scalar_out);
             };
           break;
       }

@@ -95,7 +95,7 @@ SOLVENT_VECTOR_KERNEL void elementwise_product(std::span<const T> d, std::span<T
   for_each_element(n, [&](Index i) { x[i] = mul(d[i], x[i]); });
 }
 
-// out[k] = the sum of conj(x) ys[k] over the `terms` terms from `first`: the terms dealt in
+// out[k] = the sum of conj(xs[k]) ys[k] over the `terms` terms from `first`: the terms dealt in
 // turn to `lanes` accumulators (term i to lane i mod lanes), each adding its terms in index
 // order, then the lanes added pairwise in a fixed tree. The bits depend on nothing but where
 // the block starts and ends. One serial chain waited the adder's latency (4 cycles) for every
@@ -103,12 +103,12 @@ SOLVENT_VECTOR_KERNEL void elementwise_product(std::span<const T> d, std::span<T
 // two-wide SSE2 chains on the baseline x86-64 target), as the OpenBLAS dot under PETSc's
 // VecDot keeps several (docs/benchmarks.md, "Peers").
 template <class T>
-SOLVENT_VECTOR_KERNEL void block_sums(const T* x, std::span<const T* const> ys, Index first,
-                                      Index terms, T* out) {
+SOLVENT_VECTOR_KERNEL void block_sums(std::span<const T* const> xs, std::span<const T* const> ys,
+                                      Index first, Index terms, T* out) {
   constexpr Index lanes = 8;
   const Index whole = terms - terms % lanes;
   for (std::size_t k = 0; k < ys.size(); ++k) {
-    const T* xb = x + first;
+    const T* xb = xs[k] + first;
     const T* y = ys[k] + first;
     T lane[lanes] = {};
     for (Index i = 0; i < whole; i += lanes)
@@ -127,15 +127,15 @@ SOLVENT_VECTOR_KERNEL void block_sums(const T* x, std::span<const T* const> ys, 
 // is large enough that the partial sums stay a small fraction of the work and small enough
 // that 16 threads still share a 10^5-element vector.
 template <class T>
-SOLVENT_VECTOR_KERNEL void dots(std::span<const T> x, std::span<const T* const> ys,
-                                std::span<T> out) {
+SOLVENT_VECTOR_KERNEL void dots(std::size_t size, std::span<const T* const> xs,
+                                std::span<const T* const> ys, std::span<T> out) {
   constexpr Index block = dot_block;
-  const Index n = length(x.size());
+  const Index n = length(size);
   const Index blocks = (n + block - 1) / block;
   const std::size_t k_count = ys.size();
   std::vector<T> partial(static_cast<std::size_t>(blocks) * k_count, T(0));
   for_each_index(blocks, n >= parallel_from, [&](Index b) {
-    block_sums(x.data(), ys, b * block, std::min(n, (b + 1) * block) - b * block,
+    block_sums(xs, ys, b * block, std::min(n, (b + 1) * block) - b * block,
                partial.data() + b * k_count);
   });
   for (std::size_t k = 0; k < k_count; ++k) out[k] = T(0);
@@ -144,11 +144,11 @@ SOLVENT_VECTOR_KERNEL void dots(std::span<const T> x, std::span<const T* const> 
 }
 
 template <class T>
-void line_dots(std::span<const T> x, std::span<const T* const> ys, std::size_t line,
-               std::span<ExactSum> sums) {
+void line_dots(std::size_t size, std::span<const T* const> xs, std::span<const T* const> ys,
+               std::size_t line, std::span<ExactSum> sums) {
   constexpr std::size_t parts = std::is_same_v<T, double> ? 1 : 2;
   const std::size_t k_count = ys.size();
-  const Index lines = length(line == 0 ? 0 : x.size() / line);
+  const Index lines = length(line == 0 ? 0 : size / line);
 #pragma omp parallel
   {
     std::vector<ExactSum> mine(k_count * parts);
@@ -156,7 +156,8 @@ void line_dots(std::span<const T> x, std::span<const T* const> ys, std::size_t l
     for (Index l = 0; l < lines; ++l)
       for (std::size_t k = 0; k < k_count; ++k) {
         T s = T(0);
-        for (std::size_t i = l * line; i < (l + 1) * line; ++i) s = conj_mul_add(x[i], ys[k][i], s);
+        for (std::size_t i = l * line; i < (l + 1) * line; ++i)
+          s = conj_mul_add(xs[k][i], ys[k][i], s);
         if constexpr (parts == 1) {
           mine[k].add(s);
         } else {
@@ -172,9 +173,10 @@ void line_dots(std::span<const T> x, std::span<const T* const> ys, std::size_t l
 
 template <class T>
 T dot(std::span<const T> x, std::span<const T> y) {
+  const T* xs[1] = {x.data()};
   const T* ys[1] = {y.data()};
   T out[1];
-  dots<T>(x, ys, out);
+  dots<T>(x.size(), xs, ys, out);
   return out[0];
 }
 
@@ -191,7 +193,8 @@ SOLVENT_VECTOR_KERNEL void apply(const MatrixView<T>& a, std::span<const T> x, s
     const std::int32_t* rp = m.row_ptr.data();
     const std::int32_t* ci = m.col_idx.data();
     const T* v = m.values.data();
-    for_each_element(n, [&](Index i) { y[i] = csr_row_partial(rp, ci, v, x.data(), i, 0, 1); });
+    const Columns<T> column{x.data()};
+    for_each_element(n, [&](Index i) { y[i] = csr_row_partial(rp, ci, v, column, i, 0, 1); });
   } else if (const auto* stencil = std::get_if<const Stencil7<T>*>(&a)) {
     const Stencil7View<T> s = view_of(**stencil);
     const Index n = s.n1 * s.n2 * s.n3;
@@ -212,12 +215,14 @@ SOLVENT_VECTOR_KERNEL T csr_apply_dot(const CsrMatrix<T>& m, std::span<const T> 
   const std::int32_t* rp = m.row_ptr.data();
   const std::int32_t* ci = m.col_idx.data();
   const T* v = m.values.data();
+  const Columns<T> column{x.data()};
+  const T* xs[1] = {x.data()};
   const T* ys[1] = {y.data()};
   std::vector<T> partial(static_cast<std::size_t>(blocks), T(0));
   for_each_index(blocks, n >= parallel_from, [&](Index b) {
     const Index first = b * block, last = std::min(n, first + block);
-    for (Index i = first; i < last; ++i) y[i] = csr_row_partial(rp, ci, v, x.data(), i, 0, 1);
-    block_sums(x.data(), std::span<const T* const>(ys), first, last - first, partial.data() + b);
+    for (Index i = first; i < last; ++i) y[i] = csr_row_partial(rp, ci, v, column, i, 0, 1);
+    block_sums<T>(xs, ys, first, last - first, partial.data() + b);
   });
   T out = T(0);
   for (const T& p : partial) out += p;
@@ -239,21 +244,22 @@ void face_rows(const Stencil7<T>& a, const FaceOffsets& faces, std::span<const T
   }
 }
 
-#define SOLVENT_KRYLOV_HOST_KERNELS(T)                                                   \
-  template void assign<T>(std::span<const T>, std::span<T>);                             \
-  template void scale<T>(T, std::span<T>);                                               \
-  template void axpy<T>(T, std::span<const T>, std::span<T>);                            \
-  template void waxpy<T>(T, std::span<const T>, std::span<const T>, std::span<T>);       \
-  template void axpby<T>(T, std::span<const T>, T, std::span<T>);                        \
-  template void elementwise_product<T>(std::span<const T>, std::span<T>);                \
-  template T dot<T>(std::span<const T>, std::span<const T>);                             \
-  template double norm2<T>(std::span<const T>);                                          \
-  template void dots<T>(std::span<const T>, std::span<const T* const>, std::span<T>);    \
-  template void line_dots<T>(std::span<const T>, std::span<const T* const>, std::size_t, \
-                             std::span<ExactSum>);                                       \
-  template void apply<T>(const MatrixView<T>&, std::span<const T>, std::span<T>);        \
-  template T csr_apply_dot<T>(const CsrMatrix<T>&, std::span<const T>, std::span<T>);    \
-  template void face_rows<T>(const Stencil7<T>&, const FaceOffsets&, std::span<const T>, \
+#define SOLVENT_KRYLOV_HOST_KERNELS(T)                                                          \
+  template void assign<T>(std::span<const T>, std::span<T>);                                    \
+  template void scale<T>(T, std::span<T>);                                                      \
+  template void axpy<T>(T, std::span<const T>, std::span<T>);                                   \
+  template void waxpy<T>(T, std::span<const T>, std::span<const T>, std::span<T>);              \
+  template void axpby<T>(T, std::span<const T>, T, std::span<T>);                               \
+  template void elementwise_product<T>(std::span<const T>, std::span<T>);                       \
+  template T dot<T>(std::span<const T>, std::span<const T>);                                    \
+  template double norm2<T>(std::span<const T>);                                                 \
+  template void dots<T>(std::size_t, std::span<const T* const>, std::span<const T* const>,      \
+                        std::span<T>);                                                          \
+  template void line_dots<T>(std::size_t, std::span<const T* const>, std::span<const T* const>, \
+                             std::size_t, std::span<ExactSum>);                                 \
+  template void apply<T>(const MatrixView<T>&, std::span<const T>, std::span<T>);               \
+  template T csr_apply_dot<T>(const CsrMatrix<T>&, std::span<const T>, std::span<T>);           \
+  template void face_rows<T>(const Stencil7<T>&, const FaceOffsets&, std::span<const T>,        \
                              std::span<const T>, std::span<T>);
 SOLVENT_KRYLOV_HOST_KERNELS(double)
 SOLVENT_KRYLOV_HOST_KERNELS(complex)

@@ -1,8 +1,9 @@
-// Conjugated dot products, several at once: one pass over x gives <x, y_k> for up to
-// eight y_k per launch (BiCGSTAB(l)'s Gram columns, BiCGSTAB's fused pairs). Each block
-// writes one partial sum per product, a second kernel adds the partials in a fixed
-// order (no atomics: the result does not change from run to run), and one copy brings
-// the scalars back.
+// Conjugated dot products, several at once: one pass gives <x_k, y_k> for up to eight
+// pairs per launch (BiCGSTAB(l)'s Gram matrix, BiCGSTAB's fused pairs), and one call
+// launches as many as it needs before its one copy back (a round trip from the GPU, and
+// over ranks one sum, for a whole batch). Each block writes one partial sum per product, a
+// second kernel adds the partials in a fixed order (no atomics: the result does not change
+// from run to run); a pair's bits do not depend on the others in its call.
 #include <solvent_krylov/device_kernels.hpp>
 
 #include "cuda/cuda_support.cuh"
@@ -10,6 +11,7 @@
 #include <solvent/numerics/exact_sum.hpp>
 
 #include <algorithm>
+#include <string>
 #include <type_traits>
 
 namespace solvent::krylov::device {
@@ -20,6 +22,7 @@ constexpr int warps_per_block = block_size / 32;
 
 template <class Z>
 struct Targets {
+  const Z* x[per_launch];
   const Z* y[per_launch];
 };
 
@@ -39,8 +42,7 @@ __device__ Z block_sum(Z v, Z* scratch) {
 }
 
 template <class Z, int K>
-__global__ void dots_partial_kernel(std::int64_t n, const Z* __restrict__ x, Targets<Z> t,
-                                    Z* __restrict__ partial) {
+__global__ void dots_partial_kernel(std::int64_t n, Targets<Z> t, Z* __restrict__ partial) {
   __shared__ Z scratch[warps_per_block];
   Z acc[K];
 #pragma unroll
@@ -48,9 +50,8 @@ __global__ void dots_partial_kernel(std::int64_t n, const Z* __restrict__ x, Tar
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
        i += stride) {
-    const Z xi = x[i];
 #pragma unroll
-    for (int k = 0; k < K; ++k) acc[k] = conj_mul_add(xi, t.y[k][i], acc[k]);
+    for (int k = 0; k < K; ++k) acc[k] = conj_mul_add(t.x[k][i], t.y[k][i], acc[k]);
   }
 #pragma unroll
   for (int k = 0; k < K; ++k) {
@@ -87,15 +88,16 @@ int partial_blocks(std::int64_t n) {
 }
 
 template <class Z, int K>
-void launch_partial(unsigned blocks, std::int64_t n, const Z* x, const Z* const* ys, Z* partial) {
+void launch_partial(unsigned blocks, std::int64_t n, const Z* const* xs, const Z* const* ys,
+                    Z* partial) {
   Targets<Z> t{};
-  for (int k = 0; k < K; ++k) t.y[k] = ys[k];
-  dots_partial_kernel<Z, K><<<blocks, block_size>>>(n, x, t, partial);
+  for (int k = 0; k < K; ++k) t.x[k] = xs[k], t.y[k] = ys[k];
+  dots_partial_kernel<Z, K><<<blocks, block_size>>>(n, t, partial);
 }
 
 template <class Z>
-void launch_partial_any(int count, unsigned blocks, std::int64_t n, const Z* x, const Z* const* ys,
-                        Z* partial) {
+void launch_partial_any(int count, unsigned blocks, std::int64_t n, const Z* const* x,
+                        const Z* const* ys, Z* partial) {
   switch (count) {
     case 1:
       return launch_partial<Z, 1>(blocks, n, x, ys, partial);
@@ -122,8 +124,8 @@ void launch_partial_any(int count, unsigned blocks, std::int64_t n, const Z* x, 
 // exact in any order), first the block's in shared memory, then the device's. The result
 // is the same for any number of blocks, GPUs and ranks holding whole lines.
 template <class Z, int K>
-__global__ void line_dots_kernel(std::int64_t lines, std::int64_t line, const Z* __restrict__ x,
-                                 Targets<Z> t, unsigned long long* __restrict__ digits,
+__global__ void line_dots_kernel(std::int64_t lines, std::int64_t line, Targets<Z> t,
+                                 unsigned long long* __restrict__ digits,
                                  double* __restrict__ nonfinite) {
   constexpr int parts = std::is_same_v<Z, double> ? 1 : 2;
   constexpr int width = ExactSum::digit_count;
@@ -138,9 +140,8 @@ __global__ void line_dots_kernel(std::int64_t lines, std::int64_t line, const Z*
 #pragma unroll
     for (int k = 0; k < K; ++k) sum[k] = Z(0);
     for (std::int64_t i = l * line + lane; i < (l + 1) * line; i += 32) {
-      const Z xi = x[i];
 #pragma unroll
-      for (int k = 0; k < K; ++k) sum[k] = conj_mul_add(xi, t.y[k][i], sum[k]);
+      for (int k = 0; k < K; ++k) sum[k] = conj_mul_add(t.x[k][i], t.y[k][i], sum[k]);
     }
 #pragma unroll
     for (int k = 0; k < K; ++k) {
@@ -173,16 +174,17 @@ __global__ void line_dots_kernel(std::int64_t lines, std::int64_t line, const Z*
 }
 
 template <class Z, int K>
-void launch_lines(unsigned blocks, std::int64_t lines, std::int64_t line, const Z* x,
+void launch_lines(unsigned blocks, std::int64_t lines, std::int64_t line, const Z* const* xs,
                   const Z* const* ys, unsigned long long* digits, double* nonfinite) {
   Targets<Z> t{};
-  for (int k = 0; k < K; ++k) t.y[k] = ys[k];
-  line_dots_kernel<Z, K><<<blocks, block_size>>>(lines, line, x, t, digits, nonfinite);
+  for (int k = 0; k < K; ++k) t.x[k] = xs[k], t.y[k] = ys[k];
+  line_dots_kernel<Z, K><<<blocks, block_size>>>(lines, line, t, digits, nonfinite);
 }
 
 template <class Z>
-void launch_lines_any(int count, unsigned blocks, std::int64_t lines, std::int64_t line, const Z* x,
-                      const Z* const* ys, unsigned long long* digits, double* nonfinite) {
+void launch_lines_any(int count, unsigned blocks, std::int64_t lines, std::int64_t line,
+                      const Z* const* x, const Z* const* ys, unsigned long long* digits,
+                      double* nonfinite) {
   switch (count) {
     case 1:
       return launch_lines<Z, 1>(blocks, lines, line, x, ys, digits, nonfinite);
@@ -203,17 +205,20 @@ std::size_t dots_workspace(int count) {
 }
 
 template <class T>
-void dots(std::int64_t n, const T* x, const T* const* ys, int count, T* workspace, T* host_out) {
+void dots(std::int64_t n, const T* const* xs, const T* const* ys, int count, T* workspace,
+          T* host_out) {
   using Z = device_t<T>;
-  if (count < 1 || count > max_dots) throw SolverError("dots: between 1 and 17 products per call");
+  if (count < 1 || count > max_dots)
+    throw SolverError("dots: between 1 and " + std::to_string(max_dots) + " products per call");
   const int blocks = partial_blocks(n);
   Z* partial = to_device(workspace);
   Z* results = partial + static_cast<std::size_t>(count) * blocks;
+  const Z* dxs[max_dots];
   const Z* dys[max_dots];
-  for (int k = 0; k < count; ++k) dys[k] = to_device(ys[k]);
+  for (int k = 0; k < count; ++k) dxs[k] = to_device(xs[k]), dys[k] = to_device(ys[k]);
   for (int first = 0; first < count; first += per_launch) {
     const int chunk = std::min(per_launch, count - first);
-    launch_partial_any<Z>(chunk, blocks, n, to_device(x), dys + first,
+    launch_partial_any<Z>(chunk, blocks, n, dxs + first, dys + first,
                           partial + static_cast<std::size_t>(first) * blocks);
     check_launch("dots_partial");
   }
@@ -224,25 +229,27 @@ void dots(std::int64_t n, const T* x, const T* const* ys, int count, T* workspac
 }
 
 template <class T>
-void line_dots(std::int64_t n, std::int64_t line, const T* x, const T* const* ys, int count,
+void line_dots(std::int64_t n, std::int64_t line, const T* const* xs, const T* const* ys, int count,
                LineDotsWorkspace& w, std::span<ExactSum> sums) {
   using Z = device_t<T>;
   constexpr int parts = std::is_same_v<T, double> ? 1 : 2;
   constexpr int width = ExactSum::digit_count;
-  if (count < 1 || count > max_dots) throw SolverError("line_dots: between 1 and 17 products");
+  if (count < 1 || count > max_dots)
+    throw SolverError("line_dots: between 1 and " + std::to_string(max_dots) + " products");
   const std::int64_t lines = line > 0 ? n / line : 0;
   const int blocks = static_cast<int>(std::clamp<std::int64_t>(
       (lines + warps_per_block - 1) / warps_per_block, 1, max_partial_blocks()));
   check(cudaMemsetAsync(w.digits, 0, sizeof(std::int64_t) * count * parts * width),
         "cudaMemsetAsync");
   check(cudaMemsetAsync(w.nonfinite, 0, sizeof(double) * count * parts), "cudaMemsetAsync");
+  const Z* dxs[max_dots];
   const Z* dys[max_dots];
-  for (int k = 0; k < count; ++k) dys[k] = to_device(ys[k]);
+  for (int k = 0; k < count; ++k) dxs[k] = to_device(xs[k]), dys[k] = to_device(ys[k]);
   // At most four products a launch: their digits fill 4 x 2 x 68 x 8 B of shared memory.
   for (int first = 0; first < count; first += 4) {
     const int chunk = std::min(4, count - first);
     launch_lines_any<Z>(
-        chunk, blocks, lines, line, to_device(x), dys + first,
+        chunk, blocks, lines, line, dxs + first, dys + first,
         reinterpret_cast<unsigned long long*>(w.digits) + std::size_t(first) * parts * width,
         w.nonfinite + first * parts);
     check_launch("line_dots");
@@ -259,13 +266,14 @@ void line_dots(std::int64_t n, std::int64_t line, const T* x, const T* const* ys
         w.host_nonfinite[q]);
 }
 
-template void dots<double>(std::int64_t, const double*, const double* const*, int, double*,
+template void dots<double>(std::int64_t, const double* const*, const double* const*, int, double*,
                            double*);
-template void line_dots<double>(std::int64_t, std::int64_t, const double*, const double* const*,
-                                int, LineDotsWorkspace&, std::span<ExactSum>);
-template void line_dots<complex>(std::int64_t, std::int64_t, const complex*, const complex* const*,
-                                 int, LineDotsWorkspace&, std::span<ExactSum>);
-template void dots<complex>(std::int64_t, const complex*, const complex* const*, int, complex*,
-                            complex*);
+template void line_dots<double>(std::int64_t, std::int64_t, const double* const*,
+                                const double* const*, int, LineDotsWorkspace&, std::span<ExactSum>);
+template void line_dots<complex>(std::int64_t, std::int64_t, const complex* const*,
+                                 const complex* const*, int, LineDotsWorkspace&,
+                                 std::span<ExactSum>);
+template void dots<complex>(std::int64_t, const complex* const*, const complex* const*, int,
+                            complex*, complex*);
 
 }  // namespace solvent::krylov::device

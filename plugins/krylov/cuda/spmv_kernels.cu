@@ -1,7 +1,9 @@
 // Sparse matrix-vector products. CSR: a group of G threads per row (G a power of two up
 // to a warp) reads the row's entries side by side, so a warp's loads of values and
 // column indices are contiguous, then the group adds its partial sums with shuffles.
-// The row formula itself is csr_row_partial in scalar_math.hpp, shared with the CPU.
+// The row formula itself is csr_row_partial in scalar_math.hpp, shared with the CPU; a
+// distributed matrix's rank computes chosen rows, its ghost columns read from their own
+// buffer.
 // Stencil7: one thread per node, stencil7_row; on a distributed stencil's block, the faces
 // packed for the halo exchange, and the rows next to them recomputed with what it brought.
 #include <solvent_krylov/device_kernels.hpp>
@@ -11,23 +13,26 @@
 #include <solvent/grid/block_faces.hpp>
 
 #include <cmath>
+#include <type_traits>
 
 namespace solvent::krylov::device {
 namespace {
 
-template <class Z, int G>
-__global__ void csr_spmv_kernel(std::int64_t rows, const std::int32_t* __restrict__ row_ptr,
+// Row rows[k] of A times x by the k-th group of G threads (rows: nullptr for row k itself).
+template <class Z, int G, class Column>
+__global__ void csr_spmv_kernel(std::int64_t count, const std::int32_t* __restrict__ rows,
+                                const std::int32_t* __restrict__ row_ptr,
                                 const std::int32_t* __restrict__ col_idx,
-                                const Z* __restrict__ values, const Z* __restrict__ x,
-                                Z* __restrict__ y) {
+                                const Z* __restrict__ values, Column x, Z* __restrict__ y) {
   const std::int64_t thread = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
-  const std::int64_t row = thread / G;
+  const std::int64_t k = thread / G;
   const int lane = static_cast<int>(thread % G);
+  const std::int64_t row = k < count && rows ? rows[k] : k;
   // Threads past the last row still take part in the shuffles (full-warp masks).
-  Z sum = row < rows ? csr_row_partial(row_ptr, col_idx, values, x, row, lane, G) : Z(0);
+  Z sum = k < count ? csr_row_partial(row_ptr, col_idx, values, x, row, lane, G) : Z(0);
   if constexpr (G > 1)
     for (int offset = G / 2; offset > 0; offset /= 2) sum = sum + shuffle_down(sum, offset, G);
-  if (lane == 0 && row < rows) y[row] = sum;
+  if (lane == 0 && k < count) y[row] = sum;
 }
 
 template <class Z>
@@ -71,10 +76,37 @@ Stencil7View<device_t<T>> device_view(const Stencil7View<T>& a) {
   return d;
 }
 
-template <class Z, int G>
-void launch_csr(std::int64_t rows, const std::int32_t* rp, const std::int32_t* ci, const Z* v,
-                const Z* x, Z* y) {
-  csr_spmv_kernel<Z, G><<<blocks_for(rows * G), block_size>>>(rows, rp, ci, v, x, y);
+template <class Z, class Column>
+void launch_csr(std::int64_t count, const std::int32_t* rows, const std::int32_t* rp,
+                const std::int32_t* ci, const Z* v, Column x, Z* y, int group) {
+  if (count == 0) return;
+  const auto launch = [&](auto g) {
+    constexpr int G = decltype(g)::value;
+    csr_spmv_kernel<Z, G><<<blocks_for(count * G), block_size>>>(count, rows, rp, ci, v, x, y);
+  };
+  switch (group) {
+    case 1:
+      launch(std::integral_constant<int, 1>{});
+      break;
+    case 2:
+      launch(std::integral_constant<int, 2>{});
+      break;
+    case 4:
+      launch(std::integral_constant<int, 4>{});
+      break;
+    case 8:
+      launch(std::integral_constant<int, 8>{});
+      break;
+    case 16:
+      launch(std::integral_constant<int, 16>{});
+      break;
+    case 32:
+      launch(std::integral_constant<int, 32>{});
+      break;
+    default:
+      throw SolverError("csr_spmv: the thread group must be 1, 2, 4, 8, 16 or 32");
+  }
+  check_launch("csr_spmv");
 }
 
 }  // namespace
@@ -88,34 +120,18 @@ int csr_group_for(double mean_row_length) {
 template <class T>
 void csr_spmv(std::int64_t rows, const std::int32_t* row_ptr, const std::int32_t* col_idx,
               const T* values, const T* x, T* y, int group) {
-  if (rows == 0) return;
   using Z = device_t<T>;
-  const Z* v = to_device(values);
-  const Z* xd = to_device(x);
-  Z* yd = to_device(y);
-  switch (group) {
-    case 1:
-      launch_csr<Z, 1>(rows, row_ptr, col_idx, v, xd, yd);
-      break;
-    case 2:
-      launch_csr<Z, 2>(rows, row_ptr, col_idx, v, xd, yd);
-      break;
-    case 4:
-      launch_csr<Z, 4>(rows, row_ptr, col_idx, v, xd, yd);
-      break;
-    case 8:
-      launch_csr<Z, 8>(rows, row_ptr, col_idx, v, xd, yd);
-      break;
-    case 16:
-      launch_csr<Z, 16>(rows, row_ptr, col_idx, v, xd, yd);
-      break;
-    case 32:
-      launch_csr<Z, 32>(rows, row_ptr, col_idx, v, xd, yd);
-      break;
-    default:
-      throw SolverError("csr_spmv: the thread group must be 1, 2, 4, 8, 16 or 32");
-  }
-  check_launch("csr_spmv");
+  launch_csr<Z>(rows, nullptr, row_ptr, col_idx, to_device(values), Columns<Z>{to_device(x)},
+                to_device(y), group);
+}
+
+template <class T>
+void csr_spmv_rows(std::int64_t count, const std::int32_t* rows, const std::int32_t* row_ptr,
+                   const std::int32_t* col_idx, const T* values, const T* x, std::int32_t local,
+                   const T* ghosts, T* y, int group) {
+  using Z = device_t<T>;
+  launch_csr<Z>(count, rows, row_ptr, col_idx, to_device(values),
+                SplitColumns<Z>{to_device(x), to_device(ghosts), local}, to_device(y), group);
 }
 
 template <class T>
@@ -153,6 +169,12 @@ template void csr_spmv<double>(std::int64_t, const std::int32_t*, const std::int
                                const double*, const double*, double*, int);
 template void csr_spmv<complex>(std::int64_t, const std::int32_t*, const std::int32_t*,
                                 const complex*, const complex*, complex*, int);
+template void csr_spmv_rows<double>(std::int64_t, const std::int32_t*, const std::int32_t*,
+                                    const std::int32_t*, const double*, const double*, std::int32_t,
+                                    const double*, double*, int);
+template void csr_spmv_rows<complex>(std::int64_t, const std::int32_t*, const std::int32_t*,
+                                     const std::int32_t*, const complex*, const complex*,
+                                     std::int32_t, const complex*, complex*, int);
 template void stencil7_spmv<double>(const Stencil7View<double>&, const double*, double*);
 template void stencil7_spmv<complex>(const Stencil7View<complex>&, const complex*, complex*);
 template void pack_faces<double>(const Stencil7View<double>&, const FaceOffsets&, const double*,

@@ -54,6 +54,41 @@ TEST_CASE_TEMPLATE("CUDA vector kernels agree with the sequential reference", T,
     for (std::size_t i = 0; i < n; ++i) ref[i] = a * x[i] + b * y0[i];
     CHECK(max_relative_difference(fetch(dy), ref) <= 1e-15);
 
+    // Several vectors in one launch (more than one run of sixteen), each with the bits of
+    // its own axpy or axpby; a combination with those of axpy term by term.
+    {
+      constexpr int count = 18;
+      std::vector<solvent::cuda::DeviceArray<T>> ins, outs, alone;
+      std::vector<const T*> in_ptrs;
+      std::vector<T*> out_ptrs;
+      std::vector<T> c;
+      for (int k = 0; k < count; ++k) {
+        const auto v = random_vector<T>(n, 10 + k);
+        ins.emplace_back(v.data(), n);
+        outs.emplace_back(y0.data(), n);
+        alone.emplace_back(y0.data(), n);
+        in_ptrs.push_back(ins.back().data());
+        out_ptrs.push_back(outs.back().data());
+        c.push_back(random_vector<T>(1, 40 + k)[0]);
+      }
+      device::axpy_each<T>(N, a, in_ptrs.data(), out_ptrs.data(), count);
+      for (int k = 0; k < count; ++k) {
+        device::axpy<T>(N, a, ins[k].data(), alone[k].data());
+        CHECK(fetch(outs[k]) == fetch(alone[k]));
+      }
+      device::axpby_each<T>(N, a, in_ptrs.data(), b, out_ptrs.data(), count);
+      for (int k = 0; k < count; ++k) {
+        device::axpby<T>(N, a, ins[k].data(), b, alone[k].data());
+        CHECK(fetch(outs[k]) == fetch(alone[k]));
+      }
+      dy = solvent::cuda::DeviceArray<T>(y0.data(), n);
+      solvent::cuda::DeviceArray<T> term_by_term(y0.data(), n);
+      device::add_combination<T>(N, c.data(), in_ptrs.data(), count, dy.data());
+      for (int k = 0; k < count; ++k) device::axpy<T>(N, c[k], ins[k].data(), term_by_term.data());
+      CHECK(fetch(dy) == fetch(term_by_term));
+      CHECK(fetch(dy) != y0);
+    }
+
     // Into another vector, with the bits of axpy (CG's iterate update).
     dy = solvent::cuda::DeviceArray<T>(y0.data(), n);
     solvent::cuda::DeviceArray<T> dw(n);
@@ -67,20 +102,34 @@ TEST_CASE_TEMPLATE("CUDA vector kernels agree with the sequential reference", T,
     for (std::size_t i = 0; i < n; ++i) ref[i] = d[i] * y0[i];
     CHECK(max_relative_difference(fetch(dy), ref) <= 1e-15);
 
-    // Up to 17 products per call: more than one launch of eight.
+    // Up to max_dots pairs per call: many launches of eight, each pair with the bits it has
+    // alone.
     dy = solvent::cuda::DeviceArray<T>(y0.data(), n);
     solvent::cuda::DeviceArray<T> workspace(device::dots_workspace(device::max_dots));
-    std::vector<const T*> ys;
+    const T* device_vectors[3] = {dy.data(), dd.data(), dx.data()};
+    const std::vector<T>* host_vectors[3] = {&y0, &d, &x};
+    std::vector<const T*> xs, ys;
     std::vector<T> expected;
     for (int k = 0; k < device::max_dots; ++k) {
-      ys.push_back(k % 3 == 0 ? dy.data() : k % 3 == 1 ? dd.data() : dx.data());
-      expected.push_back(reference_dot(x, k % 3 == 0 ? y0 : k % 3 == 1 ? d : x));
+      xs.push_back(device_vectors[(k / 3) % 3]);
+      ys.push_back(device_vectors[k % 3]);
+      expected.push_back(reference_dot(*host_vectors[(k / 3) % 3], *host_vectors[k % 3]));
     }
+    std::vector<T> alone(device::max_dots);
+    for (int k = 0; k < device::max_dots; ++k)
+      device::dots<T>(N, &xs[k], &ys[k], 1, workspace.data(), &alone[k]);
     for (int count : {1, 2, 8, 9, device::max_dots}) {
       std::vector<T> out(count);
-      device::dots<T>(N, dx.data(), ys.data(), count, workspace.data(), out.data());
-      for (int k = 0; k < count; ++k) CHECK(std::abs(out[k] - expected[k]) <= 1e-12 * double(n));
+      device::dots<T>(N, xs.data(), ys.data(), count, workspace.data(), out.data());
+      for (int k = 0; k < count; ++k) {
+        CHECK(std::abs(out[k] - expected[k]) <= 1e-12 * double(n));
+        CHECK(out[k] == alone[k]);
+      }
     }
+    std::vector<T> out(device::max_dots + 1);
+    CHECK_THROWS_WITH_AS(device::dots<T>(N, xs.data(), ys.data(), device::max_dots + 1,
+                                         workspace.data(), out.data()),
+                         "dots: between 1 and 152 products per call", SolverError);
   }
 }
 
@@ -98,6 +147,21 @@ TEST_CASE_TEMPLATE("CUDA SpMV agrees with the reference for every group size", T
     device::csr_spmv<T>(static_cast<std::int64_t>(a.rows), rp.data(), ci.data(), v.data(),
                         dx.data(), y.data(), g);
     CHECK(max_relative_difference(fetch(y), ref) <= 1e-14);
+    // A rank's product in two lists of rows (even, odd), its columns from `local` on read from
+    // a ghost buffer: each row the bits of the product over x whole.
+    const std::int32_t local = static_cast<std::int32_t>(a.cols / 3);
+    solvent::cuda::DeviceArray<T> ghosts(x.data() + local, a.cols - local);
+    std::vector<std::int32_t> even, odd;
+    for (std::int32_t i = 0; i < static_cast<std::int32_t>(a.rows); ++i)
+      (i % 2 ? odd : even).push_back(i);
+    solvent::cuda::DeviceArray<std::int32_t> even_rows(even.data(), even.size()),
+        odd_rows(odd.data(), odd.size());
+    solvent::cuda::DeviceArray<T> split(poison.data(), a.rows);
+    for (const auto* rows : {&even_rows, &odd_rows})
+      device::csr_spmv_rows<T>(static_cast<std::int64_t>(rows->size()), rows->data(), rp.data(),
+                               ci.data(), v.data(), dx.data(), local, ghosts.data(), split.data(),
+                               g);
+    CHECK(fetch(split) == fetch(y));
   }
   CHECK_THROWS_WITH_AS(
       device::csr_spmv<T>(1, rp.data(), ci.data(), v.data(), dx.data(), dx.data(), 3),

@@ -85,6 +85,10 @@ void check_space() {
   one.apply(x_all, ax_all);
   const std::vector<const std::vector<T>*> all_ys = {&y_all, &x_all, &ax_all};
   const auto dots_all = one.dots(x_all, all_ys);
+  const std::vector<const std::vector<T>*> all_xs = {&ax_all, &y_all},
+                                           all_pairs = {&y_all, &ax_all};
+  const auto pairs_all = one.pair_dots(all_xs, all_pairs);
+  REQUIRE(pairs_all[0] == one.dot(ax_all, y_all));
 
   for (const Index3 split : all_splits(comm.size(), n)) {
     CAPTURE(split);
@@ -113,6 +117,15 @@ void check_space() {
         CHECK(std::abs(dots[q] - dots_all[q]) <= 1e-13 * std::abs(dots_all[q]));
     }
     CHECK(space.norm(x) == one.norm(x_all));
+    // Pairs of different vectors in one sum over the ranks, as one rank's.
+    const std::vector<const std::vector<T>*> xs = {&ax, &y}, pair_ys = {&y, &ax};
+    const auto pairs = space.pair_dots(xs, pair_ys);
+    for (std::size_t q = 0; q < pairs.size(); ++q) {
+      if (split[0] == 1)
+        CHECK(pairs[q] == pairs_all[q]);
+      else
+        CHECK(std::abs(pairs[q] - pairs_all[q]) <= 1e-13 * std::abs(pairs_all[q]));
+    }
   }
 }
 

@@ -51,12 +51,16 @@ TEST_CASE_TEMPLATE("CPU vector kernels agree with the sequential reference", T, 
     CHECK(host::norm2<T>(x) ==
           doctest::Approx(std::sqrt(std::abs(reference_dot(x, x)))).epsilon(1e-13));
 
+    const T* xs[3] = {x.data(), x.data(), d.data()};
     const T* ys[3] = {y0.data(), d.data(), x.data()};
     std::vector<T> out(3);
-    host::dots<T>(x, ys, out);
+    host::dots<T>(n, xs, ys, out);
     CHECK(std::abs(out[0] - reference_dot(x, y0)) <= 1e-13 * scale);
     CHECK(std::abs(out[1] - reference_dot(x, d)) <= 1e-13 * scale);
-    CHECK(std::abs(out[2] - reference_dot(x, x)) <= 1e-13 * scale);
+    CHECK(std::abs(out[2] - reference_dot(d, x)) <= 1e-13 * scale);
+    // Each pair summed as dot sums it: the same bits.
+    CHECK(out[0] == host::dot<T>(x, y0));
+    CHECK(out[2] == host::dot<T>(d, x));
   }
 }
 
@@ -93,6 +97,7 @@ TEST_CASE_TEMPLATE("the fused CSR product and dot give the bits of apply, then d
     const T got = host::csr_apply_dot<T>(a, x, fused);
     CHECK(fused == apart);
     CHECK(got == expected);
-    CHECK(std::abs(got - reference_dot(x, reference_apply(a, x))) <= 1e-12 * static_cast<double>(n));
+    CHECK(std::abs(got - reference_dot(x, reference_apply(a, x))) <=
+          1e-12 * static_cast<double>(n));
   }
 }

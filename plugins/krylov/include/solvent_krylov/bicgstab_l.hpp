@@ -2,17 +2,23 @@
 // BiCGSTAB(l) (Sleijpen and Fokkema 1993) on B y = r0 from y = 0: l BiCG steps, then the
 // residual is minimised over a degree-l polynomial in B. The minimisation uses the Gram
 // matrix of r_0..r_l and its normal equations (the "enhanced" form of Sleijpen, van der
-// Vorst and Fokkema 1994), which needs l + 1 reductions per cycle where modified
-// Gram-Schmidt needs O(l^2) - each one a round trip from the GPU; the residuals that are
-// numerically dependent are dropped from it (small_dense_solve.hpp). One iteration is one
-// cycle: 2l products with B. The updated residual is replaced by the true one as it falls
-// (reliable updates, below), so that it cannot drift from r0 - B y unseen.
+// Vorst and Fokkema 1994), whose products all go in one reduction where modified
+// Gram-Schmidt needs O(l^2) - each one a round trip from the GPU and a sum over the ranks;
+// the residuals that are numerically dependent are dropped from it (small_dense_solve.hpp).
+// Each BiCG step's norm of r_0 shares a reduction with the next step's rho, and the cycle's
+// last norm with the next cycle's first: 2 l + 1 reductions a cycle, each product with the
+// bits it has alone, so the iterations are those of one reduction per product. One
+// iteration is one cycle: 2l products with B. The updated residual is replaced by the true
+// one as it falls (reliable updates, below), so that it cannot drift from r0 - B y unseen.
 #include <solvent/grid/exchange_cost.hpp>
 #include <solvent_krylov/monitor.hpp>
 #include <solvent_krylov/small_dense_solve.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <complex>
+#include <optional>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -22,10 +28,11 @@ struct BicgstabL {
   static constexpr const char* name = "bicgstab-l";
   static constexpr bool right_preconditioned = true;
   static constexpr bool uses_degree = true;
-  // Over ranks, a cycle of l steps: 2 l products' halo exchanges and about 4 l + 1 sums
-  // (rho, sigma, the inner norm and the minimal-residual dots of each step, the last norm).
+  // Over ranks, a cycle of l steps: 2 l products' halo exchanges and 2 l + 1 sums (sigma,
+  // and rho with the norm before it, of each step; the minimal-residual products and the
+  // last norm).
   static IterationExchanges exchanges(const KrylovOptions& o) {
-    return {2 * o.degree, 4 * o.degree + 1};
+    return {2 * o.degree, 2 * o.degree + 1};
   }
 
   template <class Space, class Op>
@@ -40,6 +47,15 @@ struct BicgstabL {
     for (std::size_t j = 0; j <= l; ++j) {
       r.push_back(s.vector());
       u.push_back(s.vector());
+    }
+    // The vectors as the updates of several at once take them.
+    std::vector<const Vector*> r_in, u_in;
+    std::vector<Vector*> r_out, u_out;
+    for (std::size_t j = 0; j <= l; ++j) {
+      r_in.push_back(&r[j]);
+      u_in.push_back(&u[j]);
+      r_out.push_back(&r[j]);
+      u_out.push_back(&u[j]);
     }
     s.assign(r0, r[0]);
     // The shadow residual, r0 until a breakdown after progress restarts the Krylov space
@@ -59,12 +75,23 @@ struct BicgstabL {
     double peak = r_norm;
     T rho0 = T(1), alpha = T(0), omega = T(1);
     bool progressed = false;  // a cycle completed since the shadow was chosen
+    // ||r_0|| and <shadow, v> in one reduction; the latter is the next step's rho, kept in
+    // next_rho until shadow or r_0 changes otherwise.
+    std::optional<T> next_rho;
+    const auto norm_and_rho = [&](const Vector& v) {
+      const Vector* xs[2] = {&r[0], &shadow};
+      const Vector* ys[2] = {&r[0], &v};
+      const std::vector<T> c = s.pair_dots(xs, ys);
+      next_rho = c[1];
+      return std::sqrt(real_part(c[0]));
+    };
     for (;;) {
       rho0 = -omega * rho0;
       const char* breakdown = nullptr;
       bool refuted = false;  // a residual inside this cycle reached the target, r0 - B y not
       for (std::size_t j = 0; j < l && !breakdown; ++j) {
-        const T rho1 = s.dot(shadow, r[j]);
+        const T rho1 = next_rho ? *next_rho : s.dot(shadow, r[j]);
+        next_rho.reset();
         if (vanishes(std::abs(rho1), j == 0 ? shadow_norm * r_norm : 0.0)) {
           breakdown = "breakdown: rho = 0";
           // r_0 may have reached zero inside the cycle: that is convergence, not breakdown.
@@ -73,7 +100,8 @@ struct BicgstabL {
         }
         const T beta = alpha * rho1 / rho0;
         rho0 = rho1;
-        for (std::size_t i = 0; i <= j; ++i) s.axpby(T(1), r[i], -beta, u[i]);
+        // u_i = r_i - beta u_i, i = 0..j
+        s.axpby_each(T(1), std::span(r_in).first(j + 1), -beta, std::span(u_out).first(j + 1));
         b_op(u[j], u[j + 1]);
         const T sigma = s.dot(shadow, u[j + 1]);
         if (vanishes(std::abs(sigma), 0.0)) {
@@ -82,7 +110,8 @@ struct BicgstabL {
           break;
         }
         alpha = rho0 / sigma;
-        for (std::size_t i = 0; i <= j; ++i) s.axpy(-alpha, u[i + 1], r[i]);
+        // r_i -= alpha u_{i+1}, i = 0..j
+        s.axpy_each(-alpha, std::span(u_in).subspan(1, j + 1), std::span(r_out).first(j + 1));
         b_op(r[j], r[j + 1]);
         // The cycle's first update of y goes into the other vector (the bits of y += alpha
         // u_0), so that the iterate before stays whole for the monitor's best iterate
@@ -102,7 +131,7 @@ struct BicgstabL {
         // 10^6 on the cabin systems) into a drift no later residual sees. One true
         // residual per cycle at most: the drift that refuted it stays until the cycle ends.
         if (j + 1 < l) {
-          const double inner = s.norm(r[0]);
+          const double inner = norm_and_rho(r[j + 1]);
           peak = std::max(peak, inner);
           if (inner <= mon.target() && !refuted) {
             if (mon.confirms(y)) return;
@@ -117,6 +146,7 @@ struct BicgstabL {
         }
         // y and r[0] are consistent here (r[0] = r0 - B y): start a new space from them.
         s.assign(r[0], shadow);
+        next_rho.reset();
         shadow_norm = r_norm = peak = s.norm(r[0]);
         rho0 = omega = T(1);
         alpha = T(0);
@@ -124,17 +154,21 @@ struct BicgstabL {
         progressed = false;
         continue;
       }
-      // gram[i][j] = <r_i, r_j> for 1 <= i, j <= l; rhs[i] = <r_i, r_0>.
+      // gram[i][j] = <r_i, r_j> for 1 <= i, j <= l; rhs[i] = <r_i, r_0>: <r_j, r_i> for
+      // i = 0..j, j = 1..l, in one reduction.
       std::vector<T> gram(l * l), gamma(l);
-      std::vector<const Vector*> column;
-      for (std::size_t j = 1; j <= l; ++j) {
-        column.assign({&r[0]});
-        for (std::size_t i = 1; i <= j; ++i) column.push_back(&r[i]);
-        const std::vector<T> c = s.dots(r[j], column);  // <r_j, r_i>, i = 0..j
-        gamma[j - 1] = c[0];
-        for (std::size_t i = 1; i <= j; ++i) {
-          gram[(j - 1) * l + (i - 1)] = c[i];
-          gram[(i - 1) * l + (j - 1)] = conjugate(c[i]);
+      std::vector<const Vector*> xs, ys;
+      for (std::size_t j = 1; j <= l; ++j)
+        for (std::size_t i = 0; i <= j; ++i) {
+          xs.push_back(&r[j]);
+          ys.push_back(&r[i]);
+        }
+      const std::vector<T> c = s.pair_dots(xs, ys);
+      for (std::size_t j = 1, k = 0; j <= l; ++j) {
+        gamma[j - 1] = c[k++];
+        for (std::size_t i = 1; i <= j; ++i, ++k) {
+          gram[(j - 1) * l + (i - 1)] = c[k];
+          gram[(i - 1) * l + (j - 1)] = conjugate(c[k]);
         }
       }
       if (solve_minimal_residual(gram, gamma, l) == 0) {
@@ -151,17 +185,28 @@ struct BicgstabL {
             std::max(largest_term, std::abs(gamma[j]) * std::sqrt(real_part(gram[j * l + j])));
       const bool omega_vanished = !(std::abs(gamma[l - 1]) * std::sqrt(real_part(gram[l * l - 1])) >
                                     2.220446049250313e-16 * largest_term);
+      // y += gamma_j r_{j-1}, r_0 -= gamma_j r_j, u_0 -= gamma_j u_j, j = 1..l, except an r_j
+      // dropped as dependent; y's terms first, while r_0 is still the one they take.
+      std::vector<T> plus, minus;
+      std::vector<const Vector*> r_before, r_after, u_after;
       for (std::size_t j = 1; j <= l; ++j) {
-        if (gamma[j - 1] == T(0)) continue;  // an r_j dropped as dependent
-        s.axpy(gamma[j - 1], r[j - 1], y);
-        s.axpy(-gamma[j - 1], r[j], r[0]);
-        s.axpy(-gamma[j - 1], u[j], u[0]);
+        if (gamma[j - 1] == T(0)) continue;
+        plus.push_back(gamma[j - 1]);
+        minus.push_back(-gamma[j - 1]);
+        r_before.push_back(&r[j - 1]);
+        r_after.push_back(&r[j]);
+        u_after.push_back(&u[j]);
       }
+      s.add_combination(std::span<const T>(plus), r_before, y);
+      s.add_combination(std::span<const T>(minus), r_after, r[0]);
+      s.add_combination(std::span<const T>(minus), u_after, u[0]);
       omega = gamma[l - 1];
-      r_norm = s.norm(r[0]);
+      r_norm = norm_and_rho(r[0]);
       peak = std::max(peak, r_norm);
-      if (r_norm < refresh * peak && r_norm > mon.target())
+      if (r_norm < refresh * peak && r_norm > mon.target()) {
         peak = r_norm = mon.replace_residual(y, r[0], r_norm);
+        next_rho.reset();
+      }
       progressed = true;
       const Next next = mon.record_step(r_norm, y, before, &r[0]);
       if (next == Next::stop) return;
@@ -177,6 +222,7 @@ struct BicgstabL {
         rho0 = omega = T(1);
         alpha = T(0);
         u[0] = s.vector();
+        next_rho.reset();
       }
     }
   }

@@ -16,7 +16,7 @@
 // On a CSR matrix distributed by rows (one GPU per rank) the product gathers the values the
 // other ranks need on the device, copies them GPU to GPU into the peers' ghosts where every
 // rank is on one host (solvent/device/peer_ghosts.hpp), else stages them through page-locked
-// host memory and MPI, and multiplies with the ghosts placed behind the rank's values; a dot
+// host memory and MPI, and multiplies the rows that need no ghost while they travel; a dot
 // product is the rank's (as on one GPU) added over the ranks in rank order, as HostSpace
 // does: one GPU's result to rounding.
 #include <solvent/device/device_array.hpp>
@@ -74,7 +74,17 @@ class DeviceSpace {
           sends.insert(sends.end(), p.send_rows.begin(), p.send_rows.end());
         send_rows_ = solvent::cuda::DeviceArray<std::int32_t>(sends.data(), sends.size());
         send_ = solvent::cuda::DeviceArray<T>(sends.size());
-        extended_ = solvent::cuda::DeviceArray<T>(m.cols);
+        ghost_values_ = solvent::cuda::DeviceArray<T>(m.cols - m.rows);
+        // A row needs a ghost where its last column (they are sorted) lies past the rank's.
+        std::vector<std::int32_t> inner, outer;
+        for (std::size_t i = 0; i < m.rows; ++i) {
+          const auto end = m.row_ptr[i + 1];
+          const bool ghost =
+              end > m.row_ptr[i] && static_cast<std::size_t>(m.col_idx[end - 1]) >= m.rows;
+          (ghost ? outer : inner).push_back(static_cast<std::int32_t>(i));
+        }
+        inner_rows_ = solvent::cuda::DeviceArray<std::int32_t>(inner.data(), inner.size());
+        outer_rows_ = solvent::cuda::DeviceArray<std::int32_t>(outer.data(), outer.size());
         if (solvent::cuda::PeerGhosts::available(*m.distribution)) {
           peer_ghosts_ = std::make_unique<solvent::cuda::PeerGhosts>(*m.distribution, sizeof(T));
         } else {
@@ -153,24 +163,45 @@ class DeviceSpace {
   void waxpy(T a, const Vector& x, const Vector& y, Vector& w) const {
     device::waxpy<T>(len(), a, x.data(), y.data(), w.data());
   }
+  // The same update of several vectors in one launch, each with the bits axpy, axpby or
+  // count axpy calls give it: ys[k] += a xs[k]; ys[k] = a xs[k] + b ys[k]; y += sum c[k] xs[k].
+  void axpy_each(T a, std::span<const Vector* const> xs, std::span<Vector* const> ys) const {
+    const auto raw_x = data_of(xs), raw_y = data_of(ys);
+    device::axpy_each<T>(len(), a, raw_x.data(), raw_y.data(), static_cast<int>(xs.size()));
+  }
+  void axpby_each(T a, std::span<const Vector* const> xs, T b, std::span<Vector* const> ys) const {
+    const auto raw_x = data_of(xs), raw_y = data_of(ys);
+    device::axpby_each<T>(len(), a, raw_x.data(), b, raw_y.data(), static_cast<int>(xs.size()));
+  }
+  void add_combination(std::span<const T> c, std::span<const Vector* const> xs, Vector& y) const {
+    const auto raw_x = data_of(xs);
+    device::add_combination<T>(len(), c.data(), raw_x.data(), static_cast<int>(xs.size()),
+                               y.data());
+  }
   T dot(const Vector& x, const Vector& y) const {
     const Vector* ys[1] = {&y};
     return dots(x, ys)[0];
   }
   double norm(const Vector& x) const { return std::sqrt(real_part(dot(x, x))); }
   std::vector<T> dots(const Vector& x, std::span<const Vector* const> ys) const {
-    std::vector<const T*> raw(ys.size());
-    for (std::size_t k = 0; k < ys.size(); ++k) raw[k] = ys[k]->data();
+    const std::vector<const Vector*> xs(ys.size(), &x);
+    return pair_dots(xs, ys);
+  }
+  // <xs[k], ys[k]> for every k, each with dot's bits, in one round trip from the device and
+  // one sum over the ranks.
+  std::vector<T> pair_dots(std::span<const Vector* const> xs,
+                           std::span<const Vector* const> ys) const {
+    const auto raw_x = data_of(xs), raw_y = data_of(ys);
+    const int count = static_cast<int>(ys.size());
     if (line_ > 0) {
       constexpr std::size_t parts = std::is_same_v<T, double> ? 1 : 2;
       std::vector<ExactSum> sums(parts * ys.size());
       device::LineDotsWorkspace w{line_digits_.data(), line_nonfinite_.data(), host_digits_.data(),
                                   host_nonfinite_.data()};
-      device::line_dots<T>(len(), line_, x.data(), raw.data(), static_cast<int>(raw.size()), w,
-                           sums);
+      device::line_dots<T>(len(), line_, raw_x.data(), raw_y.data(), count, w, sums);
       return exact_values<T>(sums, ys.size(), comm_);
     }
-    device::dots<T>(len(), x.data(), raw.data(), static_cast<int>(raw.size()), workspace_.data(),
+    device::dots<T>(len(), raw_x.data(), raw_y.data(), count, workspace_.data(),
                     host_scalars_.data());
     std::vector<T> out(host_scalars_.data(), host_scalars_.data() + ys.size());
     if (comm_) comm_->sum(std::span<T>(out));
@@ -233,32 +264,36 @@ class DeviceSpace {
 
   // A CSR matrix distributed by rows: the values that the peers need gathered on the device
   // and sent GPU to GPU (PeerGhosts) where every rank is on one host, else staged through
-  // page-locked host memory and exchanged by MPI (GhostExchange); the ghosts copied behind
-  // this rank's values in extended_, then the product over the rank's own and ghost columns.
-  // Each row is the same sum as on one rank, so the product is too.
+  // page-locked host memory and exchanged by MPI (GhostExchange). The rows that need no ghost
+  // are computed while the ghosts travel, then the others with them. Each row is the same
+  // sum as on one rank, so the product is too.
   void apply_distributed_csr(const Vector& x, Vector& y) const {
     const std::size_t sends = send_.size();
-    const std::int64_t ghosts = static_cast<std::int64_t>(ghosts_->distribution().ghosts.size());
     device::gather<T>(static_cast<std::int64_t>(sends), send_rows_.data(), x.data(), send_.data());
     if (peer_ghosts_) {
       peer_ghosts_->send(send_.data());
-      device::assign<T>(len(), x.data(), extended_.data());
-      device::assign<T>(ghosts, static_cast<const T*>(peer_ghosts_->receive()),
-                        extended_.data() + n_);
-    } else {
-      device::assign<T>(len(), x.data(), extended_.data());
-      // Into page-locked memory the copy returns at once: wait for it before MPI reads it
-      // (the wait also covers the last product's copy out of the receive buffer MPI will
-      // overwrite).
-      solvent::cuda::copy_to_host(ghosts_->send_buffer().data(), send_.data(), sends * sizeof(T));
-      solvent::cuda::synchronize();
-      ghosts_->transfer();
-      const auto received = ghosts_->receive_buffer();
-      solvent::cuda::copy_to_device(extended_.data() + n_, received.data(),
-                                    received.size() * sizeof(T));
+      // Queued behind the copies: the inner rows run while the ranks hand-shake.
+      rows_product(inner_rows_, x, nullptr, y);
+      rows_product(outer_rows_, x, static_cast<const T*>(peer_ghosts_->receive()), y);
+      return;
     }
-    device::csr_spmv<T>(len(), row_ptr_.data(), col_idx_.data(), values_.data(), extended_.data(),
-                        y.data(), group_);
+    // Into page-locked memory the copy returns at once: wait for it before MPI reads it (the
+    // wait also covers the last product's copy out of the receive buffer MPI will overwrite).
+    solvent::cuda::copy_to_host(ghosts_->send_buffer().data(), send_.data(), sends * sizeof(T));
+    solvent::cuda::synchronize();
+    // Launched before the exchange and not waited for: the inner rows overlap it.
+    rows_product(inner_rows_, x, nullptr, y);
+    ghosts_->transfer();
+    const auto received = ghosts_->receive_buffer();
+    solvent::cuda::copy_to_device(ghost_values_.data(), received.data(),
+                                  received.size() * sizeof(T));
+    rows_product(outer_rows_, x, ghost_values_.data(), y);
+  }
+  void rows_product(const solvent::cuda::DeviceArray<std::int32_t>& rows, const Vector& x,
+                    const T* ghosts, Vector& y) const {
+    device::csr_spmv_rows<T>(static_cast<std::int64_t>(rows.size()), rows.data(), row_ptr_.data(),
+                             col_idx_.data(), values_.data(), x.data(),
+                             static_cast<std::int32_t>(n_), ghosts, y.data(), group_);
   }
 
   std::string device_name_;
@@ -282,14 +317,15 @@ class DeviceSpace {
   const Communicator* comm_ = nullptr;
   std::unique_ptr<HaloExchange<T>> halo_;
   FaceOffsets faces_{};
-  mutable solvent::cuda::DeviceArray<T> send_, receive_;  // send_ also a CSR matrix's sends
-  std::unique_ptr<solvent::cuda::PeerHalo> peer_;         // GPU to GPU on one host
+  mutable solvent::cuda::DeviceArray<T> send_, receive_;    // send_ also a CSR matrix's sends
+  std::unique_ptr<solvent::cuda::PeerHalo> peer_;           // GPU to GPU on one host
   std::unique_ptr<solvent::cuda::PeerGhosts> peer_ghosts_;  // a CSR matrix's, the same
   // A distributed CSR matrix: its ghost exchange (host buffers), the local rows whose values
-  // the peers need (in send-buffer order), and x with room for the ghosts behind it.
+  // the peers need (in send-buffer order), the rows that need no ghost and those that do,
+  // and the ghosts' values on the device where they are staged through the host.
   std::unique_ptr<GhostExchange<T>> ghosts_;
-  solvent::cuda::DeviceArray<std::int32_t> send_rows_;
-  mutable solvent::cuda::DeviceArray<T> extended_;
+  solvent::cuda::DeviceArray<std::int32_t> send_rows_, inner_rows_, outer_rows_;
+  mutable solvent::cuda::DeviceArray<T> ghost_values_;
   solvent::cuda::PinnedRegion pinned_send_,
       pinned_receive_;  // the host-staged buffers, page-locked
 };

@@ -1,7 +1,8 @@
 #pragma once
-// The last step of the exact line dot products, the same for the CPU and CUDA spaces: the
-// exact partial sums of this rank added over the ranks (as integer digits, so exactly) and
-// each rounded once to the scalar it stands for.
+// What the CPU and CUDA spaces share: the vectors' storage as the kernels take it, and, of
+// their reductions, the last step of the exact line dot products (the exact partial sums of this
+// rank added over the ranks as integer digits, so exactly, and each rounded once to the scalar it
+// stands for).
 #include <solvent/communicator.hpp>
 #include <solvent/numerics/exact_sum.hpp>
 
@@ -10,6 +11,14 @@
 #include <vector>
 
 namespace solvent::krylov {
+
+// The data() of each vector (host or device memory, as the vectors hold it).
+template <class Pointers>
+auto data_of(const Pointers& vectors) {
+  std::vector<decltype(vectors[0]->data())> out(vectors.size());
+  for (std::size_t k = 0; k < vectors.size(); ++k) out[k] = vectors[k]->data();
+  return out;
+}
 
 // sums holds parts x count exact sums (parts = 2 for complex T: real, imaginary); comm is
 // null on one rank.

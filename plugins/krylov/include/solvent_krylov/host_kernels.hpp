@@ -26,17 +26,18 @@ template <class T>
 T dot(std::span<const T> x, std::span<const T> y);  // sum conj(x) y
 template <class T>
 double norm2(std::span<const T> x);  // ||x||_2
-// out[k] = <x, ys[k]> in one pass over x.
+// out[k] = <xs[k], ys[k]> for vectors of `size` values, each summed as dot sums it.
 template <class T>
-void dots(std::span<const T> x, std::span<const T* const> ys, std::span<T> out);
-// sums[parts k + p] += part p (real, imaginary) of <x, ys[k]>, parts = 1 for real T and 2
+void dots(std::size_t size, std::span<const T* const> xs, std::span<const T* const> ys,
+          std::span<T> out);
+// sums[parts k + p] += part p (real, imaginary) of <xs[k], ys[k]>, parts = 1 for real T and 2
 // for complex, line by line: the products of each run of `line` consecutive elements are
 // added in index order, and the line sums exactly. The result depends on nothing but the
 // lines — not on the threads, nor on how whole lines are spread over ranks — so a stencil's
 // Krylov iterations repeat bit for bit on any number of ranks that cut no line.
 template <class T>
-void line_dots(std::span<const T> x, std::span<const T* const> ys, std::size_t line,
-               std::span<ExactSum> sums);
+void line_dots(std::size_t size, std::span<const T* const> xs, std::span<const T* const> ys,
+               std::size_t line, std::span<ExactSum> sums);
 // y = A x for either format.
 template <class T>
 void apply(const MatrixView<T>& a, std::span<const T> x, std::span<T> y);

@@ -70,8 +70,17 @@ class HostSpace {
   void scale(T a, Vector& x) const { host::scale<T>(a, x); }
   void axpy(T a, const Vector& x, Vector& y) const { host::axpy<T>(a, x, y); }
   void axpby(T a, const Vector& x, T b, Vector& y) const { host::axpby<T>(a, x, b, y); }
-  void waxpy(T a, const Vector& x, const Vector& y, Vector& w) const {
-    host::waxpy<T>(a, x, y, w);
+  void waxpy(T a, const Vector& x, const Vector& y, Vector& w) const { host::waxpy<T>(a, x, y, w); }
+  // The same update of several vectors: ys[k] += a xs[k]; ys[k] = a xs[k] + b ys[k];
+  // y += sum c[k] xs[k] term by term. The CPU has no launch to save: a call a vector.
+  void axpy_each(T a, std::span<const Vector* const> xs, std::span<Vector* const> ys) const {
+    for (std::size_t k = 0; k < xs.size(); ++k) axpy(a, *xs[k], *ys[k]);
+  }
+  void axpby_each(T a, std::span<const Vector* const> xs, T b, std::span<Vector* const> ys) const {
+    for (std::size_t k = 0; k < xs.size(); ++k) axpby(a, *xs[k], b, *ys[k]);
+  }
+  void add_combination(std::span<const T> c, std::span<const Vector* const> xs, Vector& y) const {
+    for (std::size_t k = 0; k < xs.size(); ++k) axpy(c[k], *xs[k], y);
   }
   T dot(const Vector& x, const Vector& y) const {
     const Vector* ys[1] = {&y};
@@ -79,17 +88,22 @@ class HostSpace {
   }
   double norm(const Vector& x) const { return std::sqrt(real_part(dot(x, x))); }
   std::vector<T> dots(const Vector& x, std::span<const Vector* const> ys) const {
-    std::vector<const T*> raw(ys.size());
-    for (std::size_t k = 0; k < ys.size(); ++k) raw[k] = ys[k]->data();
+    const std::vector<const Vector*> xs(ys.size(), &x);
+    return pair_dots(xs, ys);
+  }
+  // <xs[k], ys[k]> for every k, each with dot's bits, in one sum over the ranks.
+  std::vector<T> pair_dots(std::span<const Vector* const> xs,
+                           std::span<const Vector* const> ys) const {
+    const auto raw_x = data_of(xs), raw_y = data_of(ys);
     std::vector<T> out(ys.size());
     if (line_ == 0) {
-      host::dots<T>(x, raw, out);
+      host::dots<T>(n_, raw_x, raw_y, out);
       if (comm_) comm_->sum(std::span<T>(out));
       return out;
     }
     constexpr std::size_t parts = std::is_same_v<T, double> ? 1 : 2;
     std::vector<ExactSum> sums(parts * ys.size());
-    host::line_dots<T>(x, raw, line_, sums);
+    host::line_dots<T>(n_, raw_x, raw_y, line_, sums);
     return exact_values<T>(sums, ys.size(), comm_);
   }
 

@@ -54,16 +54,34 @@ SOLVENT_HD bool is_zero(const Z& a) {
 
 // Partial sum of row `row` of a CSR matrix times x over the entries lane, lane + stride,
 // ...: the CPU takes the whole row (lane 0, stride 1), a CUDA thread group splits it.
-template <class Z>
+// `column(c)` is x's value in column c (Columns: x[c]; on a rank of a matrix distributed by
+// rows, SplitColumns: its own values, then its ghosts'): each row the same sum either way.
+template <class Z, class Column>
 SOLVENT_HD Z csr_row_partial(const std::int32_t* __restrict__ row_ptr,
                              const std::int32_t* __restrict__ col_idx, const Z* __restrict__ values,
-                             const Z* __restrict__ x, std::int64_t row, int lane, int stride) {
+                             const Column& column, std::int64_t row, int lane, int stride) {
   Z acc = Z(0);
   const std::int32_t end = row_ptr[row + 1];
   for (std::int32_t j = row_ptr[row] + lane; j < end; j += stride)
-    acc = mul_add(values[j], x[col_idx[j]], acc);
+    acc = mul_add(values[j], column(col_idx[j]), acc);
   return acc;
 }
+
+template <class Z>
+struct Columns {
+  const Z* __restrict__ x;
+  SOLVENT_HD Z operator()(std::int32_t c) const { return x[c]; }
+};
+
+// A rank's columns of a CSR matrix distributed by rows: its own `local` unknowns in x, the
+// ghosts behind them in a buffer of their own (no copy of x next to them).
+template <class Z>
+struct SplitColumns {
+  const Z* __restrict__ x;
+  const Z* __restrict__ ghosts;
+  std::int32_t local;
+  SOLVENT_HD Z operator()(std::int32_t c) const { return c < local ? x[c] : ghosts[c - local]; }
+};
 
 // Coefficient arrays of a Stencil7 (see solvent/stencil7.hpp) as raw pointers, so the
 // same view type works on the host and on the device.
