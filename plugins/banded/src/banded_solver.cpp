@@ -25,11 +25,17 @@ void BandedSolver::factor_as(const BandedMatrix<T>& a) {
   lu = a.band;
   ipiv_.resize(a.n);
   lapack_int info;
-  if constexpr (std::is_same_v<T, double>)
-    info = LAPACKE_dgbtrf(LAPACK_COL_MAJOR, n, n, kl, ku, lu.data(), ldab, ipiv_.data());
-  else
+  if constexpr (std::is_same_v<T, double>) {
+    // A narrow band (the 1D model's) by the unblocked algorithm gbtrf itself uses there,
+    // without its BLAS call a column; the batched integrators factor their members alike.
+    if (a.kl < band_lu_unblocked_below)
+      info = band_lu_factor(lu.data(), a.ldab(), a.n, a.kl, a.ku, ipiv_.data());
+    else
+      info = LAPACKE_dgbtrf(LAPACK_COL_MAJOR, n, n, kl, ku, lu.data(), ldab, ipiv_.data());
+  } else {
     info = LAPACKE_zgbtrf(LAPACK_COL_MAJOR, n, n, kl, ku,
                           reinterpret_cast<lapack_complex_double*>(lu.data()), ldab, ipiv_.data());
+  }
   if (info > 0)
     throw SolverError(fmt::format(
         "banded: singular matrix: gbtrf found U({0},{0}) = 0 at elimination step {0} of {1}", info,

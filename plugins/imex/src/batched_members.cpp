@@ -45,13 +45,15 @@ BatchedImexIntegrator::BatchedImexIntegrator(const PluginContext& ctx, const cha
 bool BatchedImexIntegrator::accepts(Model& model, std::string& why) const {
   const auto* member = family<af::MemberFamily>(model);
   if (member == nullptr || model.imex() == nullptr) {
-    why = fmt::format("the model does not offer the batch extension '{}' (only angiogenesis-1d does)",
-                      af::MemberFamily::name);
+    why =
+        fmt::format("the model does not offer the batch extension '{}' (only angiogenesis-1d does)",
+                    af::MemberFamily::name);
     return false;
   }
   if (member->manufactured) {
-    why = "mode = \"manufactured\" adds source terms the batched explicit term does not have; "
-          "run it with imex-trapezoid";
+    why =
+        "mode = \"manufactured\" adds source terms the batched explicit term does not have; "
+        "run it with imex-trapezoid";
     return false;
   }
   return true;
@@ -90,9 +92,12 @@ void add_member(BatchHost& host, std::size_t b, std::size_t index, ImexProblem& 
     }
   for (const std::size_t slot : host.unit_slot) lu[slot] = 1.0;
   int* ipiv = host.ipiv.data() + b * host.n;
-  const auto info = LAPACKE_dgbtrf(LAPACK_COL_MAJOR, lapack_int(host.n), lapack_int(host.n),
-                                   lapack_int(host.kl), lapack_int(host.ku), lu,
-                                   lapack_int(host.ldab), ipiv);
+  // As the `banded` solver of a single run factors it.
+  const auto info = host.kl < band_lu_unblocked_below
+                        ? band_lu_factor(lu, host.ldab, host.n, host.kl, host.ku, ipiv)
+                        : LAPACKE_dgbtrf(LAPACK_COL_MAJOR, lapack_int(host.n), lapack_int(host.n),
+                                         lapack_int(host.kl), lapack_int(host.ku), lu,
+                                         lapack_int(host.ldab), ipiv);
   if (info != 0)
     throw SolverError(fmt::format("{}: gbtrf failed on I - dt/2 Lin (info = {}: {})", where(), info,
                                   info > 0 ? "singular" : "bad argument"));
@@ -107,13 +112,13 @@ void add_member(BatchHost& host, std::size_t b, std::size_t index, ImexProblem& 
 }
 
 // Checks that `model`, the batch's member `index`, can join it, then adds its arrays in slot b.
-void prepare_member(BatchHost& host, std::size_t b, std::size_t index, Model& model,
-                    std::int64_t m, std::uint64_t seed, const char* name) {
+void prepare_member(BatchHost& host, std::size_t b, std::size_t index, Model& model, std::int64_t m,
+                    std::uint64_t seed, const char* name) {
   const auto* member = family<af::MemberFamily>(model);
   if (member == nullptr || model.imex() == nullptr || member->manufactured)
-    throw SolverError(fmt::format("{}: member {} cannot be batched: {}", name, index,
-                                  member == nullptr ? "not an angiogenesis-1d model"
-                                                    : "mode = \"manufactured\""));
+    throw SolverError(fmt::format(
+        "{}: member {} cannot be batched: {}", name, index,
+        member == nullptr ? "not an angiogenesis-1d model" : "mode = \"manufactured\""));
   if (member->m != m)
     throw SolverError(fmt::format("{}: member {} has M = {}, member 0 M = {}: a batch shares M",
                                   name, index, member->m, m));
@@ -165,7 +170,8 @@ BatchHost shared_structure(const std::vector<Participant>& group, double dt, con
   host.splits = band_splits(a.band.data(), host.ldab, host.n, host.kl, host.ku);
   host.from_band = band.permutation;
   host.to_band.assign(host.n, 0);
-  for (std::size_t j = 0; j < host.n; ++j) host.to_band[std::size_t(host.from_band[j])] = std::int32_t(j);
+  for (std::size_t j = 0; j < host.n; ++j)
+    host.to_band[std::size_t(host.from_band[j])] = std::int32_t(j);
   return host;
 }
 
@@ -212,18 +218,21 @@ std::string failure_text(const MemberStatus& s, double dt, double limit) {
   const double t = double(s.failed_step) * dt;
   switch (s.failure) {
     case rhs_not_finite:
-      return fmt::format("the explicit right-hand side became non-finite at step {} (t = {:.6g}); "
-                         "the explicit step is probably unstable — reduce dt",
-                         s.failed_step, t);
+      return fmt::format(
+          "the explicit right-hand side became non-finite at step {} (t = {:.6g}); "
+          "the explicit step is probably unstable — reduce dt",
+          s.failed_step, t);
     case state_not_finite:
-      return fmt::format("the state became non-finite at step {} (t = {:.6g}); the explicit step "
-                         "is probably unstable — reduce dt",
-                         s.failed_step, t);
+      return fmt::format(
+          "the state became non-finite at step {} (t = {:.6g}); the explicit step "
+          "is probably unstable — reduce dt",
+          s.failed_step, t);
     default:
-      return fmt::format("the projection removed {:.3g} of the state (sum |u|) at step {} "
-                         "(t = {:.6g}), more than projection_limit = {:g}: the step is unstable — "
-                         "reduce dt",
-                         s.projected, s.failed_step, t, limit);
+      return fmt::format(
+          "the projection removed {:.3g} of the state (sum |u|) at step {} "
+          "(t = {:.6g}), more than projection_limit = {:g}: the step is unstable — "
+          "reduce dt",
+          s.projected, s.failed_step, t, limit);
   }
 }
 
@@ -246,9 +255,10 @@ std::int64_t restore_batch(const EnsembleCheckpoint& checkpoint, const BatchHost
   auto c = solvent::read_checkpoint(checkpoint.file,
                                     {checkpoint.writer, shape.dt, members * shape.n, 1, members});
   if (c.step < 0 || c.step >= steps)
-    throw InputError(fmt::format("{}: a damaged checkpoint: it is of step {}, and the batch "
-                                 "takes steps 1 to {}; rerun with --overwrite",
-                                 checkpoint.file.string(), c.step, steps));
+    throw InputError(
+        fmt::format("{}: a damaged checkpoint: it is of step {}, and the batch "
+                    "takes steps 1 to {}; rerun with --overwrite",
+                    checkpoint.file.string(), c.step, steps));
   states = std::move(c.vectors.front());
   for (std::size_t b = 0; b < members; ++b) status[b].projected = c.scalars[b];
   return c.step;
@@ -264,8 +274,8 @@ RunResult BatchedImexIntegrator::run(Model& model, LinearSolver* /*solver*/, Run
   if (ensemble != nullptr)
     for (auto& other : ensemble->others) {
       if (other.model == nullptr || other.context == nullptr || other.context->observer == nullptr)
-        throw SolverError(fmt::format("{}: an ensemble member without a model, context or observer",
-                                      name_));
+        throw SolverError(
+            fmt::format("{}: an ensemble member without a model, context or observer", name_));
       group.push_back({other.model, other.context, &other});
     }
   const std::size_t members = group.size();
@@ -282,8 +292,8 @@ RunResult BatchedImexIntegrator::run(Model& model, LinearSolver* /*solver*/, Run
   }
   facts_ = {{"device", engine->device_name()},
             {"members", std::to_string(members)},
-            {"operator_form", fmt::format("banded (kl = {}, ku = {}), gbtrf per member", shape.kl,
-                                          shape.ku)}};
+            {"operator_form",
+             fmt::format("banded (kl = {}, ku = {}), band LU per member", shape.kl, shape.ku)}};
   std::vector<MemberStatus> status(members);
   // The step the members start from: 0, or a stopped batch's checkpoint, where every member's
   // state and last projected share continue (a failed member's slot too: the runner has
@@ -303,7 +313,9 @@ RunResult BatchedImexIntegrator::run(Model& model, LinearSolver* /*solver*/, Run
   std::vector<std::vector<Observable>> observables(members);
   auto report = [&](std::int64_t step, const double* states) {
     const double t = double(step) * dt_;
-    auto state = [&](std::size_t b) { return std::span<const double>(states + b * shape.n, shape.n); };
+    auto state = [&](std::size_t b) {
+      return std::span<const double>(states + b * shape.n, shape.n);
+    };
     auto reports = [&](std::size_t b) { return status[b].failed_step == 0; };
 #pragma omp parallel for schedule(dynamic, 64)
     for (std::int64_t j = 0; j < std::int64_t(members); ++j) {

@@ -4,8 +4,8 @@
 // integrator through the family's extensions (solvent_family_angiogenesis_1d/ensemble.hpp):
 // the model run() is given lists the others in its Ensemble. Each member's Lin, band
 // ordering, initial state and observables come from its own ImexProblem, as in a single run;
-// S = I - dt/2 Lin is converted to band storage by the core and factored by LAPACK's gbtrf
-// per member once (as the `banded` solver does); every step then evaluates all members'
+// S = I - dt/2 Lin is converted to band storage by the core and factored per member once
+// as the `banded` solver factors it (band_lu_factor, gbtrf's unblocked algorithm); every step then evaluates all members'
 // explicit terms and right-hand sides and solves all B banded systems in one pass of the
 // engine (a loop over members on the CPU, two kernels on a GPU).
 #include "src/batched_step.hpp"

@@ -1,5 +1,6 @@
 #pragma once
-// Forward and back substitution with the band LU factors that LAPACK's gbtrf leaves in band
+// Band LU factors as LAPACK's gbtrf makes them for a narrow band (band_lu_factor, below), and
+// forward and back substitution with the band LU factors that gbtrf leaves in band
 // storage (L's multipliers below the diagonal row kl + ku, U in rows 0..kl + ku, pivots
 // 1-based), for one right-hand side: what gbtrs computes, written out because the reference
 // gbtrs makes one BLAS dger call per column to apply L, and with a narrow band the calls'
@@ -38,6 +39,66 @@ struct BandLu {
   const T* inverse_diagonal;  // 1 / U(i, i)
   std::size_t stride = 1;
 };
+
+// Below this many sub-diagonals LAPACK's dgbtrf runs its unblocked form (dgbtf2: its block
+// size, 32, exceeds kl), which band_lu_factor repeats.
+inline constexpr std::size_t band_lu_unblocked_below = 32;
+
+// gbtrf for a real band with kl < band_lu_unblocked_below: the column-by-column partial
+// pivoting of LAPACK's dgbtf2 in the same storage (ab: ldab = 2 kl + ku + 1 rows, the first kl
+// for fill-in), pivots 1-based, U's zero fill-in rows set here. Returns gbtrf's info: 0, or
+// j + 1 for the first zero pivot U(j, j) (the factorisation goes on past it). Written out
+// because dgbtf2 makes three BLAS calls a column (idamax, dscal, dger) on kl + 1 numbers:
+// with the 1D model's kl = 2 the calls' overhead was the whole cost (133 of the 240 us a
+// batched member took to assemble). The arithmetic is the reference one, with no fused
+// multiply-add where the compiler does not contract (the host's baseline target): the same
+// bits on every CPU, where OpenBLAS's kernels differ by the CPU they select.
+inline int band_lu_factor(double* ab, std::size_t ldab, std::size_t n, std::size_t kl,
+                          std::size_t ku, int* ipiv) {
+  const std::size_t kv = kl + ku;
+  // A(i, j) of the matrix, in band storage.
+  auto a = [&](std::size_t i, std::size_t j) -> double& { return ab[j * ldab + kv + i - j]; };
+  for (std::size_t j = ku + 1; j < (kv < n ? kv : n); ++j)
+    for (std::size_t r = kv - j; r < kl; ++r) ab[j * ldab + r] = 0.0;
+  int info = 0;
+  std::size_t ju = 0;  // the last column the eliminations so far reach
+  for (std::size_t j = 0; j < n; ++j) {
+    if (j + kv < n)
+      for (std::size_t r = 0; r < kl; ++r) ab[(j + kv) * ldab + r] = 0.0;
+    const std::size_t km = kl < n - 1 - j ? kl : n - 1 - j;
+    // idamax: the first of the largest magnitudes.
+    std::size_t p = 0;
+    double largest = a(j, j) < 0 ? -a(j, j) : a(j, j);
+    for (std::size_t t = 1; t <= km; ++t) {
+      const double v = a(j + t, j) < 0 ? -a(j + t, j) : a(j + t, j);
+      if (v > largest) largest = v, p = t;
+    }
+    ipiv[j] = int(j + p + 1);
+    if (a(j + p, j) == 0.0) {
+      if (info == 0) info = int(j + 1);
+      continue;
+    }
+    const std::size_t reach = j + ku + p < n - 1 ? j + ku + p : n - 1;
+    ju = ju > reach ? ju : reach;
+    if (p != 0)
+      for (std::size_t c = j; c <= ju; ++c) {
+        const double swap = a(j + p, c);
+        a(j + p, c) = a(j, c);
+        a(j, c) = swap;
+      }
+    if (km == 0) continue;
+    const double reciprocal = 1.0 / a(j, j);
+    for (std::size_t t = 1; t <= km; ++t) a(j + t, j) *= reciprocal;
+    // dger with alpha = -1: a column whose U entry is 0 is skipped, as dger skips it.
+    for (std::size_t c = j + 1; c <= ju; ++c) {
+      const double y = a(j, c);
+      if (y == 0.0) continue;
+      const double minus_y = -y;
+      for (std::size_t t = 1; t <= km; ++t) a(j + t, c) = a(j + t, c) + a(j + t, j) * minus_y;
+    }
+  }
+  return info;
+}
 
 // What BandLu needs beside gbtrf's output (lu, one system, stride 1): U's inverted diagonal
 // and, per row, the distance to U's last non-zero.
