@@ -26,12 +26,9 @@ void BandedSolver::factor_as(const BandedMatrix<T>& a) {
   ipiv_.resize(a.n);
   lapack_int info;
   if constexpr (std::is_same_v<T, double>) {
-    // A narrow band (the 1D model's) by the unblocked algorithm gbtrf itself uses there,
-    // without its BLAS call a column; the batched integrators factor their members alike.
-    if (a.kl < band_lu_unblocked_below)
-      info = band_lu_factor(lu.data(), a.ldab(), a.n, a.kl, a.ku, ipiv_.data());
-    else
-      info = LAPACKE_dgbtrf(LAPACK_COL_MAJOR, n, n, kl, ku, lu.data(), ldab, ipiv_.data());
+    // gbtrf's algorithm without its BLAS call a column; the batched integrators factor their
+    // members with it too.
+    info = band_lu_factor(lu.data(), a.ldab(), a.n, a.kl, a.ku, ipiv_.data());
   } else {
     info = LAPACKE_zgbtrf(LAPACK_COL_MAJOR, n, n, kl, ku,
                           reinterpret_cast<lapack_complex_double*>(lu.data()), ldab, ipiv_.data());
@@ -40,6 +37,8 @@ void BandedSolver::factor_as(const BandedMatrix<T>& a) {
     throw SolverError(fmt::format(
         "banded: singular matrix: gbtrf found U({0},{0}) = 0 at elimination step {0} of {1}", info,
         n));
+  // Argument 6 is the band: LAPACKE's check and band_lu_factor refuse a NaN in it.
+  if (info == -6) throw SolverError("banded: the matrix holds a NaN (not a number)");
   if (info < 0) throw SolverError(fmt::format("banded: gbtrf rejected argument {}", -info));
   check_factors_finite(std::span<const T>(lu), "banded");
   interchanges_ = 0;

@@ -1,7 +1,8 @@
 #pragma once
 // Banded LU with partial pivoting on a BandedMatrix, which is already LAPACK's band
-// storage: gbtrf (through OpenBLAS) factors in O(n kl (kl + ku)), the substitution of
-// band_substitution.hpp (gbtrs's arithmetic) solves in O(n (2 kl + ku)) — against the
+// storage: band_lu_factor (gbtrf's algorithm; zgbtrf for a complex band) factors in
+// O(n kl (kl + ku)), the substitution of band_lu.hpp (gbtrs's arithmetic) solves in
+// O(n (2 kl + ku)) — against the
 // dense O(n^3). With reuse_factorization the factors made at setup serve every solve; the
 // IMEX step matrix never changes.
 #include <solvent/direct_solver.hpp>
@@ -32,7 +33,7 @@ class BandedSolver : public DirectSolver {
   std::vector<int> ipiv_;
   std::size_t interchanges_ = 0;  // rows partial pivoting swapped
   ConditionReport condition_;
-  std::vector<int> u_reach_;      // per row of U, the distance to its last non-zero
+  std::vector<int> u_reach_;  // per row of U, the distance to its last non-zero
 };
 
 }  // namespace solvent::banded

@@ -4,7 +4,8 @@
 // grid point (explicit term, u + c Lin u + dt N, scattered into the band ordering), then the
 // B banded solves and projections, a few threads per member, one for each block of rows that
 // is a system of its own (band_lu_substitute_rows' sequential sweeps; the factors were made by
-// gbtrf on the host). Built without fused multiply-adds, so each member rounds as on the CPU.
+// band_lu_factor on the host). Built without fused multiply-adds, so each member rounds as on the
+// CPU.
 #include "cuda/batched_cuda.hpp"
 
 #include <solvent/device/cuda.hpp>

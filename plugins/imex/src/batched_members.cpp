@@ -7,7 +7,6 @@
 #include <solvent/io/checkpoint.hpp>
 
 #include <fmt/format.h>
-#include <lapacke.h>
 
 #include <algorithm>
 #include <future>
@@ -93,14 +92,10 @@ void add_member(BatchHost& host, std::size_t b, std::size_t index, ImexProblem& 
   for (const std::size_t slot : host.unit_slot) lu[slot] = 1.0;
   int* ipiv = host.ipiv.data() + b * host.n;
   // As the `banded` solver of a single run factors it.
-  const auto info = host.kl < band_lu_unblocked_below
-                        ? band_lu_factor(lu, host.ldab, host.n, host.kl, host.ku, ipiv)
-                        : LAPACKE_dgbtrf(LAPACK_COL_MAJOR, lapack_int(host.n), lapack_int(host.n),
-                                         lapack_int(host.kl), lapack_int(host.ku), lu,
-                                         lapack_int(host.ldab), ipiv);
+  const int info = band_lu_factor(lu, host.ldab, host.n, host.kl, host.ku, ipiv);
   if (info != 0)
-    throw SolverError(fmt::format("{}: gbtrf failed on I - dt/2 Lin (info = {}: {})", where(), info,
-                                  info > 0 ? "singular" : "bad argument"));
+    throw SolverError(fmt::format("{}: the band LU failed on I - dt/2 Lin (info = {}: {})", where(),
+                                  info, info > 0 ? "singular" : "not a number in it"));
   band_lu_prepare(lu, host.ldab, host.n, host.kl, host.ku,
                   host.inverse_diagonal.data() + b * host.n, host.u_reach.data() + b * host.n);
   host.k[b] = member.k;

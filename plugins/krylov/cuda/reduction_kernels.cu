@@ -96,25 +96,25 @@ void launch_partial(unsigned blocks, std::int64_t n, const Z* const* xs, const Z
 }
 
 template <class Z>
-void launch_partial_any(int count, unsigned blocks, std::int64_t n, const Z* const* x,
+void launch_partial_any(int count, unsigned blocks, std::int64_t n, const Z* const* xs,
                         const Z* const* ys, Z* partial) {
   switch (count) {
     case 1:
-      return launch_partial<Z, 1>(blocks, n, x, ys, partial);
+      return launch_partial<Z, 1>(blocks, n, xs, ys, partial);
     case 2:
-      return launch_partial<Z, 2>(blocks, n, x, ys, partial);
+      return launch_partial<Z, 2>(blocks, n, xs, ys, partial);
     case 3:
-      return launch_partial<Z, 3>(blocks, n, x, ys, partial);
+      return launch_partial<Z, 3>(blocks, n, xs, ys, partial);
     case 4:
-      return launch_partial<Z, 4>(blocks, n, x, ys, partial);
+      return launch_partial<Z, 4>(blocks, n, xs, ys, partial);
     case 5:
-      return launch_partial<Z, 5>(blocks, n, x, ys, partial);
+      return launch_partial<Z, 5>(blocks, n, xs, ys, partial);
     case 6:
-      return launch_partial<Z, 6>(blocks, n, x, ys, partial);
+      return launch_partial<Z, 6>(blocks, n, xs, ys, partial);
     case 7:
-      return launch_partial<Z, 7>(blocks, n, x, ys, partial);
+      return launch_partial<Z, 7>(blocks, n, xs, ys, partial);
     default:
-      return launch_partial<Z, 8>(blocks, n, x, ys, partial);
+      return launch_partial<Z, 8>(blocks, n, xs, ys, partial);
   }
 }
 
@@ -183,17 +183,17 @@ void launch_lines(unsigned blocks, std::int64_t lines, std::int64_t line, const 
 
 template <class Z>
 void launch_lines_any(int count, unsigned blocks, std::int64_t lines, std::int64_t line,
-                      const Z* const* x, const Z* const* ys, unsigned long long* digits,
+                      const Z* const* xs, const Z* const* ys, unsigned long long* digits,
                       double* nonfinite) {
   switch (count) {
     case 1:
-      return launch_lines<Z, 1>(blocks, lines, line, x, ys, digits, nonfinite);
+      return launch_lines<Z, 1>(blocks, lines, line, xs, ys, digits, nonfinite);
     case 2:
-      return launch_lines<Z, 2>(blocks, lines, line, x, ys, digits, nonfinite);
+      return launch_lines<Z, 2>(blocks, lines, line, xs, ys, digits, nonfinite);
     case 3:
-      return launch_lines<Z, 3>(blocks, lines, line, x, ys, digits, nonfinite);
+      return launch_lines<Z, 3>(blocks, lines, line, xs, ys, digits, nonfinite);
     default:
-      return launch_lines<Z, 4>(blocks, lines, line, x, ys, digits, nonfinite);
+      return launch_lines<Z, 4>(blocks, lines, line, xs, ys, digits, nonfinite);
   }
 }
 

@@ -13,6 +13,7 @@
 #include <solvent/grid/block_faces.hpp>
 
 #include <cmath>
+#include <string>
 #include <type_traits>
 
 namespace solvent::krylov::device {
@@ -78,7 +79,7 @@ Stencil7View<device_t<T>> device_view(const Stencil7View<T>& a) {
 
 template <class Z, class Column>
 void launch_csr(std::int64_t count, const std::int32_t* rows, const std::int32_t* rp,
-                const std::int32_t* ci, const Z* v, Column x, Z* y, int group) {
+                const std::int32_t* ci, const Z* v, Column x, Z* y, int group, const char* name) {
   if (count == 0) return;
   const auto launch = [&](auto g) {
     constexpr int G = decltype(g)::value;
@@ -104,9 +105,9 @@ void launch_csr(std::int64_t count, const std::int32_t* rows, const std::int32_t
       launch(std::integral_constant<int, 32>{});
       break;
     default:
-      throw SolverError("csr_spmv: the thread group must be 1, 2, 4, 8, 16 or 32");
+      throw SolverError(std::string(name) + ": the thread group must be 1, 2, 4, 8, 16 or 32");
   }
-  check_launch("csr_spmv");
+  check_launch(name);
 }
 
 }  // namespace
@@ -122,7 +123,7 @@ void csr_spmv(std::int64_t rows, const std::int32_t* row_ptr, const std::int32_t
               const T* values, const T* x, T* y, int group) {
   using Z = device_t<T>;
   launch_csr<Z>(rows, nullptr, row_ptr, col_idx, to_device(values), Columns<Z>{to_device(x)},
-                to_device(y), group);
+                to_device(y), group, "csr_spmv");
 }
 
 template <class T>
@@ -131,7 +132,8 @@ void csr_spmv_rows(std::int64_t count, const std::int32_t* rows, const std::int3
                    const T* ghosts, T* y, int group) {
   using Z = device_t<T>;
   launch_csr<Z>(count, rows, row_ptr, col_idx, to_device(values),
-                SplitColumns<Z>{to_device(x), to_device(ghosts), local}, to_device(y), group);
+                SplitColumns<Z>{to_device(x), to_device(ghosts), local}, to_device(y), group,
+                "csr_spmv_rows");
 }
 
 template <class T>

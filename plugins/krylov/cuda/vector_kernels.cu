@@ -1,7 +1,7 @@
 // The level-1 kernels of Cheik Ahamed and Magoules (assign, scale, axpy, element-wise product) and
 // the fused y = a x + b y and w = a x + y the solvers use, and the gather that packs a distributed
 // CSR matrix's send lists: one thread per element. The same updates of several vectors go in one
-// launch (BiCGSTAB(l)'s steps update up to l + 1 pairs, its minimal-residual step sums up to l
+// launch (BiCGSTAB(l)'s steps update up to l pairs, its minimal-residual step sums up to l
 // terms): a launch per vector left a GPU with a rank's share of the rows waiting on launches.
 #include <solvent_krylov/device_kernels.hpp>
 

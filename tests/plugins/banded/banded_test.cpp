@@ -182,6 +182,11 @@ TEST_CASE("band_lu_factor factors as LAPACK's gbtrf, pivots and singular columns
         }
   CHECK(interchanges > 20);
   CHECK(singular > 10);
+  // A NaN in the band: refused as LAPACKE refuses it, argument 6.
+  std::vector<double> band(5 * 4, 1.0);
+  band[2 * 5 + 3] = std::nan("");
+  std::vector<int> pivots(4);
+  CHECK(solvent::band_lu_factor(band.data(), 5, 4, 1, 2, pivots.data()) == -6);
 }
 
 TEST_CASE("banded estimates the condition of what it factors (gbcon) as a fact") {

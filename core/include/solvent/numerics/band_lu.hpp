@@ -40,22 +40,25 @@ struct BandLu {
   std::size_t stride = 1;
 };
 
-// Below this many sub-diagonals LAPACK's dgbtrf runs its unblocked form (dgbtf2: its block
-// size, 32, exceeds kl), which band_lu_factor repeats.
-inline constexpr std::size_t band_lu_unblocked_below = 32;
-
-// gbtrf for a real band with kl < band_lu_unblocked_below: the column-by-column partial
-// pivoting of LAPACK's dgbtf2 in the same storage (ab: ldab = 2 kl + ku + 1 rows, the first kl
-// for fill-in), pivots 1-based, U's zero fill-in rows set here. Returns gbtrf's info: 0, or
-// j + 1 for the first zero pivot U(j, j) (the factorisation goes on past it). Written out
-// because dgbtf2 makes three BLAS calls a column (idamax, dscal, dger) on kl + 1 numbers:
-// with the 1D model's kl = 2 the calls' overhead was the whole cost (133 of the 240 us a
-// batched member took to assemble). The arithmetic is the reference one, with no fused
-// multiply-add where the compiler does not contract (the host's baseline target): the same
-// bits on every CPU, where OpenBLAS's kernels differ by the CPU they select.
+// gbtrf for a real band: the column-by-column partial pivoting of LAPACK's dgbtf2 in the same
+// storage (ab: ldab = 2 kl + ku + 1 rows, the first kl for fill-in), pivots 1-based, U's zero
+// fill-in rows set here. Returns gbtrf's info: 0; j + 1 for the first zero pivot U(j, j) (the
+// factorisation goes on past it); -6 for a NaN in the band, as LAPACKE's check of argument 6
+// gave. dgbtrf itself runs dgbtf2 for every band with fewer than 32 sub-diagonals (its block
+// size is 1 where ku <= 64, else 32), three BLAS calls a column (idamax, dscal, dger) on
+// kl + 1 numbers: with the 1D model's kl = 2 the calls' overhead was the whole cost (133 of
+// the 240 us a batched member took to assemble). Wider bands would factor faster blocked,
+// but one factorisation for every real band is what keeps a batched member's factors those
+// of its single run (the `banded` solver and the batched integrators both call this). The
+// arithmetic is the reference one, with no fused multiply-add where the compiler does not
+// contract (the host's baseline target): the same bits on every CPU, where OpenBLAS's
+// kernels differ by the CPU they select.
 inline int band_lu_factor(double* ab, std::size_t ldab, std::size_t n, std::size_t kl,
                           std::size_t ku, int* ipiv) {
   const std::size_t kv = kl + ku;
+  for (std::size_t j = 0; j < n; ++j)
+    for (std::size_t r = kl; r <= kl + kv; ++r)
+      if (ab[j * ldab + r] != ab[j * ldab + r]) return -6;
   // A(i, j) of the matrix, in band storage.
   auto a = [&](std::size_t i, std::size_t j) -> double& { return ab[j * ldab + kv + i - j]; };
   for (std::size_t j = ku + 1; j < (kv < n ? kv : n); ++j)

@@ -28,9 +28,9 @@ struct BicgstabL {
   static constexpr const char* name = "bicgstab-l";
   static constexpr bool right_preconditioned = true;
   static constexpr bool uses_degree = true;
-  // Over ranks, a cycle of l steps: 2 l products' halo exchanges and 2 l + 1 sums (sigma,
-  // and rho with the norm before it, of each step; the minimal-residual products and the
-  // last norm).
+  // Over ranks, a cycle of l steps: 2 l products' halo exchanges and 2 l + 1 sums (sigma of
+  // each step, rho of steps 1..l-1 with the inner norm, the minimal-residual products, the
+  // last norm with the next cycle's first rho).
   static IterationExchanges exchanges(const KrylovOptions& o) {
     return {2 * o.degree, 2 * o.degree + 1};
   }

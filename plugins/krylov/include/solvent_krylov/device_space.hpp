@@ -33,6 +33,7 @@
 #include <solvent/preconditioner.hpp>
 #include <solvent/sparse/row_distribution.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <memory>
@@ -74,13 +75,12 @@ class DeviceSpace {
           sends.insert(sends.end(), p.send_rows.begin(), p.send_rows.end());
         send_rows_ = solvent::cuda::DeviceArray<std::int32_t>(sends.data(), sends.size());
         send_ = solvent::cuda::DeviceArray<T>(sends.size());
-        ghost_values_ = solvent::cuda::DeviceArray<T>(m.cols - m.rows);
-        // A row needs a ghost where its last column (they are sorted) lies past the rank's.
+        // A row needs a ghost where one of its columns lies past the rank's own.
         std::vector<std::int32_t> inner, outer;
         for (std::size_t i = 0; i < m.rows; ++i) {
-          const auto end = m.row_ptr[i + 1];
           const bool ghost =
-              end > m.row_ptr[i] && static_cast<std::size_t>(m.col_idx[end - 1]) >= m.rows;
+              std::any_of(m.col_idx.data() + m.row_ptr[i], m.col_idx.data() + m.row_ptr[i + 1],
+                          [&](std::int32_t c) { return static_cast<std::size_t>(c) >= m.rows; });
           (ghost ? outer : inner).push_back(static_cast<std::int32_t>(i));
         }
         inner_rows_ = solvent::cuda::DeviceArray<std::int32_t>(inner.data(), inner.size());
@@ -88,6 +88,7 @@ class DeviceSpace {
         if (solvent::cuda::PeerGhosts::available(*m.distribution)) {
           peer_ghosts_ = std::make_unique<solvent::cuda::PeerGhosts>(*m.distribution, sizeof(T));
         } else {
+          ghost_values_ = solvent::cuda::DeviceArray<T>(m.cols - m.rows);
           // Nothing is page-locked where a buffer is empty (a rank with no ghosts).
           // Page-locking does not write: the exchange's receive buffer is read-only to its
           // users.
@@ -174,6 +175,7 @@ class DeviceSpace {
     device::axpby_each<T>(len(), a, raw_x.data(), b, raw_y.data(), static_cast<int>(xs.size()));
   }
   void add_combination(std::span<const T> c, std::span<const Vector* const> xs, Vector& y) const {
+    check_pairs(c.size(), xs.size(), "add_combination");
     const auto raw_x = data_of(xs);
     device::add_combination<T>(len(), c.data(), raw_x.data(), static_cast<int>(xs.size()),
                                y.data());
@@ -191,6 +193,7 @@ class DeviceSpace {
   // one sum over the ranks.
   std::vector<T> pair_dots(std::span<const Vector* const> xs,
                            std::span<const Vector* const> ys) const {
+    check_pairs(xs.size(), ys.size(), "pair_dots");
     const auto raw_x = data_of(xs), raw_y = data_of(ys);
     const int count = static_cast<int>(ys.size());
     if (line_ > 0) {

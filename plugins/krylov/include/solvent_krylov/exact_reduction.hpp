@@ -4,13 +4,22 @@
 // rank added over the ranks as integer digits, so exactly, and each rounded once to the scalar it
 // stands for).
 #include <solvent/communicator.hpp>
+#include <solvent/errors.hpp>
 #include <solvent/numerics/exact_sum.hpp>
 
 #include <span>
+#include <string>
 #include <type_traits>
 #include <vector>
 
 namespace solvent::krylov {
+
+// A list operation's two lists (vectors, or scalars and vectors) go in pairs.
+inline void check_pairs(std::size_t first, std::size_t second, const char* operation) {
+  if (first != second)
+    throw SolverError(std::string(operation) + ": lists of " + std::to_string(first) + " and " +
+                      std::to_string(second) + " entries, which must pair up");
+}
 
 // The data() of each vector (host or device memory, as the vectors hold it).
 template <class Pointers>

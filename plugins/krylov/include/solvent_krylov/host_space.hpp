@@ -80,6 +80,7 @@ class HostSpace {
     for (std::size_t k = 0; k < xs.size(); ++k) axpby(a, *xs[k], b, *ys[k]);
   }
   void add_combination(std::span<const T> c, std::span<const Vector* const> xs, Vector& y) const {
+    check_pairs(c.size(), xs.size(), "add_combination");
     for (std::size_t k = 0; k < xs.size(); ++k) axpy(c[k], *xs[k], y);
   }
   T dot(const Vector& x, const Vector& y) const {
@@ -94,6 +95,7 @@ class HostSpace {
   // <xs[k], ys[k]> for every k, each with dot's bits, in one sum over the ranks.
   std::vector<T> pair_dots(std::span<const Vector* const> xs,
                            std::span<const Vector* const> ys) const {
+    check_pairs(xs.size(), ys.size(), "pair_dots");
     const auto raw_x = data_of(xs), raw_y = data_of(ys);
     std::vector<T> out(ys.size());
     if (line_ == 0) {
