@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <random>
 #include <span>
@@ -52,6 +53,27 @@ StridedFactors factor(std::vector<double>& lu, std::size_t n, std::size_t kl, st
   s.f = {s.lu_s.data(),      ldab,  n, kl, ku, s.ipiv_s.data(), s.reach_s.data(),
          s.inverse_s.data(), stride};
   return s;
+}
+
+// A random band in gbtrf's storage (ldab = 2 kl + ku + 1): every fifth coupling absent,
+// diagonals weak every seventh row so that gbtrf swaps rows, column `zero` (none if n or more)
+// all zero, the kl fill-in rows set to `fill` (gbtrf sets them itself).
+std::vector<double> random_band(std::size_t n, std::size_t kl, std::size_t ku,
+                                std::mt19937_64& random, std::size_t zero = SIZE_MAX,
+                                double fill = 0.0) {
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  const std::size_t ldab = 2 * kl + ku + 1;
+  std::vector<double> band(ldab * n, 0.0);
+  for (std::size_t j = 0; j < n; ++j) {
+    for (std::size_t r = 0; r < kl; ++r) band[j * ldab + r] = fill;
+    for (std::size_t i = j >= ku ? j - ku : 0; i < std::min(n, j + kl + 1); ++i) {
+      const double v = (i + 2 * j) % 5 == 0 && i != j ? 0.0 : value(random);
+      band[j * ldab + kl + ku + i - j] = j == zero ? 0.0
+                                         : i != j  ? v
+                                                   : (i % 7 == 3 ? 0.05 + 0.01 * v : 4.0 + v);
+    }
+  }
+  return band;
 }
 
 }  // namespace
@@ -101,14 +123,7 @@ TEST_CASE("band_lu_substitute gives the same bits whatever rows it reads ahead")
           CAPTURE(ku);
           CAPTURE(stride);
           const std::size_t ldab = 2 * kl + ku + 1;
-          std::vector<double> lu(ldab * n, 0.0);
-          for (std::size_t j = 0; j < n; ++j)
-            for (std::size_t i = j >= ku ? j - ku : 0; i < std::min(n, j + kl + 1); ++i) {
-              // Every fifth coupling absent; diagonals weak every seventh row, so gbtrf swaps.
-              const double v = (i + 2 * j) % 5 == 0 && i != j ? 0.0 : value(random);
-              lu[j * ldab + kl + ku + i - j] =
-                  i != j ? v : (i % 7 == 3 ? 0.05 + 0.01 * v : 4.0 + v);
-            }
+          std::vector<double> lu = random_band(n, kl, ku, random);
           const StridedFactors s = factor(lu, n, kl, ku, stride);
           const auto& ipiv = s.ipiv;
           const auto& f = s.f;
@@ -139,7 +154,6 @@ TEST_CASE("band_lu_substitute gives the same bits whatever rows it reads ahead")
 // fuse a multiply-add the written-out loop does not).
 TEST_CASE("band_lu_factor factors as LAPACK's gbtrf, pivots and singular columns alike") {
   std::mt19937_64 random(11);
-  std::uniform_real_distribution<double> value(-1.0, 1.0);
   int interchanges = 0, singular = 0;
   for (std::size_t n : {1u, 2u, 5u, 17u, 203u})
     for (std::size_t kl : {0u, 1u, 2u, 3u})
@@ -150,16 +164,8 @@ TEST_CASE("band_lu_factor factors as LAPACK's gbtrf, pivots and singular columns
           CAPTURE(ku);
           CAPTURE(zero_column);
           const std::size_t ldab = 2 * kl + ku + 1;
-          std::vector<double> band(ldab * n, 0.0);
-          for (std::size_t j = 0; j < n; ++j) {
-            for (std::size_t r = 0; r < kl; ++r) band[j * ldab + r] = 7.0;
-            for (std::size_t i = j >= ku ? j - ku : 0; i < std::min(n, j + kl + 1); ++i) {
-              const double v = (i + 2 * j) % 5 == 0 && i != j ? 0.0 : value(random);
-              band[j * ldab + kl + ku + i - j] = zero_column && j == n / 2 ? 0.0
-                                                 : i != j                  ? v
-                                                          : (i % 7 == 3 ? 0.05 * v : 4.0 + v);
-            }
-          }
+          const std::vector<double> band =
+              random_band(n, kl, ku, random, zero_column ? n / 2 : n, 7.0);
           std::vector<double> ours = band, theirs = band;
           std::vector<int> our_pivots(n);
           std::vector<lapack_int> their_pivots(n);

@@ -107,25 +107,23 @@ void check_space() {
         for (int i = 0; i < e[0]; ++i)
           differ += ax[mine.index(i, j, k)] != ax_all[whole.index(o[0] + i, o[1] + j, o[2] + k)];
     CHECK(differ == 0);
+    // Reductions bitwise as one rank's where every rank holds whole lines of axis 1; to
+    // rounding where a line is cut.
+    const auto as_one_rank = [&](const std::vector<T>& got, const std::vector<T>& want) {
+      REQUIRE(got.size() == want.size());
+      for (std::size_t q = 0; q < got.size(); ++q) {
+        if (split[0] == 1)
+          CHECK(got[q] == want[q]);
+        else
+          CHECK(std::abs(got[q] - want[q]) <= 1e-13 * std::abs(want[q]));
+      }
+    };
     const std::vector<const std::vector<T>*> ys = {&y, &x, &ax};
-    const auto dots = space.dots(x, ys);
-    // Bitwise where every rank holds whole lines of axis 1; to rounding where a line is cut.
-    for (std::size_t q = 0; q < dots.size(); ++q) {
-      if (split[0] == 1)
-        CHECK(dots[q] == dots_all[q]);
-      else
-        CHECK(std::abs(dots[q] - dots_all[q]) <= 1e-13 * std::abs(dots_all[q]));
-    }
+    as_one_rank(space.dots(x, ys), dots_all);
     CHECK(space.norm(x) == one.norm(x_all));
-    // Pairs of different vectors in one sum over the ranks, as one rank's.
+    // Pairs of different vectors in one sum over the ranks.
     const std::vector<const std::vector<T>*> xs = {&ax, &y}, pair_ys = {&y, &ax};
-    const auto pairs = space.pair_dots(xs, pair_ys);
-    for (std::size_t q = 0; q < pairs.size(); ++q) {
-      if (split[0] == 1)
-        CHECK(pairs[q] == pairs_all[q]);
-      else
-        CHECK(std::abs(pairs[q] - pairs_all[q]) <= 1e-13 * std::abs(pairs_all[q]));
-    }
+    as_one_rank(space.pair_dots(xs, pair_ys), pairs_all);
   }
 }
 

@@ -45,7 +45,7 @@
 namespace solvent::krylov {
 
 template <class T>
-class DeviceSpace {
+class DeviceSpace : public PairReductions<DeviceSpace<T>, solvent::cuda::DeviceArray<T>, T> {
  public:
   using Scalar = T;
   using Vector = solvent::cuda::DeviceArray<T>;
@@ -180,15 +180,6 @@ class DeviceSpace {
     device::add_combination<T>(len(), c.data(), raw_x.data(), static_cast<int>(xs.size()),
                                y.data());
   }
-  T dot(const Vector& x, const Vector& y) const {
-    const Vector* ys[1] = {&y};
-    return dots(x, ys)[0];
-  }
-  double norm(const Vector& x) const { return std::sqrt(real_part(dot(x, x))); }
-  std::vector<T> dots(const Vector& x, std::span<const Vector* const> ys) const {
-    const std::vector<const Vector*> xs(ys.size(), &x);
-    return pair_dots(xs, ys);
-  }
   // <xs[k], ys[k]> for every k, each with dot's bits, in one round trip from the device and
   // one sum over the ranks.
   std::vector<T> pair_dots(std::span<const Vector* const> xs,
@@ -251,7 +242,7 @@ class DeviceSpace {
   // y = A x and <x, y>: two kernels here (the host space fuses them on a CSR matrix).
   T apply_dot(const Vector& x, Vector& y) const {
     apply(x, y);
-    return dot(x, y);
+    return this->dot(x, y);
   }
   // y = M^{-1} x (y = x without preconditioner); y is not x. The preconditioner works on
   // device memory: the spans hold device pointers.

@@ -6,7 +6,9 @@
 #include <solvent/communicator.hpp>
 #include <solvent/errors.hpp>
 #include <solvent/numerics/exact_sum.hpp>
+#include <solvent_krylov/scalar_math.hpp>
 
+#include <cmath>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -44,5 +46,27 @@ std::vector<T> exact_values(std::span<ExactSum> sums, std::size_t count, const C
   }
   return out;
 }
+
+// dot, norm and dots of a space (CRTP: Space derives from this), each a case of its
+// pair_dots, the one reduction a space implements: a product fused with others has the bits
+// it has alone.
+template <class Space, class Vector, class T>
+class PairReductions {
+ public:
+  T dot(const Vector& x, const Vector& y) const {
+    const Vector* xs[1] = {&x};
+    const Vector* ys[1] = {&y};
+    return space().pair_dots(xs, ys)[0];
+  }
+  double norm(const Vector& x) const { return std::sqrt(real_part(dot(x, x))); }
+  // <x, ys[k]> for every k.
+  std::vector<T> dots(const Vector& x, std::span<const Vector* const> ys) const {
+    const std::vector<const Vector*> xs(ys.size(), &x);
+    return space().pair_dots(xs, ys);
+  }
+
+ private:
+  const Space& space() const { return static_cast<const Space&>(*this); }
+};
 
 }  // namespace solvent::krylov

@@ -28,7 +28,7 @@
 namespace solvent::krylov {
 
 template <class T>
-class HostSpace {
+class HostSpace : public PairReductions<HostSpace<T>, std::vector<T>, T> {
  public:
   using Scalar = T;
   using Vector = std::vector<T>;
@@ -83,15 +83,6 @@ class HostSpace {
     check_pairs(c.size(), xs.size(), "add_combination");
     for (std::size_t k = 0; k < xs.size(); ++k) axpy(c[k], *xs[k], y);
   }
-  T dot(const Vector& x, const Vector& y) const {
-    const Vector* ys[1] = {&y};
-    return dots(x, ys)[0];
-  }
-  double norm(const Vector& x) const { return std::sqrt(real_part(dot(x, x))); }
-  std::vector<T> dots(const Vector& x, std::span<const Vector* const> ys) const {
-    const std::vector<const Vector*> xs(ys.size(), &x);
-    return pair_dots(xs, ys);
-  }
   // <xs[k], ys[k]> for every k, each with dot's bits, in one sum over the ranks.
   std::vector<T> pair_dots(std::span<const Vector* const> xs,
                            std::span<const Vector* const> ys) const {
@@ -129,7 +120,7 @@ class HostSpace {
     const auto* csr = std::get_if<const CsrMatrix<T>*>(&a_);
     if (!csr) {
       apply(x, y);
-      return dot(x, y);
+      return this->dot(x, y);
     }
     T out[1] = {host::csr_apply_dot<T>(**csr, ghosts_ ? with_ghosts(x) : x, y)};
     if (comm_) comm_->sum(std::span<T>(out));
