@@ -7,12 +7,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <thread>
 
@@ -87,6 +89,9 @@ class MpiRanks final : public Communicator {
     MPI_Comm_rank(node, &local_rank_);
     MPI_Comm_free(&node);
     check(MPI_Comm_dup(comm_, &status_), "MPI_Comm_dup");
+    counts_.resize(static_cast<std::size_t>(size_));
+    sent_notices_.resize(counts_.size());
+    notices_.resize(counts_.size());
 #if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
     // Built with CUDA support is not enough: the library loaded at run time must say so.
     device_memory_ = MPIX_Query_cuda_support() == 1;
@@ -113,7 +118,7 @@ class MpiRanks final : public Communicator {
   void barrier() const override {
     MPI_Request r;
     check(MPI_Ibarrier(comm_, &r), "MPI_Ibarrier");
-    wait({&r, 1}, "MPI_Barrier", -1);
+    wait({&r, 1}, "MPI_Barrier", -1, collective());
   }
 
   void sum(std::span<double> values) const override {
@@ -129,17 +134,17 @@ class MpiRanks final : public Communicator {
     check(MPI_Iallreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_DOUBLE,
                          MPI_MAX, comm_, &r),
           "MPI_Allreduce");
-    wait({&r, 1}, "MPI_Allreduce (maximum over ranks)", -1);
+    wait({&r, 1}, "MPI_Allreduce (maximum over ranks)", -1, collective());
   }
   void broadcast(std::string& bytes, int root) const override {
     unsigned long long n = bytes.size();
     MPI_Request r;
     check(MPI_Ibcast(&n, 1, MPI_UNSIGNED_LONG_LONG, root, comm_, &r), "MPI_Bcast");
-    wait({&r, 1}, "MPI_Bcast", root);
+    wait({&r, 1}, "MPI_Bcast", root, collective());
     bytes.resize(n);
     check(MPI_Ibcast(bytes.data(), static_cast<int>(n), MPI_CHAR, root, comm_, &r),
           "MPI_Bcast");
-    wait({&r, 1}, "MPI_Bcast", root);
+    wait({&r, 1}, "MPI_Bcast", root, collective());
   }
   std::vector<std::string> gather_all(const std::string& mine) const override {
     return gather_on(comm_, mine);
@@ -152,13 +157,19 @@ class MpiRanks final : public Communicator {
   }
   // Tells every other rank that this one failed, without waiting for them (they may be in
   // an operation this rank will never join); their waits look for the message.
+  // The notice to each peer carries this rank's operation counts with it (Notice), so that
+  // a peer still finishing an operation this rank completed finishes it, and only a peer
+  // waiting for an operation this rank never joined gives up.
   void announce_failure() const {
     notices_outstanding = true;
-    static const int payload = 0;  // outlives the sends, which are never waited for
     for (int peer = 0; peer < size_; ++peer) {
       if (peer == rank_) continue;
+      auto& n = sent_notices_[static_cast<std::size_t>(peer)];  // outlives the send
+      n[0] = collectives_;
+      for (std::size_t c = 0; c < channels; ++c) n[1 + c] = counts_[static_cast<std::size_t>(peer)][c];
       MPI_Request r;
-      check(MPI_Isend(&payload, 1, MPI_INT, peer, failed_tag, status_, &r), "MPI_Isend");
+      check(MPI_Isend(n.data(), int(n.size()), MPI_LONG_LONG, peer, failed_tag, status_, &r),
+            "MPI_Isend");
       MPI_Request_free(&r);
     }
   }
@@ -171,12 +182,16 @@ class MpiRanks final : public Communicator {
     check(MPI_Isend(send.data(), static_cast<int>(send.size()), MPI_BYTE, peer, 0, comm_,
                     &r[1]),
           "MPI_Isend");
-    wait(r, "MPI_Sendrecv (halo exchange)", peer);
+    const Need needs[2] = {need(peer, Channel::receive_halo), need(peer, Channel::send_halo)};
+    wait(r, "MPI_Sendrecv (halo exchange)", peer, needs);
   }
   void exchange(std::span<const Transfer> transfers) const override {
     std::vector<MPI_Request> r(2 * transfers.size());
+    std::vector<Need> needs;
     for (std::size_t k = 0; k < transfers.size(); ++k) {
       const auto& t = transfers[k];
+      needs.push_back(need(t.peer, Channel::receive_halo));
+      needs.push_back(need(t.peer, Channel::send_halo));
       check(MPI_Irecv(t.receive.data(), static_cast<int>(t.receive.size()), MPI_BYTE, t.peer, 0,
                       comm_, &r[2 * k]),
             "MPI_Irecv");
@@ -184,7 +199,8 @@ class MpiRanks final : public Communicator {
                       comm_, &r[2 * k + 1]),
             "MPI_Isend");
     }
-    wait(r, "MPI_Sendrecv (ghost exchange)", transfers.size() == 1 ? transfers[0].peer : -1);
+    wait(r, "MPI_Sendrecv (ghost exchange)", transfers.size() == 1 ? transfers[0].peer : -1,
+         needs);
   }
   // Tag 1, apart from exchange()'s 0, so that a one-way message never matches a halo.
   void send(int peer, std::span<const std::byte> bytes) const override {
@@ -192,14 +208,16 @@ class MpiRanks final : public Communicator {
     check(MPI_Isend(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, peer, 1,
                     comm_, &r),
           "MPI_Send");
-    wait({&r, 1}, "MPI_Send", peer);
+    const Need needs[1] = {need(peer, Channel::send)};
+    wait({&r, 1}, "MPI_Send", peer, needs);
   }
   void receive(int peer, std::span<std::byte> bytes) const override {
     MPI_Request r;
     check(MPI_Irecv(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, peer, 1,
                     comm_, &r),
           "MPI_Recv");
-    wait({&r, 1}, "MPI_Recv", peer);
+    const Need needs[1] = {need(peer, Channel::receive)};
+    wait({&r, 1}, "MPI_Recv", peer, needs);
   }
   // Once every rank's status is known (agree_across_ranks), the same on every rank that
   // took part: where a rank left an operation unfinished (`unfinished`: its status is
@@ -215,13 +233,20 @@ class MpiRanks final : public Communicator {
       return;
     }
     for (const int peer : announced) {
-      if (peer == rank_) continue;
-      int notice = 0;
+      auto& notice = notices_[static_cast<std::size_t>(peer)];
+      if (peer == rank_ || notice) continue;  // taken already by a wait
+      notice.emplace();
       MPI_Request r;
-      check(MPI_Irecv(&notice, 1, MPI_INT, peer, failed_tag, status_, &r), "MPI_Irecv");
-      wait({&r, 1}, "MPI_Recv (failure notice)", peer, false);
+      check(MPI_Irecv(notice->data(), int(notice->size()), MPI_LONG_LONG, peer, failed_tag,
+                      status_, &r),
+            "MPI_Irecv");
+      wait({&r, 1}, "MPI_Recv (failure notice)", peer, Needs{}, false);
     }
     notices_outstanding = false;
+    // Settled: the notices spoke of the operations in flight at the failure, which every
+    // rank has finished; the ranks' counts agree again, and later operations (the barrier
+    // before MPI_Finalize) must not be taken for abandoned ones.
+    for (auto& notice : notices_) notice.reset();
   }
   [[noreturn]] void abort(int code) const { MPI_Abort(comm_, code); std::_Exit(code); }
 
@@ -234,7 +259,9 @@ class MpiRanks final : public Communicator {
     std::vector<int> sizes(static_cast<std::size_t>(size_)), offsets(sizes.size());
     MPI_Request r;
     check(MPI_Iallgather(&n, 1, MPI_INT, sizes.data(), 1, MPI_INT, comm, &r), "MPI_Allgather");
-    wait({&r, 1}, "MPI_Allgather", -1, !statuses);
+    // The statuses' gather is no operation of the world's: it waits for every rank.
+    const Need op = statuses ? Need{-1, Channel::send, 0} : collective();
+    wait({&r, 1}, "MPI_Allgather", -1, op, !statuses);
     int total = 0;
     for (std::size_t k = 0; k < sizes.size(); ++k) {
       offsets[k] = total;
@@ -244,7 +271,8 @@ class MpiRanks final : public Communicator {
     check(MPI_Iallgatherv(mine.data(), n, MPI_CHAR, all.data(), sizes.data(), offsets.data(),
                           MPI_CHAR, comm, &r),
           "MPI_Allgatherv");
-    wait({&r, 1}, "MPI_Allgatherv", -1, !statuses);
+    const Need second = statuses ? op : collective();
+    wait({&r, 1}, "MPI_Allgatherv", -1, second, !statuses);
     std::vector<std::string> out;
     for (std::size_t k = 0; k < sizes.size(); ++k)
       out.push_back(all.substr(static_cast<std::size_t>(offsets[k]), static_cast<std::size_t>(sizes[k])));
@@ -257,13 +285,58 @@ class MpiRanks final : public Communicator {
     check(MPI_Iallgather(values.data(), static_cast<int>(values.size()), MPI_DOUBLE, all.data(),
                          static_cast<int>(values.size()), MPI_DOUBLE, comm_, &r),
           "MPI_Allgather");
-    wait({&r, 1}, "MPI_Allgather (sum over ranks)", -1);
+    wait({&r, 1}, "MPI_Allgather (sum over ranks)", -1, collective());
     return all;
   }
+  // What an operation needs of other ranks: its place in the sequence of the world's
+  // collectives, or of the messages on one channel with one peer (counted from 1 as it
+  // starts). A failed rank's notice carries its own counts; the operation can still complete
+  // where the failed rank reached its part of it.
+  enum class Channel : std::size_t { send_halo, send, receive_halo, receive };
+  static constexpr std::size_t channels = 4;
+  struct Need {
+    int peer;  // -1: a collective
+    Channel channel;
+    long long index;
+  };
+  using Needs = std::span<const Need>;
+  Need collective() const { return {-1, Channel::send, ++collectives_}; }
+  Need need(int peer, Channel c) const {
+    return {peer, c, ++counts_[static_cast<std::size_t>(peer)][static_cast<std::size_t>(c)]};
+  }
+  // Takes the failure notices that have arrived; whether one says its rank will never do
+  // its part of the operation that `needs` describes (a message of this rank's on a channel
+  // is matched by the peer's on the opposite one).
+  bool abandoned(Needs needs) const {
+    for (;;) {
+      int arrived = 0;
+      MPI_Status st;
+      check(MPI_Iprobe(MPI_ANY_SOURCE, failed_tag, status_, &arrived, &st), "MPI_Iprobe");
+      if (!arrived) break;
+      auto& notice = notices_[static_cast<std::size_t>(st.MPI_SOURCE)].emplace();
+      check(MPI_Recv(notice.data(), int(notice.size()), MPI_LONG_LONG, st.MPI_SOURCE, failed_tag,
+                     status_, MPI_STATUS_IGNORE),
+            "MPI_Recv (failure notice)");
+    }
+    return std::any_of(needs.begin(), needs.end(), [&](const Need& n) {
+      for (std::size_t f = 0; f < notices_.size(); ++f) {
+        const auto& notice = notices_[f];
+        if (!notice) continue;
+        if (n.peer < 0 && n.index > (*notice)[0]) return true;
+        const std::size_t opposite = (static_cast<std::size_t>(n.channel) + 2) % channels;
+        if (std::size_t(n.peer) == f && n.index > (*notice)[1 + opposite]) return true;
+      }
+      return false;
+    });
+  }
   // Every operation is started non-blocking and waited for here, so that no wait outlasts
-  // limit_, and none outlasts a rank that announced its failure (the statuses' own gather
-  // waits for every rank, the failed one included).
-  void wait(std::span<MPI_Request> requests, const char* operation, int peer,
+  // limit_, and none outlasts a rank that announced its failure before doing its part (the
+  // statuses' own gather waits for every rank, the failed one included).
+  void wait(std::span<MPI_Request> requests, const char* operation, int peer, const Need& one,
+            bool watch_failures = true) const {
+    wait(requests, operation, peer, Needs(&one, 1), watch_failures);
+  }
+  void wait(std::span<MPI_Request> requests, const char* operation, int peer, Needs needs,
             bool watch_failures = true) const {
     const auto start = std::chrono::steady_clock::now();
     for (;;) {
@@ -273,10 +346,7 @@ class MpiRanks final : public Communicator {
             operation);
       if (done) return;
       if (watch_failures) {
-        int failed = 0;
-        MPI_Status st;
-        check(MPI_Iprobe(MPI_ANY_SOURCE, failed_tag, status_, &failed, &st), "MPI_Iprobe");
-        if (failed) {
+        if (abandoned(needs)) {
           // The operation stays unfinished: MPI may still write into its buffers, which
           // live until this wait returns, so the statuses are exchanged before it does, and
           // the process ends without finalizing.
@@ -299,6 +369,13 @@ class MpiRanks final : public Communicator {
     }
   }
   std::chrono::duration<double> limit_{};
+  // This rank's operations so far (Need), and the failure notices sent and taken: the
+  // counts at the failure, collectives first, then each channel with the peer it goes to.
+  using Notice = std::array<long long, 1 + channels>;
+  mutable long long collectives_ = 0;
+  mutable std::vector<std::array<long long, channels>> counts_;
+  mutable std::vector<Notice> sent_notices_;
+  mutable std::vector<std::optional<Notice>> notices_;
   MPI_Comm comm_ = MPI_COMM_NULL;
   MPI_Comm status_ = MPI_COMM_NULL;
   int rank_ = 0, size_ = 1, local_rank_ = 0;
