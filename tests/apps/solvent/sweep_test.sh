@@ -306,13 +306,14 @@ resume)
 
 member-resume)
   source "$(dirname "$0")/../../support/interrupt_run.sh"  # rows
-  # Members long enough (short steps) to be stopped part way, with checkpoints.
+  # Members long enough to be stopped part way, with checkpoints (M = 2000: a member takes
+  # about a second, as in mpi-resume below).
   sweep long.toml '[sweep]
 mode = "grid"
 [sweep.model.parameters]
 k1 = [0.5, 1.0]'
-  long=(--set integrator.dt=0.0005 --set integrator.steps=4000 --set integrator.checkpoint_every=40
-        --set output.every=500)
+  long=(--set model.M=2000 --set integrator.dt=0.0005 --set integrator.steps=4000
+        --set integrator.checkpoint_every=40 --set output.every=500)
   "$solvent" run long.toml "${long[@]}" --output reference > out.txt 2>&1 || fail "uninterrupted: exit $?"
   for signal in TERM KILL; do
     "$solvent" run long.toml "${long[@]}" --output $signal > out.txt 2>&1 &
