@@ -166,7 +166,8 @@ class MpiRanks final : public Communicator {
       if (peer == rank_) continue;
       auto& n = sent_notices_[static_cast<std::size_t>(peer)];  // outlives the send
       n[0] = collectives_;
-      for (std::size_t c = 0; c < channels; ++c) n[1 + c] = counts_[static_cast<std::size_t>(peer)][c];
+      const auto& counts = counts_[static_cast<std::size_t>(peer)];
+      std::copy(counts.begin(), counts.end(), n.begin() + 1);
       MPI_Request r;
       check(MPI_Isend(n.data(), int(n.size()), MPI_LONG_LONG, peer, failed_tag, status_, &r),
             "MPI_Isend");
