@@ -75,6 +75,19 @@ std::chrono::duration<double> wait_limit(int rank) {
 // none of them ever matches a message of the program's own.
 class MpiRanks final : public Communicator {
  public:
+  // What an operation needs of other ranks: its place in the sequence of the world's
+  // collectives, or of the messages on one channel with one peer (counted from 1 as it
+  // starts). A failed rank's notice carries its own counts; the operation can still complete
+  // where the failed rank reached its part of it.
+  enum class Channel : std::size_t { send_halo, send, receive_halo, receive };
+  static constexpr std::size_t channels = 4;
+  struct Need {
+    int peer;  // -1: a collective
+    Channel channel;
+    long long index;
+  };
+  using Needs = std::span<const Need>;
+
   // `owns_mpi`: this object started MPI (the world, where no one had) and ends it.
   MpiRanks(MPI_Comm given, bool owns_mpi) : owns_mpi_(owns_mpi) {
     check(MPI_Comm_dup(given, &comm_), "MPI_Comm_dup");
@@ -157,10 +170,11 @@ class MpiRanks final : public Communicator {
   }
   // Tells every other rank that this one failed, without waiting for them (they may be in
   // an operation this rank will never join); their waits look for the message.
-  // The notice to each peer carries this rank's operation counts with it (Notice), so that
-  // a peer still finishing an operation this rank completed finishes it, and only a peer
-  // waiting for an operation this rank never joined gives up.
-  void announce_failure() const {
+  // The notice to each peer carries this rank's counts of the operations it did its part of
+  // (Notice: `unfinished`, an operation it abandons, is not among them), so that a peer still
+  // finishing an operation this rank completed finishes it, and only a peer waiting for an
+  // operation this rank never joined gives up.
+  void announce_failure(Needs unfinished = {}) const {
     notices_outstanding = true;
     for (int peer = 0; peer < size_; ++peer) {
       if (peer == rank_) continue;
@@ -168,6 +182,10 @@ class MpiRanks final : public Communicator {
       n[0] = collectives_;
       const auto& counts = counts_[static_cast<std::size_t>(peer)];
       std::copy(counts.begin(), counts.end(), n.begin() + 1);
+      for (const Need& u : unfinished) {
+        if (u.peer < 0) n[0] = u.index - 1;
+        if (u.peer == peer) n[1 + static_cast<std::size_t>(u.channel)] = u.index - 1;
+      }
       MPI_Request r;
       check(MPI_Isend(n.data(), int(n.size()), MPI_LONG_LONG, peer, failed_tag, status_, &r),
             "MPI_Isend");
@@ -289,18 +307,6 @@ class MpiRanks final : public Communicator {
     wait({&r, 1}, "MPI_Allgather (sum over ranks)", -1, collective());
     return all;
   }
-  // What an operation needs of other ranks: its place in the sequence of the world's
-  // collectives, or of the messages on one channel with one peer (counted from 1 as it
-  // starts). A failed rank's notice carries its own counts; the operation can still complete
-  // where the failed rank reached its part of it.
-  enum class Channel : std::size_t { send_halo, send, receive_halo, receive };
-  static constexpr std::size_t channels = 4;
-  struct Need {
-    int peer;  // -1: a collective
-    Channel channel;
-    long long index;
-  };
-  using Needs = std::span<const Need>;
   Need collective() const { return {-1, Channel::send, ++collectives_}; }
   Need need(int peer, Channel c) const {
     return {peer, c, ++counts_[static_cast<std::size_t>(peer)][static_cast<std::size_t>(c)]};
@@ -350,8 +356,11 @@ class MpiRanks final : public Communicator {
         if (abandoned(needs)) {
           // The operation stays unfinished: MPI may still write into its buffers, which
           // live until this wait returns, so the statuses are exchanged before it does, and
-          // the process ends without finalizing.
+          // the process ends without finalizing. A rank that waits for this one in another
+          // operation (a message from it) must learn of it as of a failure, or it would wait
+          // on while this rank waits for it in the statuses' exchange.
           world_broken = true;
+          announce_failure(needs);
           throw PeerFailed(gather_on(status_, stopped_status));
         }
       }
